@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+// mediashell: a shell for the photos and videos on a camera or drone.
+// Layers, dependencies pointing one way:
+//   C boundary (CEditLine, CLibUSB, CMediaShellShim)
+//   PTP (pure protocol) <- PTPIP, PTPUSB (transports)
+//   MediaFormats (pure: ISO-BMFF, JPEG/EXIF)
+//   VirtualCamera (a PTP responder) <- MediaManager <- Playback <- Shell <- mediashell
+import PackageDescription
+
+let package = Package(
+    name: "mediashell",
+    products: [
+        .executable(name: "mediashell", targets: ["mediashell"]),
+    ],
+    targets: [
+        // C boundary
+        .systemLibrary(
+            name: "CEditLine", pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]),
+        .systemLibrary(
+            name: "CLibUSB", pkgConfig: "libusb-1.0",
+            providers: [.apt(["libusb-1.0-0-dev"])]),
+        .target(name: "CMediaShellShim"),
+
+        // Protocol and transports
+        .target(name: "PTP"),
+        .target(name: "PTPIP", dependencies: ["PTP"]),
+        .target(name: "PTPUSB", dependencies: ["PTP", "CLibUSB", "CMediaShellShim"]),
+
+        // Media containers read through random access
+        .target(name: "MediaFormats"),
+
+        // The virtual camera: a PTP responder serving a folder or a demo card
+        .target(
+            name: "VirtualCamera", dependencies: ["PTP", "MediaFormats"],
+            resources: [.copy("DemoMedia")]),
+
+        // What the shell talks to
+        .target(name: "MediaManager", dependencies: ["PTP", "PTPIP", "PTPUSB", "VirtualCamera", "MediaFormats"]),
+        .target(name: "Playback", dependencies: ["MediaManager", "MediaFormats"]),
+        .target(name: "Shell", dependencies: ["MediaManager", "Playback", "PTPIP", "VirtualCamera", "CEditLine", "CMediaShellShim"]),
+        .executableTarget(name: "mediashell", dependencies: ["Shell"]),
+
+        // Tests
+        .testTarget(name: "PTPTests", dependencies: ["PTP"]),
+        .testTarget(name: "PTPIPTests", dependencies: ["PTP", "PTPIP", "VirtualCamera"]),
+        .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "VirtualCamera"]),
+        .testTarget(name: "VirtualCameraTests", dependencies: ["PTP", "VirtualCamera", "MediaFormats"]),
+        .testTarget(name: "MediaManagerTests", dependencies: ["MediaManager", "PTP", "PTPIP", "VirtualCamera"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaManager", "MediaFormats"]),
+        .testTarget(name: "ShellTests", dependencies: ["Shell"]),
+        .testTarget(name: "InteropTests", dependencies: ["PTP", "PTPIP", "VirtualCamera"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

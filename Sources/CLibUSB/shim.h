@@ -1,0 +1,9 @@
+#ifndef MEDIASHELL_CLIBUSB_H
+#define MEDIASHELL_CLIBUSB_H
+#include <libusb-1.0/libusb.h>
+
+/// libusb_set_option is variadic; Swift cannot call it. One-argument-less wrapper for LIBUSB_OPTION_LOG_LEVEL.
+static inline int msh_libusb_set_log_level(libusb_context *ctx, int level) {
+    return libusb_set_option(ctx, LIBUSB_OPTION_LOG_LEVEL, level);
+}
+#endif

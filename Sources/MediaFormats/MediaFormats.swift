@@ -1,0 +1,1 @@
+// MediaFormats module

@@ -1,0 +1,1 @@
+// MediaManager module

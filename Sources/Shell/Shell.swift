@@ -1,0 +1,1 @@
+public enum Shell { public static func main() { print("mediashell") } }

@@ -1,0 +1,3 @@
+import Shell
+
+Shell.main()
