@@ -1,0 +1,115 @@
+/// Reads PTP's little-endian encoding from a byte buffer. Every read is bounds-checked and throws
+/// `PTPError.malformed` instead of trapping; nothing is allocated from a count the buffer cannot hold.
+public struct PTPReader: Sendable {
+    public let bytes: [UInt8]
+    public private(set) var offset: Int
+    /// What is being decoded, for error messages ("ObjectInfo").
+    public var context: String
+
+    public init(_ bytes: [UInt8], context: String = "dataset") {
+        self.bytes = bytes
+        self.offset = 0
+        self.context = context
+    }
+
+    public var remaining: Int { bytes.count - offset }
+    public var isAtEnd: Bool { offset >= bytes.count }
+
+    func fail(_ what: String) -> PTPError {
+        .malformed("\(context): \(what) at byte \(offset) of \(bytes.count)")
+    }
+
+    mutating func need(_ count: Int, _ what: String) throws {
+        if count < 0 || count > remaining { throw fail("truncated \(what)") }
+    }
+
+    public mutating func skip(_ count: Int) throws {
+        try need(count, "field")
+        offset += count
+    }
+
+    public mutating func uint8() throws -> UInt8 {
+        try need(1, "u8")
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    public mutating func uint16() throws -> UInt16 {
+        try need(2, "u16")
+        defer { offset += 2 }
+        return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    }
+
+    public mutating func uint32() throws -> UInt32 {
+        try need(4, "u32")
+        defer { offset += 4 }
+        var value: UInt32 = 0
+        for i in 0..<4 { value |= UInt32(bytes[offset + i]) << (8 * UInt32(i)) }
+        return value
+    }
+
+    public mutating func uint64() throws -> UInt64 {
+        try need(8, "u64")
+        defer { offset += 8 }
+        var value: UInt64 = 0
+        for i in 0..<8 { value |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
+        return value
+    }
+
+    public mutating func raw(_ count: Int) throws -> [UInt8] {
+        try need(count, "\(count) bytes")
+        defer { offset += count }
+        return Array(bytes[offset..<offset + count])
+    }
+
+    public mutating func rest() -> [UInt8] {
+        defer { offset = bytes.count }
+        return Array(bytes[offset...])
+    }
+
+    /// A PTP string: u8 count of UTF-16 code units including the terminating NUL (0 for empty),
+    /// then the code units. A missing terminator or invalid UTF-16 is an error.
+    public mutating func string() throws -> String {
+        let count = Int(try uint8())
+        if count == 0 { return "" }
+        try need(count * 2, "string of \(count) characters")
+        var units = [UInt16]()
+        units.reserveCapacity(count)
+        for i in 0..<count {
+            let p = offset + 2 * i
+            units.append(UInt16(bytes[p]) | UInt16(bytes[p + 1]) << 8)
+        }
+        offset += count * 2
+        guard units.last == 0 else { throw fail("string without terminating NUL") }
+        units.removeLast()
+        // Tolerate extra NULs before the terminator (some devices pad); cut at the first.
+        if let nul = units.firstIndex(of: 0) { units.removeSubrange(nul...) }
+        var result = ""
+        var decoder = UTF16()
+        var iterator = units.makeIterator()
+        loop: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): result.unicodeScalars.append(scalar)
+            case .emptyInput: break loop
+            case .error: throw fail("invalid UTF-16 in string")
+            }
+        }
+        return result
+    }
+
+    /// A PTP array: u32 element count, then the elements. The count is checked against the bytes left
+    /// before anything is allocated.
+    public mutating func array<T>(elementSize: Int, _ element: (inout PTPReader) throws -> T) throws -> [T] {
+        let count = Int(try uint32())
+        guard elementSize > 0, count <= remaining / elementSize else {
+            throw fail("array of \(count) elements larger than its data")
+        }
+        var result = [T]()
+        result.reserveCapacity(count)
+        for _ in 0..<count { result.append(try element(&self)) }
+        return result
+    }
+
+    public mutating func uint16Array() throws -> [UInt16] { try array(elementSize: 2) { try $0.uint16() } }
+    public mutating func uint32Array() throws -> [UInt32] { try array(elementSize: 4) { try $0.uint32() } }
+}

@@ -1,0 +1,41 @@
+/// Everything that can go wrong talking PTP, with a message a user can act on.
+/// The response code stays attached for logs and for callers that branch on it.
+public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The device answered the operation with a response other than OK.
+    case response(ResponseCode, operation: OperationCode)
+    /// Bytes from the peer that do not decode: a dataset, container or packet that is malformed.
+    case malformed(String)
+    /// The peer broke the protocol's sequence (unexpected packet, wrong transaction id).
+    case protocolViolation(String)
+    /// No answer within the configured time.
+    case timeout(String)
+    /// The connection is gone (peer closed it, reset, or it was closed locally).
+    case connectionClosed(String)
+    /// A data phase larger than the caller allowed (kept bounded so a lying device cannot exhaust memory).
+    case dataTooLarge(limit: UInt64, announced: UInt64)
+    /// The operation was cancelled by the user.
+    case cancelled
+    /// The local system refused something (socket, file) — errno text included.
+    case system(String)
+
+    public var description: String {
+        switch self {
+        case .response(let code, let operation):
+            "\(operation) failed: \(code) (0x\(hex4(code.rawValue)))"
+        case .malformed(let why): "malformed data from device: \(why)"
+        case .protocolViolation(let why): "protocol error: \(why)"
+        case .timeout(let what): "timed out: \(what)"
+        case .connectionClosed(let why): "connection closed: \(why)"
+        case .dataTooLarge(let limit, let announced):
+            "device announced \(announced) bytes, more than the \(limit) allowed here"
+        case .cancelled: "cancelled"
+        case .system(let why): why
+        }
+    }
+
+    /// The response code, when the device answered with one.
+    public var responseCode: ResponseCode? {
+        if case .response(let code, _) = self { return code }
+        return nil
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// The initiator's session with a device: numbers transactions, runs their phases over a transport,
+/// turns non-OK responses into `PTPError.response`, and offers the operations by name.
+/// Thread-safe: transactions from several threads are run one after another.
+public final class PTPSession: @unchecked Sendable {
+    public let transport: InitiatorTransport
+    private let lock = NSLock()
+    private var nextTransactionID: UInt32 = 1
+    private var sessionOpen = false
+    /// Filled by `open()`.
+    public private(set) var deviceInfo = DeviceInfo()
+
+    public init(transport: InitiatorTransport) {
+        self.transport = transport
+    }
+
+    /// Delivers device events (on a transport thread).
+    public func setEventHandler(_ handler: (@Sendable (PTPEvent) -> Void)?) {
+        transport.setEventHandler(handler)
+    }
+
+    /// Reads DeviceInfo and opens session `id` (OpenSession is sent with transaction id 0).
+    public func open(id: UInt32 = 1) throws {
+        deviceInfo = try getDeviceInfo()
+        let response = try lock.withLock {
+            try transport.transact(
+                PTPCommand(.openSession, transactionID: 0, parameters: [id]), dataOut: nil, dataIn: nil)
+        }
+        guard response.code == .ok || response.code == .sessionAlreadyOpen else {
+            throw PTPError.response(response.code, operation: .openSession)
+        }
+        lock.withLock {
+            sessionOpen = true
+            nextTransactionID = 1
+        }
+    }
+
+    /// Closes the session (best effort) and the transport.
+    public func close() {
+        if lock.withLock({ sessionOpen }) {
+            _ = try? execute(.closeSession)
+        }
+        lock.withLock { sessionOpen = false }
+        transport.close()
+    }
+
+    public func supports(_ operation: OperationCode) -> Bool { deviceInfo.supports(operation) }
+
+    // MARK: Transactions
+
+    /// Runs one transaction; throws unless the response is OK.
+    @discardableResult
+    public func execute(
+        _ operation: OperationCode, _ parameters: [UInt32] = [], dataOut: DataSource? = nil, dataIn: DataSink? = nil
+    ) throws -> PTPResponse {
+        let response = try lock.withLock {
+            let id = nextTransactionID
+            nextTransactionID = id >= 0xFFFF_FFFE ? 1 : id + 1
+            return try transport.transact(
+                PTPCommand(operation, transactionID: id, parameters: parameters), dataOut: dataOut, dataIn: dataIn)
+        }
+        guard response.code == .ok else { throw PTPError.response(response.code, operation: operation) }
+        return response
+    }
+
+    /// Runs a transaction whose data phase comes back to us, collected in memory up to `limit` bytes.
+    public func request(_ operation: OperationCode, _ parameters: [UInt32] = [], limit: Int = 64 << 20) throws -> [UInt8] {
+        let sink = BufferSink(limit: limit)
+        try execute(operation, parameters, dataIn: sink)
+        return sink.bytes
+    }
+
+    // MARK: Operations by name
+
+    public func getDeviceInfo() throws -> DeviceInfo {
+        // GetDeviceInfo is allowed outside a session; it uses transaction id 0 then.
+        let sink = BufferSink(limit: 1 << 20)
+        let response = try lock.withLock {
+            let id = sessionOpen ? nextTransactionID : 0
+            if sessionOpen { nextTransactionID = id >= 0xFFFF_FFFE ? 1 : id + 1 }
+            return try transport.transact(PTPCommand(.getDeviceInfo, transactionID: id), dataOut: nil, dataIn: sink)
+        }
+        guard response.code == .ok else { throw PTPError.response(response.code, operation: .getDeviceInfo) }
+        return try DeviceInfo(decoding: sink.bytes)
+    }
+
+    public func getStorageIDs() throws -> [UInt32] {
+        var r = PTPReader(try request(.getStorageIDs, limit: 1 << 20), context: "StorageIDs")
+        return try r.uint32Array()
+    }
+
+    public func getStorageInfo(_ storageID: UInt32) throws -> StorageInfo {
+        try StorageInfo(decoding: try request(.getStorageInfo, [storageID], limit: 1 << 20))
+    }
+
+    /// Handles of the objects in `storage` (0xFFFFFFFF: all stores) under `parent`
+    /// (0xFFFFFFFF: the root; 0: every object, recursively), optionally of one `format`.
+    public func getObjectHandles(
+        storage: UInt32 = 0xFFFF_FFFF, format: ObjectFormatCode? = nil, parent: UInt32 = 0
+    ) throws -> [UInt32] {
+        var r = PTPReader(
+            try request(.getObjectHandles, [storage, UInt32(format?.rawValue ?? 0), parent], limit: 256 << 20),
+            context: "ObjectHandles")
+        return try r.uint32Array()
+    }
+
+    public func getObjectInfo(_ handle: UInt32) throws -> ObjectInfo {
+        try ObjectInfo(decoding: try request(.getObjectInfo, [handle], limit: 1 << 20))
+    }
+
+    /// MTP GetObjectPropList. `handle` 0xFFFFFFFF means all objects; `depth` 1 with a folder handle lists
+    /// that folder's children; `property` 0xFFFFFFFF asks for every property.
+    public func getObjectPropList(
+        handle: UInt32, format: UInt32 = 0, property: UInt32 = 0xFFFF_FFFF, group: UInt32 = 0, depth: UInt32 = 0
+    ) throws -> ObjectPropList {
+        try ObjectPropList(
+            decoding: try request(.getObjectPropList, [handle, format, property, group, depth], limit: 512 << 20))
+    }
+
+    public func getObjectPropValue(handle: UInt32, property: ObjectPropertyCode, type: DataTypeCode) throws -> PTPValue {
+        var r = PTPReader(
+            try request(.getObjectPropValue, [handle, UInt32(property.rawValue)], limit: 1 << 20),
+            context: "ObjectPropValue")
+        return try PTPValue.decode(type, from: &r)
+    }
+
+    /// The whole object, streamed into `sink`.
+    public func getObject(_ handle: UInt32, into sink: DataSink) throws {
+        try execute(.getObject, [handle], dataIn: sink)
+    }
+
+    /// Up to `count` bytes from `offset`. Uses GetPartialObject64 when the offset needs more than 32 bits
+    /// (and the device has it). Returns the number of bytes the device says it sent.
+    @discardableResult
+    public func getPartialObject(_ handle: UInt32, offset: UInt64, count: UInt32, into sink: DataSink) throws -> UInt32 {
+        let response: PTPResponse
+        if offset > UInt64(UInt32.max) || (supports(.getPartialObject64) && !supports(.getPartialObject)) {
+            guard supports(.getPartialObject64) else {
+                throw PTPError.response(.operationNotSupported, operation: .getPartialObject64)
+            }
+            response = try execute(
+                .getPartialObject64,
+                [handle, UInt32(truncatingIfNeeded: offset), UInt32(truncatingIfNeeded: offset >> 32), count],
+                dataIn: sink)
+        } else {
+            response = try execute(.getPartialObject, [handle, UInt32(offset), count], dataIn: sink)
+        }
+        return response.parameter(0)
+    }
+
+    public func getThumb(_ handle: UInt32) throws -> [UInt8] {
+        try request(.getThumb, [handle], limit: 16 << 20)
+    }
+
+    public func deleteObject(_ handle: UInt32) throws {
+        try execute(.deleteObject, [handle, 0])
+    }
+
+    public func initiateCapture(storage: UInt32 = 0, format: ObjectFormatCode? = nil) throws {
+        try execute(.initiateCapture, [storage, UInt32(format?.rawValue ?? 0)])
+    }
+}

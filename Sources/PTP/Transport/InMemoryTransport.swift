@@ -1,0 +1,211 @@
+import Foundation
+
+/// A connected initiator/responder pair in one process, for tests and for the built-in `sim:` camera.
+/// Data phases are split into chunks of `chunkSize` so streaming code paths run as they do over a wire.
+public enum InMemoryTransport {
+    public static func makePair(chunkSize: Int = 256 << 10, timeout: TimeInterval = 30)
+        -> (initiator: InMemoryInitiator, responder: InMemoryResponder)
+    {
+        let toResponder = MessageQueue(timeout: timeout)
+        let toInitiator = MessageQueue(timeout: timeout)
+        let events = DispatchQueue(label: "mediashell.inmemory.events")
+        let handler = EventHandlerBox()
+        let initiator = InMemoryInitiator(
+            outgoing: toResponder, incoming: toInitiator, handler: handler, chunkSize: chunkSize)
+        let responder = InMemoryResponder(
+            outgoing: toInitiator, incoming: toResponder, events: events, handler: handler, chunkSize: chunkSize)
+        return (initiator, responder)
+    }
+}
+
+enum InMemoryMessage {
+    case command(IncomingCommand)
+    case dataStart(transactionID: UInt32, length: UInt64)
+    case data([UInt8])
+    case dataEnd
+    case response(PTPResponse)
+}
+
+/// A blocking FIFO with close and a receive timeout.
+final class MessageQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [InMemoryMessage] = []
+    private var head = 0
+    private var closed = false
+    let timeout: TimeInterval
+
+    init(timeout: TimeInterval) { self.timeout = timeout }
+
+    func put(_ message: InMemoryMessage) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        if closed { throw PTPError.connectionClosed("in-memory peer closed") }
+        items.append(message)
+        condition.signal()
+    }
+
+    /// The next message, nil when closed and drained.
+    func take() throws -> InMemoryMessage? {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while head == items.count {
+            if closed { return nil }
+            if !condition.wait(until: deadline) { throw PTPError.timeout("no message from in-memory peer") }
+        }
+        let message = items[head]
+        head += 1
+        if head > 64, head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        return message
+    }
+
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+final class EventHandlerBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var handler: (@Sendable (PTPEvent) -> Void)?
+    func set(_ h: (@Sendable (PTPEvent) -> Void)?) { lock.withLock { handler = h } }
+    func get() -> (@Sendable (PTPEvent) -> Void)? { lock.withLock { handler } }
+}
+
+private func send(_ source: DataSource, transactionID: UInt32, chunkSize: Int, to queue: MessageQueue) throws {
+    try queue.put(.dataStart(transactionID: transactionID, length: source.length))
+    var remaining = source.length
+    var buffer = [UInt8](repeating: 0, count: chunkSize)
+    while remaining > 0 {
+        let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+        if count == 0 { break }
+        try queue.put(.data(Array(buffer[0..<count])))
+        remaining -= UInt64(min(UInt64(count), remaining))
+    }
+    try queue.put(.dataEnd)
+}
+
+public final class InMemoryInitiator: InitiatorTransport, @unchecked Sendable {
+    let outgoing: MessageQueue
+    let incoming: MessageQueue
+    let handler: EventHandlerBox
+    let chunkSize: Int
+
+    init(outgoing: MessageQueue, incoming: MessageQueue, handler: EventHandlerBox, chunkSize: Int) {
+        self.outgoing = outgoing
+        self.incoming = incoming
+        self.handler = handler
+        self.chunkSize = chunkSize
+    }
+
+    public func transact(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
+        try outgoing.put(.command(IncomingCommand(command, hasDataOut: dataOut != nil)))
+        if let dataOut { try send(dataOut, transactionID: command.transactionID, chunkSize: chunkSize, to: outgoing) }
+        var sinkError: Error?
+        while true {
+            guard let message = try incoming.take() else { throw PTPError.connectionClosed("in-memory responder closed") }
+            switch message {
+            case .dataStart(_, let length):
+                if sinkError == nil {
+                    do { try dataIn?.begin(expectedLength: length) } catch { sinkError = error }
+                }
+            case .data(let bytes):
+                if sinkError == nil {
+                    do { try bytes.withUnsafeBytes { try dataIn?.write($0) } } catch { sinkError = error }
+                }
+            case .dataEnd:
+                break
+            case .response(let response):
+                guard response.transactionID == command.transactionID else {
+                    throw PTPError.protocolViolation(
+                        "response for transaction \(response.transactionID), expected \(command.transactionID)")
+                }
+                if let sinkError { throw sinkError }
+                return response
+            case .command:
+                throw PTPError.protocolViolation("command received by the initiator")
+            }
+        }
+    }
+
+    public func setEventHandler(_ handler: (@Sendable (PTPEvent) -> Void)?) { self.handler.set(handler) }
+
+    public func close() {
+        outgoing.close()
+        incoming.close()
+    }
+}
+
+public final class InMemoryResponder: ResponderTransport, @unchecked Sendable {
+    let outgoing: MessageQueue
+    let incoming: MessageQueue
+    let events: DispatchQueue
+    let handler: EventHandlerBox
+    let chunkSize: Int
+
+    init(outgoing: MessageQueue, incoming: MessageQueue, events: DispatchQueue, handler: EventHandlerBox, chunkSize: Int) {
+        self.outgoing = outgoing
+        self.incoming = incoming
+        self.events = events
+        self.handler = handler
+        self.chunkSize = chunkSize
+    }
+
+    public func receiveCommand() throws -> IncomingCommand? {
+        while true {
+            // The initiator's receive timeout covers a slow responder; an idle initiator is normal.
+            do {
+                guard let message = try incoming.take() else { return nil }
+                if case .command(let command) = message { return command }
+                throw PTPError.protocolViolation("expected a command")
+            } catch PTPError.timeout {
+                continue
+            }
+        }
+    }
+
+    public func receiveData(transactionID: UInt32, limit: Int) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var started = false
+        while true {
+            guard let message = try incoming.take() else { throw PTPError.connectionClosed("in-memory initiator closed") }
+            switch message {
+            case .dataStart(_, let length):
+                guard length <= UInt64(limit) else { throw PTPError.dataTooLarge(limit: UInt64(limit), announced: length) }
+                started = true
+            case .data(let chunk):
+                guard started, bytes.count + chunk.count <= limit else {
+                    throw PTPError.protocolViolation("unexpected or oversized data")
+                }
+                bytes += chunk
+            case .dataEnd:
+                return bytes
+            default:
+                throw PTPError.protocolViolation("expected a data phase")
+            }
+        }
+    }
+
+    public func sendData(transactionID: UInt32, source: DataSource) throws {
+        try send(source, transactionID: transactionID, chunkSize: chunkSize, to: outgoing)
+    }
+
+    public func sendResponse(_ response: PTPResponse) throws {
+        try outgoing.put(.response(response))
+    }
+
+    public func sendEvent(_ event: PTPEvent) throws {
+        let handler = self.handler
+        events.async { handler.get()?(event) }
+    }
+
+    public func close() {
+        outgoing.close()
+        incoming.close()
+    }
+}
