@@ -1,0 +1,398 @@
+import Foundation
+import PTP
+
+/// The virtual camera's memory card: a tree of objects with stable handles, served from a folder on disk
+/// or held in memory (the demo card). Shared by every session of a responder; thread-safe.
+/// Changes (a file appears in the folder, a delete, a capture) are sent as PTP events to subscribers.
+public final class Card: @unchecked Sendable {
+    public struct Storage: Sendable {
+        public var id: UInt32
+        public var description: String
+        public var volumeLabel: String
+        /// Reported capacity for in-memory cards; folder cards report their filesystem's.
+        public var capacity: UInt64
+    }
+
+    public let storage: Storage
+    public let readOnly: Bool
+    /// The served folder, or nil for an in-memory card.
+    public let folder: String?
+    private let rootFD: Int32
+
+    private let lock = NSLock()
+    private var objects: [UInt32: CardObject] = [:]
+    private var children: [UInt32: [UInt32]] = [0: []]
+    private var handleByPath: [String: UInt32] = [:]
+    private var pathByHandle: [UInt32: String] = [:]
+    private var nextHandle: UInt32 = 1
+    private var subscribers: [Int: @Sendable (PTPEvent) -> Void] = [:]
+    private var nextSubscriber = 0
+    private var watcher: Thread?
+    private var watching = false
+    /// Bytes used by a capture; set by whoever builds the card (the demo media's photo).
+    var captureImage: [UInt8] {
+        get { lock.withLock { storedCaptureImage } }
+        set { lock.withLock { storedCaptureImage = newValue } }
+    }
+    private var storedCaptureImage: [UInt8] = []
+    public var canCapture: Bool { !captureImage.isEmpty }
+
+    /// Serves `path` as a card. Files are read when requested, so a card of any size opens at once.
+    public init(folder path: String, readOnly: Bool = false, volumeLabel: String? = nil) throws {
+        rootFD = try CardFileSystem.openRoot(path)
+        folder = path
+        self.readOnly = readOnly
+        let label = volumeLabel ?? URL(fileURLWithPath: path).lastPathComponent
+        storage = Storage(id: 0x0001_0001, description: "SD card", volumeLabel: label, capacity: 0)
+        _ = refresh()
+    }
+
+    /// An empty in-memory card; `DemoCard` fills one.
+    public init(inMemoryLabel label: String, capacity: UInt64 = 64 << 30, readOnly: Bool = false) {
+        rootFD = -1
+        folder = nil
+        self.readOnly = readOnly
+        storage = Storage(id: 0x0001_0001, description: "SD card", volumeLabel: label, capacity: capacity)
+    }
+
+    deinit {
+        stopWatching()
+        if rootFD >= 0 { CardFileSystem.closeFile(rootFD) }
+    }
+
+    // MARK: Queries
+
+    public func object(_ handle: UInt32) -> CardObject? { lock.withLock { objects[handle] } }
+
+    public var objectCount: Int { lock.withLock { objects.count } }
+
+    /// The path of an object from the card's root, e.g. "DCIM/100MEDIA/DJI_0001.JPG".
+    public func path(of handle: UInt32) -> String? { lock.withLock { pathByHandle[handle] } }
+
+    public func handle(forPath path: String) -> UInt32? { lock.withLock { handleByPath[path] } }
+
+    /// Objects directly in `parent` (0: the root), in name order.
+    public func children(of parent: UInt32) -> [UInt32]? { lock.withLock { children[parent] } }
+
+    /// Every object beneath `parent` (0: the whole card), depth first.
+    public func descendants(of parent: UInt32) -> [UInt32] {
+        lock.withLock {
+            var result: [UInt32] = []
+            var stack = Array((children[parent] ?? []).reversed())
+            while let h = stack.popLast() {
+                result.append(h)
+                if let kids = children[h] { stack.append(contentsOf: kids.reversed()) }
+            }
+            return result
+        }
+    }
+
+    public func storageInfo() -> StorageInfo {
+        var info = StorageInfo()
+        info.storageType = StorageInfo.StorageType.removableRAM.rawValue
+        info.filesystemType = 3
+        info.accessCapability = (readOnly ? StorageInfo.AccessCapability.readOnly : .readWrite).rawValue
+        if rootFD >= 0 {
+            let (total, free) = CardFileSystem.capacity(rootFD)
+            info.maxCapacity = total
+            info.freeSpaceInBytes = free
+        } else {
+            let used = lock.withLock { objects.values.reduce(UInt64(0)) { $0 + $1.size } }
+            info.maxCapacity = storage.capacity
+            info.freeSpaceInBytes = storage.capacity > used ? storage.capacity - used : 0
+        }
+        info.freeSpaceInImages = UInt32(min(info.freeSpaceInBytes / (8 << 20), 0xFFFF_FFFE))
+        info.storageDescription = storage.description
+        info.volumeLabel = storage.volumeLabel
+        return info
+    }
+
+    // MARK: Reading
+
+    /// Opens an object's bytes for random access.
+    public func openContent(_ handle: UInt32) throws -> ContentReader {
+        guard let object = object(handle) else { throw CardError.noSuchObject(handle) }
+        switch object.content {
+        case .folder:
+            throw CardError.unsupported("\(object.name) is a folder")
+        case .bytes(let bytes):
+            return MemoryContentReader(bytes)
+        case .generated(let length):
+            return GeneratedContentReader(length: length)
+        case .resource(let path):
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw CardError.folder(CardFileSystem.errorText(path)) }
+            return FileContentReader(fd: fd)
+        case .file(let relativePath):
+            let fd = try CardFileSystem.openBeneath(rootFD, relativePath, flags: O_RDONLY)
+            return FileContentReader(fd: fd)
+        }
+    }
+
+    // MARK: Changes
+
+    /// Adds an in-memory or generated object under the folder path `folderPath` (created as needed).
+    @discardableResult
+    public func add(name: String, in folderPath: String, content: ObjectContent, modified: Date = Date()) -> UInt32 {
+        let (handle, added) = lock.withLock { () -> (UInt32, [UInt32]) in
+            var added: [UInt32] = []
+            let parent = ensureFolderLocked(folderPath, modified: modified, added: &added)
+            let size: UInt64
+            switch content {
+            case .bytes(let b): size = UInt64(b.count)
+            case .generated(let length): size = length
+            case .resource(let path):
+                var info = stat()
+                size = stat(path, &info) == 0 ? UInt64(info.st_size) : 0
+            default: size = 0
+            }
+            let path = folderPath.isEmpty ? name : folderPath + "/" + name
+            let handle = insertLocked(
+                path: path, name: name, parent: parent, content: content, size: size, modified: modified)
+            added.append(handle)
+            return (handle, added)
+        }
+        for h in added { publish(PTPEvent(.objectAdded, parameters: [h])) }
+        return handle
+    }
+
+    /// Deletes an object (a folder with everything in it). Returns the handles removed.
+    @discardableResult
+    public func delete(_ handle: UInt32) throws -> [UInt32] {
+        guard !readOnly else { throw CardError.readOnly }
+        guard let object = object(handle) else { throw CardError.noSuchObject(handle) }
+        let doomed = (object.isFolder ? descendants(of: handle).reversed() : []) + [handle]
+        var removed: [UInt32] = []
+        var failure: Error?
+        for h in doomed {
+            guard let o = self.object(h), let path = path(of: h) else { continue }
+            if rootFD >= 0, folder != nil, case .file = o.content {
+                do { try CardFileSystem.remove(rootFD, path, isDirectory: false) } catch { failure = error; continue }
+            } else if rootFD >= 0, o.isFolder, pathIsOnDisk(h) {
+                do { try CardFileSystem.remove(rootFD, path, isDirectory: true) } catch { failure = error; continue }
+            }
+            lock.withLock { removeLocked(h) }
+            removed.append(h)
+        }
+        for h in removed { publish(PTPEvent(.objectRemoved, parameters: [h])) }
+        if let failure { throw failure }
+        return removed
+    }
+
+    private func pathIsOnDisk(_ handle: UInt32) -> Bool {
+        lock.withLock { objects[handle]?.isFolder == true && diskFolders.contains(handle) }
+    }
+    private var diskFolders: Set<UInt32> = []
+
+    /// Takes a picture: a new JPEG in the last DCIM folder (created if missing), named after the highest
+    /// number there. Sends ObjectAdded; the responder sends CaptureComplete.
+    public func capture() throws -> UInt32 {
+        guard !readOnly else { throw CardError.readOnly }
+        guard !captureImage.isEmpty else { throw CardError.unsupported("this card has no image to capture") }
+        let (folderPath, name) = nextCaptureName()
+        if rootFD >= 0 {
+            try CardFileSystem.makeDirectory(rootFD, "DCIM")
+            try CardFileSystem.makeDirectory(rootFD, folderPath)
+            try CardFileSystem.create(rootFD, folderPath + "/" + name, contents: captureImage)
+            _ = refresh()
+            guard let handle = handle(forPath: folderPath + "/" + name) else {
+                throw CardError.folder("captured file did not appear")
+            }
+            return handle
+        }
+        return add(name: name, in: folderPath, content: .bytes(captureImage))
+    }
+
+    func nextCaptureName() -> (folder: String, name: String) {
+        lock.withLock {
+            let dcimFolders = handleByPath.keys.filter {
+                $0.hasPrefix("DCIM/") && $0.split(separator: "/").count == 2
+                    && objects[handleByPath[$0]!]?.isFolder == true
+            }.sorted()
+            let folder = dcimFolders.last ?? "DCIM/100MEDIA"
+            var highest = 0
+            var prefix = "DJI_"
+            for h in children[handleByPath[folder] ?? UInt32.max] ?? [] {
+                guard let name = objects[h]?.name, let underscore = name.firstIndex(of: "_") else { continue }
+                let digits = name[name.index(after: underscore)...].prefix { $0.isNumber }
+                if let n = Int(digits), n > highest {
+                    highest = n
+                    prefix = String(name[...underscore])
+                }
+            }
+            var number = highest + 1
+            var name = prefix + String(format: "%04d", number) + ".JPG"
+            while handleByPath[folder + "/" + name] != nil {
+                number += 1
+                name = prefix + String(format: "%04d", number) + ".JPG"
+            }
+            return (folder, name)
+        }
+    }
+
+    /// Re-reads the served folder and reports what changed as events. In-memory cards never change
+    /// behind our back. Returns the handles added and removed.
+    @discardableResult
+    public func refresh() -> (added: [UInt32], removed: [UInt32]) {
+        guard rootFD >= 0 else { return ([], []) }
+        var seen: [String: CardFileSystem.Entry] = [:]
+        var folders: [String] = []
+        var queue = [""]
+        var scanned = 0
+        while let dir = queue.popLast() {
+            guard let fd = try? CardFileSystem.openDirectory(rootFD, dir) else { continue }
+            for entry in CardFileSystem.list(directoryFD: fd) {
+                let path = dir.isEmpty ? entry.name : dir + "/" + entry.name
+                seen[path] = entry
+                if entry.isDirectory {
+                    folders.append(path)
+                    if path.split(separator: "/").count < 32 { queue.append(path) }
+                }
+                scanned += 1
+            }
+        }
+        var added: [UInt32] = []
+        var removed: [UInt32] = []
+        var changed: [UInt32] = []
+        lock.withLock {
+            for (path, handle) in handleByPath where seen[path] == nil && diskHandles.contains(handle) {
+                removeLocked(handle)
+                removed.append(handle)
+            }
+            // Parents before children: sort by depth.
+            let paths = seen.keys.sorted { a, b in
+                let da = a.utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count
+                let db = b.utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count
+                return da != db ? da < db : a < b
+            }
+            for path in paths {
+                let entry = seen[path]!
+                if let existing = handleByPath[path] {
+                    if var o = objects[existing], !entry.isDirectory, o.size != entry.size || o.modified != entry.modified {
+                        o.size = entry.size
+                        o.modified = entry.modified
+                        objects[existing] = o
+                        changed.append(existing)
+                    }
+                    continue
+                }
+                let parentPath = path.split(separator: "/").dropLast().joined(separator: "/")
+                let parent = parentPath.isEmpty ? 0 : (handleByPath[parentPath] ?? 0)
+                let handle = insertLocked(
+                    path: path, name: entry.name, parent: parent,
+                    content: entry.isDirectory ? .folder : .file(relativePath: path),
+                    size: entry.isDirectory ? 0 : entry.size, modified: entry.modified)
+                diskHandles.insert(handle)
+                if entry.isDirectory { diskFolders.insert(handle) }
+                added.append(handle)
+            }
+        }
+        for h in removed { publish(PTPEvent(.objectRemoved, parameters: [h])) }
+        for h in added { publish(PTPEvent(.objectAdded, parameters: [h])) }
+        for h in changed { publish(PTPEvent(.objectInfoChanged, parameters: [h])) }
+        _ = folders
+        return (added, removed)
+    }
+    private var diskHandles: Set<UInt32> = []
+
+    // MARK: Events
+
+    /// Calls `handler` with every change event until `unsubscribe`. Starts watching the folder while
+    /// anyone is subscribed.
+    public func subscribe(_ handler: @escaping @Sendable (PTPEvent) -> Void) -> Int {
+        let id = lock.withLock {
+            let id = nextSubscriber
+            nextSubscriber += 1
+            subscribers[id] = handler
+            return id
+        }
+        return id
+    }
+
+    public func unsubscribe(_ id: Int) {
+        lock.withLock { _ = subscribers.removeValue(forKey: id) }
+    }
+
+    /// Sends an event to every subscriber (used by the responder for CaptureComplete).
+    public func publish(_ event: PTPEvent) {
+        let handlers = lock.withLock { Array(subscribers.values) }
+        for h in handlers { h(event) }
+    }
+
+    /// Re-reads the folder every `interval` seconds in the background, so files copied onto the
+    /// served folder are announced with ObjectAdded. Stopped by `stopWatching()` or deinit.
+    public func startWatching(interval: TimeInterval = 1) {
+        guard rootFD >= 0 else { return }
+        let start = lock.withLock { () -> Bool in
+            if watching { return false }
+            watching = true
+            return true
+        }
+        guard start else { return }
+        let thread = Thread { [weak self] in
+            while true {
+                Thread.sleep(forTimeInterval: interval)
+                guard let self, self.lock.withLock({ self.watching }) else { return }
+                self.refresh()
+            }
+        }
+        thread.name = "card-watcher"
+        thread.start()
+        lock.withLock { watcher = thread }
+    }
+
+    public func stopWatching() {
+        lock.withLock {
+            watching = false
+            watcher = nil
+        }
+    }
+
+    // MARK: Tree maintenance (lock held)
+
+    private func insertLocked(
+        path: String, name: String, parent: UInt32, content: ObjectContent, size: UInt64, modified: Date
+    ) -> UInt32 {
+        let handle = nextHandle
+        nextHandle += 1
+        let format: ObjectFormatCode
+        if case .folder = content { format = .association } else { format = ObjectFormatCode(fileName: name) }
+        objects[handle] = CardObject(
+            handle: handle, storageID: storage.id, parent: parent, name: name, content: content,
+            size: size, modified: modified, format: format)
+        handleByPath[path] = handle
+        pathByHandle[handle] = path
+        var siblings = children[parent] ?? []
+        let index = siblings.firstIndex { (objects[$0]?.name ?? "") > name } ?? siblings.count
+        siblings.insert(handle, at: index)
+        children[parent] = siblings
+        if case .folder = content { children[handle] = [] }
+        return handle
+    }
+
+    private func ensureFolderLocked(_ folderPath: String, modified: Date, added: inout [UInt32]) -> UInt32 {
+        var parent: UInt32 = 0
+        var path = ""
+        for component in folderPath.split(separator: "/") {
+            path = path.isEmpty ? String(component) : path + "/" + component
+            if let existing = handleByPath[path] {
+                parent = existing
+            } else {
+                parent = insertLocked(
+                    path: path, name: String(component), parent: parent, content: .folder, size: 0, modified: modified)
+                added.append(parent)
+            }
+        }
+        return parent
+    }
+
+    private func removeLocked(_ handle: UInt32) {
+        guard let object = objects.removeValue(forKey: handle) else { return }
+        for child in children[handle] ?? [] { removeLocked(child) }
+        children[handle] = nil
+        children[object.parent]?.removeAll { $0 == handle }
+        if let path = pathByHandle.removeValue(forKey: handle) { handleByPath[path] = nil }
+        diskHandles.remove(handle)
+        diskFolders.remove(handle)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import PTP
+
+/// The MTP object properties the virtual camera reports (GetObjectPropList and friends).
+enum ObjectProperties {
+    static let supported: [ObjectPropertyCode] = [
+        .storageID, .objectFormat, .protectionStatus, .objectSize, .objectFileName, .dateCreated,
+        .dateModified, .parentObject, .persistentUniqueObjectIdentifier, .name,
+    ]
+
+    static func value(_ code: ObjectPropertyCode, of object: CardObject, card: Card) -> PTPValue? {
+        switch code {
+        case .storageID: .uint32(object.storageID)
+        case .objectFormat: .uint16(object.format.rawValue)
+        case .protectionStatus: .uint16(card.readOnly ? 1 : 0)
+        case .objectSize: .uint64(object.size)
+        case .objectFileName, .name: .string(object.name)
+        case .dateCreated, .dateModified: .string(PTPDateTime.format(object.modified))
+        case .parentObject: .uint32(object.parent)
+        case .persistentUniqueObjectIdentifier: .uint128(low: UInt64(object.handle), high: 0x6D73_6800)
+        default: nil
+        }
+    }
+
+    static func dataType(_ code: ObjectPropertyCode) -> DataTypeCode? {
+        switch code {
+        case .storageID, .parentObject: .uint32
+        case .objectFormat, .protectionStatus: .uint16
+        case .objectSize: .uint64
+        case .objectFileName, .name, .dateCreated, .dateModified: .string
+        case .persistentUniqueObjectIdentifier: .uint128
+        default: nil
+        }
+    }
+
+    /// ObjectPropDesc dataset: code, type, get/set, default value, group code, form flag (none).
+    static func describe(_ code: ObjectPropertyCode) -> [UInt8]? {
+        guard supported.contains(code), let type = dataType(code) else { return nil }
+        var w = PTPWriter()
+        w.uint16(code.rawValue)
+        w.uint16(type.rawValue)
+        w.uint8(0)
+        switch type {
+        case .string: PTPValue.string("").encode(into: &w)
+        case .uint16: w.uint16(0)
+        case .uint32: w.uint32(0)
+        case .uint64: w.uint64(0)
+        default: w.uint64(0); w.uint64(0)
+        }
+        w.uint32(0)
+        w.uint8(0)
+        return w.bytes
+    }
+}

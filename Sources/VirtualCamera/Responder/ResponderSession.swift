@@ -1,0 +1,318 @@
+import Foundation
+import PTP
+
+/// One initiator's session with the virtual camera: reads commands, answers each, forwards card events.
+final class ResponderSession: @unchecked Sendable {
+    let camera: VirtualCamera
+    let transport: ResponderTransport
+    let thumbnails: ThumbnailCache
+    var card: Card { camera.card }
+    private var sessionID: UInt32?
+
+    /// Largest data phase accepted from an initiator (SetDevicePropValue and the like are tiny).
+    static let maximumIncomingData = 1 << 20
+    /// GetObject streams files of any size; bigger phases than this one are sent in the transport's chunks.
+    static let thumbnailLimit = 1 << 20
+
+    init(camera: VirtualCamera, transport: ResponderTransport, thumbnails: ThumbnailCache) {
+        self.camera = camera
+        self.transport = transport
+        self.thumbnails = thumbnails
+    }
+
+    func run(peer: String) {
+        let transport = self.transport
+        let subscription = card.subscribe { event in
+            try? transport.sendEvent(event)
+        }
+        defer {
+            card.unsubscribe(subscription)
+            transport.close()
+        }
+        var transactions = 0
+        while true {
+            let incoming: IncomingCommand
+            do {
+                guard let next = try transport.receiveCommand() else { break }
+                incoming = next
+            } catch {
+                camera.log("\(peer): \(error)")
+                break
+            }
+            transactions += 1
+            do {
+                try handle(incoming)
+            } catch let error as PTPError {
+                // The connection itself failed (timeout, reset, malformed packet): end this session.
+                camera.log("\(peer): \(incoming.command.code): \(error)")
+                break
+            } catch {
+                camera.log("\(peer): \(incoming.command.code): \(error)")
+                break
+            }
+        }
+        _ = transactions
+    }
+
+    /// What an operation answers: a response code, parameters, and an optional data phase.
+    struct Answer {
+        var code: ResponseCode = .ok
+        var parameters: [UInt32] = []
+        var data: DataSource?
+        var after: (() -> Void)?
+
+        static func fail(_ code: ResponseCode) -> Answer { Answer(code: code) }
+        static func data(_ bytes: [UInt8]) -> Answer { Answer(data: BufferSource(bytes)) }
+    }
+
+    private func handle(_ incoming: IncomingCommand) throws {
+        let command = incoming.command
+        var answer: Answer
+        if incoming.hasDataOut {
+            let bytes = try transport.receiveData(
+                transactionID: command.transactionID, limit: Self.maximumIncomingData)
+            answer = answerWithData(command, bytes)
+        } else if sessionID == nil && command.code != .getDeviceInfo && command.code != .openSession {
+            answer = .fail(.sessionNotOpen)
+        } else {
+            do {
+                answer = try answerCommand(command)
+            } catch let error as CardError {
+                answer = .fail(Self.responseCode(for: error, operation: command.code))
+                if case .folder(let why) = error { camera.log("\(command.code): \(why)") }
+            }
+        }
+        if let data = answer.data {
+            try transport.sendData(transactionID: command.transactionID, source: data)
+        }
+        try transport.sendResponse(PTPResponse(answer.code, transactionID: command.transactionID, parameters: answer.parameters))
+        answer.after?()
+    }
+
+    static func responseCode(for error: CardError, operation: OperationCode) -> ResponseCode {
+        switch error {
+        case .noSuchObject: .invalidObjectHandle
+        case .readOnly: operation == .deleteObject ? .objectWriteProtected : .storeReadOnly
+        case .outsideRoot: .accessDenied
+        case .folder: .generalError
+        case .unsupported: operation == .getThumb ? .noThumbnailPresent : .operationNotSupported
+        }
+    }
+
+    private func answerWithData(_ command: PTPCommand, _ bytes: [UInt8]) -> Answer {
+        guard sessionID != nil else { return .fail(.sessionNotOpen) }
+        switch command.code {
+        case .setDevicePropValue:
+            let code = DevicePropertyCode(UInt16(truncatingIfNeeded: command.parameter(0)))
+            return DeviceProperties.supported.contains(code) ? .fail(.accessDenied) : .fail(.devicePropNotSupported)
+        default:
+            return .fail(.operationNotSupported)
+        }
+    }
+
+    private func answerCommand(_ command: PTPCommand) throws -> Answer {
+        let p = command.parameters
+        func param(_ i: Int) -> UInt32 { i < p.count ? p[i] : 0 }
+        switch command.code {
+        case .getDeviceInfo:
+            return .data(camera.deviceInfo.encoded())
+
+        case .openSession:
+            if let sessionID { return Answer(code: .sessionAlreadyOpen, parameters: [sessionID]) }
+            guard param(0) != 0 else { return .fail(.invalidParameter) }
+            sessionID = param(0)
+            return Answer()
+
+        case .closeSession:
+            sessionID = nil
+            return Answer()
+
+        case .getStorageIDs:
+            var w = PTPWriter()
+            w.uint32Array([card.storage.id])
+            return .data(w.bytes)
+
+        case .getStorageInfo:
+            guard param(0) == card.storage.id else { return .fail(.invalidStorageID) }
+            return .data(card.storageInfo().encoded())
+
+        case .getNumObjects, .getObjectHandles:
+            guard let handles = try objectHandles(storage: param(0), format: param(1), parent: param(2)) else {
+                return .fail(param(0) == 0xFFFF_FFFF || param(0) == card.storage.id ? .invalidParentObject : .invalidStorageID)
+            }
+            if command.code == .getNumObjects { return Answer(parameters: [UInt32(handles.count)]) }
+            var w = PTPWriter(capacity: 4 + handles.count * 4)
+            w.uint32Array(handles)
+            return .data(w.bytes)
+
+        case .getObjectInfo:
+            guard let object = card.object(param(0)) else { return .fail(.invalidObjectHandle) }
+            return .data(objectInfo(object).encoded())
+
+        case .getObject:
+            let reader = try card.openContent(param(0))
+            return Answer(data: ContentDataSource(reader, offset: 0, length: reader.length))
+
+        case .getPartialObject, .getPartialObject64:
+            let is64 = command.code == .getPartialObject64
+            let offset = is64 ? UInt64(param(1)) | UInt64(param(2)) << 32 : UInt64(param(1))
+            let requested = UInt64(is64 ? param(3) : param(2))
+            let reader = try card.openContent(param(0))
+            guard offset <= reader.length else { return .fail(.invalidParameter) }
+            let count = min(requested, reader.length - offset, UInt64(UInt32.max))
+            return Answer(parameters: [UInt32(count)], data: ContentDataSource(reader, offset: offset, length: count))
+
+        case .getThumb:
+            guard card.object(param(0)) != nil else { return .fail(.invalidObjectHandle) }
+            return .data(try thumbnails.thumbnail(for: param(0)))
+
+        case .deleteObject:
+            guard param(0) != 0xFFFF_FFFF else { return .fail(.parameterNotSupported) }
+            guard card.object(param(0)) != nil else { return .fail(.invalidObjectHandle) }
+            try card.delete(param(0))
+            return Answer()
+
+        case .initiateCapture:
+            guard param(0) == 0 || param(0) == card.storage.id else { return .fail(.invalidStorageID) }
+            let format = param(1)
+            guard format == 0 || format == UInt32(ObjectFormatCode.exifJPEG.rawValue) else {
+                return .fail(.invalidObjectFormatCode)
+            }
+            guard !card.readOnly else { return .fail(.storeReadOnly) }
+            guard card.canCapture else { return .fail(.operationNotSupported) }
+            let card = self.card
+            let transaction = command.transactionID
+            // A camera answers at once and reports the new file through events, after the response.
+            return Answer(after: {
+                do {
+                    _ = try card.capture()
+                    card.publish(PTPEvent(.captureComplete, transactionID: transaction))
+                } catch {
+                    self.camera.log("capture: \(error)")
+                }
+            })
+
+        case .getDevicePropDesc:
+            let code = DevicePropertyCode(UInt16(truncatingIfNeeded: param(0)))
+            guard let bytes = DeviceProperties.describe(code) else { return .fail(.devicePropNotSupported) }
+            return .data(bytes)
+
+        case .getDevicePropValue:
+            let code = DevicePropertyCode(UInt16(truncatingIfNeeded: param(0)))
+            guard let bytes = DeviceProperties.value(code) else { return .fail(.devicePropNotSupported) }
+            return .data(bytes)
+
+        case .getObjectPropsSupported:
+            var w = PTPWriter()
+            w.uint16Array(ObjectProperties.supported.map(\.rawValue))
+            return .data(w.bytes)
+
+        case .getObjectPropDesc:
+            let code = ObjectPropertyCode(UInt16(truncatingIfNeeded: param(0)))
+            guard let bytes = ObjectProperties.describe(code) else { return .fail(.invalidObjectPropCode) }
+            return .data(bytes)
+
+        case .getObjectPropValue:
+            guard let object = card.object(param(0)) else { return .fail(.invalidObjectHandle) }
+            let code = ObjectPropertyCode(UInt16(truncatingIfNeeded: param(1)))
+            guard let value = ObjectProperties.value(code, of: object, card: card) else {
+                return .fail(.invalidObjectPropCode)
+            }
+            var w = PTPWriter()
+            value.encode(into: &w)
+            return .data(w.bytes)
+
+        case .getObjectPropList:
+            return try objectPropList(
+                handle: param(0), format: param(1), property: param(2), group: param(3), depth: param(4))
+
+        default:
+            return .fail(.operationNotSupported)
+        }
+    }
+
+    /// GetObjectHandles' selection; nil when the parent is not a folder of this card.
+    private func objectHandles(storage: UInt32, format: UInt32, parent: UInt32) throws -> [UInt32]? {
+        guard storage == 0xFFFF_FFFF || storage == card.storage.id else { return nil }
+        card.refresh()
+        var handles: [UInt32]
+        switch parent {
+        case 0xFFFF_FFFF: handles = card.children(of: 0) ?? []
+        case 0: handles = card.descendants(of: 0)
+        default:
+            guard card.object(parent)?.isFolder == true, let kids = card.children(of: parent) else { return nil }
+            handles = kids
+        }
+        if format != 0 {
+            handles = handles.filter { UInt32(card.object($0)?.format.rawValue ?? 0) == format }
+        }
+        return handles
+    }
+
+    private func objectPropList(handle: UInt32, format: UInt32, property: UInt32, group: UInt32, depth: UInt32) throws -> Answer {
+        if property == 0 { return .fail(.specificationByGroupUnsupported) }
+        let properties: [ObjectPropertyCode]
+        if property == 0xFFFF_FFFF {
+            properties = ObjectProperties.supported
+        } else {
+            let code = ObjectPropertyCode(UInt16(truncatingIfNeeded: property))
+            guard ObjectProperties.supported.contains(code) else { return .fail(.invalidObjectPropCode) }
+            properties = [code]
+        }
+        card.refresh()
+        var handles: [UInt32]
+        switch (handle, depth) {
+        case (0xFFFF_FFFF, _), (0, 0xFFFF_FFFF):
+            handles = card.descendants(of: 0)
+        case (0, 1):
+            handles = card.children(of: 0) ?? []
+        case (0, _):
+            return .fail(.specificationByDepthUnsupported)
+        case (_, 0):
+            guard card.object(handle) != nil else { return .fail(.invalidObjectHandle) }
+            handles = [handle]
+        case (_, 1):
+            guard card.object(handle) != nil else { return .fail(.invalidObjectHandle) }
+            handles = card.children(of: handle) ?? []
+        case (_, 0xFFFF_FFFF):
+            guard card.object(handle) != nil else { return .fail(.invalidObjectHandle) }
+            handles = card.descendants(of: handle)
+        default:
+            return .fail(.specificationByDepthUnsupported)
+        }
+        var elements: [ObjectPropList.Element] = []
+        elements.reserveCapacity(handles.count * properties.count)
+        for h in handles {
+            guard let object = card.object(h) else { continue }
+            if format != 0 && UInt32(object.format.rawValue) != format { continue }
+            for code in properties {
+                if let value = ObjectProperties.value(code, of: object, card: card) {
+                    elements.append(ObjectPropList.Element(handle: h, property: code, value: value))
+                }
+            }
+        }
+        return .data(ObjectPropList(elements).encoded())
+    }
+
+    func objectInfo(_ object: CardObject) -> ObjectInfo {
+        var info = ObjectInfo()
+        info.storageID = object.storageID
+        info.format = object.format
+        info.compressedSize = UInt32(min(object.size, UInt64(UInt32.max)))
+        if object.format.isImage {
+            info.thumbFormat = .exifJPEG
+            info.thumbCompressedSize = thumbnails.cachedSize(for: object.handle) ?? 0
+            info.thumbPixWidth = 160
+            info.thumbPixHeight = 120
+        }
+        info.parentObject = object.parent
+        if object.isFolder {
+            info.associationType = 1
+        }
+        info.filename = object.name
+        let date = PTPDateTime.format(object.modified)
+        info.captureDate = date
+        info.modificationDate = date
+        return info
+    }
+}

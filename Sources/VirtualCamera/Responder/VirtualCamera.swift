@@ -1,0 +1,65 @@
+import Foundation
+import PTP
+
+/// A PTP camera in software: answers a PTP initiator over any `ResponderTransport` from a `Card`.
+/// One `VirtualCamera` serves any number of sessions, one per connection, each on its caller's thread.
+public final class VirtualCamera: @unchecked Sendable {
+    public struct Identity: Sendable {
+        public var manufacturer = "mediashell"
+        public var model = "Virtual Camera"
+        public var version = "1.0"
+        public var serialNumber = "MSH00000001"
+        public init() {}
+    }
+
+    public let card: Card
+    public let identity: Identity
+    /// Called with one line for notable events (session start/end, errors); never with file contents.
+    public let log: @Sendable (String) -> Void
+    private let thumbnails: ThumbnailCache
+
+    public init(card: Card, identity: Identity = Identity(), log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.card = card
+        self.identity = identity
+        self.log = log
+        self.thumbnails = ThumbnailCache(card: card)
+    }
+
+    /// The operations this camera answers; advertised in DeviceInfo.
+    public static let operations: [OperationCode] = [
+        .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
+        .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .initiateCapture,
+        .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue, .getPartialObject, .getPartialObject64,
+        .getObjectPropsSupported, .getObjectPropDesc, .getObjectPropValue, .getObjectPropList,
+    ]
+
+    public var deviceInfo: DeviceInfo {
+        var info = DeviceInfo()
+        info.standardVersion = 100
+        // Vendor extension 0 keeps generic initiators (gphoto2) on their standard PTP paths.
+        info.vendorExtensionID = 0
+        info.vendorExtensionVersion = 0
+        info.operationsSupported = Self.operations
+        info.eventsSupported = [
+            .objectAdded, .objectRemoved, .storeAdded, .storeRemoved, .objectInfoChanged, .captureComplete,
+            .devicePropChanged,
+        ]
+        info.devicePropertiesSupported = DeviceProperties.supported
+        info.captureFormats = [.exifJPEG]
+        info.imageFormats = [
+            .association, .undefined, .text, .exifJPEG, .dng, .tiff, .png, .heif, .mp4Container, .quickTime,
+        ]
+        info.manufacturer = identity.manufacturer
+        info.model = identity.model
+        info.deviceVersion = identity.version
+        info.serialNumber = identity.serialNumber
+        return info
+    }
+
+    /// Answers commands from `transport` until the initiator disconnects or the connection fails.
+    /// `peer` names the client in log lines.
+    public func serve(_ transport: ResponderTransport, peer: String = "client") {
+        let session = ResponderSession(camera: self, transport: transport, thumbnails: thumbnails)
+        session.run(peer: peer)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import PTP
+
+/// A scripted responder for session tests: answers from a closure on its own thread.
+final class ScriptedResponder: @unchecked Sendable {
+    let transport: InMemoryResponder
+    let thread: Thread
+
+    init(_ transport: InMemoryResponder, answer: @escaping @Sendable (IncomingCommand, InMemoryResponder) throws -> PTPResponse) {
+        self.transport = transport
+        thread = Thread {
+            while let incoming = try? transport.receiveCommand() {
+                guard let response = try? answer(incoming, transport) else { break }
+                try? transport.sendResponse(response)
+            }
+        }
+        thread.start()
+    }
+}
+
+@Suite struct InMemorySessionTests {
+    func makeSession(_ answer: @escaping @Sendable (IncomingCommand, InMemoryResponder) throws -> PTPResponse) -> (PTPSession, ScriptedResponder) {
+        let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 1000, timeout: 5)
+        return (PTPSession(transport: initiator), ScriptedResponder(responder, answer: answer))
+    }
+
+    @Test func numbersTransactionsAndOpensWithZero() throws {
+        let seen = LockedBox<[UInt32]>([])
+        let (session, _) = makeSession { incoming, responder in
+            seen.mutate { $0.append(incoming.command.transactionID) }
+            if incoming.command.code == .getDeviceInfo {
+                try responder.sendData(transactionID: incoming.command.transactionID, source: BufferSource(DeviceInfo().encoded()))
+            }
+            return PTPResponse(.ok, transactionID: incoming.command.transactionID)
+        }
+        try session.open()
+        try session.execute(.getNumObjects)
+        try session.execute(.getNumObjects)
+        #expect(seen.value == [0, 0, 1, 2])
+        session.close()
+    }
+
+    @Test func nonOKResponseBecomesATypedError() throws {
+        let (session, _) = makeSession { incoming, _ in
+            PTPResponse(.invalidObjectHandle, transactionID: incoming.command.transactionID)
+        }
+        #expect(throws: PTPError.response(.invalidObjectHandle, operation: .getObjectInfo)) {
+            try session.getObjectInfo(7)
+        }
+        session.close()
+    }
+
+    @Test func streamedDataArrivesWholeAndABoundIsEnforced() throws {
+        let payload = (0..<100_003).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let (session, _) = makeSession { incoming, responder in
+            try responder.sendData(transactionID: incoming.command.transactionID, source: BufferSource(payload))
+            return PTPResponse(.ok, transactionID: incoming.command.transactionID)
+        }
+        #expect(try session.request(.getObject, [1]) == payload)
+        // A sink that refuses the size still leaves the connection usable for the next transaction.
+        #expect(throws: PTPError.dataTooLarge(limit: 10, announced: 100_003)) {
+            try session.request(.getObject, [1], limit: 10)
+        }
+        #expect(try session.request(.getObject, [1]).count == payload.count)
+        session.close()
+    }
+
+    @Test func responseForAnotherTransactionIsAProtocolError() throws {
+        let (session, _) = makeSession { incoming, _ in
+            PTPResponse(.ok, transactionID: incoming.command.transactionID &+ 5)
+        }
+        #expect(throws: PTPError.self) { try session.execute(.getNumObjects) }
+        session.close()
+    }
+
+    @Test func closedPeerIsAClearError() throws {
+        let (initiator, responder) = InMemoryTransport.makePair()
+        responder.close()
+        let session = PTPSession(transport: initiator)
+        do {
+            try session.execute(.getNumObjects)
+            Issue.record("no error")
+        } catch let error as PTPError {
+            if case .connectionClosed = error {} else { Issue.record("unexpected \(error)") }
+        }
+    }
+}
+
+/// A value shared between test threads.
+final class LockedBox<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T
+    init(_ value: T) { stored = value }
+    var value: T { lock.withLock { stored } }
+    func mutate(_ body: (inout T) -> Void) { lock.withLock { body(&stored) } }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import PTP
+import Testing
+@testable import VirtualCamera
+
+@Suite struct VirtualCameraTests {
+    @Test func listsTheFolderTreeAsAssociations() throws {
+        let h = try Harness(files: [
+            "DCIM/100MEDIA/DJI_0001.JPG": pattern(1000),
+            "DCIM/100MEDIA/DJI_0002.MP4": pattern(3000),
+            "MISC/notes.txt": pattern(10),
+        ])
+        defer { #expect(h.finish()) }
+        let info = h.session.deviceInfo
+        #expect(info.model == "Virtual Camera")
+        #expect(info.supports(.getObjectPropList))
+        let storages = try h.session.getStorageIDs()
+        #expect(storages == [0x0001_0001])
+        #expect(try h.session.getStorageInfo(storages[0]).volumeLabel.hasPrefix("vcam-"))
+
+        let roots = try h.session.getObjectHandles(storage: 0xFFFF_FFFF, parent: 0xFFFF_FFFF)
+        let rootInfos = try roots.map { try h.session.getObjectInfo($0) }
+        #expect(rootInfos.map(\.filename) == ["DCIM", "MISC"])
+        #expect(rootInfos.allSatisfy { $0.format == .association && $0.associationType == 1 && $0.parentObject == 0 })
+
+        let all = try h.session.getObjectHandles(storage: 0xFFFF_FFFF, parent: 0)
+        #expect(all.count == 6)
+        let jpeg = try #require(try h.handle(of: "DCIM/100MEDIA/DJI_0001.JPG"))
+        let jpegInfo = try h.session.getObjectInfo(jpeg)
+        #expect(jpegInfo.format == .exifJPEG)
+        #expect(jpegInfo.compressedSize == 1000)
+        #expect(PTPDateTime.parse(jpegInfo.captureDate) != nil)
+        let mp4 = try #require(try h.handle(of: "DCIM/100MEDIA/DJI_0002.MP4"))
+        #expect(try h.session.getObjectInfo(mp4).format == .mp4Container)
+        // Format filter
+        let jpegs = try h.session.getObjectHandles(storage: 0xFFFF_FFFF, format: .exifJPEG, parent: 0)
+        #expect(jpegs == [jpeg])
+    }
+
+    @Test func getObjectAndPartialObjectAreByteIdentical() throws {
+        let bytes = pattern(1_000_003)
+        let h = try Harness(files: ["DCIM/100MEDIA/CLIP.MOV": bytes])
+        defer { #expect(h.finish()) }
+        let handle = try #require(try h.handle(of: "DCIM/100MEDIA/CLIP.MOV"))
+        let whole = Collector()
+        try h.session.getObject(handle, into: whole)
+        #expect(whole.bytes == bytes)
+        let part = Collector()
+        let sent = try h.session.getPartialObject(handle, offset: 999_000, count: 100_000, into: part)
+        #expect(sent == 1003)
+        #expect(part.bytes == Array(bytes[999_000...]))
+        // Past the end: a clear error, and the session goes on.
+        #expect(throws: PTPError.response(.invalidParameter, operation: .getPartialObject)) {
+            try h.session.getPartialObject(handle, offset: 2_000_000, count: 10, into: Collector())
+        }
+        #expect(try h.session.getStorageIDs().count == 1)
+    }
+
+    @Test func largeGeneratedObjectIsReadPastFourGiBWithTheSixtyFourBitOperation() throws {
+        let size: UInt64 = (5 << 30) + 17
+        let h = try Harness { card in card.add(name: "BIG.MP4", in: "DCIM/100MEDIA", content: .generated(length: size)) }
+        defer { #expect(h.finish()) }
+        let handle = try #require(try h.handle(of: "DCIM/100MEDIA/BIG.MP4"))
+        #expect(try h.session.getObjectInfo(handle).compressedSize == 0xFFFF_FFFF)
+        let list = try h.session.getObjectPropList(handle: handle, property: UInt32(ObjectPropertyCode.objectSize.rawValue))
+        #expect(list.elements.first?.value == .uint64(size))
+        let tail = Collector()
+        let offset = size - 100
+        try h.session.getPartialObject(handle, offset: offset, count: 1000, into: tail)
+        #expect(tail.bytes == (0..<100).map { generatedByte(at: offset + UInt64($0)) })
+    }
+
+    @Test func objectPropListListsAFolderInOneRequest() throws {
+        let h = try Harness(files: [
+            "DCIM/100MEDIA/A.JPG": pattern(5), "DCIM/100MEDIA/B.JPG": pattern(6), "DCIM/100MEDIA/C.MP4": pattern(7),
+        ])
+        defer { #expect(h.finish()) }
+        let folder = try #require(try h.handle(of: "DCIM/100MEDIA"))
+        let list = try h.session.getObjectPropList(handle: folder, depth: 1)
+        let objects = list.byObject()
+        #expect(objects.count == 3)
+        #expect(objects.map { $0.properties[.objectFileName]?.stringValue } == ["A.JPG", "B.JPG", "C.MP4"])
+        #expect(objects.map { $0.properties[.objectSize]?.unsignedValue } == [5, 6, 7])
+        #expect(objects.allSatisfy { $0.properties[.parentObject]?.unsignedValue == UInt64(folder) })
+        let everything = try h.session.getObjectPropList(handle: 0xFFFF_FFFF, property: UInt32(ObjectPropertyCode.objectFileName.rawValue))
+        #expect(everything.elements.count == 5)
+        #expect(throws: PTPError.response(.specificationByDepthUnsupported, operation: .getObjectPropList)) {
+            try h.session.getObjectPropList(handle: folder, depth: 2)
+        }
+    }
+
+    @Test func deleteRemovesTheFileAndSendsAnEvent() throws {
+        let h = try Harness(files: ["DCIM/100MEDIA/A.JPG": pattern(5), "DCIM/100MEDIA/B.JPG": pattern(6)])
+        defer { #expect(h.finish()) }
+        let a = try #require(try h.handle(of: "DCIM/100MEDIA/A.JPG"))
+        try h.session.deleteObject(a)
+        #expect(!FileManager.default.fileExists(atPath: h.path("DCIM/100MEDIA/A.JPG")))
+        #expect(FileManager.default.fileExists(atPath: h.path("DCIM/100MEDIA/B.JPG")))
+        let events = h.events.wait { $0.contains { $0.code == .objectRemoved } }
+        #expect(events.contains(PTPEvent(.objectRemoved, parameters: [a])))
+        #expect(throws: PTPError.response(.invalidObjectHandle, operation: .getObjectInfo)) { try h.session.getObjectInfo(a) }
+        #expect(throws: PTPError.response(.invalidObjectHandle, operation: .deleteObject)) { try h.session.deleteObject(a) }
+    }
+
+    @Test func readOnlyCardRefusesDeletesAndCaptures() throws {
+        let h = try Harness(files: ["DCIM/100MEDIA/A.JPG": pattern(5)], readOnly: true) { $0.captureImage = pattern(9) }
+        defer { #expect(h.finish()) }
+        #expect(throws: PTPError.response(.storeReadOnly, operation: .initiateCapture)) { try h.session.initiateCapture() }
+        let a = try #require(try h.handle(of: "DCIM/100MEDIA/A.JPG"))
+        #expect(throws: PTPError.response(.objectWriteProtected, operation: .deleteObject)) { try h.session.deleteObject(a) }
+        #expect(FileManager.default.fileExists(atPath: h.path("DCIM/100MEDIA/A.JPG")))
+    }
+
+    @Test func captureWritesANewFileAndSendsObjectAddedThenCaptureComplete() throws {
+        let h = try Harness(files: ["DCIM/100MEDIA/DJI_0007.JPG": pattern(5)]) { $0.captureImage = pattern(777) }
+        defer { #expect(h.finish()) }
+        try h.session.initiateCapture()
+        let events = h.events.wait { $0.contains { $0.code == .captureComplete } }
+        let codes = events.map(\.code)
+        let added = try #require(codes.firstIndex(of: .objectAdded))
+        let complete = try #require(codes.firstIndex(of: .captureComplete))
+        #expect(added < complete)
+        let newHandle = events[added].parameter(0)
+        #expect(try h.session.getObjectInfo(newHandle).filename == "DJI_0008.JPG")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: h.path("DCIM/100MEDIA/DJI_0008.JPG")))
+        #expect(Array(bytes) == pattern(777))
+    }
+
+    @Test func filesCopiedOntoTheFolderAppearOnTheNextListingWithAnEvent() throws {
+        let h = try Harness(files: ["DCIM/100MEDIA/A.JPG": pattern(5)])
+        defer { #expect(h.finish()) }
+        try Data(pattern(9)).write(to: URL(fileURLWithPath: h.path("DCIM/100MEDIA/NEW.JPG")))
+        let all = try h.session.getObjectHandles(storage: 0xFFFF_FFFF, parent: 0)
+        #expect(all.count == 4)
+        let events = h.events.wait { $0.contains { $0.code == .objectAdded } }
+        #expect(events.contains { $0.code == .objectAdded })
+    }
+
+    @Test func symlinksAndPathsOutsideTheRootAreNeverServed() throws {
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
+        try Data("secret".utf8).write(to: outside)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let h = try Harness(files: ["DCIM/100MEDIA/A.JPG": pattern(5)])
+        defer { #expect(h.finish()) }
+        try FileManager.default.createSymbolicLink(atPath: h.path("DCIM/100MEDIA/LINK.JPG"), withDestinationPath: outside.path)
+        try FileManager.default.createSymbolicLink(atPath: h.path("DCIM/UP"), withDestinationPath: "..")
+        let names = try h.session.getObjectHandles(storage: 0xFFFF_FFFF, parent: 0).map { try h.session.getObjectInfo($0).filename }
+        #expect(!names.contains("LINK.JPG"))
+        #expect(!names.contains("UP"))
+        // A file replaced by a symlink after it was listed is refused when read.
+        let a = try #require(try h.handle(of: "DCIM/100MEDIA/A.JPG"))
+        try FileManager.default.removeItem(atPath: h.path("DCIM/100MEDIA/A.JPG"))
+        try FileManager.default.createSymbolicLink(atPath: h.path("DCIM/100MEDIA/A.JPG"), withDestinationPath: outside.path)
+        #expect(throws: PTPError.self) { try h.session.getObject(a, into: Collector()) }
+        #expect(throws: CardError.outsideRoot("../x")) { try CardFileSystem.openBeneath(0, "../x", flags: 0) }
+    }
+
+    @Test func commandsBeforeOpenSessionAndUnknownOperationsGetErrorResponses() throws {
+        let card = Card(inMemoryLabel: "test")
+        let camera = VirtualCamera(card: card)
+        let (initiator, responder) = InMemoryTransport.makePair(timeout: 5)
+        let done = DispatchSemaphore(value: 0)
+        Thread { camera.serve(responder); done.signal() }.start()
+        let send = { (code: UInt16, params: [UInt32], id: UInt32) in
+            try initiator.transact(PTPCommand(OperationCode(code), transactionID: id, parameters: params), dataOut: nil, dataIn: Collector())
+        }
+        #expect(try send(0x1004, [], 1).code == .sessionNotOpen)
+        #expect(try send(0x1001, [], 0).code == .ok)
+        #expect(try send(0x1002, [0], 0).code == .invalidParameter)
+        #expect(try send(0x1002, [1], 0).code == .ok)
+        #expect(try send(0x1002, [1], 1).code == .sessionAlreadyOpen)
+        #expect(try send(0x9999, [], 2).code == .operationNotSupported)
+        #expect(try send(0x1008, [12345], 3).code == .invalidObjectHandle)
+        #expect(try send(0x1005, [0x0002_0001], 4).code == .invalidStorageID)
+        #expect(try send(0x1007, [0xFFFF_FFFF, 0, 777], 5).code == .invalidParentObject)
+        #expect(try send(0x100A, [12345], 6).code == .invalidObjectHandle)
+        // A host-to-device data phase the camera does not want is consumed, then refused.
+        let response = try initiator.transact(
+            PTPCommand(.sendObjectInfo, transactionID: 7), dataOut: BufferSource(pattern(100)), dataIn: nil)
+        #expect(response.code == .operationNotSupported)
+        #expect(try send(0x1004, [], 8).code == .ok)
+        initiator.close()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+    }
+}
