@@ -1,0 +1,89 @@
+/// Where a camera is, as the user writes it: `usb:`, `usb:BUS,ADDR`, `usb:VVVV:PPPP`,
+/// `ptpip:HOST[:PORT[:EVENTPORT]]`, `dir:PATH`, `sim:` or `sim:PATH`.
+public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
+    case usbFirst
+    case usbAddress(bus: Int, address: Int)
+    case usbID(vendor: UInt16, product: UInt16)
+    case ptpip(host: String, port: UInt16, eventPort: UInt16)
+    case folder(path: String)
+    /// The built-in demo card (nil path) or the virtual camera serving a folder, in-process.
+    case simulator(path: String?)
+
+    public static let defaultPTPIPPort: UInt16 = 15740
+
+    public init(parsing text: String) throws {
+        guard let colon = text.firstIndex(of: ":") else {
+            throw CameraURLError("'\(text)' is not a camera URL (try usb:, ptpip:HOST, dir:PATH or sim:)")
+        }
+        let scheme = text[..<colon].lowercased()
+        let rest = String(text[text.index(after: colon)...])
+        switch scheme {
+        case "usb":
+            if rest.isEmpty {
+                self = .usbFirst
+            } else if let comma = rest.firstIndex(of: ",") {
+                guard let bus = Int(rest[..<comma]), let address = Int(rest[rest.index(after: comma)...]),
+                    (0...255).contains(bus), (0...255).contains(address)
+                else { throw CameraURLError("usb:BUS,ADDR needs two numbers, as in usb:001,004") }
+                self = .usbAddress(bus: bus, address: address)
+            } else {
+                let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+                guard parts.count == 2, parts.allSatisfy({ $0.count == 4 }),
+                    let vendor = UInt16(parts[0], radix: 16), let product = UInt16(parts[1], radix: 16)
+                else { throw CameraURLError("usb:VVVV:PPPP needs two 4-digit hex ids, as in usb:04a9:32b4") }
+                self = .usbID(vendor: vendor, product: product)
+            }
+        case "ptpip":
+            var host = rest
+            var ports: [Substring] = []
+            if rest.hasPrefix("[") {
+                guard let close = rest.firstIndex(of: "]") else { throw CameraURLError("unterminated [ in \(text)") }
+                host = String(rest[rest.index(after: rest.startIndex)..<close])
+                let after = rest[rest.index(after: close)...]
+                ports = after.isEmpty ? [] : after.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
+            } else {
+                let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+                host = String(parts[0])
+                ports = Array(parts.dropFirst())
+            }
+            guard !host.isEmpty else { throw CameraURLError("ptpip: needs a host, as in ptpip:192.168.1.1") }
+            guard ports.count <= 2 else { throw CameraURLError("too many ports in \(text)") }
+            func port(_ s: Substring) throws -> UInt16 {
+                guard let p = UInt16(s), p > 0 else { throw CameraURLError("'\(s)' is not a port number") }
+                return p
+            }
+            let commandPort = try ports.first.map(port) ?? Self.defaultPTPIPPort
+            let eventPort = try ports.count > 1 ? port(ports[1]) : commandPort
+            self = .ptpip(host: host, port: commandPort, eventPort: eventPort)
+        case "dir", "file":
+            guard !rest.isEmpty else { throw CameraURLError("dir: needs a folder, as in dir:/media/sdcard") }
+            self = .folder(path: rest)
+        case "sim":
+            self = .simulator(path: rest.isEmpty ? nil : rest)
+        default:
+            throw CameraURLError("unknown camera scheme '\(scheme):' (use usb:, ptpip:, dir: or sim:)")
+        }
+    }
+
+    public var description: String {
+        func hex(_ v: UInt16) -> String {
+            let s = String(v, radix: 16)
+            return String(repeating: "0", count: 4 - s.count) + s
+        }
+        switch self {
+        case .usbFirst: return "usb:"
+        case .usbAddress(let bus, let address): return "usb:\(bus),\(address)"
+        case .usbID(let vendor, let product): return "usb:\(hex(vendor)):\(hex(product))"
+        case .ptpip(let host, let port, let eventPort):
+            let h = host.contains(":") ? "[\(host)]" : host
+            return eventPort == port ? "ptpip:\(h):\(port)" : "ptpip:\(h):\(port):\(eventPort)"
+        case .folder(let path): return "dir:\(path)"
+        case .simulator(let path): return "sim:\(path ?? "")"
+        }
+    }
+}
+
+public struct CameraURLError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

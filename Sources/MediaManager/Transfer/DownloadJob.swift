@@ -1,0 +1,160 @@
+import Foundation
+import PTP
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What happened to one file of a fetch.
+public enum DownloadOutcome: Equatable, Sendable {
+    /// Written whole; `resumedFrom` is where this run started (0 for a fresh download).
+    case downloaded(path: String, bytes: UInt64, resumedFrom: UInt64)
+    /// Already in the destination with the same name and size ("only new" mode).
+    case skippedExisting(path: String)
+}
+
+/// Why a download stopped. The `.part` file stays in every case, so the next fetch resumes.
+public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
+    case exists(path: String)
+    case cancelled(path: String, at: UInt64)
+    case sizeMismatch(path: String, expected: UInt64, got: UInt64)
+    case local(String)
+    case device(String)
+
+    public var description: String {
+        switch self {
+        case .exists(let path): "\(path) exists (use --force to overwrite, --new to skip)"
+        case .cancelled(let path, let at): "cancelled at byte \(at); \(path).part kept, fetch again to resume"
+        case .sizeMismatch(let path, let expected, let got):
+            "\(path): got \(got) bytes, the camera listed \(expected); kept as .part"
+        case .local(let why): why
+        case .device(let why): why
+        }
+    }
+}
+
+/// Reads a range of a camera file: `count` bytes from `offset` into `sink`; returns bytes delivered.
+public typealias RangeReader = (_ offset: UInt64, _ count: Int, _ sink: DataSink) throws -> Int
+
+/// Downloads one file: streams ranges into `NAME.part` beside the destination, resuming from the
+/// `.part` that an earlier attempt left, and renames it to `NAME` only when complete and the size
+/// matches. An existing `NAME` is never replaced unless `overwrite` is set.
+public struct DownloadJob {
+    public struct Options: Sendable {
+        /// Replace an existing destination file.
+        public var overwrite = false
+        /// Skip a file whose name and size already match in the destination.
+        public var onlyNew = false
+        /// Start from this offset instead of the `.part`'s size (the shell's `offset` command).
+        public var startOffset: UInt64?
+        /// Bytes asked for per request; cancellation is checked between requests.
+        public var chunkSize = 8 << 20
+        public init() {}
+    }
+
+    public var remoteName: String
+    public var size: UInt64
+    public var destinationFolder: String
+    /// The local name (already sanitized and made unique by the caller).
+    public var localName: String
+    public var options: Options
+
+    public init(remoteName: String, size: UInt64, destinationFolder: String, localName: String, options: Options = Options()) {
+        self.remoteName = remoteName
+        self.size = size
+        self.destinationFolder = destinationFolder
+        self.localName = localName
+        self.options = options
+    }
+
+    public var destination: String { destinationFolder + "/" + localName }
+    public var partPath: String { destination + ".part" }
+
+    /// Size of the `.part` an earlier attempt left, or nil.
+    public var partialSize: UInt64? { LocalFile.size(partPath) }
+
+    public func run(
+        read: RangeReader, cancellation: CancellationFlag? = nil, progress: ((TransferProgress) -> Void)? = nil
+    ) throws -> DownloadOutcome {
+        if let existing = LocalFile.size(destination) {
+            if options.onlyNew && existing == size { return .skippedExisting(path: destination) }
+            if !options.overwrite { throw DownloadError.exists(path: destination) }
+        }
+        let fd = try LocalFile.openPart(partPath)
+        defer { close(fd) }
+        var offset = options.startOffset ?? LocalFile.size(fd)
+        if offset > size { offset = 0 }  // a .part longer than the file is from something else: start over
+        try LocalFile.truncate(fd, to: offset, path: partPath)
+        let resumedFrom = offset
+        let sink = FileSink(fd: fd, path: partPath, offset: offset)
+        let started = Date()
+        var lastReport = Date.distantPast
+        func report(force: Bool = false) {
+            guard let progress else { return }
+            let now = Date()
+            guard force || now.timeIntervalSince(lastReport) >= 0.1 else { return }
+            lastReport = now
+            let elapsed = now.timeIntervalSince(started)
+            let rate = elapsed > 0 ? Double(offset - resumedFrom) / elapsed : 0
+            progress(TransferProgress(name: remoteName, bytesDone: offset, totalBytes: size, bytesPerSecond: rate, elapsed: elapsed))
+        }
+        report(force: true)
+        while offset < size {
+            if cancellation?.isCancelled == true {
+                LocalFile.sync(fd)
+                throw DownloadError.cancelled(path: destination, at: offset)
+            }
+            let want = Int(min(UInt64(options.chunkSize), size - offset))
+            sink.reset(offset: offset)
+            let got: Int
+            do {
+                got = try read(offset, want, sink)
+            } catch let error as DownloadError {
+                LocalFile.sync(fd)
+                throw error
+            } catch {
+                LocalFile.sync(fd)
+                throw DownloadError.device("\(remoteName): \(error) (\(offset) of \(size) bytes kept in .part)")
+            }
+            let written = sink.written
+            guard written > 0 || got > 0 else {
+                throw DownloadError.sizeMismatch(path: destination, expected: size, got: offset)
+            }
+            offset += UInt64(written)
+            report()
+        }
+        report(force: true)
+        LocalFile.sync(fd)
+        let final = LocalFile.size(fd)
+        guard final == size else { throw DownloadError.sizeMismatch(path: destination, expected: size, got: final) }
+        if !options.overwrite, LocalFile.size(destination) != nil { throw DownloadError.exists(path: destination) }
+        try LocalFile.rename(partPath, to: destination)
+        return .downloaded(path: destination, bytes: size, resumedFrom: resumedFrom)
+    }
+}
+
+/// Writes a data phase straight into the `.part` file at the right offset.
+final class FileSink: DataSink {
+    let fd: Int32
+    let path: String
+    private(set) var offset: UInt64
+    private(set) var written = 0
+
+    init(fd: Int32, path: String, offset: UInt64) {
+        self.fd = fd
+        self.path = path
+        self.offset = offset
+    }
+
+    func reset(offset: UInt64) {
+        self.offset = offset
+        written = 0
+    }
+
+    func begin(expectedLength: UInt64?) throws {}
+
+    func write(_ chunk: UnsafeRawBufferPointer) throws {
+        try LocalFile.write(fd, chunk, at: offset, path: path)
+        offset += UInt64(chunk.count)
+        written += chunk.count
+    }
+}

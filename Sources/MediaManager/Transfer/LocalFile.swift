@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The libc calls the media manager makes on the local disk, in one place, with errors a user can read.
+enum LocalFile {
+    static func errorText(_ what: String, _ code: Int32 = errno) -> String {
+        "\(what): \(String(cString: strerror(code)))"
+    }
+
+    /// Size of a regular file (symlinks not followed), nil when absent.
+    static func size(_ path: String) -> UInt64? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return UInt64(info.st_size)
+    }
+
+    static func size(_ fd: Int32) -> UInt64 {
+        var info = stat()
+        return fstat(fd, &info) == 0 ? UInt64(info.st_size) : 0
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Opens (creating) a `.part` for writing without following a symlink planted at its name.
+    static func openPart(_ path: String) throws -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw DownloadError.local(errorText("cannot write \(path)")) }
+        return fd
+    }
+
+    static func truncate(_ fd: Int32, to size: UInt64, path: String) throws {
+        guard ftruncate(fd, off_t(size)) == 0 else { throw DownloadError.local(errorText("truncate \(path)")) }
+    }
+
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: UInt64, path: String) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + UInt64(done)))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw DownloadError.local(errorText("write \(path)"))
+            }
+            done += n
+        }
+    }
+
+    static func sync(_ fd: Int32) { _ = fsync(fd) }
+
+    static func rename(_ from: String, to: String) throws {
+        guard Glibc.rename(from, to) == 0 else { throw DownloadError.local(errorText("rename \(from)")) }
+    }
+
+    static func makeDirectory(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw DownloadError.local("cannot create \(path): \(error.localizedDescription)")
+        }
+    }
+}
