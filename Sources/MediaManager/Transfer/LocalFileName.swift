@@ -15,9 +15,9 @@ public enum LocalFileName {
             }
         }
         var name = String(scalars).trimmingWhitespace()
+        if name.isEmpty { return "unnamed" }
         if name.allSatisfy({ $0 == "." }) { name = String(repeating: "_", count: max(name.count, 1)) }
         if name.hasPrefix(".") { name = "_" + name.dropFirst() }
-        if name.isEmpty { name = "unnamed" }
         return truncate(name)
     }
 

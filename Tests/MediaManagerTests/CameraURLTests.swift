@@ -1,0 +1,53 @@
+import Testing
+@testable import MediaManager
+
+@Suite struct CameraURLTests {
+    @Test func parsesEveryForm() throws {
+        #expect(try CameraURL(parsing: "usb:") == .usbFirst)
+        #expect(try CameraURL(parsing: "usb:001,004") == .usbAddress(bus: 1, address: 4))
+        #expect(try CameraURL(parsing: "usb:04a9:32B4") == .usbID(vendor: 0x04A9, product: 0x32B4))
+        #expect(try CameraURL(parsing: "ptpip:192.168.1.1") == .ptpip(host: "192.168.1.1", port: 15740, eventPort: 15740))
+        #expect(try CameraURL(parsing: "ptpip:127.0.0.1:1234") == .ptpip(host: "127.0.0.1", port: 1234, eventPort: 1234))
+        #expect(try CameraURL(parsing: "ptpip:127.0.0.1:1234:1235") == .ptpip(host: "127.0.0.1", port: 1234, eventPort: 1235))
+        #expect(try CameraURL(parsing: "ptpip:[::1]:99") == .ptpip(host: "::1", port: 99, eventPort: 99))
+        #expect(try CameraURL(parsing: "dir:/media/card") == .folder(path: "/media/card"))
+        #expect(try CameraURL(parsing: "sim:") == .simulator(path: nil))
+        #expect(try CameraURL(parsing: "sim:/tmp/x") == .simulator(path: "/tmp/x"))
+    }
+
+    @Test func rejectsNonsenseWithAClearMessage() {
+        for bad in ["", "camera", "ftp:x", "usb:1", "usb:12345:1", "usb:zz,1", "ptpip:", "ptpip:h:0", "ptpip:h:70000", "ptpip:h:1:2:3", "dir:"] {
+            #expect(throws: CameraURLError.self, "\(bad)") { try CameraURL(parsing: bad) }
+        }
+    }
+
+    @Test func describesItselfAsParsed() throws {
+        for text in ["usb:", "usb:1,4", "usb:04a9:32b4", "ptpip:10.0.0.1:15740", "ptpip:h:1:2", "dir:/x", "sim:"] {
+            #expect(try CameraURL(parsing: text).description == text)
+        }
+    }
+}
+
+@Suite struct LocalFileNameTests {
+    @Test func hostileNamesBecomeSafe() {
+        #expect(LocalFileName.sanitize("../../x") == "_.._x" || !LocalFileName.sanitize("../../x").contains("/"))
+        #expect(!LocalFileName.sanitize("../../x").contains("/"))
+        #expect(LocalFileName.sanitize("..") == "__")
+        #expect(LocalFileName.sanitize(".") == "_")
+        #expect(LocalFileName.sanitize("a/b") == "a_b")
+        #expect(LocalFileName.sanitize(".bashrc") == "_bashrc")
+        #expect(LocalFileName.sanitize("x\u{0}y\u{1B}[31m\n") == "x_y_[31m_")
+        #expect(LocalFileName.sanitize("") == "unnamed")
+        #expect(LocalFileName.sanitize("   ") == "unnamed")
+        #expect(LocalFileName.sanitize("DJI 0001.JPG") == "DJI 0001.JPG")
+        let long = String(repeating: "é", count: 300) + ".MP4"
+        let cut = LocalFileName.sanitize(long)
+        #expect(cut.utf8.count <= 255)
+        #expect(cut.hasSuffix(".MP4"))
+    }
+
+    @Test func collisionsGetDistinctNames() {
+        let names = LocalFileName.uniqueNames(for: ["A.JPG", "a.jpg", "A.JPG", "x/y", "x_y", ".."])
+        #expect(names == ["A.JPG", "a (2).jpg", "A (3).JPG", "x_y", "x_y (2)", "__"])
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import PTP
+import Testing
+@testable import MediaManager
+
+/// A remote file in memory, read by range like a camera would answer GetPartialObject.
+final class FakeRemote: @unchecked Sendable {
+    let bytes: [UInt8]
+    var requests: [(UInt64, Int)] = []
+    /// Fail the request that starts at or past this offset (a dropped connection).
+    var failAt: UInt64?
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func read(_ offset: UInt64, _ count: Int, _ sink: DataSink) throws -> Int {
+        requests.append((offset, count))
+        if let failAt, offset + UInt64(count) > failAt {
+            let partial = Int(failAt - min(failAt, offset))
+            if partial > 0 { try bytes[Int(offset)..<Int(offset) + partial].withUnsafeBytes { try sink.write($0) } }
+            throw PTPError.connectionClosed("peer reset")
+        }
+        let end = min(bytes.count, Int(offset) + count)
+        try sink.begin(expectedLength: UInt64(end - Int(offset)))
+        try bytes[Int(offset)..<end].withUnsafeBytes { try sink.write($0) }
+        return end - Int(offset)
+    }
+}
+
+func temporaryFolder() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("msh-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+func randomBytes(_ count: Int) -> [UInt8] {
+    var g = SystemRandomNumberGenerator()
+    return (0..<count).map { _ in UInt8.random(in: 0...255, using: &g) }
+}
+
+@Suite struct DownloadJobTests {
+    func job(_ remote: FakeRemote, _ folder: String, name: String = "DJI_0001.MP4", chunk: Int = 1000) -> DownloadJob {
+        var options = DownloadJob.Options()
+        options.chunkSize = chunk
+        return DownloadJob(remoteName: name, size: UInt64(remote.bytes.count), destinationFolder: folder, localName: name, options: options)
+    }
+
+    @Test func downloadsWholeAndLeavesNoPart() throws {
+        let folder = try temporaryFolder()
+        let remote = FakeRemote(randomBytes(10_500))
+        let outcome = try job(remote, folder).run(read: remote.read)
+        #expect(outcome == .downloaded(path: folder + "/DJI_0001.MP4", bytes: 10_500, resumedFrom: 0))
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/DJI_0001.MP4"))) == remote.bytes)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/DJI_0001.MP4.part"))
+        #expect(remote.requests.count == 11)
+    }
+
+    @Test func aDroppedConnectionKeepsThePartAndTheNextRunResumesFromIt() throws {
+        let folder = try temporaryFolder()
+        let remote = FakeRemote(randomBytes(10_500))
+        remote.failAt = 4_321
+        #expect(throws: DownloadError.self) { try job(remote, folder).run(read: remote.read) }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/DJI_0001.MP4"))
+        let partSize = try FileManager.default.attributesOfItem(atPath: folder + "/DJI_0001.MP4.part")[.size] as? Int
+        #expect(partSize == 4_321)
+        remote.failAt = nil
+        remote.requests = []
+        let outcome = try job(remote, folder).run(read: remote.read)
+        #expect(outcome == .downloaded(path: folder + "/DJI_0001.MP4", bytes: 10_500, resumedFrom: 4_321))
+        #expect(remote.requests.first?.0 == 4_321)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/DJI_0001.MP4"))) == remote.bytes)
+    }
+
+    @Test func cancellationStopsWithinOneChunkAndKeepsThePart() throws {
+        let folder = try temporaryFolder()
+        let remote = FakeRemote(randomBytes(10_000))
+        let flag = CancellationFlag()
+        let seen = LockedCounter()
+        #expect(throws: DownloadError.cancelled(path: folder + "/DJI_0001.MP4", at: 3000)) {
+            try job(remote, folder).run(read: { offset, count, sink in
+                let n = try remote.read(offset, count, sink)
+                if seen.increment() == 3 { flag.cancel() }
+                return n
+            }, cancellation: flag)
+        }
+        #expect(remote.requests.count == 3)
+        let outcome = try job(remote, folder).run(read: remote.read)
+        #expect(outcome == .downloaded(path: folder + "/DJI_0001.MP4", bytes: 10_000, resumedFrom: 3000))
+    }
+
+    @Test func neverOverwritesWithoutForceAndOnlyNewSkipsSameSize() throws {
+        let folder = try temporaryFolder()
+        let remote = FakeRemote(randomBytes(2000))
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder + "/DJI_0001.MP4"))
+        #expect(throws: DownloadError.exists(path: folder + "/DJI_0001.MP4")) { try job(remote, folder).run(read: remote.read) }
+        #expect(remote.requests.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/DJI_0001.MP4")) == Data([1, 2, 3]))
+
+        var forced = job(remote, folder)
+        forced.options.overwrite = true
+        _ = try forced.run(read: remote.read)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/DJI_0001.MP4"))) == remote.bytes)
+
+        remote.requests = []
+        var onlyNew = job(remote, folder)
+        onlyNew.options.onlyNew = true
+        #expect(try onlyNew.run(read: remote.read) == .skippedExisting(path: folder + "/DJI_0001.MP4"))
+        #expect(remote.requests.isEmpty)
+    }
+
+    @Test func aShortDeviceIsASizeMismatchNotACorruptFile() throws {
+        let folder = try temporaryFolder()
+        let remote = FakeRemote(randomBytes(1500))
+        let lying = DownloadJob(remoteName: "X", size: 4000, destinationFolder: folder, localName: "X")
+        #expect(throws: DownloadError.self) { try lying.run(read: remote.read) }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/X"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/X.part"))
+    }
+
+    @Test func aSymlinkPlantedAtThePartNameIsNotFollowed() throws {
+        let folder = try temporaryFolder()
+        let target = folder + "/target"
+        try Data([9]).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/DJI_0001.MP4.part", withDestinationPath: target)
+        let remote = FakeRemote(randomBytes(100))
+        #expect(throws: DownloadError.self) { try job(remote, folder).run(read: remote.read) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data([9]))
+    }
+
+    @Test func progressReportsBytesAndEnds() throws {
+        let folder = try temporaryFolder()
+        let remote = FakeRemote(randomBytes(5000))
+        let reports = LockedReports()
+        _ = try job(remote, folder).run(read: remote.read, progress: { reports.append($0) })
+        #expect(reports.all.first?.bytesDone == 0)
+        #expect(reports.all.last?.bytesDone == 5000)
+        #expect(reports.all.last?.fraction == 1)
+    }
+}
+
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func increment() -> Int { lock.withLock { n += 1; return n } }
+}
+
+final class LockedReports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [TransferProgress] = []
+    func append(_ p: TransferProgress) { lock.withLock { items.append(p) } }
+    var all: [TransferProgress] { lock.withLock { items } }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import MediaManager
+
+@Suite struct ThumbnailQueueTests {
+    /// A fetch that blocks until the test opens the gate, so ordering can be arranged first.
+    final class Gate: @unchecked Sendable {
+        let semaphore = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        let lock = NSLock()
+        var order: [String] = []
+        func fetch(_ key: String) throws -> [UInt8] {
+            if key == "first" {
+                entered.signal()
+                _ = semaphore.wait(timeout: .now() + 10)
+            }
+            lock.withLock { order.append(key) }
+            if key.hasPrefix("bad") { throw CancellationError() }
+            return Array(key.utf8)
+        }
+        var seen: [String] { lock.withLock { order } }
+    }
+
+    @Test func runsInOrderAndHonoursMovesToFrontAndEnd() throws {
+        let gate = Gate()
+        let queue = ThumbnailQueue<String>(fetch: gate.fetch)
+        let results = LockedBoxMM<[String: Int]>([:])
+        let record: ThumbnailQueue<String>.Completion = { key, result in
+            results.mutate { $0[key] = (try? result.get())?.count ?? -1 }
+        }
+        queue.enqueue("first", completion: record)
+        #expect(gate.entered.wait(timeout: .now() + 10) == .success)
+        for key in ["a", "b", "c", "d"] { queue.enqueue(key, completion: record) }
+        #expect(queue.pending == ["a", "b", "c", "d"])
+        queue.moveToFront("c")
+        queue.moveToEnd("a")
+        gate.semaphore.signal()
+        #expect(queue.waitUntilIdle(timeout: 10))
+        #expect(gate.seen == ["first", "c", "b", "d", "a"])
+        #expect(results.value == ["first": 5, "a": 1, "b": 1, "c": 1, "d": 1])
+    }
+
+    @Test func suspendsAfterAFailureWhenAskedAndResumes() throws {
+        let gate = Gate()
+        let queue = ThumbnailQueue<String>(suspendAfterFailure: true, fetch: gate.fetch)
+        for key in ["bad1", "x", "y"] { queue.enqueue(key) { _, _ in } }
+        #expect(queue.waitUntilIdle(timeout: 10))
+        #expect(queue.isSuspended)
+        #expect(gate.seen == ["bad1"])
+        #expect(queue.pending == ["x", "y"])
+        queue.resume()
+        #expect(queue.waitUntilIdle(timeout: 10))
+        #expect(gate.seen == ["bad1", "x", "y"])
+    }
+
+    @Test func cancelAllCompletesPendingTasksWithCancellation() throws {
+        let gate = Gate()
+        let queue = ThumbnailQueue<String>(fetch: gate.fetch)
+        let cancelled = LockedBoxMM<[String]>([])
+        queue.suspend()
+        for key in ["p", "q"] {
+            queue.enqueue(key) { key, result in
+                if case .failure(let e) = result, e is CancellationError { cancelled.mutate { $0.append(key) } }
+            }
+        }
+        queue.cancelAll()
+        #expect(cancelled.value == ["p", "q"])
+        #expect(queue.pending.isEmpty)
+    }
+}
+
+final class LockedBoxMM<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T
+    init(_ value: T) { stored = value }
+    var value: T { lock.withLock { stored } }
+    func mutate(_ body: (inout T) -> Void) { lock.withLock { body(&stored) } }
+}
