@@ -3,6 +3,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <string.h>
+#include <pthread.h>
 
 static volatile sig_atomic_t msh_interrupted = 0;
 static int msh_interrupt_pipe[2] = {-1, -1};
@@ -42,4 +43,20 @@ void msh_clear_interrupt(void) {
         char buffer[64];
         while (read(msh_interrupt_pipe[0], buffer, sizeof buffer) > 0) {}
     }
+}
+
+int msh_install_termination_handler(void) {
+    int fd = msh_install_interrupt_handler();
+    if (fd < 0) return -1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = msh_on_sigint;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(SIGTERM, &action, NULL) != 0) return -1;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    return fd;
 }

@@ -6,4 +6,7 @@ int msh_install_interrupt_handler(void);
 /// 1 when SIGINT arrived since the last clear.
 int msh_interrupt_pending(void);
 void msh_clear_interrupt(void);
+/// Makes SIGINT and SIGTERM (unblocked first) write a byte to a pipe; returns its read end or -1.
+/// For long-running servers that only wait to be stopped.
+int msh_install_termination_handler(void);
 #endif

@@ -20,7 +20,9 @@ final class ResponderSession: @unchecked Sendable {
         self.thumbnails = thumbnails
     }
 
-    func run(peer: String) {
+    func run(peer: String) -> SessionStats {
+        let started = Date()
+        var stats = SessionStats()
         let transport = self.transport
         let subscription = card.subscribe { event in
             try? transport.sendEvent(event)
@@ -29,29 +31,26 @@ final class ResponderSession: @unchecked Sendable {
             card.unsubscribe(subscription)
             transport.close()
         }
-        var transactions = 0
         while true {
             let incoming: IncomingCommand
             do {
                 guard let next = try transport.receiveCommand() else { break }
                 incoming = next
             } catch {
-                camera.log("\(peer): \(error)")
+                stats.error = "\(error)"
                 break
             }
-            transactions += 1
+            stats.transactions += 1
             do {
-                try handle(incoming)
-            } catch let error as PTPError {
-                // The connection itself failed (timeout, reset, malformed packet): end this session.
-                camera.log("\(peer): \(incoming.command.code): \(error)")
-                break
+                stats.bytesSent += try handle(incoming)
             } catch {
-                camera.log("\(peer): \(incoming.command.code): \(error)")
+                // The connection itself failed (timeout, reset, malformed packet): end this session.
+                stats.error = "\(incoming.command.code): \(error)"
                 break
             }
         }
-        _ = transactions
+        stats.duration = Date().timeIntervalSince(started)
+        return stats
     }
 
     /// What an operation answers: a response code, parameters, and an optional data phase.
@@ -65,7 +64,8 @@ final class ResponderSession: @unchecked Sendable {
         static func data(_ bytes: [UInt8]) -> Answer { Answer(data: BufferSource(bytes)) }
     }
 
-    private func handle(_ incoming: IncomingCommand) throws {
+    /// Answers one command; returns the bytes of its data phase.
+    private func handle(_ incoming: IncomingCommand) throws -> UInt64 {
         let command = incoming.command
         var answer: Answer
         if incoming.hasDataOut {
@@ -87,6 +87,7 @@ final class ResponderSession: @unchecked Sendable {
         }
         try transport.sendResponse(PTPResponse(answer.code, transactionID: command.transactionID, parameters: answer.parameters))
         answer.after?()
+        return answer.data?.length ?? 0
     }
 
     static func responseCode(for error: CardError, operation: OperationCode) -> ResponseCode {

@@ -56,10 +56,21 @@ public final class VirtualCamera: @unchecked Sendable {
         return info
     }
 
-    /// Answers commands from `transport` until the initiator disconnects or the connection fails.
-    /// `peer` names the client in log lines.
-    public func serve(_ transport: ResponderTransport, peer: String = "client") {
+    /// Answers commands from `transport` until the initiator disconnects or the connection fails,
+    /// then closes it. `peer` names the client in log lines.
+    @discardableResult
+    public func serve(_ transport: ResponderTransport, peer: String = "client") -> SessionStats {
         let session = ResponderSession(camera: self, transport: transport, thumbnails: thumbnails)
-        session.run(peer: peer)
+        return session.run(peer: peer)
     }
+}
+
+/// What one session did, for the one log line `serve` prints per session.
+public struct SessionStats: Sendable {
+    public var transactions = 0
+    public var bytesSent: UInt64 = 0
+    public var duration: TimeInterval = 0
+    /// Why the session ended, when it was not a clean disconnect.
+    public var error: String?
+    public init() {}
 }

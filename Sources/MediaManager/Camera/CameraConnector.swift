@@ -1,0 +1,78 @@
+import Foundation
+import PTP
+import PTPIP
+import VirtualCamera
+
+/// Opens a camera from its URL: the in-process virtual camera for `sim:` and `dir:`, a PTP/IP
+/// connection for `ptpip:`, USB for `usb:`.
+public enum CameraConnector {
+    public struct Options: Sendable {
+        /// Seconds to wait for a device's answer before giving up.
+        public var timeout: TimeInterval = 10
+        /// Name this program gives itself in the PTP/IP handshake.
+        public var clientName = "mediashell"
+        public init() {}
+    }
+
+    public static func open(_ url: CameraURL, options: Options = Options()) throws -> Camera {
+        switch url {
+        case .simulator(nil):
+            return try inProcess(card: try DemoCard.make(), location: url.description, options: options)
+        case .simulator(let path?):
+            let card = try Card(folder: try existingFolder(path))
+            try DemoCard.enableCapture(on: card)
+            return try inProcess(card: card, location: url.description, options: options)
+        case .folder(let path):
+            let card = try Card(folder: try existingFolder(path))
+            return try inProcess(card: card, location: url.description, options: options)
+        case .ptpip(let host, let port, let eventPort):
+            return try openPTPIP(host: host, port: port, eventPort: eventPort, url: url, options: options)
+        case .usbFirst, .usbAddress, .usbID:
+            throw CameraOpenError.unavailable("\(url): USB cameras are not supported in this build yet")
+        }
+    }
+
+    static func existingFolder(_ path: String) throws -> String {
+        let expanded = NSString(string: path).expandingTildeInPath
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: expanded, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CameraOpenError.unavailable("\(path): no such folder")
+        }
+        return expanded
+    }
+
+    /// Runs a virtual camera on `card` in this process, connected through the in-memory transport.
+    static func inProcess(card: Card, location: String, options: Options) throws -> Camera {
+        let camera = VirtualCamera(card: card)
+        let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 1 << 20, timeout: options.timeout)
+        let finished = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            camera.serve(responder, peer: "in-process")
+            finished.signal()
+        }
+        thread.name = "virtual-camera"
+        thread.start()
+        return try Camera(transport: initiator, location: location) {
+            responder.close()
+            _ = finished.wait(timeout: .now() + 5)
+        }
+    }
+}
+
+public enum CameraOpenError: Error, Equatable, CustomStringConvertible {
+    case unavailable(String)
+    public var description: String {
+        switch self {
+        case .unavailable(let why): why
+        }
+    }
+}
+
+extension CameraConnector {
+    static func openPTPIP(host: String, port: UInt16, eventPort: UInt16, url: CameraURL, options: Options) throws -> Camera {
+        let timeouts = PTPIPTimeouts(connect: options.timeout, read: options.timeout, handshake: options.timeout)
+        let transport = try PTPIPInitiator.connect(
+            host: host, port: port, eventPort: eventPort, name: options.clientName, timeouts: timeouts)
+        return try Camera(transport: transport, location: url.description)
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import PTP
+
+/// The camera's file list, cached: read once (one request per folder where the device allows), kept up
+/// to date from device events, and re-read on request. Tab completion and globbing read only the cache.
+public final class MediaCatalog: @unchecked Sendable {
+    /// Like the seed's file-list states.
+    public enum State: String, Sendable {
+        /// Not read yet, or thrown away after the stores changed.
+        case reset
+        /// Being read.
+        case syncing
+        case upToDate = "up-to-date"
+        /// Read, but the device reported changes not yet fetched, or a folder failed to list.
+        case incomplete
+        /// Deletes are under way.
+        case deleting
+    }
+
+    public let camera: Camera
+    private let lock = NSLock()
+    private var storedState: State = .reset
+    private var folders: [String: [MediaFile]] = [:]
+    private var folderIDs: [String: (storage: UInt32, id: UInt32?)] = [:]
+    private var pathByFolderID: [UInt32: String] = [:]
+    private var byID: [UInt32: MediaFile] = [:]
+    private var pendingAdded: [UInt32] = []
+    private var changeToken: Int?
+    /// Top-level folder names when the camera has more than one store ("store_00010001"), else empty.
+    private var storePrefixes: [UInt32: String] = [:]
+
+    public init(camera: Camera) {
+        self.camera = camera
+        changeToken = camera.addChangeHandler { [weak self] change in self?.apply(change) }
+    }
+
+    deinit {
+        if let changeToken { camera.removeChangeHandler(changeToken) }
+    }
+
+    public var state: State { lock.withLock { storedState } }
+
+    /// Reads the whole tree if it was not read yet (or was reset), and fetches reported additions.
+    public func ensureLoaded() throws {
+        if state == .reset { try reload() } else { try applyPendingChanges() }
+    }
+
+    /// Throws the cache away and reads every folder again.
+    public func reload() throws {
+        setState(.syncing)
+        var newFolders: [String: [MediaFile]] = [:]
+        var newIDs: [String: (UInt32, UInt32?)] = [:]
+        var prefixes: [UInt32: String] = [:]
+        var incomplete = false
+        do {
+            let storages = try camera.storages()
+            if storages.count > 1 {
+                for s in storages { prefixes[s.id] = "store_" + hex8(s.id) }
+                newFolders[""] = storages.map {
+                    MediaFile(
+                        id: 0, storageID: $0.id, parentID: 0, name: prefixes[$0.id]!, folder: "", kind: .folder,
+                        format: .association, size: 0, captureDate: nil, video: nil)
+                }
+            }
+            for s in storages {
+                let rootPath = prefixes[s.id] ?? ""
+                var queue: [(path: String, id: UInt32?)] = [(rootPath, nil)]
+                newIDs[rootPath] = (s.id, nil)
+                while let (path, id) = queue.popLast() {
+                    let entries: [MediaFile]
+                    do {
+                        entries = try camera.list(folder: id, storage: s.id, folderPath: path)
+                    } catch let error as PTPError where error.responseCode != nil {
+                        incomplete = true
+                        continue
+                    }
+                    newFolders[path] = sortByName(entries)
+                    for e in entries where e.isFolder {
+                        let childPath = path.isEmpty ? e.name : path + "/" + e.name
+                        // Depth bound against a device that reports a folder as its own child.
+                        guard childPath.split(separator: "/").count <= 32, newIDs[childPath] == nil else { continue }
+                        newIDs[childPath] = (s.id, e.id)
+                        queue.append((childPath, e.id))
+                    }
+                }
+            }
+        } catch {
+            setState(.reset)
+            throw error
+        }
+        lock.withLock {
+            folders = newFolders
+            folderIDs = newIDs.mapValues { (storage: $0.0, id: $0.1) }
+            pathByFolderID = [:]
+            for (path, ids) in folderIDs { if let id = ids.id { pathByFolderID[id] = path } }
+            byID = [:]
+            for list in newFolders.values { for f in list where f.id != 0 { byID[f.id] = f } }
+            storePrefixes = prefixes
+            pendingAdded = []
+            storedState = incomplete ? .incomplete : .upToDate
+        }
+    }
+
+    private func setState(_ s: State) { lock.withLock { storedState = s } }
+
+    func sortByName(_ files: [MediaFile]) -> [MediaFile] {
+        files.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    // MARK: Queries (cache only, no device requests)
+
+    /// Files and folders directly in `path` ("" is the root), nil when there is no such folder.
+    public func contents(of path: String) -> [MediaFile]? { lock.withLock { folders[normalize(path)] } }
+
+    public func isFolder(_ path: String) -> Bool { lock.withLock { folders[normalize(path)] != nil } }
+
+    public func file(atPath path: String) -> MediaFile? {
+        let p = normalize(path)
+        let (folder, name) = split(p)
+        return lock.withLock { folders[folder]?.first { $0.name == name } }
+    }
+
+    public func file(id: UInt32) -> MediaFile? { lock.withLock { byID[id] } }
+
+    /// Every file (not folders) on the card, folder by folder.
+    public func allFiles() -> [MediaFile] {
+        lock.withLock {
+            folders.keys.sorted().flatMap { folders[$0]!.filter { !$0.isFolder } }
+        }
+    }
+
+    public var folderPaths: [String] { lock.withLock { folders.keys.sorted() } }
+
+    /// The file with the sidecars that travel with it (same folder, same stem): DJI_0042.MP4 with
+    /// DJI_0042.SRT and DJI_0042.LRF; IMG_1.CR3 with IMG_1.JPG. The named file comes first.
+    public func group(of file: MediaFile) -> [MediaFile] {
+        let stem = file.stem.lowercased()
+        let siblings = lock.withLock { folders[file.folder] ?? [] }
+        return [file] + siblings.filter { $0.id != file.id && !$0.isFolder && $0.stem.lowercased() == stem }
+    }
+
+    func normalize(_ path: String) -> String {
+        path.split(separator: "/").joined(separator: "/")
+    }
+
+    func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+        return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+    }
+
+    // MARK: Changes
+
+    /// Applies a device change: removals at once (no request), additions queued for `applyPendingChanges`.
+    func apply(_ change: CameraChange) {
+        lock.withLock {
+            switch change {
+            case .removed(let id):
+                removeLocked(id)
+            case .added(let id), .changed(let id):
+                guard storedState != .reset else { return }
+                if !pendingAdded.contains(id) { pendingAdded.append(id) }
+                if storedState == .upToDate { storedState = .incomplete }
+            case .storesChanged:
+                storedState = .reset
+            case .captureComplete:
+                break
+            }
+        }
+    }
+
+    /// Removes a file from the cache after this program deleted it.
+    public func forget(_ file: MediaFile) { lock.withLock { removeLocked(file.id) } }
+
+    private func removeLocked(_ id: UInt32) {
+        guard let file = byID.removeValue(forKey: id) else { return }
+        folders[file.folder]?.removeAll { $0.id == id }
+        if file.isFolder, let path = pathByFolderID.removeValue(forKey: id) {
+            for key in folders.keys where key == path || key.hasPrefix(path + "/") {
+                for f in folders[key] ?? [] { byID[f.id] = nil }
+                folders[key] = nil
+                folderIDs[key] = nil
+            }
+        }
+    }
+
+    /// Fetches descriptions of objects the device reported as added or changed.
+    public func applyPendingChanges() throws {
+        let pending = lock.withLock { () -> [UInt32] in
+            defer { pendingAdded = [] }
+            return pendingAdded
+        }
+        guard !pending.isEmpty else { return }
+        var failed = false
+        for id in pending {
+            do {
+                let info = try camera.session.getObjectInfo(id)
+                let parent = info.parentObject == 0xFFFF_FFFF ? 0 : info.parentObject
+                let folderPath: String? = lock.withLock {
+                    parent == 0 ? (storePrefixes[info.storageID] ?? "") : pathByFolderID[parent]
+                }
+                guard let folderPath else {
+                    failed = true
+                    continue
+                }
+                let file = try camera.file(id, folderPath: folderPath)
+                lock.withLock {
+                    removeLocked(id)
+                    var list = folders[folderPath] ?? []
+                    list.append(file)
+                    folders[folderPath] = sortByName(list)
+                    byID[id] = file
+                    if file.isFolder {
+                        let path = folderPath.isEmpty ? file.name : folderPath + "/" + file.name
+                        folders[path] = folders[path] ?? []
+                        folderIDs[path] = (file.storageID, id)
+                        pathByFolderID[id] = path
+                    }
+                }
+            } catch PTPError.response(.invalidObjectHandle, _) {
+                lock.withLock { removeLocked(id) }  // added then removed before we asked
+            }
+        }
+        lock.withLock {
+            if storedState == .incomplete && pendingAdded.isEmpty && !failed { storedState = .upToDate }
+        }
+        if failed { try reload() }
+    }
+}
+
+func hex8(_ v: UInt32) -> String {
+    let s = String(v, radix: 16)
+    return String(repeating: "0", count: 8 - s.count) + s
+}

@@ -1,0 +1,121 @@
+import CMediaShellShim
+import Foundation
+import PTPIP
+import VirtualCamera
+
+/// `mediashell serve [--listen HOST:PORT] [--read-only] [DIR]`: the virtual camera over PTP/IP,
+/// serving DIR (or the demo card) until Ctrl-C, one log line per session on stderr.
+public struct ServeCommand {
+    public var host = "127.0.0.1"
+    public var port: UInt16 = 15740
+    public var readOnly = false
+    public var folder: String?
+
+    public static let usage = "usage: mediashell serve [--listen HOST:PORT] [--read-only] [DIR]"
+
+    public init(arguments: [String]) throws {
+        var rest = arguments[...]
+        while let arg = rest.popFirst() {
+            switch arg {
+            case "--listen", "-l":
+                guard let value = rest.popFirst() else { throw UsageError("serve: --listen needs HOST:PORT") }
+                try parseListen(value)
+            case _ where arg.hasPrefix("--listen="):
+                try parseListen(String(arg.dropFirst("--listen=".count)))
+            case "--read-only", "-r":
+                readOnly = true
+            case "--help", "-h":
+                throw UsageError(Self.usage, isHelp: true)
+            case "--":
+                if let value = rest.popFirst() { try setFolder(value) }
+            default:
+                if arg.hasPrefix("-") && arg.count > 1 { throw UsageError("serve: unknown option \(arg)\n\(Self.usage)") }
+                try setFolder(arg)
+            }
+        }
+    }
+
+    mutating func setFolder(_ value: String) throws {
+        guard folder == nil else { throw UsageError("serve: one folder only\n\(Self.usage)") }
+        folder = value
+    }
+
+    mutating func parseListen(_ value: String) throws {
+        guard let colon = value.lastIndex(of: ":") else {
+            guard let p = UInt16(value) else { throw UsageError("serve: --listen wants HOST:PORT, got '\(value)'") }
+            port = p
+            return
+        }
+        let h = String(value[..<colon])
+        guard let p = UInt16(value[value.index(after: colon)...]) else {
+            throw UsageError("serve: '\(value[value.index(after: colon)...])' is not a port number")
+        }
+        if !h.isEmpty { host = h.hasPrefix("[") && h.hasSuffix("]") ? String(h.dropFirst().dropLast()) : h }
+        port = p
+    }
+
+    /// Runs until SIGINT or SIGTERM; returns the exit status.
+    public func run() -> Int32 {
+        let card: Card
+        do {
+            if let folder {
+                card = try Card(folder: folder, readOnly: readOnly)
+                try DemoCard.enableCapture(on: card)
+            } else {
+                card = try DemoCard.make()
+            }
+        } catch {
+            Console.error("serve: \(error)")
+            return 1
+        }
+        card.startWatching()
+        let camera = VirtualCamera(card: card) { Console.error("serve: \($0)") }
+        let server = PTPIPServer(
+            host: host, port: port, name: camera.identity.model,
+            log: { Console.error("serve: \($0)") },
+            handler: { connection, peer in
+                let stats = camera.serve(connection, peer: peer.address)
+                var line = "serve: session \(peer.address) '\(peer.name)': \(stats.transactions) requests, "
+                    + "\(Console.byteCount(stats.bytesSent)) sent in \(String(format: "%.1f", stats.duration)) s"
+                if let error = stats.error { line += " (ended: \(error))" }
+                Console.error(line)
+            })
+        do {
+            try server.start()
+        } catch {
+            Console.error("serve: cannot listen on \(host):\(port): \(error)")
+            return 1
+        }
+        let what = folder.map { "\($0)\(readOnly ? " (read-only)" : "")" } ?? "the demo card"
+        Console.error("serve: \(what) as a PTP/IP camera on ptpip:\(host):\(server.port) (Ctrl-C to stop)")
+        waitForTermination()
+        server.stop()
+        card.stopWatching()
+        Console.error("serve: stopped")
+        return 0
+    }
+
+    /// Blocks until SIGINT or SIGTERM.
+    func waitForTermination() {
+        let fd = msh_install_termination_handler()
+        guard fd >= 0 else {
+            while true { pause() }
+        }
+        var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let n = poll(&pollfd, 1, -1)
+            if n > 0 { return }
+            if n < 0 && errno != EINTR { return }
+        }
+    }
+}
+
+/// A command-line mistake, printed with the usage; `isHelp` means the user asked for the usage.
+public struct UsageError: Error, CustomStringConvertible {
+    public let description: String
+    public let isHelp: Bool
+    public init(_ description: String, isHelp: Bool = false) {
+        self.description = description
+        self.isHelp = isHelp
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+/// gphoto2, an independent PTP/IP initiator, against `mediashell serve` on a folder.
+@Suite(.serialized) struct Gphoto2InteropTests {
+    static let gphoto2 = ProcessRunner.which("gphoto2")
+
+    /// A card folder with photos, a video and one file larger than 64 MiB.
+    final class Fixture {
+        let card: String
+        let home: String
+        let work: String
+        var files: [String: [UInt8]] = [:]
+
+        init(bigFile: Bool = false) throws {
+            let base = FileManager.default.temporaryDirectory.appendingPathComponent("interop-\(UUID().uuidString)").path
+            card = base + "/card"
+            home = base + "/home"
+            work = base + "/work"
+            for dir in [card + "/DCIM/100MEDIA", card + "/DCIM/101MEDIA", home, work] {
+                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            }
+            var g = SystemRandomNumberGenerator()
+            func random(_ n: Int) -> [UInt8] {
+                var bytes = [UInt8](repeating: 0, count: n)
+                for i in stride(from: 0, to: n, by: 8) {
+                    let v = g.next()
+                    for j in 0..<min(8, n - i) { bytes[i + j] = UInt8(truncatingIfNeeded: v >> (8 * UInt64(j))) }
+                }
+                return bytes
+            }
+            var layout = [
+                "DCIM/100MEDIA/DJI_0001.JPG": 150_000, "DCIM/100MEDIA/DJI_0002.MP4": 3_000_001,
+                "DCIM/100MEDIA/DJI_0002.SRT": 1_234, "DCIM/101MEDIA/DJI_0010.JPG": 1,
+            ]
+            if bigFile { layout["DCIM/101MEDIA/DJI_0011.MP4"] = 70 * 1024 * 1024 + 5 }
+            for (path, size) in layout {
+                let bytes = random(size)
+                files[path] = bytes
+                try Data(bytes).write(to: URL(fileURLWithPath: card + "/" + path))
+            }
+        }
+
+        func gphoto2(_ port: UInt16, _ arguments: [String], timeout: TimeInterval = 120) throws -> ProcessResult {
+            try ProcessRunner.run(
+                Gphoto2InteropTests.gphoto2!,
+                ["--port", "ptpip:127.0.0.1:\(port):\(port)", "--camera", "PTP/IP Camera"] + arguments,
+                directory: work, environment: ["HOME": home, "LANG": "C"], timeout: timeout)
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: card).deletingLastPathComponent().path) }
+    }
+
+    @Test func gphoto2IsInstalled() {
+        #expect(Self.gphoto2 != nil, "gphoto2 is missing: run scripts/setup")
+    }
+
+    @Test(.enabled(if: gphoto2 != nil)) func summaryAndListing() throws {
+        let fixture = try Fixture()
+        let server = try ServeProcess(arguments: [fixture.card])
+        defer { _ = server.stop() }
+        let summary = try fixture.gphoto2(server.port, ["--summary"])
+        #expect(summary.status == 0, "\(summary.stderr)")
+        #expect(summary.stdout.contains("Manufacturer: mediashell"))
+        #expect(summary.stdout.contains("Model: Virtual Camera"))
+
+        let list = try fixture.gphoto2(server.port, ["--list-files"])
+        #expect(list.status == 0, "\(list.stderr)")
+        for path in fixture.files.keys {
+            #expect(list.stdout.contains(URL(fileURLWithPath: path).lastPathComponent), "\(path) missing in\n\(list.stdout)")
+        }
+        #expect(list.stdout.contains("/DCIM/100MEDIA"))
+        #expect(list.stdout.contains("/DCIM/101MEDIA"))
+    }
+
+    @Test(.enabled(if: gphoto2 != nil)) func getAllFilesIsByteIdenticalIncludingALargeFile() throws {
+        let fixture = try Fixture(bigFile: true)
+        let server = try ServeProcess(arguments: ["--read-only", fixture.card])
+        defer { _ = server.stop() }
+        let result = try fixture.gphoto2(server.port, ["--get-all-files"], timeout: 300)
+        #expect(result.status == 0, "\(result.stderr)")
+        for (path, bytes) in fixture.files {
+            let local = fixture.work + "/" + URL(fileURLWithPath: path).lastPathComponent
+            let got = FileManager.default.contents(atPath: local).map(Array.init)
+            #expect(got?.count == bytes.count, "\(path)")
+            #expect(got == bytes, "\(path) differs")
+        }
+    }
+
+    @Test(.enabled(if: gphoto2 != nil)) func deleteRemovesTheFileFromTheFolder() throws {
+        let fixture = try Fixture()
+        let server = try ServeProcess(arguments: [fixture.card])
+        defer { _ = server.stop() }
+        let result = try fixture.gphoto2(server.port, ["--folder", "/store_00010001/DCIM/100MEDIA", "--delete-file", "DJI_0001.JPG"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.card + "/DCIM/100MEDIA/DJI_0001.JPG"))
+        #expect(FileManager.default.fileExists(atPath: fixture.card + "/DCIM/100MEDIA/DJI_0002.MP4"))
+    }
+
+    @Test(.enabled(if: gphoto2 != nil)) func readOnlyServerRefusesDeletes() throws {
+        let fixture = try Fixture()
+        let server = try ServeProcess(arguments: ["--read-only", fixture.card])
+        defer { _ = server.stop() }
+        let result = try fixture.gphoto2(server.port, ["--folder", "/store_00010001/DCIM/100MEDIA", "--delete-file", "DJI_0001.JPG"])
+        #expect(result.status != 0)
+        #expect(FileManager.default.fileExists(atPath: fixture.card + "/DCIM/100MEDIA/DJI_0001.JPG"))
+    }
+
+    @Test(.enabled(if: gphoto2 != nil)) func captureAddsAFileToTheFolder() throws {
+        let fixture = try Fixture()
+        let server = try ServeProcess(arguments: [fixture.card])
+        defer { _ = server.stop() }
+        let before = try FileManager.default.contentsOfDirectory(atPath: fixture.card + "/DCIM/101MEDIA")
+        let result = try fixture.gphoto2(server.port, ["--capture-image"])
+        #expect(result.status == 0, "\(result.stderr)\n\(result.stdout)")
+        let after = try FileManager.default.contentsOfDirectory(atPath: fixture.card + "/DCIM/101MEDIA")
+        #expect(Set(after).subtracting(before) == ["DJI_0011.JPG"])
+        #expect(result.stdout.contains("DJI_0011.JPG"))
+    }
+
+    @Test(.enabled(if: gphoto2 != nil)) func thumbnailOfAPhoto() throws {
+        let fixture = try Fixture()
+        let demo = BuildProducts.packageRoot.appendingPathComponent("Sources/VirtualCamera/DemoMedia/photo_landscape.jpg").path
+        try FileManager.default.removeItem(atPath: fixture.card + "/DCIM/100MEDIA/DJI_0001.JPG")
+        try FileManager.default.copyItem(atPath: demo, toPath: fixture.card + "/DCIM/100MEDIA/DJI_0001.JPG")
+        let server = try ServeProcess(arguments: [fixture.card])
+        defer { _ = server.stop() }
+        let result = try fixture.gphoto2(server.port, ["--folder", "/store_00010001/DCIM/100MEDIA", "--get-thumbnail", "DJI_0001.JPG"])
+        #expect(result.status == 0, "\(result.stderr)\n\(result.stdout)")
+        let thumbs = try FileManager.default.contentsOfDirectory(atPath: fixture.work).filter { $0.hasPrefix("thumb_") }
+        #expect(thumbs.count == 1)
+        let bytes = try #require(FileManager.default.contents(atPath: fixture.work + "/" + (thumbs.first ?? "")))
+        #expect(bytes.starts(with: [0xFF, 0xD8]))
+    }
+}

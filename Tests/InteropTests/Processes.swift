@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+/// Where the package's build products are (the built `mediashell` binary among them).
+enum BuildProducts {
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// The `mediashell` binary next to this test bundle (swift build --build-tests builds it).
+    static var mediashell: String {
+        for bundle in Bundle.allBundles {
+            let candidate = bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("mediashell").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return packageRoot.appendingPathComponent(".build/debug/mediashell").path
+    }
+}
+
+/// The result of running a program to completion.
+struct ProcessResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var timedOut: Bool
+}
+
+enum ProcessRunner {
+    /// Runs `executable` with `arguments`, waits up to `timeout` seconds (then kills it).
+    static func run(
+        _ executable: String, _ arguments: [String], directory: String? = nil, environment: [String: String] = [:],
+        timeout: TimeInterval = 60
+    ) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        try process.run()
+        let outData = LockedData()
+        let errData = LockedData()
+        let readers = DispatchGroup()
+        for (pipe, sink) in [(out, outData), (err, errData)] {
+            readers.enter()
+            DispatchQueue.global().async {
+                sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
+                readers.leave()
+            }
+        }
+        var timedOut = false
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            timedOut = true
+            process.terminate()
+            _ = finished.wait(timeout: .now() + 5)
+        }
+        _ = readers.wait(timeout: .now() + 5)
+        return ProcessResult(
+            status: process.terminationStatus, stdout: String(decoding: outData.get(), as: UTF8.self),
+            stderr: String(decoding: errData.get(), as: UTF8.self), timedOut: timedOut)
+    }
+
+    static func which(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+}
+
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ d: Data) { lock.withLock { data = d } }
+    func append(_ d: Data) { lock.withLock { data.append(d) } }
+    func get() -> Data { lock.withLock { data } }
+}
+
+/// `mediashell serve` running as its own process on a port the system chose.
+final class ServeProcess: @unchecked Sendable {
+    let process = Process()
+    let port: UInt16
+    private let stderrData = LockedData()
+    private let condition = NSCondition()
+    private let exited = DispatchSemaphore(value: 0)
+
+    init(arguments: [String]) throws {
+        let exited = self.exited
+        process.terminationHandler = { _ in exited.signal() }
+        process.executableURL = URL(fileURLWithPath: BuildProducts.mediashell)
+        process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        let err = Pipe()
+        process.standardError = err
+        let data = stderrData
+        let condition = self.condition
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            condition.lock()
+            data.append(chunk)
+            condition.broadcast()
+            condition.unlock()
+            if chunk.isEmpty { handle.readabilityHandler = nil }
+        }
+        try process.run()
+        // Wait (bounded) for the line that names the port.
+        var found: UInt16?
+        let deadline = Date(timeIntervalSinceNow: 30)
+        condition.lock()
+        while found == nil {
+            let text = String(decoding: data.get(), as: UTF8.self)
+            if let range = text.range(of: "ptpip:127.0.0.1:") {
+                let digits = text[range.upperBound...].prefix { $0.isNumber }
+                found = UInt16(digits)
+                if found != nil { break }
+            }
+            if !process.isRunning || !condition.wait(until: deadline) { break }
+        }
+        condition.unlock()
+        guard let found else {
+            process.terminate()
+            throw ServeFailed(log: String(decoding: data.get(), as: UTF8.self))
+        }
+        port = found
+    }
+
+    var log: String { String(decoding: stderrData.get(), as: UTF8.self) }
+    var pid: Int32 { process.processIdentifier }
+
+    /// Open descriptors and threads of the server process, from /proc.
+    func resourceCounts() throws -> (fds: Int, threads: Int) {
+        let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count
+        return (fds, threads)
+    }
+
+    /// Stops the server with SIGINT as a user would, and waits (bounded) for it to exit.
+    func stop() -> Int32? {
+        guard process.isRunning else { return process.terminationStatus }
+        kill(pid, SIGINT)
+        if exited.wait(timeout: .now() + 10) == .timedOut {
+            process.terminate()
+            _ = exited.wait(timeout: .now() + 5)
+            return nil
+        }
+        return process.terminationStatus
+    }
+}
+
+struct ServeFailed: Error, CustomStringConvertible {
+    let log: String
+    var description: String { "mediashell serve did not start: \(log)" }
+}
