@@ -207,7 +207,7 @@ public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
                     throw violation("answered transaction \(response.transactionID), expected \(id)")
                 }
                 if let sinkError { return (response, sinkError) }
-                let complete = !started || sawEndData || received == expected
+                let complete = !started || (expected.map { received == $0 } ?? sawEndData)
                 if !complete, response.code == .ok {
                     let announced = expected.map { " of \($0)" } ?? ""
                     return (response, violation("ended the data phase after \(received)\(announced) bytes"))

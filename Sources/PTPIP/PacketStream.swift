@@ -32,10 +32,8 @@ final class PacketStream: @unchecked Sendable {
     /// socket that is idle between commands); once begun, `timeout` bounds each wait.
     /// Returns nil when the peer closed the stream cleanly between packets.
     func read(firstByteTimeout: TimeInterval?) throws -> IncomingPacket? {
-        if firstByteTimeout != timeout {
-            guard try socket.waitReadable(timeout: firstByteTimeout) else {
-                throw PTPError.timeout("\(peer) sent nothing for \(formatSeconds(firstByteTimeout))")
-            }
+        guard try socket.waitReadable(timeout: firstByteTimeout) else {
+            throw PTPError.timeout("\(peer) sent nothing for \(formatSeconds(firstByteTimeout))")
         }
         var head = [UInt8](repeating: 0, count: PTPIPHeader.size)
         let got = try head.withUnsafeMutableBytes { try socket.receive(into: $0, timeout: timeout) }

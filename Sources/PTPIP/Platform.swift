@@ -311,6 +311,8 @@ final class JoinableThread: @unchecked Sendable {
         let name: String
         let body: @Sendable () -> Void
         let thread: JoinableThread
+        /// Signalled once the thread has its name, so it is never seen unnamed.
+        let named = DispatchSemaphore(value: 0)
         init(name: String, body: @escaping @Sendable () -> Void, thread: JoinableThread) {
             self.name = name
             self.body = body
@@ -320,11 +322,13 @@ final class JoinableThread: @unchecked Sendable {
 
     /// Starts `body` on a new thread named `name` (cut to the 15 characters Linux keeps).
     init(name: String, _ body: @escaping @Sendable () -> Void) throws {
-        let context = Unmanaged.passRetained(Context(name: name, body: body, thread: self)).toOpaque()
+        let box = Context(name: name, body: body, thread: self)
+        let context = Unmanaged.passRetained(box).toOpaque()
         let status = lock.withLock {
             pthread_create(&handle, nil, { raw in
                 let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
                 nameCurrentThread(context.name)
+                context.named.signal()
                 context.body()
                 context.thread.lock.withLock { context.thread.finished = true }
                 return nil
@@ -334,6 +338,7 @@ final class JoinableThread: @unchecked Sendable {
             Unmanaged<Context>.fromOpaque(context).release()
             throw PTPError.system("cannot start thread \(name): \(errnoText(status))")
         }
+        box.named.wait()
     }
 
     /// True once the body has returned (the thread is about to end; `join` will not wait long).
