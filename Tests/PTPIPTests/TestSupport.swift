@@ -104,6 +104,7 @@ enum TestDevice {
     /// Object handles and their sizes; the content is the pattern.
     static let objects: [UInt32: UInt64] = [1: 5 << 20 + 3, 2: 0, 3: 256 << 20]
     static let pingBack = OperationCode(0x9801)
+    static let storageID: UInt32 = 0x0001_0001
 
     static var deviceInfo: DeviceInfo {
         var info = DeviceInfo()
@@ -111,7 +112,10 @@ enum TestDevice {
         info.model = "Loopback Responder"
         info.deviceVersion = "1.0"
         info.serialNumber = "0001"
-        info.operationsSupported = [.getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getObject, .sendObject]
+        info.operationsSupported = [
+            .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getObjectHandles,
+            .getObjectInfo, .getObject, .sendObject,
+        ]
         return info
     }
 
@@ -119,7 +123,10 @@ enum TestDevice {
     /// by handle), SendObject (checks the pattern; parameter 1 is the limit; answers with the byte count),
     /// InitiateCapture (sends ObjectAdded 42 first), `pingBack` (pings the initiator).
     /// With `greet`, an event is sent before anything else, possibly before the event socket exists.
-    static func handler(record: ResponderRecord = ResponderRecord(), greet: Bool = false) -> PTPIPServer.Handler {
+    /// With `card`, one store holding PATTERN.BIN (handle 1) and EMPTY.BIN (handle 2), as gphoto2 lists it.
+    static func handler(
+        record: ResponderRecord = ResponderRecord(), greet: Bool = false, card: Bool = false
+    ) -> PTPIPServer.Handler {
         { connection, peer in
             record.connected(peer)
             defer { record.finished.put(peer.connectionNumber) }
@@ -140,7 +147,37 @@ enum TestDevice {
                 case .openSession, .closeSession:
                     try respond(.ok)
                 case .getStorageIDs:
-                    try connection.sendData(transactionID: id, source: BufferSource([0, 0, 0, 0]))
+                    var w = PTPWriter()
+                    w.uint32Array(card ? [storageID] : [])
+                    try connection.sendData(transactionID: id, source: BufferSource(w.bytes))
+                    try respond(.ok)
+                case .getStorageInfo where card:
+                    var info = StorageInfo()
+                    info.storageDescription = "Test Card"
+                    info.maxCapacity = 1 << 30
+                    info.freeSpaceInBytes = 1 << 29
+                    try connection.sendData(transactionID: id, source: BufferSource(info.encoded()))
+                    try respond(.ok)
+                case .getObjectHandles where card:
+                    var w = PTPWriter()
+                    w.uint32Array(command.parameter(2) == 0 || command.parameter(2) == 0xFFFF_FFFF ? [1, 2] : [])
+                    try connection.sendData(transactionID: id, source: BufferSource(w.bytes))
+                    try respond(.ok)
+                case .getObjectInfo where card:
+                    let handle = command.parameter(0)
+                    guard let size = objects[handle], handle != 3 else {
+                        try respond(.invalidObjectHandle)
+                        continue
+                    }
+                    var info = ObjectInfo()
+                    info.storageID = storageID
+                    info.format = .text  // gphoto2 refuses to download format "undefined"
+                    info.compressedSize = UInt32(size)
+                    info.parentObject = 0
+                    info.filename = handle == 1 ? "PATTERN.BIN" : "EMPTY.BIN"
+                    info.captureDate = "20240102T030405"
+                    info.modificationDate = "20240102T030405"
+                    try connection.sendData(transactionID: id, source: BufferSource(info.encoded()))
                     try respond(.ok)
                 case .getObject:
                     guard let size = objects[command.parameter(0)] else {
