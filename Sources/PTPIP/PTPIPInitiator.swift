@@ -239,9 +239,9 @@ public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
         if let thread {
             thread.join()
             // Called from the event handler: the event thread releases its socket when it ends.
-            if !thread.isCurrent { events.stream.socket.close() }
+            if !thread.isCurrent { events.closeSocket() }
         } else {
-            events.stream.socket.close()
+            events.closeSocket()
         }
         transactionLock.withLock { command.socket.close() }
     }
@@ -279,11 +279,16 @@ private final class EventChannel: @unchecked Sendable {
         try pongs.wait(after: before, timeout: timeout, peer: stream.peer)
     }
 
+    /// Releases the descriptor once no Ping or Pong is being written on it.
+    func closeSocket() {
+        writeLock.withLock { stream.socket.close() }
+    }
+
     /// The event thread's loop; ends when the socket ends or fails.
     func run() {
         defer {
             pongs.close()
-            if lock.withLock({ stopped }) { stream.socket.close() }
+            if lock.withLock({ stopped }) { closeSocket() }
         }
         while true {
             let incoming: IncomingPacket?

@@ -36,7 +36,10 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
 
     private let command: PacketStream
     private let timeouts: PTPIPTimeouts
+    /// Guards the state below; never held while waiting on the network, except to attach the event socket.
     private let lock = NSLock()
+    /// Serializes writes on the event socket (events from any thread, Pongs and Pings).
+    private let eventWriteLock = NSLock()
     private var eventStream: PacketStream?
     private var eventSocketEnded = false
     private var queuedEvents: [PTPEvent] = []
@@ -180,26 +183,25 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
     // MARK: Events
 
     public func sendEvent(_ event: PTPEvent) throws {
-        try lock.withLock {
+        let stream: PacketStream? = try lock.withLock {
             if closed { throw PTPError.connectionClosed("the connection to \(peer.address) was closed") }
-            if let eventStream {
-                try eventStream.write(.event(event))
-            } else if !eventSocketEnded {
+            if eventStream == nil, !eventSocketEnded {
                 if queuedEvents.count >= PTPIPResponderConnection.maxQueuedEvents { queuedEvents.removeFirst() }
                 queuedEvents.append(event)
             }
+            return eventStream
         }
+        // Written outside `lock`, so close() can shut the socket down under a writer the peer does not read.
+        try eventWriteLock.withLock { try stream?.write(.event(event)) }
     }
 
     /// Sends a Ping on the event socket and waits for the initiator's Pong.
     public func ping(timeout: TimeInterval? = nil) throws {
         let before = pongs.current
-        try lock.withLock {
-            guard let eventStream else {
-                throw PTPError.connectionClosed("\(peer.address) has no event connection to ping")
-            }
-            try eventStream.write(.ping)
+        guard let stream = lock.withLock({ eventStream }) else {
+            throw PTPError.connectionClosed("\(peer.address) has no event connection to ping")
         }
+        try eventWriteLock.withLock { try stream.write(.ping) }
         try pongs.wait(after: before, timeout: timeout ?? timeouts.read, peer: peer.address)
     }
 
@@ -208,10 +210,13 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
     func attachEventSocket(_ stream: PacketStream, acknowledge: () throws -> Void) throws -> Bool {
         try lock.withLock {
             if closed || eventStream != nil || eventSocketEnded { return false }
-            try acknowledge()
-            eventStream = stream
-            for event in queuedEvents { try stream.write(.event(event)) }
+            try eventWriteLock.withLock {
+                try acknowledge()
+                // Queued events go first: later ones wait for this write lock.
+                for event in queuedEvents { try stream.write(.event(event)) }
+            }
             queuedEvents.removeAll()
+            eventStream = stream
             return true
         }
     }
@@ -225,7 +230,7 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
                 guard let incoming = try stream.read(firstByteTimeout: nil) else { break loop }
                 switch incoming {
                 case .control(.ping):
-                    try lock.withLock { try stream.write(.pong) }
+                    try eventWriteLock.withLock { try stream.write(.pong) }
                 case .control(.pong):
                     pongs.received()
                 case .control(.cancel(let id)):
@@ -244,6 +249,8 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
             eventStream = nil
             eventSocketEnded = true
         }
+        // No write is under way while the write lock is held, so the descriptor cannot be reused under one.
+        eventWriteLock.withLock { stream.socket.close() }
         pongs.close()
         return failure
     }

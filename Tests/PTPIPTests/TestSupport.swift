@@ -250,6 +250,18 @@ func openDescriptorCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
 }
 
+/// Waits until `condition` holds, at most `timeout` seconds; returns whether it did.
+/// Only for what no event announces: a joined thread's task leaves /proc/self/task a few microseconds
+/// after pthread_join returns (the kernel wakes the joiner before it finishes reaping the task).
+func eventually(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !condition() {
+        if Date() > deadline { return false }
+        Thread.sleep(forTimeInterval: 0.001)
+    }
+    return true
+}
+
 /// Threads of this process whose name is `name`.
 func threadCounts(named name: String) -> Int {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
