@@ -50,6 +50,8 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
     private var answeredByTransport: UInt32?
     /// The last transaction with a data phase from the initiator: a trailing empty End_Data is tolerated.
     private var lastDataOut: UInt32?
+    /// The last command received, whose data phase is drained if the caller did not take it.
+    private var lastCommand: UInt32?
     private let pongs = PongWaiter()
 
     init(command: PacketStream, peer: PTPIPPeerInfo, timeouts: PTPIPTimeouts) {
@@ -70,7 +72,13 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
                     cancelRequested = nil
                     answeredByTransport = nil
                 }
+                lastCommand = request.transactionID
                 return IncomingCommand(request, hasDataOut: dataPhase == .out)
+            case .control(.startData(let transactionID, let total)) where transactionID == lastCommand:
+                // The caller answered without taking the data the initiator sent: drop it.
+                do {
+                    _ = try readDataPhase(transactionID: transactionID, total: total, limit: 0)
+                } catch PTPError.dataTooLarge {}
             case .control(.ping):
                 try command.write(.pong)
             case .control(.pong):
@@ -99,6 +107,13 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
         guard startID == transactionID else {
             throw PTPError.protocolViolation("\(address) sent Start_Data for transaction \(startID), expected \(transactionID)")
         }
+        return try readDataPhase(transactionID: transactionID, total: total, limit: limit)
+    }
+
+    /// The rest of a data phase after its Start_Data. More than `limit` bytes are read and dropped, then
+    /// `PTPError.dataTooLarge` is thrown: the connection stays in step for the response.
+    private func readDataPhase(transactionID: UInt32, total: UInt64, limit: Int) throws -> [UInt8] {
+        let address = peer.address
         lastDataOut = transactionID
         let known = total != UInt64.max
         // gphoto2 sends no End_Data at all for an empty data phase.
@@ -120,7 +135,6 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
                     throw PTPError.malformed("\(address) sent \(received + UInt64(length)) bytes after announcing \(total)")
                 }
                 if !tooLarge, bytes.count + length > limit { tooLarge = true }
-                // Too large: take the rest all the same, so the connection stays in step for the response.
                 try command.readPayload(length) { chunk in if !tooLarge { bytes.append(contentsOf: chunk) } }
                 received += UInt64(length)
                 if last || received == total {

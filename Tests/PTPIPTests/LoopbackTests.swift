@@ -184,3 +184,22 @@ extension Network {
         }
     }
 }
+
+extension Network.Loopback {
+    @Test func dataTheResponderDidNotTakeIsDrained() throws {
+        // This responder answers SendObject without reading its data phase.
+        let server = try startServer(handler: { connection, _ in
+            while let incoming = try connection.receiveCommand() {
+                try connection.sendResponse(PTPResponse(.storeFull, transactionID: incoming.command.transactionID))
+            }
+        })
+        defer { server.stop() }
+        let initiator = try connectInitiator(to: server)
+        defer { initiator.close() }
+        let first = try initiator.transact(
+            PTPCommand(.sendObject, transactionID: 1), dataOut: PatternSource(length: 3 << 20), dataIn: nil)
+        #expect(first.code == .storeFull)
+        let second = try initiator.transact(PTPCommand(.getDeviceInfo, transactionID: 2), dataOut: nil, dataIn: nil)
+        #expect(second == PTPResponse(.storeFull, transactionID: 2))
+    }
+}
