@@ -1,0 +1,316 @@
+import Foundation
+import PTP
+
+/// The host side of PTP/IP: a command socket for transactions and an event socket read by a thread of
+/// its own. Data phases are streamed between the socket and the sink or source in chunks of at most
+/// 1 MiB, so memory stays flat whatever the size.
+public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
+    /// The GUID an initiator sends unless told otherwise. Cameras that pair with a host remember it.
+    public static let defaultGUID: [UInt8] = Array("mediashell-host!".utf8)
+
+    /// What the device said about itself in Init_Command_Ack.
+    public let deviceName: String
+    public let deviceGUID: [UInt8]
+    /// The connection number the device assigned (Init_Command_Ack), used for the event socket.
+    public let connectionNumber: UInt32
+    public let timeouts: PTPIPTimeouts
+
+    private let command: PacketStream
+    private let events: EventChannel
+    /// One transaction at a time; recursive so a sink that closes the transport cannot deadlock it.
+    private let transactionLock = NSRecursiveLock()
+    private let stateLock = NSLock()
+    private var closed = false
+    /// Set when a transaction failed in a way that leaves the stream out of step.
+    private var brokenBecause: PTPError?
+    private var eventThread: JoinableThread?
+
+    private init(
+        command: PacketStream, events: PacketStream, deviceName: String, deviceGUID: [UInt8],
+        connectionNumber: UInt32, timeouts: PTPIPTimeouts
+    ) {
+        self.command = command
+        self.events = EventChannel(events)
+        self.deviceName = deviceName
+        self.deviceGUID = deviceGUID
+        self.connectionNumber = connectionNumber
+        self.timeouts = timeouts
+    }
+
+    /// Connects to a PTP/IP responder: the command socket and Init_Command_Request (answered by
+    /// Init_Command_Ack, or Init_Fail: refused), then the event socket and Init_Event_Request.
+    /// - Parameters:
+    ///   - eventPort: the event socket's port; nil uses `port`.
+    ///   - name: the friendly name the device shows; nil sends this machine's host name.
+    ///   - guid: 16 bytes identifying this host.
+    public static func connect(
+        host: String, port: UInt16 = 15740, eventPort: UInt16? = nil, name: String? = nil,
+        guid: [UInt8] = defaultGUID, timeouts: PTPIPTimeouts = PTPIPTimeouts()
+    ) throws -> PTPIPInitiator {
+        let commandSocket = try Socket.connect(host: host, port: port, timeout: timeouts.connect)
+        let command = PacketStream(socket: commandSocket, timeout: timeouts.read)
+        var eventSocket: Socket?
+        do {
+            try command.write(
+                .initCommandRequest(guid: guid, name: name ?? localHostName(), version: ptpipProtocolVersion))
+            let reply = try command.readControl(firstByteTimeout: timeouts.read)
+            guard case .initCommandAck(let number, let deviceGUID, let deviceName, _) = reply else {
+                throw handshakeFailure(reply, peer: command.peer, request: "Init_Command_Request")
+            }
+            let socket = try Socket.connect(host: host, port: eventPort ?? port, timeout: timeouts.connect)
+            eventSocket = socket
+            let events = PacketStream(socket: socket, timeout: timeouts.read)
+            try events.write(.initEventRequest(connectionNumber: number))
+            let eventReply = try events.readControl(firstByteTimeout: timeouts.read)
+            guard case .initEventAck = eventReply else {
+                throw handshakeFailure(eventReply, peer: events.peer, request: "Init_Event_Request")
+            }
+            let initiator = PTPIPInitiator(
+                command: command, events: events, deviceName: deviceName, deviceGUID: deviceGUID,
+                connectionNumber: number, timeouts: timeouts)
+            try initiator.startEventThread()
+            return initiator
+        } catch {
+            commandSocket.close()
+            eventSocket?.close()
+            throw error
+        }
+    }
+
+    private static func handshakeFailure(_ reply: PTPIPPacket?, peer: String, request: String) -> PTPError {
+        switch reply {
+        case nil:
+            .connectionClosed("\(peer) closed the connection instead of answering \(request)")
+        case .initFail(let reason)?:
+            .connectionClosed("\(peer) refused the connection (Init_Fail, reason \(reason)); the device may need to allow this host")
+        case let other?:
+            .protocolViolation("\(peer) answered \(request) with \(other.type)")
+        }
+    }
+
+    // MARK: Events
+
+    public func setEventHandler(_ handler: (@Sendable (PTPEvent) -> Void)?) {
+        events.setHandler(handler)
+    }
+
+    private func startEventThread() throws {
+        // The thread holds the channel, not the initiator, so dropping the initiator still closes it.
+        let events = self.events
+        let thread = try JoinableThread(name: "ptpip-events") { events.run() }
+        stateLock.withLock { eventThread = thread }
+    }
+
+    /// Sends a Ping on the event socket and waits for the device's Pong: proves the device is alive.
+    public func ping(timeout: TimeInterval? = nil) throws {
+        try checkOpen()
+        try events.ping(timeout: timeout ?? timeouts.read)
+    }
+
+    // MARK: Transactions
+
+    public func transact(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
+        transactionLock.lock()
+        defer { transactionLock.unlock() }
+        try checkOpen()
+        let outcome: (response: PTPResponse, deferred: Error?)
+        do {
+            outcome = try run(command, dataOut: dataOut, dataIn: dataIn)
+        } catch let error as PTPError {
+            stateLock.withLock { if brokenBecause == nil { brokenBecause = error } }
+            throw error
+        } catch {
+            let wrapped = PTPError.system("\(command.code): \(error)")
+            stateLock.withLock { if brokenBecause == nil { brokenBecause = wrapped } }
+            throw error
+        }
+        if let deferred = outcome.deferred { throw deferred }
+        return outcome.response
+    }
+
+    private func checkOpen() throws {
+        try stateLock.withLock {
+            if closed { throw PTPError.connectionClosed("the PTP/IP connection to \(command.peer) was closed") }
+            if let brokenBecause {
+                throw PTPError.connectionClosed(
+                    "the PTP/IP connection to \(command.peer) is unusable after an earlier error: \(brokenBecause)")
+            }
+        }
+    }
+
+    /// One transaction. Errors thrown from here leave the stream out of step; an error of the sink, or a
+    /// data phase cut short, comes back as `deferred` once the response is in and the stream is in step.
+    private func run(
+        _ request: PTPCommand, dataOut: DataSource?, dataIn: DataSink?
+    ) throws -> (response: PTPResponse, deferred: Error?) {
+        let id = request.transactionID
+        let operation = request.code
+        let peer = command.peer
+        try command.write(.commandRequest(dataPhase: dataOut == nil ? .noneOrIn : .out, command: request))
+        if let dataOut { _ = try command.writeDataPhase(transactionID: id, source: dataOut) }
+
+        var started = false
+        var expected: UInt64?
+        var received: UInt64 = 0
+        var sawEndData = false
+        var sinkError: Error?
+        var cancelSent = false
+
+        func sinkFailed(_ error: Error) throws {
+            sinkError = error
+            // Ask the device to stop sending; one that ignores Cancel is drained all the same.
+            if !cancelSent {
+                cancelSent = true
+                try command.write(.cancel(transactionID: id))
+            }
+        }
+
+        func violation(_ what: String) -> PTPError {
+            .protocolViolation("\(operation): \(peer) \(what)")
+        }
+
+        while true {
+            guard let incoming = try command.read(firstByteTimeout: timeouts.read) else {
+                throw PTPError.connectionClosed("\(peer) closed the connection during \(operation)")
+            }
+            switch incoming {
+            case .control(.startData(let transactionID, let total)):
+                guard transactionID == id else {
+                    throw violation("sent Start_Data for transaction \(transactionID), expected \(id)")
+                }
+                guard !started else { throw violation("sent a second Start_Data") }
+                started = true
+                expected = total == UInt64.max ? nil : total
+                if let dataIn {
+                    do { try dataIn.begin(expectedLength: expected) } catch { try sinkFailed(error) }
+                }
+
+            case .dataHead(let last, let transactionID, let length):
+                guard transactionID == id else {
+                    throw violation("sent data for transaction \(transactionID), expected \(id)")
+                }
+                guard started else { throw violation("sent data without Start_Data") }
+                guard !sawEndData else { throw violation("sent data after End_Data") }
+                if let expected, received + UInt64(length) > expected {
+                    throw PTPError.malformed(
+                        "\(operation): \(peer) sent \(received + UInt64(length)) bytes after announcing \(expected)")
+                }
+                try command.readPayload(length) { chunk in
+                    guard sinkError == nil, let dataIn else { return }
+                    do { try dataIn.write(chunk) } catch { try sinkFailed(error) }
+                }
+                received += UInt64(length)
+                if last { sawEndData = true }
+
+            case .control(.commandResponse(let response)):
+                guard response.transactionID == id else {
+                    throw violation("answered transaction \(response.transactionID), expected \(id)")
+                }
+                if let sinkError { return (response, sinkError) }
+                let complete = !started || (expected.map { received == $0 } ?? sawEndData)
+                if !complete, response.code == .ok {
+                    let announced = expected.map { " of \($0)" } ?? ""
+                    return (response, violation("ended the data phase after \(received)\(announced) bytes"))
+                }
+                return (response, nil)
+
+            case .control(.ping):
+                try command.write(.pong)
+
+            case .control(let other):
+                throw violation("sent \(other.type) in the middle of a transaction")
+            }
+        }
+    }
+
+    // MARK: Closing
+
+    /// Shuts both sockets down, waits for the event thread to end and releases the descriptors.
+    public func close() {
+        let (first, thread): (Bool, JoinableThread?) = stateLock.withLock {
+            if closed { return (false, nil) }
+            closed = true
+            return (true, eventThread)
+        }
+        guard first else { return }
+        events.markClosing()
+        command.socket.shutdown()
+        events.stream.socket.shutdown()
+        if let thread {
+            thread.join()
+            // Called from the event handler: the event thread releases its socket when it ends.
+            if !thread.isCurrent { events.closeSocket() }
+        } else {
+            events.closeSocket()
+        }
+        transactionLock.withLock { command.socket.close() }
+    }
+
+    deinit { close() }
+}
+
+/// The initiator's event socket and what its reader thread needs: events go to the handler, Pings are
+/// answered with Pongs, Pongs wake `ping`.
+private final class EventChannel: @unchecked Sendable {
+    let stream: PacketStream
+    private let lock = NSLock()
+    private var handler: (@Sendable (PTPEvent) -> Void)?
+    private var stopped = false
+    private let writeLock = NSLock()
+    private let pongs = PongWaiter()
+
+    init(_ stream: PacketStream) { self.stream = stream }
+
+    func setHandler(_ handler: (@Sendable (PTPEvent) -> Void)?) {
+        lock.withLock { self.handler = handler }
+    }
+
+    /// No more events are delivered; the reader thread releases the socket when it ends.
+    func markClosing() {
+        lock.withLock {
+            handler = nil
+            stopped = true
+        }
+    }
+
+    func ping(timeout: TimeInterval) throws {
+        let before = pongs.current
+        try writeLock.withLock { try stream.write(.ping) }
+        try pongs.wait(after: before, timeout: timeout, peer: stream.peer)
+    }
+
+    /// Releases the descriptor once no Ping or Pong is being written on it.
+    func closeSocket() {
+        writeLock.withLock { stream.socket.close() }
+    }
+
+    /// The event thread's loop; ends when the socket ends or fails.
+    func run() {
+        defer {
+            pongs.close()
+            if lock.withLock({ stopped }) { closeSocket() }
+        }
+        while true {
+            let incoming: IncomingPacket?
+            do {
+                incoming = try stream.read(firstByteTimeout: nil)
+            } catch {
+                return
+            }
+            switch incoming {
+            case nil:
+                return
+            case .control(.event(let event)):
+                lock.withLock { handler }?(event)
+            case .control(.ping):
+                do { try writeLock.withLock { try stream.write(.pong) } } catch { return }
+            case .control(.pong):
+                pongs.received()
+            case .control:
+                continue  // a Cancel for a transaction already over, or a courtesy: nothing to do
+            case .dataHead(_, _, let length):
+                do { try stream.readPayload(length) { _ in } } catch { return }
+            }
+        }
+    }
+}

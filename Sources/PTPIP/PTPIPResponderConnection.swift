@@ -1,0 +1,286 @@
+import Foundation
+import PTP
+
+/// Who connected to a `PTPIPServer`, from its Init_Command_Request.
+public struct PTPIPPeerInfo: Equatable, Sendable {
+    /// The initiator's friendly name (gphoto2 sends the host name).
+    public var name: String
+    public var guid: [UInt8]
+    /// "127.0.0.1:40122"
+    public var address: String
+    /// The number this server assigned, which the initiator quotes on its event socket.
+    public var connectionNumber: UInt32
+    /// As sent (`major << 16 | minor`; gphoto2 and the standard send 0x00010000).
+    public var protocolVersion: UInt32
+
+    public init(name: String, guid: [UInt8], address: String, connectionNumber: UInt32, protocolVersion: UInt32) {
+        self.name = name
+        self.guid = guid
+        self.address = address
+        self.connectionNumber = connectionNumber
+        self.protocolVersion = protocolVersion
+    }
+}
+
+/// The device side of one PTP/IP connection, handed to the server's handler.
+///
+/// - Events sent before the initiator has opened its event socket are queued (up to 64, oldest dropped)
+///   and sent as soon as it is attached; events sent after the initiator closed its event socket are dropped.
+/// - A Cancel received while `sendData` runs (on either socket) ends the data phase early with an empty
+///   End_Data; the transport then answers the transaction with TransactionCancelled itself and throws
+///   `PTPError.cancelled`. A `sendResponse` for that transaction afterwards is ignored.
+/// - Pings are answered with Pongs on the socket they came on.
+public final class PTPIPResponderConnection: ResponderTransport, @unchecked Sendable {
+    public let peer: PTPIPPeerInfo
+    public static let maxQueuedEvents = 64
+
+    private let command: PacketStream
+    private let timeouts: PTPIPTimeouts
+    /// Guards the state below; never held while waiting on the network, except to attach the event socket.
+    private let lock = NSLock()
+    /// Serializes writes on the event socket (events from any thread, Pongs and Pings).
+    private let eventWriteLock = NSLock()
+    private var eventStream: PacketStream?
+    private var eventSocketEnded = false
+    private var queuedEvents: [PTPEvent] = []
+    private var closed = false
+    /// The transaction the initiator asked to cancel (Cancel on the event socket).
+    private var cancelRequested: UInt32?
+    /// A transaction the transport already answered (TransactionCancelled).
+    private var answeredByTransport: UInt32?
+    /// The last transaction with a data phase from the initiator: a trailing empty End_Data is tolerated.
+    private var lastDataOut: UInt32?
+    /// The last command received, whose data phase is drained if the caller did not take it.
+    private var lastCommand: UInt32?
+    private let pongs = PongWaiter()
+
+    init(command: PacketStream, peer: PTPIPPeerInfo, timeouts: PTPIPTimeouts) {
+        self.command = command
+        self.peer = peer
+        self.timeouts = timeouts
+    }
+
+    // MARK: Commands
+
+    public func receiveCommand() throws -> IncomingCommand? {
+        while true {
+            // Between commands the initiator may stay silent as long as it likes.
+            guard let incoming = try command.read(firstByteTimeout: nil) else { return nil }
+            switch incoming {
+            case .control(.commandRequest(let dataPhase, let request)):
+                lock.withLock {
+                    cancelRequested = nil
+                    answeredByTransport = nil
+                }
+                lastCommand = request.transactionID
+                return IncomingCommand(request, hasDataOut: dataPhase == .out)
+            case .control(.startData(let transactionID, let total)) where transactionID == lastCommand:
+                // The caller answered without taking the data the initiator sent: drop it.
+                do {
+                    _ = try readDataPhase(transactionID: transactionID, total: total, limit: 0)
+                } catch PTPError.dataTooLarge {}
+            case .control(.ping):
+                try command.write(.pong)
+            case .control(.pong):
+                pongs.received()
+            case .control(.cancel):
+                continue  // for a transaction already over
+            case .dataHead(true, let transactionID, 0) where transactionID == lastDataOut:
+                continue  // the empty End_Data after a data phase we already took whole
+            case .dataHead(let last, _, _):
+                throw PTPError.protocolViolation(
+                    "\(peer.address) sent \(last ? "End_Data" : "Data") while a command was expected")
+            case .control(let other):
+                throw PTPError.protocolViolation("\(peer.address) sent \(other.type) while a command was expected")
+            }
+        }
+    }
+
+    public func receiveData(transactionID: UInt32, limit: Int) throws -> [UInt8] {
+        let address = peer.address
+        guard let first = try command.read(firstByteTimeout: timeouts.read) else {
+            throw PTPError.connectionClosed("\(address) closed the connection before its data phase")
+        }
+        guard case .control(.startData(let startID, let total)) = first else {
+            throw PTPError.protocolViolation("\(address) sent something other than Start_Data for its data phase")
+        }
+        guard startID == transactionID else {
+            throw PTPError.protocolViolation("\(address) sent Start_Data for transaction \(startID), expected \(transactionID)")
+        }
+        return try readDataPhase(transactionID: transactionID, total: total, limit: limit)
+    }
+
+    /// The rest of a data phase after its Start_Data. More than `limit` bytes are read and dropped, then
+    /// `PTPError.dataTooLarge` is thrown: the connection stays in step for the response.
+    private func readDataPhase(transactionID: UInt32, total: UInt64, limit: Int) throws -> [UInt8] {
+        let address = peer.address
+        lastDataOut = transactionID
+        let known = total != UInt64.max
+        // gphoto2 sends no End_Data at all for an empty data phase.
+        if total == 0 { return [] }
+        var tooLarge = known && total > UInt64(limit)
+        var bytes: [UInt8] = []
+        if known, !tooLarge { bytes.reserveCapacity(Int(total)) }
+        var received: UInt64 = 0
+        while true {
+            guard let incoming = try command.read(firstByteTimeout: timeouts.read) else {
+                throw PTPError.connectionClosed("\(address) closed the connection during its data phase")
+            }
+            switch incoming {
+            case .dataHead(let last, let id, let length):
+                guard id == transactionID else {
+                    throw PTPError.protocolViolation("\(address) sent data for transaction \(id), expected \(transactionID)")
+                }
+                if known, received + UInt64(length) > total {
+                    throw PTPError.malformed("\(address) sent \(received + UInt64(length)) bytes after announcing \(total)")
+                }
+                if !tooLarge, bytes.count + length > limit { tooLarge = true }
+                try command.readPayload(length) { chunk in if !tooLarge { bytes.append(contentsOf: chunk) } }
+                received += UInt64(length)
+                if last || received == total {
+                    if tooLarge { throw PTPError.dataTooLarge(limit: UInt64(limit), announced: known ? total : received) }
+                    return bytes
+                }
+            case .control(.ping):
+                try command.write(.pong)
+            case .control(.cancel(let id)) where id == transactionID:
+                throw PTPError.cancelled
+            case .control(let other):
+                throw PTPError.protocolViolation("\(address) sent \(other.type) in the middle of its data phase")
+            }
+        }
+    }
+
+    public func sendData(transactionID: UInt32, source: DataSource) throws {
+        let completed = try command.writeDataPhase(transactionID: transactionID, source: source) {
+            try initiatorCancelled(transactionID)
+        }
+        if !completed {
+            try command.write(.commandResponse(PTPResponse(.transactionCancelled, transactionID: transactionID)))
+            lock.withLock { answeredByTransport = transactionID }
+            throw PTPError.cancelled
+        }
+    }
+
+    /// Whether the initiator asked to cancel `transactionID`: on the event socket (seen by its reader) or
+    /// on the command socket, which is otherwise silent while we send.
+    private func initiatorCancelled(_ transactionID: UInt32) throws -> Bool {
+        if lock.withLock({ cancelRequested == transactionID }) { return true }
+        while try command.socket.waitReadable(timeout: 0) {
+            guard let incoming = try command.read(firstByteTimeout: timeouts.read) else {
+                throw PTPError.connectionClosed("\(peer.address) closed the connection during a data phase")
+            }
+            switch incoming {
+            case .control(.cancel(let id)) where id == transactionID: return true
+            case .control(.cancel): continue
+            case .control(.ping): try command.write(.pong)
+            case .control(.pong): pongs.received()
+            default:
+                throw PTPError.protocolViolation("\(peer.address) sent a packet in the middle of our data phase")
+            }
+        }
+        return false
+    }
+
+    public func sendResponse(_ response: PTPResponse) throws {
+        let alreadyAnswered = lock.withLock {
+            if answeredByTransport == response.transactionID {
+                answeredByTransport = nil
+                return true
+            }
+            return false
+        }
+        if alreadyAnswered { return }
+        try command.write(.commandResponse(response))
+    }
+
+    // MARK: Events
+
+    public func sendEvent(_ event: PTPEvent) throws {
+        let stream: PacketStream? = try lock.withLock {
+            if closed { throw PTPError.connectionClosed("the connection to \(peer.address) was closed") }
+            if eventStream == nil, !eventSocketEnded {
+                if queuedEvents.count >= PTPIPResponderConnection.maxQueuedEvents { queuedEvents.removeFirst() }
+                queuedEvents.append(event)
+            }
+            return eventStream
+        }
+        // Written outside `lock`, so close() can shut the socket down under a writer the peer does not read.
+        try eventWriteLock.withLock { try stream?.write(.event(event)) }
+    }
+
+    /// Sends a Ping on the event socket and waits for the initiator's Pong.
+    public func ping(timeout: TimeInterval? = nil) throws {
+        let before = pongs.current
+        guard let stream = lock.withLock({ eventStream }) else {
+            throw PTPError.connectionClosed("\(peer.address) has no event connection to ping")
+        }
+        try eventWriteLock.withLock { try stream.write(.ping) }
+        try pongs.wait(after: before, timeout: timeout ?? timeouts.read, peer: peer.address)
+    }
+
+    /// Takes the initiator's event socket: `acknowledge` sends Init_Event_Ack, then queued events follow.
+    /// False when this connection cannot take one (closed, or it has one already).
+    func attachEventSocket(_ stream: PacketStream, acknowledge: () throws -> Void) throws -> Bool {
+        try lock.withLock {
+            if closed || eventStream != nil || eventSocketEnded { return false }
+            try eventWriteLock.withLock {
+                try acknowledge()
+                // Queued events go first: later ones wait for this write lock.
+                for event in queuedEvents { try stream.write(.event(event)) }
+            }
+            queuedEvents.removeAll()
+            eventStream = stream
+            return true
+        }
+    }
+
+    /// Reads the attached event socket until it ends: Pings answered, Pongs noted, Cancels recorded.
+    /// Returns what ended it when that was an error. Runs on the server thread that accepted the socket.
+    func readEventSocket(_ stream: PacketStream) -> Error? {
+        var failure: Error?
+        loop: while true {
+            do {
+                guard let incoming = try stream.read(firstByteTimeout: nil) else { break loop }
+                switch incoming {
+                case .control(.ping):
+                    try eventWriteLock.withLock { try stream.write(.pong) }
+                case .control(.pong):
+                    pongs.received()
+                case .control(.cancel(let id)):
+                    lock.withLock { cancelRequested = id }
+                case .control(let other):
+                    throw PTPError.protocolViolation("\(peer.address) sent \(other.type) on its event connection")
+                case .dataHead:
+                    throw PTPError.protocolViolation("\(peer.address) sent data on its event connection")
+                }
+            } catch {
+                failure = lock.withLock { closed } ? nil : error
+                break loop
+            }
+        }
+        lock.withLock {
+            eventStream = nil
+            eventSocketEnded = true
+        }
+        // No write is under way while the write lock is held, so the descriptor cannot be reused under one.
+        eventWriteLock.withLock { stream.socket.close() }
+        pongs.close()
+        return failure
+    }
+
+    // MARK: Closing
+
+    /// Ends the connection: both sockets are shut down, which wakes whatever thread is reading them.
+    /// The server releases the descriptors once its threads for this connection are done.
+    public func close() {
+        lock.withLock {
+            closed = true
+            eventStream?.socket.shutdown()
+            queuedEvents.removeAll()
+        }
+        command.socket.shutdown()
+    }
+
+    var isClosed: Bool { lock.withLock { closed } }
+}

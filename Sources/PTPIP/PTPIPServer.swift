@@ -1,0 +1,244 @@
+import Foundation
+import PTP
+
+/// A PTP/IP responder listening for initiators (gphoto2, our own `PTPIPInitiator`, a camera app).
+///
+/// Each accepted socket gets a thread that reads its first packet: Init_Command_Request starts a
+/// connection (Init_Command_Ack, then the handler runs on that thread until it returns);
+/// Init_Event_Request attaches the event socket to the connection with that number (Init_Event_Ack),
+/// or is refused with Init_Fail. A socket that sends garbage, lies about a length, stops half-way or
+/// sends nothing within `timeouts.handshake` is closed with one line to `log`; the server keeps serving.
+public final class PTPIPServer: @unchecked Sendable {
+    /// Runs one connection; returning (or throwing) ends it. A thrown error is logged.
+    public typealias Handler = @Sendable (PTPIPResponderConnection, PTPIPPeerInfo) throws -> Void
+
+    /// The GUID the server reports unless told otherwise.
+    public static let defaultGUID: [UInt8] = Array("mediashell-cam!!".utf8)
+
+    public let host: String
+    public let name: String
+    public let guid: [UInt8]
+    public let timeouts: PTPIPTimeouts
+    private let requestedPort: UInt16
+    private let log: @Sendable (String) -> Void
+    private let handler: Handler
+
+    private let lock = NSLock()
+    private var listener: Socket?
+    private var acceptThread: JoinableThread?
+    private var stopping = false
+    private var workers: [Int: Worker] = [:]
+    private var nextWorkerID = 0
+    private var connections: [UInt32: PTPIPResponderConnection] = [:]
+    private var nextConnectionNumber: UInt32 = 1
+
+    /// One accepted socket and the thread serving it.
+    private final class Worker: @unchecked Sendable {
+        let socket: Socket
+        var thread: JoinableThread?
+        var connection: PTPIPResponderConnection?
+        var finished = false
+        init(socket: Socket) { self.socket = socket }
+    }
+
+    /// - Parameters:
+    ///   - host: an IPv4 address to listen on ("0.0.0.0" for every interface).
+    ///   - port: 15740 is PTP/IP's; 0 lets the system choose (read `port` after `start`).
+    ///   - name, guid: what Init_Command_Ack tells initiators about this device.
+    ///   - log: receives one line per dropped socket or failed connection.
+    public init(
+        host: String = "127.0.0.1", port: UInt16 = 15740, name: String = "mediashell", guid: [UInt8] = defaultGUID,
+        timeouts: PTPIPTimeouts = PTPIPTimeouts(), log: @escaping @Sendable (String) -> Void = { _ in },
+        handler: @escaping Handler
+    ) {
+        self.host = host
+        self.requestedPort = port
+        self.name = name
+        self.guid = guid
+        self.timeouts = timeouts
+        self.log = log
+        self.handler = handler
+    }
+
+    /// The port listened on: the one the system chose when 0 was asked for, once started.
+    public var port: UInt16 {
+        lock.withLock { listener?.localPort } ?? requestedPort
+    }
+
+    /// "127.0.0.1:15740"
+    public var address: String { "\(host):\(port)" }
+
+    /// Binds and starts accepting. Throws `PTPError.system` when the address cannot be listened on.
+    public func start() throws {
+        let socket = try Socket.listen(host: host, port: requestedPort)
+        try lock.withLock {
+            guard listener == nil, !stopping else {
+                socket.close()
+                throw PTPError.system("PTP/IP server on \(host):\(requestedPort) was already started")
+            }
+            listener = socket
+            acceptThread = try JoinableThread(name: "ptpip-accept") { [self] in acceptLoop(socket) }
+        }
+    }
+
+    /// Stops listening, ends every connection and waits until all of the server's threads are gone
+    /// and its descriptors closed.
+    public func stop() {
+        let (listener, acceptThread): (Socket?, JoinableThread?) = lock.withLock {
+            stopping = true
+            return (self.listener, self.acceptThread)
+        }
+        listener?.shutdown()
+        acceptThread?.join()
+        listener?.close()
+        while true {
+            let remaining: [Worker] = lock.withLock {
+                let all = Array(workers.values)
+                workers.removeAll()
+                return all
+            }
+            if remaining.isEmpty { break }
+            for worker in remaining {
+                worker.connection?.close()
+                worker.socket.shutdown()
+            }
+            for worker in remaining { worker.thread?.join() }
+        }
+    }
+
+    deinit { stop() }
+
+    // MARK: Accepting
+
+    private func acceptLoop(_ listener: Socket) {
+        while true {
+            let accepted: Socket?
+            do {
+                accepted = try listener.accept()
+            } catch {
+                if lock.withLock({ stopping }) { return }
+                log("ptpip: \(error)")
+                continue
+            }
+            guard let socket = accepted else { return }
+            reapFinishedWorkers()
+            lock.withLock {
+                if stopping {
+                    socket.close()
+                    return
+                }
+                let id = nextWorkerID
+                nextWorkerID += 1
+                let worker = Worker(socket: socket)
+                workers[id] = worker
+                do {
+                    worker.thread = try JoinableThread(name: "ptpip-conn") { [self] in serve(worker, id: id) }
+                } catch {
+                    workers[id] = nil
+                    socket.close()
+                    log("ptpip: \(socket.peer): \(error)")
+                }
+            }
+        }
+    }
+
+    /// Joins the threads of connections that have ended, so none is left unjoined while the server runs.
+    private func reapFinishedWorkers() {
+        let done: [Worker] = lock.withLock {
+            let ids = workers.filter { $0.value.finished }.map(\.key)
+            return ids.compactMap { workers.removeValue(forKey: $0) }
+        }
+        for worker in done { worker.thread?.join() }
+    }
+
+    // MARK: One socket
+
+    private func serve(_ worker: Worker, id: Int) {
+        let socket = worker.socket
+        let stream = PacketStream(socket: socket, timeout: timeouts.read)
+        defer {
+            socket.close()
+            lock.withLock { worker.finished = true }
+        }
+        let first: PTPIPPacket?
+        do {
+            first = try stream.readControl(firstByteTimeout: timeouts.handshake)
+        } catch {
+            log("ptpip: \(socket.peer): dropped: \(describe(error))")
+            return
+        }
+        switch first {
+        case nil:
+            log("ptpip: \(socket.peer): closed before sending Init_Command_Request")
+        case .initCommandRequest(let clientGUID, let clientName, let version)?:
+            runConnection(worker, stream: stream, clientName: clientName, clientGUID: clientGUID, version: version)
+        case .initEventRequest(let number)?:
+            attachEvents(stream, number: number)
+        case let other?:
+            log("ptpip: \(socket.peer): dropped: sent \(other.type) instead of Init_Command_Request")
+        }
+    }
+
+    private func runConnection(
+        _ worker: Worker, stream: PacketStream, clientName: String, clientGUID: [UInt8], version: UInt32
+    ) {
+        let (number, connection): (UInt32, PTPIPResponderConnection?) = lock.withLock {
+            if stopping { return (0, nil) }
+            let number = nextConnectionNumber
+            nextConnectionNumber = nextConnectionNumber == UInt32.max ? 1 : nextConnectionNumber + 1
+            let peer = PTPIPPeerInfo(
+                name: clientName, guid: clientGUID, address: stream.peer, connectionNumber: number,
+                protocolVersion: version)
+            let connection = PTPIPResponderConnection(command: stream, peer: peer, timeouts: timeouts)
+            connections[number] = connection
+            worker.connection = connection
+            return (number, connection)
+        }
+        guard let connection else { return }
+        defer {
+            connection.close()
+            lock.withLock { connections[number] = nil }
+        }
+        let label = "ptpip: connection \(number) from \(stream.peer) (\(clientName))"
+        do {
+            try stream.write(
+                .initCommandAck(connectionNumber: number, guid: guid, name: name, version: ptpipProtocolVersion))
+        } catch {
+            log("\(label): \(describe(error))")
+            return
+        }
+        do {
+            try handler(connection, connection.peer)
+        } catch {
+            log("\(label): \(describe(error))")
+        }
+    }
+
+    private func attachEvents(_ stream: PacketStream, number: UInt32) {
+        let connection = lock.withLock { connections[number] }
+        let attached: Bool
+        do {
+            attached = try connection?.attachEventSocket(stream) { try stream.write(.initEventAck) } ?? false
+        } catch {
+            log("ptpip: \(stream.peer): event connection for \(number): \(describe(error))")
+            return
+        }
+        guard attached, let connection else {
+            log("ptpip: \(stream.peer): refused an event connection for unknown connection number \(number)")
+            try? stream.write(.initFail(reason: 1))
+            return
+        }
+        if let error = connection.readEventSocket(stream) {
+            log("ptpip: event connection \(number) from \(stream.peer): \(describe(error))")
+        }
+    }
+}
+
+/// A log line's account of an error: the peer here is an initiator, not a device.
+func describe(_ error: Error) -> String {
+    switch error {
+    case PTPError.malformed(let why): "malformed packet: \(why)"
+    case let error as PTPError: error.description
+    default: "\(error)"
+    }
+}
