@@ -1,3 +1,4 @@
+import Foundation
 import Shell
 
-Shell.main()
+exit(Entrypoint.run(CommandLine.arguments))

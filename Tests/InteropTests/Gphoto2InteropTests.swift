@@ -101,8 +101,10 @@ import Testing
         let fixture = try Fixture()
         let server = try ServeProcess(arguments: ["--read-only", fixture.card])
         defer { _ = server.stop() }
+        // gphoto2 reads the store's read-only access capability and does not even try (it exits 0 silently,
+        // as it does for most failures); what matters is that the file stays.
         let result = try fixture.gphoto2(server.port, ["--folder", "/store_00010001/DCIM/100MEDIA", "--delete-file", "DJI_0001.JPG"])
-        #expect(result.status != 0)
+        #expect(!result.timedOut)
         #expect(FileManager.default.fileExists(atPath: fixture.card + "/DCIM/100MEDIA/DJI_0001.JPG"))
     }
 

@@ -300,6 +300,7 @@ final class ResponderSession: @unchecked Sendable {
         info.storageID = object.storageID
         info.format = object.format
         info.compressedSize = UInt32(min(object.size, UInt64(UInt32.max)))
+        info.protectionStatus = card.readOnly ? 1 : 0
         if object.format.isImage {
             info.thumbFormat = .exifJPEG
             info.thumbCompressedSize = thumbnails.cachedSize(for: object.handle) ?? 0

@@ -1,0 +1,32 @@
+import Foundation
+
+/// The program's entry: picks the subcommand (`serve`, `devices`) or the shell, returns the exit status.
+public enum Entrypoint {
+    public static let version = "0.1.0"
+
+    public static func run(_ arguments: [String]) -> Int32 {
+        let args = Array(arguments.dropFirst())
+        do {
+            switch args.first {
+            case "serve":
+                return try ServeCommand(arguments: Array(args.dropFirst())).run()
+            case "--version", "-V":
+                print("mediashell \(version)")
+                return 0
+            default:
+                Shell.main()
+                return 0
+            }
+        } catch let error as UsageError {
+            if error.isHelp {
+                print(error.description)
+                return 0
+            }
+            Console.error(error.description)
+            return 2
+        } catch {
+            Console.error("mediashell: \(error)")
+            return 1
+        }
+    }
+}
