@@ -133,6 +133,30 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     var log: String { String(decoding: stderrData.get(), as: UTF8.self) }
+
+    /// Waits (up to `timeout`) until the server's log holds `count` lines containing `text`.
+    @discardableResult
+    func waitForLog(_ text: String, count: Int, timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while log.components(separatedBy: "\n").filter({ $0.contains(text) }).count < count {
+            if !condition.wait(until: deadline) { return false }
+        }
+        return true
+    }
+
+    /// Descriptor and thread counts once they settle back to `expected` (a thread that has finished its
+    /// session leaves /proc a moment after its last log line), or the last counts after `timeout`.
+    func resourceCounts(settlingTo expected: (fds: Int, threads: Int), timeout: TimeInterval = 5) throws -> (fds: Int, threads: Int) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var counts = try resourceCounts()
+        while counts != expected && Date() < deadline {
+            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + 0.05)
+            counts = try resourceCounts()
+        }
+        return counts
+    }
     var pid: Int32 { process.processIdentifier }
 
     /// Open descriptors and threads of the server process, from /proc.
