@@ -34,7 +34,16 @@ func temporaryFolder() throws -> String {
 
 func randomBytes(_ count: Int) -> [UInt8] {
     var g = SystemRandomNumberGenerator()
-    return (0..<count).map { _ in UInt8.random(in: 0...255, using: &g) }
+    var bytes = [UInt8](repeating: 0, count: count)
+    bytes.withUnsafeMutableBytes { buffer in
+        var i = 0
+        while i < count {
+            let word = g.next()
+            for j in 0..<min(8, count - i) { buffer[i + j] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(j))) }
+            i += 8
+        }
+    }
+    return bytes
 }
 
 @Suite struct DownloadJobTests {

@@ -63,6 +63,8 @@ public final class Camera: @unchecked Sendable {
         session.setEventHandler { [weak self] event in self?.deliver(event) }
     }
 
+    func setPropListWorks(_ value: Bool) { lock.withLock { propListWorks = value } }
+
     public func close() {
         session.close()
         onClose?()
@@ -264,4 +266,9 @@ final class CaptureCollector: @unchecked Sendable {
         }
         return true
     }
+}
+
+extension Camera {
+    /// Makes listing use GetObjectHandles and GetObjectInfo, as with a device that lacks GetObjectPropList.
+    func disablePropListForTesting() { setPropListWorks(false) }
 }

@@ -87,17 +87,15 @@ public struct DownloadJob {
         let resumedFrom = offset
         let sink = FileSink(fd: fd, path: partPath, offset: offset)
         let started = Date()
-        var lastReport = Date.distantPast
-        func report(force: Bool = false) {
+        // Reported after every chunk; a terminal meter redraws at its own pace.
+        func report() {
             guard let progress else { return }
             let now = Date()
-            guard force || now.timeIntervalSince(lastReport) >= 0.1 else { return }
-            lastReport = now
             let elapsed = now.timeIntervalSince(started)
             let rate = elapsed > 0 ? Double(offset - resumedFrom) / elapsed : 0
             progress(TransferProgress(name: remoteName, bytesDone: offset, totalBytes: size, bytesPerSecond: rate, elapsed: elapsed))
         }
-        report(force: true)
+        report()
         while offset < size {
             if cancellation?.isCancelled == true {
                 LocalFile.sync(fd)
@@ -122,7 +120,7 @@ public struct DownloadJob {
             offset += UInt64(written)
             report()
         }
-        report(force: true)
+        report()
         LocalFile.sync(fd)
         let final = LocalFile.size(fd)
         guard final == size else { throw DownloadError.sizeMismatch(path: destination, expected: size, got: final) }

@@ -51,7 +51,7 @@ final class GeneratedContentReader: ContentReader {
     func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard offset < length else { return 0 }
         let count = Int(min(UInt64(buffer.count), length - offset))
-        for i in 0..<count { buffer[i] = generatedByte(at: offset + UInt64(i)) }
+        fillGenerated(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), from: offset)
         return count
     }
 }

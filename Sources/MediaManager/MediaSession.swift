@@ -1,0 +1,127 @@
+import Foundation
+import PTP
+
+/// An open camera with its cached catalog: what the shell holds while a camera is open.
+/// Fetches, deletes, thumbnails and captures go through here so the catalog stays in step.
+public final class MediaSession: @unchecked Sendable {
+    public let url: CameraURL
+    public let camera: Camera
+    public let catalog: MediaCatalog
+    /// Thumbnail fetches, one at a time, in the order the user wants them.
+    public let thumbnails: ThumbnailQueue<UInt32>
+
+    public init(camera: Camera, url: CameraURL) {
+        self.url = url
+        self.camera = camera
+        catalog = MediaCatalog(camera: camera)
+        thumbnails = ThumbnailQueue<UInt32> { [weak camera, catalog] id in
+            guard let camera, let file = catalog.file(id: id) else { throw PTPError.response(.invalidObjectHandle, operation: .getThumb) }
+            return try camera.thumbnail(file)
+        }
+    }
+
+    /// Opens the camera at `url` and reads its file list.
+    public static func open(_ url: CameraURL, options: CameraConnector.Options = .init()) throws -> MediaSession {
+        let camera = try CameraConnector.open(url, options: options)
+        return MediaSession(camera: camera, url: url)
+    }
+
+    public func close() {
+        thumbnails.cancelAll()
+        camera.close()
+    }
+
+    // MARK: Fetch
+
+    public struct FetchOptions: Sendable {
+        /// Replace files that exist in the destination.
+        public var overwrite = false
+        /// Skip files already in the destination with the same name and size.
+        public var onlyNew = false
+        /// Delete each file from the camera once it arrived whole.
+        public var deleteAfter = false
+        /// Start the first file from this offset (the shell's `offset`), instead of its `.part` size.
+        public var startOffset: UInt64?
+        public var chunkSize = 8 << 20
+        public init() {}
+    }
+
+    /// One file's result in a batch.
+    public struct FileResult: Sendable {
+        public var file: MediaFile
+        public var outcome: Result<DownloadOutcome, Error>
+        /// Set when `deleteAfter` was asked and the delete failed.
+        public var deleteError: Error?
+    }
+
+    /// Downloads `files` into `folder` one after another, each through its own `.part`. Local names are
+    /// sanitized and made unique within the batch. Stops at a cancellation; other failures are reported
+    /// per file and the batch goes on.
+    public func fetch(
+        _ files: [MediaFile], to folder: String, options: FetchOptions = .init(), cancellation: CancellationFlag? = nil,
+        progress: ((TransferProgress) -> Void)? = nil, each: ((FileResult) -> Void)? = nil
+    ) throws -> [FileResult] {
+        try LocalFile.makeDirectory(folder)
+        let localNames = LocalFileName.uniqueNames(for: files.map(\.name))
+        var results: [FileResult] = []
+        for (index, file) in files.enumerated() where !file.isFolder {
+            var jobOptions = DownloadJob.Options()
+            jobOptions.overwrite = options.overwrite
+            jobOptions.onlyNew = options.onlyNew
+            jobOptions.chunkSize = options.chunkSize
+            if index == 0 { jobOptions.startOffset = options.startOffset }
+            let job = DownloadJob(
+                remoteName: file.name, size: file.size, destinationFolder: folder, localName: localNames[index],
+                options: jobOptions)
+            let outcome = Result {
+                try job.run(
+                    read: { offset, count, sink in try self.camera.read(file, offset: offset, count: count, into: sink) },
+                    cancellation: cancellation, progress: progress)
+            }
+            var result = FileResult(file: file, outcome: outcome, deleteError: nil)
+            if options.deleteAfter, case .success(.downloaded) = outcome {
+                do {
+                    try delete(file)
+                } catch {
+                    result.deleteError = error
+                }
+            }
+            results.append(result)
+            each?(result)
+            if case .failure(DownloadError.cancelled) = outcome { break }
+        }
+        return results
+    }
+
+    // MARK: Delete
+
+    /// Deletes one file from the camera and the catalog.
+    public func delete(_ file: MediaFile) throws {
+        try camera.delete(file)
+        catalog.forget(file)
+    }
+
+    /// Deletes each file, reporting each one's result (the seed's "failed files").
+    public func delete(_ files: [MediaFile], each: ((MediaFile, Error?) -> Void)? = nil) -> [(MediaFile, Error?)] {
+        files.map { file in
+            let error: Error?
+            do {
+                try delete(file)
+                error = nil
+            } catch let e {
+                error = e
+            }
+            each?(file, error)
+            return (file, error)
+        }
+    }
+
+    // MARK: Capture
+
+    /// Takes a picture; returns the new files once the catalog knows them.
+    public func capture(timeout: TimeInterval = 30) throws -> [MediaFile] {
+        let ids = try camera.capture(timeout: timeout)
+        try catalog.ensureLoaded()
+        return ids.compactMap { catalog.file(id: $0) }
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import PTP
+import PTPIP
+import Testing
+import VirtualCamera
+@testable import MediaManager
+
+/// A card folder on disk for media-manager tests.
+final class CardFolder {
+    let path: String
+    var files: [String: [UInt8]] = [:]
+
+    init(_ layout: [String: Int]) throws {
+        path = try temporaryFolder()
+        for (relative, size) in layout {
+            let bytes = randomBytes(size)
+            files[relative] = bytes
+            let url = URL(fileURLWithPath: path + "/" + relative)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A PTP/IP server in this process serving a card, restartable on the same port.
+final class LoopbackServer: @unchecked Sendable {
+    let camera: VirtualCamera
+    var server: PTPIPServer
+    var port: UInt16 { server.port }
+
+    init(card: Card) throws {
+        let camera = VirtualCamera(card: card)
+        self.camera = camera
+        server = LoopbackServer.make(camera: camera, port: 0)
+        try server.start()
+    }
+
+    static func make(camera: VirtualCamera, port: UInt16) -> PTPIPServer {
+        PTPIPServer(host: "127.0.0.1", port: port) { connection, peer in
+            camera.serve(connection, peer: peer.address)
+        }
+    }
+
+    func restart() throws {
+        let port = self.port
+        server.stop()
+        server = LoopbackServer.make(camera: camera, port: port)
+        try server.start()
+    }
+
+    var url: CameraURL { .ptpip(host: "127.0.0.1", port: port, eventPort: port) }
+}
+
+@Suite struct MediaSessionTests {
+    static let layout = [
+        "DCIM/100MEDIA/DJI_0001.JPG": 12_345, "DCIM/100MEDIA/DJI_0002.MP4": 2_000_001,
+        "DCIM/100MEDIA/DJI_0002.SRT": 300, "DCIM/100MEDIA/DJI_0002.LRF": 4_000,
+        "DCIM/101MEDIA/IMG_0001.CR3": 5_000, "DCIM/101MEDIA/IMG_0001.JPG": 1_000,
+    ]
+
+    func check(_ session: MediaSession, _ card: CardFolder) throws {
+        try session.catalog.ensureLoaded()
+        #expect(session.catalog.state == .upToDate)
+        #expect(session.catalog.folderPaths == ["", "DCIM", "DCIM/100MEDIA", "DCIM/101MEDIA"])
+        let files = session.catalog.allFiles()
+        #expect(Set(files.map(\.path)) == Set(card.files.keys))
+        for file in files { #expect(file.size == UInt64(card.files[file.path]!.count)) }
+        let mp4 = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0002.MP4"))
+        #expect(mp4.kind == .mp4)
+        #expect(session.catalog.group(of: mp4).map(\.name) == ["DJI_0002.MP4", "DJI_0002.LRF", "DJI_0002.SRT"])
+        let raw = try #require(session.catalog.file(atPath: "DCIM/101MEDIA/IMG_0001.CR3"))
+        #expect(session.catalog.group(of: raw).map(\.name) == ["IMG_0001.CR3", "IMG_0001.JPG"])
+
+        let destination = try temporaryFolder()
+        let results = try session.fetch(files, to: destination)
+        #expect(results.count == files.count)
+        for result in results {
+            guard case .success(.downloaded(let path, _, _)) = result.outcome else {
+                Issue.record("\(result.file.path): \(result.outcome)")
+                continue
+            }
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == card.files[result.file.path])
+        }
+        // Only new: nothing transferred the second time.
+        var onlyNew = MediaSession.FetchOptions()
+        onlyNew.onlyNew = true
+        let again = try session.fetch(files, to: destination, options: onlyNew)
+        #expect(again.allSatisfy { if case .success(.skippedExisting) = $0.outcome { true } else { false } })
+        // No overwrite without force.
+        let refused = try session.fetch([mp4], to: destination)
+        #expect(throws: DownloadError.self) { try refused[0].outcome.get() }
+    }
+
+    @Test func worksOverACardFolder() throws {
+        let card = try CardFolder(Self.layout)
+        let session = try MediaSession.open(.folder(path: card.path))
+        defer { session.close() }
+        try check(session, card)
+        #expect(!session.camera.summary.model.isEmpty)
+    }
+
+    @Test func worksOverPTPIP() throws {
+        let card = try CardFolder(Self.layout)
+        let server = try LoopbackServer(card: try Card(folder: card.path))
+        defer { server.server.stop() }
+        let session = try MediaSession.open(server.url)
+        defer { session.close() }
+        try check(session, card)
+    }
+
+    @Test func worksWithoutPropListByAskingPerObject() throws {
+        // A device without GetObjectPropList (many USB cameras): the per-object fallback lists the same.
+        let card = try CardFolder(Self.layout)
+        let session = try MediaSession.open(.folder(path: card.path))
+        defer { session.close() }
+        session.camera.disablePropListForTesting()
+        try check(session, card)
+    }
+
+    @Test func aDownloadCutByTheResponderGoingAwayResumesAfterItReturns() throws {
+        let card = try CardFolder(["DCIM/100MEDIA/BIG.MP4": 9_000_000])
+        let server = try LoopbackServer(card: try Card(folder: card.path))
+        defer { server.server.stop() }
+        let destination = try temporaryFolder()
+        var options = MediaSession.FetchOptions()
+        options.chunkSize = 1 << 20
+        do {
+            let session = try MediaSession.open(server.url)
+            try session.catalog.ensureLoaded()
+            let file = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/BIG.MP4"))
+            let stopped = LockedFlag()
+            let results = try session.fetch([file], to: destination, options: options, progress: { p in
+                // Kill the responder once ~3.3 MB arrived, from inside the transfer.
+                if p.bytesDone > 3_300_000 && !stopped.value {
+                    stopped.set()
+                    server.server.stop()
+                }
+            })
+            #expect(throws: DownloadError.self) { try results[0].outcome.get() }
+            session.close()
+        }
+        let partSize = try #require(try FileManager.default.attributesOfItem(atPath: destination + "/BIG.MP4.part")[.size] as? Int)
+        #expect(partSize > 3_000_000 && partSize < 9_000_000)
+        try server.restart()
+        let session = try MediaSession.open(server.url)
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        let file = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/BIG.MP4"))
+        let results = try session.fetch([file], to: destination, options: options)
+        #expect(try results[0].outcome.get() == .downloaded(path: destination + "/BIG.MP4", bytes: 9_000_000, resumedFrom: UInt64(partSize)))
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination + "/BIG.MP4"))) == card.files["DCIM/100MEDIA/BIG.MP4"])
+    }
+
+    @Test func deletesOneFileAndAGlobsWorthReportingEach() throws {
+        let card = try CardFolder(Self.layout)
+        let session = try MediaSession.open(.folder(path: card.path))
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        let mp4 = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0002.MP4"))
+        let group = session.catalog.group(of: mp4)
+        let results = session.delete(group)
+        #expect(results.allSatisfy { $0.1 == nil })
+        for f in group { #expect(!FileManager.default.fileExists(atPath: card.path + "/" + f.path)) }
+        #expect(session.catalog.contents(of: "DCIM/100MEDIA")?.map(\.name) == ["DJI_0001.JPG"])
+        // Deleting it again: a per-file error, not a crash.
+        let again = session.delete([mp4])
+        #expect(again[0].1 != nil)
+    }
+
+    @Test func captureOnTheSimulatorAddsAFileToTheCatalog() throws {
+        let card = try CardFolder(["DCIM/100MEDIA/DJI_0009.JPG": 10])
+        let session = try MediaSession.open(.simulator(path: card.path))
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        let added = try session.capture(timeout: 10)
+        #expect(added.map(\.path) == ["DCIM/100MEDIA/DJI_0010.JPG"])
+        #expect(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0010.JPG") != nil)
+        #expect(FileManager.default.fileExists(atPath: card.path + "/DCIM/100MEDIA/DJI_0010.JPG"))
+    }
+
+    @Test func theDemoCardLooksLikeADrone() throws {
+        let session = try MediaSession.open(.simulator(path: nil))
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        let names = session.catalog.contents(of: "DCIM/100MEDIA")?.map(\.name) ?? []
+        #expect(names.contains("DJI_0001.JPG"))
+        #expect(names.contains("DJI_0003.MP4"))
+        #expect(names.contains("DJI_0003.SRT"))
+        #expect(names.contains("DJI_0003.LRF"))
+    }
+}
+
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    var value: Bool { lock.withLock { flag } }
+    func set() { lock.withLock { flag = true } }
+}
