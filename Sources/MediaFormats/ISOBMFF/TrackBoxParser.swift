@@ -17,7 +17,8 @@ struct TrackBoxParser {
         let stbl = try minf.children(depth: depth + 2, budget: &budget).require("stbl", in: "the media of \(name)")
         let stblChildren = try stbl.children(depth: depth + 3, budget: &budget)
         let description = try parseSampleDescription(
-            stblChildren.require("stsd", in: "the sample table of \(name)"), handler: handler)
+            stblChildren.require("stsd", in: "the sample table of \(name)"), handler: handler, depth: depth + 5,
+            budget: &budget)
 
         var presentationShift: Int64 = 0
         if let edts = trakChildren.first("edts"),
@@ -128,7 +129,9 @@ struct TrackBoxParser {
     }
 
     /// The first sample entry's format, plus picture size (video) or rate and channels (audio).
-    private func parseSampleDescription(_ box: Box, handler: FourCC) throws -> SampleDescription {
+    private func parseSampleDescription(
+        _ box: Box, handler: FourCC, depth: Int, budget: inout BoxBudget
+    ) throws -> SampleDescription {
         var (_, _, cursor) = try box.fullBoxPayload()
         let entryCount = try cursor.readUInt32()
         try cursor.requireEntries(UInt64(entryCount), of: 8, "sample descriptions")
@@ -163,6 +166,16 @@ struct TrackBoxParser {
             } else {
                 result.sampleRate = rate
                 result.channelCount = Int(channels)
+                if version == 0, format == "mp4a" {
+                    // ISO files always write 2 channels here; the decoder config knows better.
+                    let children = try Box(type: format, payload: entry, fileOffset: entryStart)
+                        .children(depth: depth, budget: &budget)
+                    if let esds = children.first("esds"),
+                        let count = try AudioSpecificConfig.channelCount(esds: esds.fullBoxPayload().cursor)
+                    {
+                        result.channelCount = count
+                    }
+                }
             }
         default:
             break
