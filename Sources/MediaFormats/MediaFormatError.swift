@@ -21,12 +21,14 @@ public struct MediaFormatError: Error, Sendable, Equatable, CustomStringConverti
     /// Where in the file the problem was found, when known.
     public let offset: UInt64?
 
+    /// An error of `kind` with a user-readable `message`, found at `offset` in the file when known.
     public init(_ kind: Kind, _ message: String, offset: UInt64? = nil) {
         self.kind = kind
         self.message = message
         self.offset = offset
     }
 
+    /// The message, with the byte offset when known.
     public var description: String {
         if let offset { return "\(message) (at byte \(offset))" }
         return message

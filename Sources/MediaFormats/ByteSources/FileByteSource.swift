@@ -10,6 +10,7 @@ import Darwin
 /// thread. The length is taken when the file is opened.
 public final class FileByteSource: ByteRangeSource, Sendable {
     private let descriptor: Int32
+    /// The file's size when it was opened.
     public let length: UInt64
     /// The path the file was opened from, for messages.
     public let path: String

@@ -25,7 +25,7 @@ struct MovieBoxParser {
         }
         var tracks: [TrackInfo] = []
         for box in trackBoxes {
-            var trackParser = TrackBoxParser(
+            let trackParser = TrackBoxParser(
                 limits: limits, sourceLength: sourceLength, movieTimescale: header.timescale)
             tracks.append(try trackParser.parse(box, depth: 2, budget: &budget))
         }

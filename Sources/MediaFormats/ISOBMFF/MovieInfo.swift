@@ -14,8 +14,9 @@ public struct MovieInfo: Sendable {
     public let creationDate: Date?
     /// The tracks in file order.
     public let tracks: [TrackInfo]
-    /// Where the movie box starts in the file, and its size.
+    /// Where the movie box starts in the file.
     public let movieBoxOffset: UInt64
+    /// The movie box's size in bytes, header included.
     public let movieBoxSize: UInt64
     /// True when the movie box comes before the media data ("fast start"), so playback can begin after
     /// reading the head of the file.
@@ -59,21 +60,25 @@ public enum TrackKind: Sendable, Equatable, CustomStringConvertible {
 public struct TrackInfo: Sendable {
     /// The track ID from `tkhd`.
     public let id: UInt32
+    /// Video, audio or something else.
     public let kind: TrackKind
     /// The `hdlr` handler type ("vide", "soun", "tmcd", ...).
     public let handler: FourCC
     /// The first sample entry's format: the codec ("avc1", "hvc1", "mp4a"), nil without sample entries.
     public let codec: FourCC?
-    /// The coded picture size from the visual sample entry (video only).
+    /// The coded picture width from the visual sample entry (video only).
     public let codedWidth: Int?
+    /// The coded picture height from the visual sample entry (video only).
     public let codedHeight: Int?
-    /// The presentation size from `tkhd`, before rotation (zero for audio).
+    /// The presentation width from `tkhd`, before rotation (zero for audio).
     public let width: Double
+    /// The presentation height from `tkhd`, before rotation (zero for audio).
     public let height: Double
     /// Clockwise rotation applied for display, from the `tkhd` matrix: 0, 90, 180 or 270.
     public let rotation: Int
-    /// Audio sample rate and channel count from the sound sample entry (audio only).
+    /// Audio samples per second, from the sound sample entry (audio only).
     public let sampleRate: Double?
+    /// Audio channels, from the AAC decoder config when present, else the sound sample entry (audio only).
     public let channelCount: Int?
     /// Units per second of the track's media times (`mdhd`).
     public let timescale: UInt32

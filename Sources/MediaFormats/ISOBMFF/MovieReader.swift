@@ -13,14 +13,17 @@ public struct MovieReadLimits: Sendable {
     /// The most samples in one track (over two hours of 240 fps video).
     public var maxSamplesPerTrack = 2_000_000
 
+    /// The default bounds, generous for any real camera file.
     public init() {}
 }
 
 /// Reads a movie's structure (MP4, MOV, LRF) through random access: it walks the top-level box headers,
 /// reads only the movie box, wherever it sits, and never the media data.
 public struct MovieReader: Sendable {
+    /// The bounds applied while reading.
     public var limits: MovieReadLimits
 
+    /// A reader with the default bounds, or tighter ones.
     public init(limits: MovieReadLimits = MovieReadLimits()) {
         self.limits = limits
     }

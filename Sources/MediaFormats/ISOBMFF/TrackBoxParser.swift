@@ -5,7 +5,7 @@ struct TrackBoxParser {
     let sourceLength: UInt64
     let movieTimescale: UInt32
 
-    mutating func parse(_ trak: Box, depth: Int, budget: inout BoxBudget) throws -> TrackInfo {
+    func parse(_ trak: Box, depth: Int, budget: inout BoxBudget) throws -> TrackInfo {
         let trakChildren = try trak.children(depth: depth, budget: &budget)
         let header = try parseTrackHeader(trakChildren.require("tkhd", in: "a track"))
         let name = "track \(header.id)"

@@ -1,7 +1,8 @@
 /// What the header of a JPEG file says: picture size from the frame header and, when present, its EXIF.
 public struct JPEGInfo: Sendable {
-    /// The stored picture size from the frame (SOF) header, before EXIF orientation.
+    /// The stored picture width from the frame (SOF) header, before EXIF orientation.
     public let width: Int
+    /// The stored picture height from the frame (SOF) header, before EXIF orientation.
     public let height: Int
     /// Colour components (1 grey, 3 YCbCr).
     public let componentCount: Int
@@ -30,9 +31,11 @@ public struct ExifInfo: Sendable {
         case bigEndian = "MM"
     }
 
+    /// The TIFF byte order the block was written in.
     public let byteOrder: ByteOrder
-    /// Camera maker and model from IFD0 ("DJI", "FC3582").
+    /// The camera maker from IFD0 ("DJI").
     public let make: String?
+    /// The camera model from IFD0 ("FC3582").
     public let model: String?
     /// The EXIF orientation, 1 (upright) to 8; 5 to 8 turn the picture a quarter.
     public let orientation: Int?

@@ -5,14 +5,17 @@ public struct JPEGReadLimits: Sendable {
     /// The most marker segments walked.
     public var maxSegments = 1024
 
+    /// The default bounds, generous for any real camera file.
     public init() {}
 }
 
 /// Reads a JPEG's header through random access: the frame size (SOF) and the EXIF block (APP1) with its
 /// thumbnail, walking marker segments and reading only the segments it needs, never the image data.
 public struct JPEGReader: Sendable {
+    /// The bounds applied while reading.
     public var limits: JPEGReadLimits
 
+    /// A reader with the default bounds, or tighter ones.
     public init(limits: JPEGReadLimits = JPEGReadLimits()) {
         self.limits = limits
     }
