@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A local file read with POSIX `pread`, which takes its own offset, so one open file serves reads from any
+/// thread. The length is taken when the file is opened.
+public final class FileByteSource: ByteRangeSource, Sendable {
+    private let descriptor: Int32
+    /// The file's size when it was opened.
+    public let length: UInt64
+    /// The path the file was opened from, for messages.
+    public let path: String
+
+    /// Opens `path` for reading; throws an `.io` error naming the path if it cannot be opened.
+    public init(path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.ioError("cannot open", path) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = Self.ioError("cannot inspect", path)
+            close(fd)
+            throw error
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw MediaFormatError(.io, "\(path) is not a regular file")
+        }
+        descriptor = fd
+        length = UInt64(info.st_size)
+        self.path = path
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    public func read(offset: UInt64, count: Int) throws -> [UInt8] {
+        let wanted = try clampedReadCount(offset: offset, count: count, length: length)
+        guard wanted > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: wanted)
+        var filled = 0
+        try buffer.withUnsafeMutableBytes { raw in
+            while filled < wanted {
+                let result = pread(descriptor, raw.baseAddress! + filled, wanted - filled, off_t(offset) + off_t(filled))
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw Self.ioError("cannot read", path)
+                }
+                if result == 0 { break }  // The file shrank since it was opened.
+                filled += result
+            }
+        }
+        if filled < wanted { buffer.removeLast(wanted - filled) }
+        return buffer
+    }
+
+    /// Turns the current `errno` into an error naming the operation and the path.
+    private static func ioError(_ action: String, _ path: String) -> MediaFormatError {
+        let reason = String(cString: strerror(errno))
+        return MediaFormatError(.io, "\(action) \(path): \(reason)")
+    }
+}

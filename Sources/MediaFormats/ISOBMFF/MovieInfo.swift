@@ -1,0 +1,109 @@
+import Foundation
+
+/// What a movie file (MP4, MOV, DJI LRF) holds, read from its movie box alone: brands, duration, tracks.
+public struct MovieInfo: Sendable {
+    /// The `ftyp` major brand ("isom", "mp42", "qt  "), nil for old QuickTime files without `ftyp`.
+    public let majorBrand: FourCC?
+    /// The `ftyp` compatible brands.
+    public let compatibleBrands: [FourCC]
+    /// Units per second of the movie-level duration (`mvhd`).
+    public let timescale: UInt32
+    /// The movie's length in seconds (`mvhd`, or the longest track when `mvhd` leaves it unknown).
+    public let durationSeconds: Double
+    /// When the movie was made, from `mvhd`; nil when the field is zero.
+    public let creationDate: Date?
+    /// The tracks in file order.
+    public let tracks: [TrackInfo]
+    /// Where the movie box starts in the file.
+    public let movieBoxOffset: UInt64
+    /// The movie box's size in bytes, header included.
+    public let movieBoxSize: UInt64
+    /// True when the movie box comes before the media data ("fast start"), so playback can begin after
+    /// reading the head of the file.
+    public let isFastStart: Bool
+
+    /// The first video track, if any.
+    public var videoTrack: TrackInfo? { tracks.first { $0.kind == .video } }
+
+    /// The first audio track, if any.
+    public var audioTrack: TrackInfo? { tracks.first { $0.kind == .audio } }
+
+    /// True for a QuickTime movie (major brand "qt  ").
+    public var isQuickTime: Bool { majorBrand == "qt  " }
+}
+
+/// The kind of media a track carries, from its handler.
+public enum TrackKind: Sendable, Equatable, CustomStringConvertible {
+    case video
+    case audio
+    /// Timecode, subtitles, metadata and anything else, with its handler type.
+    case other(FourCC)
+
+    init(handler: FourCC) {
+        switch handler {
+        case "vide": self = .video
+        case "soun": self = .audio
+        default: self = .other(handler)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .video: "video"
+        case .audio: "audio"
+        case .other(let handler): "other (\(handler))"
+        }
+    }
+}
+
+/// One track of a movie: its kind, codec, picture geometry, timing and samples.
+public struct TrackInfo: Sendable {
+    /// The track ID from `tkhd`.
+    public let id: UInt32
+    /// Video, audio or something else.
+    public let kind: TrackKind
+    /// The `hdlr` handler type ("vide", "soun", "tmcd", ...).
+    public let handler: FourCC
+    /// The first sample entry's format: the codec ("avc1", "hvc1", "mp4a"), nil without sample entries.
+    public let codec: FourCC?
+    /// The coded picture width from the visual sample entry (video only).
+    public let codedWidth: Int?
+    /// The coded picture height from the visual sample entry (video only).
+    public let codedHeight: Int?
+    /// The presentation width from `tkhd`, before rotation (zero for audio).
+    public let width: Double
+    /// The presentation height from `tkhd`, before rotation (zero for audio).
+    public let height: Double
+    /// Clockwise rotation applied for display, from the `tkhd` matrix: 0, 90, 180 or 270.
+    public let rotation: Int
+    /// Audio samples per second, from the sound sample entry (audio only).
+    public let sampleRate: Double?
+    /// Audio channels, from the AAC decoder config when present, else the sound sample entry (audio only).
+    public let channelCount: Int?
+    /// Units per second of the track's media times (`mdhd`).
+    public let timescale: UInt32
+    /// The media duration from `mdhd`, in `timescale` units.
+    public let duration: UInt64
+    /// Every sample, with times, offsets, sizes and keyframe flags.
+    public let sampleTable: SampleTable
+
+    /// The media duration in seconds.
+    public var durationSeconds: Double { Double(duration) / Double(max(timescale, 1)) }
+
+    /// The picture's width as displayed, after rotation.
+    public var displayWidth: Int { rotation % 180 == 0 ? unrotatedWidth : unrotatedHeight }
+
+    /// The picture's height as displayed, after rotation.
+    public var displayHeight: Int { rotation % 180 == 0 ? unrotatedHeight : unrotatedWidth }
+
+    /// Landscape or portrait as displayed.
+    public var orientation: DisplayOrientation {
+        DisplayOrientation(width: displayWidth, height: displayHeight)
+    }
+
+    /// Average frames (samples) per second.
+    public var frameRate: Double? { sampleTable.frameRate }
+
+    private var unrotatedWidth: Int { width >= 1 ? Int(width.rounded()) : codedWidth ?? 0 }
+    private var unrotatedHeight: Int { height >= 1 ? Int(height.rounded()) : codedHeight ?? 0 }
+}

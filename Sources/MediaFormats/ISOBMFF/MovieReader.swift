@@ -1,0 +1,123 @@
+/// Bounds that keep a hostile movie file from costing unbounded memory or time.
+public struct MovieReadLimits: Sendable {
+    /// The largest movie box read into memory.
+    public var maxMovieBoxSize: UInt64 = 256 << 20
+    /// The most top-level boxes walked while looking for the movie box.
+    public var maxTopLevelBoxes = 4096
+    /// The most boxes parsed inside the movie box.
+    public var maxBoxes = 100_000
+    /// The deepest box nesting accepted inside the movie box.
+    public var maxDepth = 16
+    /// The most tracks in one movie.
+    public var maxTracks = 64
+    /// The most samples in one track (over two hours of 240 fps video).
+    public var maxSamplesPerTrack = 2_000_000
+
+    /// The default bounds, generous for any real camera file.
+    public init() {}
+}
+
+/// Reads a movie's structure (MP4, MOV, LRF) through random access: it walks the top-level box headers,
+/// reads only the movie box, wherever it sits, and never the media data.
+public struct MovieReader: Sendable {
+    /// The bounds applied while reading.
+    public var limits: MovieReadLimits
+
+    /// A reader with the default bounds, or tighter ones.
+    public init(limits: MovieReadLimits = MovieReadLimits()) {
+        self.limits = limits
+    }
+
+    /// Reads the brands, tracks and sample tables of the movie in `source`.
+    public func read(from source: some ByteRangeSource) throws -> MovieInfo {
+        let length = source.length
+        // Headers are small; a 4 KiB read-ahead usually covers `ftyp` and the next box's header at once.
+        var window = ReadAheadWindow(source, chunkSize: 4096)
+        var offset: UInt64 = 0
+        var boxCount = 0
+        var brands: (major: FourCC, compatible: [FourCC])?
+        var sawMediaData = false
+
+        while length - offset >= 8 {
+            boxCount += 1
+            guard boxCount <= limits.maxTopLevelBoxes else {
+                throw MediaFormatError.limit(
+                    "more than \(limits.maxTopLevelBoxes) top-level boxes and no movie box (moov)", offset: offset)
+            }
+            var header = ByteCursor(
+                try window.bytes(at: offset, count: 8, what: "a box header"), fileOffset: offset, what: "a box header")
+            let size32 = try header.readUInt32()
+            let type = FourCC(rawValue: try header.readUInt32())
+            guard type.isPrintable else {
+                throw MediaFormatError.malformed(
+                    "not an MP4/MOV file: the box type at byte \(offset) is not text ('\(type)')", offset: offset)
+            }
+            var headerSize: UInt64 = 8
+            let size: UInt64
+            switch size32 {
+            case 0:
+                size = length - offset  // The last box runs to the end of the file.
+            case 1:
+                var large = ByteCursor(
+                    try window.bytes(at: offset + 8, count: 8, what: "the 64-bit size of '\(type)'"),
+                    fileOffset: offset + 8, what: "a box header")
+                size = try large.readUInt64()
+                headerSize = 16
+            default:
+                size = UInt64(size32)
+            }
+            guard size >= headerSize else {
+                throw MediaFormatError.malformed(
+                    "box '\(type)' has size \(size), smaller than its own header", offset: offset)
+            }
+            let (end, overflow) = offset.addingReportingOverflow(size)
+            guard !overflow, end <= length else {
+                throw MediaFormatError.truncated(
+                    "the '\(type)' box (\(size) bytes from byte \(offset), file is \(length) bytes) before a movie box (moov) was found",
+                    offset: offset)
+            }
+
+            switch type {
+            case "moov":
+                guard size <= limits.maxMovieBoxSize else {
+                    throw MediaFormatError.limit(
+                        "the movie box is \(size) bytes, more than the \(limits.maxMovieBoxSize) this reader accepts",
+                        offset: offset)
+                }
+                let bytes = try window.bytes(at: offset, count: Int(size), what: "the movie box (moov)")
+                let moov = Box(
+                    type: type,
+                    payload: ByteCursor(
+                        bytes, range: Int(headerSize)..<bytes.count, fileOffset: offset, what: "the 'moov' box"),
+                    fileOffset: offset)
+                var parser = MovieBoxParser(limits: limits, sourceLength: length)
+                return try parser.parse(
+                    moov, size: size, brands: brands, isFastStart: !sawMediaData)
+            case "ftyp" where brands == nil:
+                // Brands are a few bytes; more than 64 of them is not a real file, so read no further.
+                let bodySize = Int(min(size - headerSize, 4 + 4 + 64 * 4))
+                let body = try window.bytes(at: offset + headerSize, count: bodySize, what: "the 'ftyp' box")
+                brands = try Self.parseBrands(body, fileOffset: offset + headerSize)
+            case "mdat":
+                sawMediaData = true
+            default:
+                break
+            }
+            offset = end
+        }
+        throw MediaFormatError(
+            .unsupported,
+            "no movie box (moov) in \(length) bytes: not an MP4/MOV file, or a recording that was never finished")
+    }
+
+    private static func parseBrands(_ body: [UInt8], fileOffset: UInt64) throws -> (FourCC, [FourCC]) {
+        var cursor = ByteCursor(body, fileOffset: fileOffset, what: "the 'ftyp' box")
+        let major = FourCC(rawValue: try cursor.readUInt32())
+        _ = try cursor.readUInt32()  // minor version
+        var compatible: [FourCC] = []
+        while cursor.remaining >= 4 {
+            compatible.append(FourCC(rawValue: try cursor.readUInt32()))
+        }
+        return (major, compatible)
+    }
+}
