@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import PTP
 
 /// Who the camera is and what it can do.
@@ -154,9 +155,8 @@ public final class Camera: @unchecked Sendable {
             var file = MediaFile(
                 id: handle, storageID: UInt32(truncatingIfNeeded: props[.storageID]?.unsignedValue ?? UInt64(storage)),
                 parentID: UInt32(truncatingIfNeeded: props[.parentObject]?.unsignedValue ?? UInt64(folder ?? 0)),
-                name: name, folder: folderPath, kind: MediaKind(fileName: name, format: format), format: format,
-                size: props[.objectSize]?.unsignedValue ?? 0, captureDate: date, video: nil)
-            if format == .association { file.kind = .folder }
+                name: name, folder: folderPath, kind: MediaKind(fileName: name), isFolder: format == .association,
+                format: format, size: props[.objectSize]?.unsignedValue ?? 0, captureDate: date, video: nil)
             if file.kind.isVideo {
                 let duration = props[.duration]?.unsignedValue.map { Double($0) / 1000 }
                 let width = props[.width]?.unsignedValue.map { Int($0) }
@@ -187,11 +187,10 @@ public final class Camera: @unchecked Sendable {
             size = big
         }
         let date = PTPDateTime.parse(info.captureDate) ?? PTPDateTime.parse(info.modificationDate)
-        var kind = MediaKind(fileName: info.filename, format: info.format)
-        if info.isFolder { kind = .folder }
         return MediaFile(
             id: handle, storageID: info.storageID, parentID: info.parentObject == 0xFFFF_FFFF ? 0 : info.parentObject,
-            name: info.filename, folder: folderPath, kind: kind, format: info.format, size: size,
+            name: info.filename, folder: folderPath, kind: MediaKind(fileName: info.filename),
+            isFolder: info.isFolder, format: info.format, size: size,
             captureDate: date, video: nil)
     }
 

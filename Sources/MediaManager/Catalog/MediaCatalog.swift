@@ -58,8 +58,8 @@ public final class MediaCatalog: @unchecked Sendable {
                 for s in storages { prefixes[s.id] = "store_" + hex8(s.id) }
                 newFolders[""] = storages.map {
                     MediaFile(
-                        id: 0, storageID: $0.id, parentID: 0, name: prefixes[$0.id]!, folder: "", kind: .folder,
-                        format: .association, size: 0, captureDate: nil, video: nil)
+                        id: 0, storageID: $0.id, parentID: 0, name: prefixes[$0.id]!, folder: "", kind: .other,
+                        isFolder: true, format: .association, size: 0, captureDate: nil, video: nil)
                 }
             }
             for s in storages {

@@ -17,16 +17,16 @@ public enum DemoCard {
     }
 
     static let layout: [Entry] = [
-        Entry(name: "DJI_0001.JPG", source: .media("photo_landscape.jpg"), taken: "2026-06-14 10:21:07"),
-        Entry(name: "DJI_0002.JPG", source: .media("photo_portrait.jpg"), taken: "2026-06-14 10:23:41"),
-        Entry(name: "DJI_0003.MP4", source: .media("landscape_faststart.mp4"), taken: "2026-06-14 10:25:02"),
-        Entry(name: "DJI_0003.SRT", source: .telemetry(seconds: 4, start: "2026-06-14 10:25:02"), taken: "2026-06-14 10:25:02"),
-        Entry(name: "DJI_0003.LRF", source: .media("landscape_proxy.lrf"), taken: "2026-06-14 10:25:02"),
-        Entry(name: "DJI_0004.JPG", source: .media("photo_rotated_orientation6.jpg"), taken: "2026-06-14 10:31:15"),
-        Entry(name: "DJI_0005.MP4", source: .media("portrait_moovend.mp4"), taken: "2026-06-14 10:33:50"),
-        Entry(name: "DJI_0005.SRT", source: .telemetry(seconds: 4, start: "2026-06-14 10:33:50"), taken: "2026-06-14 10:33:50"),
-        Entry(name: "DJI_0005.LRF", source: .media("portrait_proxy.lrf"), taken: "2026-06-14 10:33:50"),
-        Entry(name: "DJI_0006.MOV", source: .media("clip.mov"), taken: "2026-06-14 10:40:12"),
+        Entry(name: "DJI_0001.JPG", source: .media("photo_landscape.jpg"), taken: "2024-05-01 10:12:03"),
+        Entry(name: "DJI_0002.JPG", source: .media("photo_portrait.jpg"), taken: "2024-05-01 10:14:27"),
+        Entry(name: "DJI_0003.MP4", source: .media("landscape_faststart.mp4"), taken: "2024-05-01 10:15:02"),
+        Entry(name: "DJI_0003.SRT", source: .media("landscape_telemetry.srt"), taken: "2024-05-01 10:15:02"),
+        Entry(name: "DJI_0003.LRF", source: .media("landscape_proxy_160x90.lrf"), taken: "2024-05-01 10:15:02"),
+        Entry(name: "DJI_0004.JPG", source: .media("photo_rotated_orientation6.jpg"), taken: "2024-05-01 10:16:45"),
+        Entry(name: "DJI_0005.MP4", source: .media("portrait_moovend.mp4"), taken: "2024-05-01 10:18:50"),
+        Entry(name: "DJI_0005.SRT", source: .telemetry(seconds: 2, start: "2024-05-01 10:18:50"), taken: "2024-05-01 10:18:50"),
+        Entry(name: "DJI_0005.LRF", source: .media("portrait_proxy_160x90.lrf"), taken: "2024-05-01 10:18:50"),
+        Entry(name: "DJI_0006.MOV", source: .media("clip.mov"), taken: "2024-05-01 10:21:12"),
     ]
 
     /// The photo a capture produces.
