@@ -25,7 +25,7 @@ extension CommandTable {
         var lines = ["usage: \(command.synopsis)"]
         if !command.aliases.isEmpty { lines.append("aliases: " + command.aliases.joined(separator: ", ")) }
         lines.append("")
-        lines.append(command.details.isEmpty ? command.summary : command.details)
+        lines += Self.wrap(command.details.isEmpty ? command.summary : command.details, width: 78)
         if !command.options.isEmpty {
             lines.append("")
             lines.append("options:")
@@ -45,5 +45,22 @@ extension CommandTable {
             throw UsageError(command: "help", "unknown command '\(SafeText.display(name))'")
         }
         return help(for: command)
+    }
+
+    /// Splits text into lines of at most `width` characters at spaces (a longer word gets its own line).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                if !line.isEmpty && line.count + 1 + word.count > width {
+                    lines.append(line)
+                    line = ""
+                }
+                line += (line.isEmpty ? "" : " ") + word
+            }
+            lines.append(line)
+        }
+        return lines
     }
 }

@@ -26,8 +26,9 @@ public struct CompletionEngine: Sendable {
             pendingBackslash: scan.pendingBackslash, exists: current != nil)
 
         guard let first = words.first else {
-            let dash = current?.startsWithBareDash == true ? "-" : ""
-            return finish(word, matches: nameMatches(commandNames, base: dash, typed: word.text))
+            let dashed = current?.startsWithBareDash == true
+            let name = dashed ? String(word.text.dropFirst()) : word.text
+            return finish(word, matches: nameMatches(commandNames, base: dashed ? "-" : "", typed: name))
         }
         var commandName = String(decoding: first.text, as: UTF8.self)
         if first.startsWithBareDash { commandName.removeFirst() }

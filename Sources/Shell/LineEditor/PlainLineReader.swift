@@ -43,7 +43,10 @@ public final class PlainLineReader: LineSource {
         var searchFrom = start
         while true {
             if let newline = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
-                return take(upTo: newline, consuming: newline + 1)
+                if newline - start <= Self.maximumLineLength { return take(upTo: newline, consuming: newline + 1) }
+                start = newline + 1
+                lineNumber += 1
+                return .failed("line \(lineNumber) is longer than \(Self.maximumLineLength) bytes")
             }
             if buffer.count - start > Self.maximumLineLength {
                 lineNumber += 1
