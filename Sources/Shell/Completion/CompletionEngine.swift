@@ -117,9 +117,8 @@ public struct CompletionEngine: Sendable {
                     base: base + scheme, typed: String(typed.dropFirst(scheme.count)), foldersOnly: true,
                     list: context.localEntries)
             }
-            let schemes = context.cameraURLSchemes().map { CompletionEntry($0, isFolder: true) }
-            var matches = nameMatches(NameIndex(schemes), base: base, typed: typed)
-            matches.folderSuffix = ""
+            var matches = nameMatches(NameIndex(names: context.cameraURLSchemes()), base: base, typed: typed)
+            matches.uniqueIsFinal = false
             return matches
         case .text, .seekPosition, .integer, .byteCount:
             return Matches()
@@ -143,8 +142,8 @@ public struct CompletionEngine: Sendable {
     }
 
     private func nameMatches(_ index: NameIndex, base: String, typed: String, foldersOnly: Bool = false) -> Matches {
-        let (entries, ignoredCase) = index.matches(prefix: typed, foldersOnly: foldersOnly)
-        return Matches(base: base, entries: entries, ignoredCase: ignoredCase)
+        let (items, ignoredCase) = index.matches(prefix: typed, foldersOnly: foldersOnly)
+        return Matches(base: base, items: items, ignoredCase: ignoredCase)
     }
 
     // MARK: - Turning matches into an edit
@@ -162,33 +161,29 @@ public struct CompletionEngine: Sendable {
     /// Sorted entries matching a leaf, and the unescaped text that comes before the leaf in the word.
     private struct Matches {
         var base = ""
-        var entries: [CompletionEntry] = []
+        var items: [NameIndex.Item] = []
         var ignoredCase = false
-        /// Appended to a folder's name; URL schemes use "" (they already end in `:`).
-        var folderSuffix = "/"
+        /// False for URL schemes: a unique one is followed by more typing, not by a space.
+        var uniqueIsFinal = true
 
-        func display(_ entry: CompletionEntry) -> String {
-            entry.isFolder ? entry.name + folderSuffix : entry.name
-        }
-
-        /// The longest prefix all entries share, cut at a character boundary (entries are sorted, so the
-        /// first and last suffice).
+        /// The longest prefix all entries share (entries are sorted, so the first and last suffice);
+        /// a unique folder ends in `/`.
         var commonPrefix: String {
-            guard let first = entries.first, let last = entries.last else { return "" }
-            if entries.count == 1 { return display(first) }
+            guard let first = items.first?.entry, let last = items.last?.entry else { return "" }
+            if items.count == 1 { return first.isFolder ? first.name + "/" : first.name }
             if ignoredCase {
-                return entries.dropFirst().reduce(first.name) { sharedPrefix($0, $1.name) }
+                return items.dropFirst().reduce(first.name) { sharedPrefix($0, $1.entry.name) }
             }
             return sharedPrefix(first.name, last.name)
         }
     }
 
     private func finish(_ word: TypedWord, matches: Matches) -> CompletionResult {
-        guard let only = matches.entries.first else { return .nothing(at: word.cursor) }
-        let unique = matches.entries.count == 1
-        let isFinal = unique && !only.isFolder
+        guard let only = matches.items.first?.entry else { return .nothing(at: word.cursor) }
+        let unique = matches.items.count == 1
+        let isFinal = unique && !only.isFolder && matches.uniqueIsFinal
         let newText = matches.base + matches.commonPrefix
-        let candidates = unique ? [] : matches.entries.map { SafeText.display(matches.display($0)) }
+        let candidates = unique ? [] : matches.items.map(\.display)
         let closing: String
         switch (isFinal, word.quote) {
         case (false, _): closing = ""

@@ -5,9 +5,14 @@ import Synchronization
 /// Matching is case-sensitive first; when nothing matches, a case-insensitive index (built on first use and
 /// kept) is searched, so `dji<Tab>` still finds `DJI_0001.JPG`.
 public final class NameIndex: Sendable {
-    /// Every entry, sorted by name.
-    public let entries: [CompletionEntry]
-    private let folders: [CompletionEntry]
+    /// An entry with the text shown in a candidate list: made safe to print, folders ending in `/`.
+    struct Item: Sendable {
+        let entry: CompletionEntry
+        let display: String
+    }
+
+    private let items: [Item]
+    private let folders: [Item]
     private let foldedIndex = Mutex<FoldedIndex?>(nil)
 
     private struct FoldedIndex: Sendable {
@@ -18,8 +23,8 @@ public final class NameIndex: Sendable {
     /// Sorts `entries` by name; duplicates are kept.
     public init(_ entries: some Sequence<CompletionEntry>) {
         let sorted = entries.sorted { $0.name < $1.name }
-        self.entries = sorted
-        self.folders = sorted.filter(\.isFolder)
+        items = sorted.map { Item(entry: $0, display: SafeText.display($0.isFolder ? $0.name + "/" : $0.name)) }
+        folders = items.filter(\.entry.isFolder)
     }
 
     /// An index of plain names (no folders).
@@ -30,33 +35,38 @@ public final class NameIndex: Sendable {
     /// No names at all.
     public static let empty = NameIndex([])
 
-    public var count: Int { entries.count }
+    /// Every entry, sorted by name.
+    public var entries: [CompletionEntry] { items.map(\.entry) }
+
+    public var count: Int { items.count }
 
     /// The entries starting with `prefix`, sorted; case-insensitive (and flagged so) when nothing matches
     /// exactly. Names starting with `.` are left out unless `prefix` starts with `.`.
-    func matches(prefix: String, foldersOnly: Bool = false) -> (entries: [CompletionEntry], ignoredCase: Bool) {
-        let includeHidden = prefix.hasPrefix(".")
-        let source = foldersOnly ? folders : entries
-        let range = Self.prefixRange(of: prefix, in: source) { $0.name }
-        var found = Array(source[range])
-        if !includeHidden { found.removeAll { $0.name.hasPrefix(".") } }
-        if !found.isEmpty || prefix.isEmpty { return (found, false) }
+    func matches(prefix: String, foldersOnly: Bool = false) -> (items: [Item], ignoredCase: Bool) {
+        let source = foldersOnly ? folders : items
+        if prefix.isEmpty {
+            // Hidden names sort together: cut their block out.
+            let hidden = Self.prefixRange(of: ".", in: source) { $0.entry.name }
+            return (Array(source[..<hidden.lowerBound] + source[hidden.upperBound...]), false)
+        }
+        let range = Self.prefixRange(of: prefix, in: source) { $0.entry.name }
+        if !range.isEmpty { return (Array(source[range]), false) }
 
         let folded = foldedIndex.withLock { cache -> FoldedIndex in
             if let cache { return cache }
-            let keys = entries.map { $0.name.lowercased() }
+            let keys = items.map { $0.entry.name.lowercased() }
             let order = keys.indices.sorted { keys[$0] < keys[$1] }
             let index = FoldedIndex(keys: order.map { keys[$0] }, order: order)
             cache = index
             return index
         }
+        let includeHidden = prefix.hasPrefix(".")
         let foldedRange = Self.prefixRange(of: prefix.lowercased(), in: folded.keys) { $0 }
-        var insensitive = folded.order[foldedRange].map { entries[$0] }
-        insensitive.removeAll { (foldersOnly && !$0.isFolder) || (!includeHidden && $0.name.hasPrefix(".")) }
-        insensitive.sort { $0.name < $1.name }
+        var insensitive = folded.order[foldedRange].map { items[$0] }
+        insensitive.removeAll { (foldersOnly && !$0.entry.isFolder) || (!includeHidden && $0.entry.name.hasPrefix(".")) }
+        insensitive.sort { $0.entry.name < $1.entry.name }
         return (insensitive, !insensitive.isEmpty)
     }
-
     /// The contiguous range of sorted `items` whose key starts with `prefix`.
     static func prefixRange<T>(of prefix: String, in items: [T], key: (T) -> String) -> Range<Int> {
         guard !prefix.isEmpty else { return items.indices }
