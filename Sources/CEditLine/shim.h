@@ -37,6 +37,8 @@ static inline void *msh_el_client_data(EditLine *el) {
 static inline int msh_el_set_read_function(EditLine *el, int (*read)(EditLine *, wchar_t *)) {
     return el_set(el, EL_GETCFN, read);
 }
+/* EL_REFRESH: forget what is on the screen and draw the prompt and line afresh at the cursor */
+static inline int msh_el_refresh(EditLine *el) { return el_set(el, EL_REFRESH); }
 /* EL_GETTC "co": the terminal width in columns, or 0 when unknown */
 static inline int msh_el_columns(EditLine *el) {
     int columns = 0;

@@ -224,14 +224,28 @@ public final class LineEditor: LineSource {
             return UInt8(CC_REFRESH)
         }
         guard !result.candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
-        var listing = "\n"
+        let width = terminalWidth
+        var listing = newlinesBelowInput(bytes: bytes, cursor: cursor, width: width)
         if result.candidates.count > listLimit {
-            listing += "(\(result.candidates.count) names match; type more of the name)\n"
+            listing += "(\(result.candidates.count) names match; type more of the name)\r\n"
         } else {
-            for line in ColumnList.lines(result.candidates, width: terminalWidth - 1) { listing += line + "\n" }
+            for line in ColumnList.lines(result.candidates, width: width - 1) { listing += line + "\r\n" }
         }
-        writeOut(listing.replacingOccurrences(of: "\n", with: "\r\n"))
-        return UInt8(CC_REDISPLAY)
+        writeOut(listing)
+        // Not CC_REDISPLAY: it moves up by the rows a wrapped line took and would erase the list.
+        _ = msh_el_refresh(editLine)
+        return UInt8(CC_NORM)
+    }
+
+    /// The line breaks that take the terminal cursor from within the input to the start of the row below it.
+    private func newlinesBelowInput(bytes: [UInt8], cursor: Int, width: Int) -> String {
+        let promptWidth = promptStorage.map { TerminalWidth.of(String(cString: $0)) } ?? 0
+        let atCursor = promptWidth + TerminalWidth.of(String(decoding: bytes[..<cursor], as: UTF8.self))
+        let atEnd = promptWidth + TerminalWidth.of(String(decoding: bytes, as: UTF8.self))
+        let rowsBelow = max(0, atEnd / max(1, width) - atCursor / max(1, width))
+        // A line that ends exactly at the margin already left the cursor at the start of the next row.
+        let wrapped = atEnd > 0 && atEnd % max(1, width) == 0
+        return String(repeating: "\r\n", count: rowsBelow + (wrapped ? 0 : 1))
     }
 
     // MARK: - History file and terminal
