@@ -1,12 +1,20 @@
 #ifndef MEDIASHELL_SHIM_H
 #define MEDIASHELL_SHIM_H
 /// Installs a SIGINT handler (sigaction, no SA_RESTART) that sets a flag and writes a byte to a pipe.
-/// Returns the read end of that pipe, or -1 on failure.
+/// Idempotent. Returns the read end of that pipe, or -1 on failure (errno set).
 int msh_install_interrupt_handler(void);
 /// 1 when SIGINT arrived since the last clear.
 int msh_interrupt_pending(void);
+/// Clears the SIGINT flag and drains the pipe.
 void msh_clear_interrupt(void);
 /// Makes SIGINT and SIGTERM (unblocked first) write a byte to a pipe; returns its read end or -1.
 /// For long-running servers that only wait to be stopped.
 int msh_install_termination_handler(void);
+/// Installs a SIGWINCH handler (sigaction, no SA_RESTART) that only sets a flag. Returns 0, or -1 on failure.
+int msh_install_resize_handler(void);
+/// 1 when SIGWINCH arrived since the last call; clears the flag.
+int msh_take_resize(void);
+/// Unblocks SIGINT, SIGWINCH and the terminal signals (SIGTSTP, SIGCONT, SIGTTIN, SIGTTOU, SIGQUIT, SIGHUP,
+/// SIGTERM) in the calling thread, which Swift concurrency may have blocked. Returns 0, or an errno value.
+int msh_unblock_terminal_signals(void);
 #endif

@@ -17,7 +17,7 @@ public enum Entrypoint {
                 Shell.main()
                 return 0
             }
-        } catch let error as UsageError {
+        } catch let error as ArgumentError {
             if error.isHelp {
                 print(error.description)
                 return 0

@@ -1,4 +1,3 @@
-import CMediaShellShim
 import Foundation
 import PTPIP
 import VirtualCamera
@@ -18,37 +17,37 @@ public struct ServeCommand {
         while let arg = rest.popFirst() {
             switch arg {
             case "--listen", "-l":
-                guard let value = rest.popFirst() else { throw UsageError("serve: --listen needs HOST:PORT") }
+                guard let value = rest.popFirst() else { throw ArgumentError("serve: --listen needs HOST:PORT") }
                 try parseListen(value)
             case _ where arg.hasPrefix("--listen="):
                 try parseListen(String(arg.dropFirst("--listen=".count)))
             case "--read-only", "-r":
                 readOnly = true
             case "--help", "-h":
-                throw UsageError(Self.usage, isHelp: true)
+                throw ArgumentError(Self.usage, isHelp: true)
             case "--":
                 if let value = rest.popFirst() { try setFolder(value) }
             default:
-                if arg.hasPrefix("-") && arg.count > 1 { throw UsageError("serve: unknown option \(arg)\n\(Self.usage)") }
+                if arg.hasPrefix("-") && arg.count > 1 { throw ArgumentError("serve: unknown option \(arg)\n\(Self.usage)") }
                 try setFolder(arg)
             }
         }
     }
 
     mutating func setFolder(_ value: String) throws {
-        guard folder == nil else { throw UsageError("serve: one folder only\n\(Self.usage)") }
+        guard folder == nil else { throw ArgumentError("serve: one folder only\n\(Self.usage)") }
         folder = value
     }
 
     mutating func parseListen(_ value: String) throws {
         guard let colon = value.lastIndex(of: ":") else {
-            guard let p = UInt16(value) else { throw UsageError("serve: --listen wants HOST:PORT, got '\(value)'") }
+            guard let p = UInt16(value) else { throw ArgumentError("serve: --listen wants HOST:PORT, got '\(value)'") }
             port = p
             return
         }
         let h = String(value[..<colon])
         guard let p = UInt16(value[value.index(after: colon)...]) else {
-            throw UsageError("serve: '\(value[value.index(after: colon)...])' is not a port number")
+            throw ArgumentError("serve: '\(value[value.index(after: colon)...])' is not a port number")
         }
         if !h.isEmpty { host = h.hasPrefix("[") && h.hasSuffix("]") ? String(h.dropFirst().dropLast()) : h }
         port = p
@@ -76,7 +75,7 @@ public struct ServeCommand {
             handler: { connection, peer in
                 let stats = camera.serve(connection, peer: peer.address)
                 var line = "serve: session \(peer.address) '\(peer.name)': \(stats.transactions) requests, "
-                    + "\(Console.byteCount(stats.bytesSent)) sent in \(String(format: "%.1f", stats.duration)) s"
+                    + "\(HumanReadable.size(stats.bytesSent)) sent in \(String(format: "%.1f", stats.duration)) s"
                 if let error = stats.error { line += " (ended: \(error))" }
                 Console.error(line)
             })
@@ -97,21 +96,17 @@ public struct ServeCommand {
 
     /// Blocks until SIGINT or SIGTERM.
     func waitForTermination() {
-        let fd = msh_install_termination_handler()
-        guard fd >= 0 else {
+        do {
+            try Interrupt.installForServer().wait()
+        } catch {
+            Console.error("serve: \(error); stop it with SIGKILL")
             while true { pause() }
-        }
-        var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while true {
-            let n = poll(&pollfd, 1, -1)
-            if n > 0 { return }
-            if n < 0 && errno != EINTR { return }
         }
     }
 }
 
 /// A command-line mistake, printed with the usage; `isHelp` means the user asked for the usage.
-public struct UsageError: Error, CustomStringConvertible {
+public struct ArgumentError: Error, CustomStringConvertible {
     public let description: String
     public let isHelp: Bool
     public init(_ description: String, isHelp: Bool = false) {

@@ -1,0 +1,173 @@
+extension CommandTable {
+    /// Checks a statement against its command: options (`-l -t`, `-lt`, `--json`, `-o DIR`, `-oDIR`,
+    /// `--output=DIR`, `--` ending options, options anywhere), argument counts and argument syntax.
+    public func invocation(for statement: Statement) throws(UsageError) -> Invocation {
+        guard let nameWord = statement.words.first else {
+            throw UsageError(command: nil, "empty command")
+        }
+        guard let spec = command(named: nameWord.text) else {
+            var message = "unknown command '\(SafeText.display(nameWord.text))'"
+            if let suggestion = suggestion(for: nameWord.text) { message += "; did you mean '\(suggestion)'?" }
+            message += " (try 'help')"
+            throw UsageError(command: nil, message, column: nameWord.column)
+        }
+        let typed = nameWord.text
+        var flags: Set<OptionName> = []
+        var values: [OptionName: Word] = [:]
+        var arguments: [Word] = []
+        var optionsEnded = false
+        var index = 1
+        let words = statement.words
+
+        func fail(_ message: String, _ word: Word?) -> UsageError {
+            UsageError(command: typed, message, column: word?.column)
+        }
+
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            let text = word.text
+            if optionsEnded || !Self.looksLikeOption(text) {
+                arguments.append(word)
+                continue
+            }
+            if text == "--" {
+                optionsEnded = true
+                continue
+            }
+            if text.hasPrefix("--") {
+                var longName = String(text.dropFirst(2))
+                var inlineValue: String?
+                if let equals = longName.firstIndex(of: "=") {
+                    inlineValue = String(longName[longName.index(after: equals)...])
+                    longName = String(longName[..<equals])
+                }
+                guard let option = spec.option(long: longName) else {
+                    throw fail("unknown option --\(SafeText.display(longName))", word)
+                }
+                if let valueSpec = option.value {
+                    let value: Word
+                    if let inlineValue {
+                        value = Word(inlineValue, column: word.column, isQuoted: word.isQuoted)
+                    } else if index < words.count {
+                        value = words[index]
+                        index += 1
+                    } else {
+                        throw fail("option --\(longName) needs \(valueSpec.placeholder)", word)
+                    }
+                    try check(value, as: valueSpec, typed: typed)
+                    values[option.name] = value
+                } else {
+                    if inlineValue != nil { throw fail("option --\(longName) takes no value", word) }
+                    flags.insert(option.name)
+                }
+                continue
+            }
+            // A cluster of short options: -lt, -o DIR, -oDIR.
+            var letters = Substring(text.dropFirst())
+            while let letter = letters.first {
+                letters = letters.dropFirst()
+                guard let option = spec.option(short: letter) else {
+                    throw fail("unknown option -\(SafeText.display(String(letter)))", word)
+                }
+                guard let valueSpec = option.value else {
+                    flags.insert(option.name)
+                    continue
+                }
+                let value: Word
+                if !letters.isEmpty {
+                    value = Word(String(letters), column: word.column, isQuoted: word.isQuoted)
+                } else if index < words.count {
+                    value = words[index]
+                    index += 1
+                } else {
+                    throw fail("option -\(letter) needs \(valueSpec.placeholder)", word)
+                }
+                try check(value, as: valueSpec, typed: typed)
+                values[option.name] = value
+                break
+            }
+        }
+
+        let count = spec.argumentCount
+        if arguments.count < count.min {
+            let missing = spec.argument(at: arguments.count)?.placeholder ?? "an argument"
+            throw fail("missing \(missing)", nil)
+        }
+        if let max = count.max, arguments.count > max {
+            let extra = arguments[max]
+            throw fail("unexpected argument '\(SafeText.display(extra.text))'", extra)
+        }
+        for (position, argument) in arguments.enumerated() {
+            if let argumentSpec = spec.argument(at: position) {
+                try check(argument, as: argumentSpec, typed: typed)
+            }
+        }
+        return Invocation(
+            command: spec, name: nameWord, ignoresFailure: statement.ignoresFailure, flags: flags,
+            values: values, arguments: arguments)
+    }
+
+    /// Tokenizes and checks a whole line; the first grammar or usage problem is thrown.
+    public func invocations(for line: String) throws -> [Invocation] {
+        try Tokenizer.statements(in: line).map { statement throws(UsageError) in try invocation(for: statement) }
+    }
+
+    /// `-x`, `--long`, `--`; but not `-` alone and not a negative number such as `-10` or `-1.5`.
+    static func looksLikeOption(_ text: String) -> Bool {
+        let utf8 = Array(text.utf8.prefix(2))
+        guard utf8.count == 2, utf8[0] == UInt8(ascii: "-") else { return false }
+        return !(utf8[1] >= UInt8(ascii: "0") && utf8[1] <= UInt8(ascii: "9")) && utf8[1] != UInt8(ascii: ".")
+    }
+
+    private func check(_ word: Word, as spec: ArgumentSpec, typed: String) throws(UsageError) {
+        let text = word.text
+        let problem: String?
+        switch spec.kind {
+        case .seekPosition:
+            problem = SeekPosition(text) == nil
+                ? "\(spec.placeholder) must be seconds (12.5), m:ss (1:02.5), +N, -N or N%, not '\(SafeText.display(text))'"
+                : nil
+        case .integer:
+            problem = Int(text) == nil ? "\(spec.placeholder) must be a whole number, not '\(SafeText.display(text))'" : nil
+        case .byteCount:
+            problem = UInt64(text) == nil
+                ? "\(spec.placeholder) must be a number of bytes, not '\(SafeText.display(text))'" : nil
+        case .choice(let choices):
+            problem = choices.contains(text)
+                ? nil
+                : "\(spec.placeholder) must be \(choices.joined(separator: " or ")), not '\(SafeText.display(text))'"
+        case .commandName:
+            problem = command(named: text) == nil ? "unknown command '\(SafeText.display(text))'" : nil
+        case .remoteName, .remoteFolder, .localPath, .localFolder, .cameraURL, .settingName:
+            problem = text.isEmpty ? "\(spec.placeholder) must not be empty" : nil
+        case .text:
+            problem = nil
+        }
+        if let problem { throw UsageError(command: typed, problem, column: word.column) }
+    }
+
+    /// The closest command name within two edits, for "did you mean".
+    private func suggestion(for typed: String) -> String? {
+        guard typed.count <= 20 else { return nil }
+        let candidates = allNames.map { ($0, Self.editDistance(typed.lowercased(), $0)) }
+        guard let best = candidates.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.1 < typed.count else { return nil }
+        return best.0
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

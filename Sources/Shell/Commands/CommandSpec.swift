@@ -1,0 +1,190 @@
+/// Every command the shell knows; the interpreter switches over these.
+public enum CommandID: String, Sendable, Hashable, CaseIterable {
+    case help, quit, open, close, devices, summary, set, history, source, lcd, lpwd
+    case storages, ls, cd, pwd, refresh, state
+    case select, info, offset
+    case thumb, fetch
+    case edit, done, delete
+    case play, pause, resume, stop, seek, step, status
+    case mode, capture
+}
+
+/// The group a command is listed under in `help`.
+public enum CommandArea: String, Sendable, Hashable, CaseIterable {
+    case session, catalog, selection, transfer, edit, playback, camera
+}
+
+/// What a positional argument or an option value names; drives checking and completion.
+public enum ArgumentKind: Sendable, Hashable {
+    /// A file or folder on the camera (may be a glob).
+    case remoteName
+    /// A folder on the camera.
+    case remoteFolder
+    /// A file or folder on this computer.
+    case localPath
+    /// A folder on this computer.
+    case localFolder
+    /// The name of a shell setting (`set NAME`).
+    case settingName
+    /// Any text (a setting's value).
+    case text
+    /// A camera URL such as `ptpip:192.168.1.1` or `sim:`.
+    case cameraURL
+    /// A playback position: seconds, `m:ss(.f)`, `+N`/`-N` or `N%` (see `SeekPosition`).
+    case seekPosition
+    /// A whole number, possibly negative.
+    case integer
+    /// A byte count or offset: a whole number, zero or more.
+    case byteCount
+    /// A command name (`help CMD`).
+    case commandName
+    /// One of a fixed list of words.
+    case choice([String])
+}
+
+/// How many words a positional argument takes.
+public enum Arity: Sendable, Hashable {
+    case one, optional, zeroOrMore, oneOrMore
+}
+
+/// A positional argument: its placeholder in the synopsis (`NAME`), what it names and how many.
+public struct ArgumentSpec: Sendable, Hashable {
+    public let placeholder: String
+    public let kind: ArgumentKind
+    public let arity: Arity
+
+    public init(_ placeholder: String, _ kind: ArgumentKind, _ arity: Arity = .one) {
+        self.placeholder = placeholder
+        self.kind = kind
+        self.arity = arity
+    }
+}
+
+/// The identity of an option inside an `Invocation`, independent of how it was spelled (`-c`, `--continue`).
+public struct OptionName: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public let rawValue: String
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public var description: String { rawValue }
+
+    public static let long: OptionName = "long"
+    public static let byTime: OptionName = "time"
+    public static let bySize: OptionName = "size"
+    public static let reverse: OptionName = "reverse"
+    public static let json: OptionName = "json"
+    public static let `continue`: OptionName = "continue"
+    public static let output: OptionName = "output"
+    public static let new: OptionName = "new"
+    public static let force: OptionName = "force"
+    public static let deleteAfter: OptionName = "delete-after"
+}
+
+/// An option: its short and long spellings, the value it takes if any, and its help line.
+public struct OptionSpec: Sendable, Hashable {
+    public let name: OptionName
+    public let short: Character?
+    public let long: String?
+    /// The value's placeholder (`DIR`) and kind, or nil for a flag.
+    public let value: ArgumentSpec?
+    public let summary: String
+
+    public init(
+        _ name: OptionName, short: Character? = nil, long: String? = nil, value: ArgumentSpec? = nil,
+        _ summary: String
+    ) {
+        self.name = name
+        self.short = short
+        self.long = long
+        self.value = value
+        self.summary = summary
+    }
+
+    /// The spellings a user can type, short first: `["-o", "--output"]`.
+    public var spellings: [String] {
+        [short.map { "-\($0)" }, long.map { "--\($0)" }].compactMap { $0 }
+    }
+
+    /// The option as shown in a synopsis: `-o DIR`, `--json`.
+    public var usage: String {
+        let spelling = short.map { "-\($0)" } ?? "--\(long ?? name.rawValue)"
+        return value.map { "\(spelling) \($0.placeholder)" } ?? spelling
+    }
+}
+
+/// One command: names, help texts, options and positional arguments.
+public struct CommandSpec: Sendable, Hashable {
+    public let id: CommandID
+    public let aliases: [String]
+    public let area: CommandArea
+    /// One line for the command list.
+    public let summary: String
+    /// A paragraph for `help CMD`.
+    public let details: String
+    public let options: [OptionSpec]
+    public let arguments: [ArgumentSpec]
+
+    public init(
+        _ id: CommandID, aliases: [String] = [], area: CommandArea, options: [OptionSpec] = [],
+        arguments: [ArgumentSpec] = [], summary: String, details: String = ""
+    ) {
+        self.id = id
+        self.aliases = aliases
+        self.area = area
+        self.summary = summary
+        self.details = details
+        self.options = options
+        self.arguments = arguments
+    }
+
+    /// The canonical name.
+    public var name: String { id.rawValue }
+
+    /// The fewest and most positional words accepted (`nil` = no upper limit).
+    public var argumentCount: (min: Int, max: Int?) {
+        var min = 0
+        var max: Int? = 0
+        for argument in arguments {
+            switch argument.arity {
+            case .one: min += 1; max = max.map { $0 + 1 }
+            case .optional: max = max.map { $0 + 1 }
+            case .oneOrMore: min += 1; max = nil
+            case .zeroOrMore: max = nil
+            }
+        }
+        return (min, max)
+    }
+
+    /// The spec of the positional argument at `index`, repeating the last one when it takes many.
+    public func argument(at index: Int) -> ArgumentSpec? {
+        if index < arguments.count { return arguments[index] }
+        guard let last = arguments.last, last.arity == .zeroOrMore || last.arity == .oneOrMore else { return nil }
+        return last
+    }
+
+    /// The option spelled `-x` (`short`).
+    public func option(short: Character) -> OptionSpec? { options.first { $0.short == short } }
+    /// The option spelled `--long`.
+    public func option(long: String) -> OptionSpec? { options.first { $0.long == long } }
+
+    /// The usage line: `fetch [-c] [-o DIR] [NAME|GLOB...]`.
+    public var synopsis: String {
+        var parts = [name]
+        parts += options.map { "[\($0.usage)]" }
+        var positional = ""
+        var openOptional = 0
+        for argument in arguments {
+            let separator = positional.isEmpty ? "" : " "
+            switch argument.arity {
+            case .one: positional += separator + argument.placeholder
+            case .oneOrMore: positional += separator + argument.placeholder + "..."
+            case .zeroOrMore: positional += separator + "[\(argument.placeholder)...]"
+            case .optional:
+                positional += separator + "[" + argument.placeholder
+                openOptional += 1
+            }
+        }
+        positional += String(repeating: "]", count: openOptional)
+        if !positional.isEmpty { parts.append(positional) }
+        return parts.joined(separator: " ")
+    }
+}

@@ -1,0 +1,34 @@
+/// One name offered by completion: a file or a folder.
+public struct CompletionEntry: Sendable, Hashable {
+    public let name: String
+    public let isFolder: Bool
+
+    public init(_ name: String, isFolder: Bool = false) {
+        self.name = name
+        self.isFolder = isFolder
+    }
+}
+
+/// What completion needs from the session: names it may offer. Implementations answer from caches,
+/// never from the device, and keep the `NameIndex` of a folder between Tabs (it is sorted once, when built).
+public protocol CompletionContext {
+    /// The entries of a camera folder. `folder` is the folder part the user typed, unescaped: empty for the
+    /// current folder, otherwise ending in `/` (`DCIM/100MEDIA/`, `/`, `../`).
+    func remoteEntries(inFolder folder: String) -> NameIndex
+    /// The entries of a local folder, `folder` given as for `remoteEntries` (`~/` is the home folder).
+    func localEntries(inFolder folder: String) -> NameIndex
+    /// The names `set` accepts.
+    func settingNames() -> [String]
+    /// The camera URL schemes `open` accepts, with their colon: `usb:`, `ptpip:`, `dir:`, `sim:`.
+    func cameraURLSchemes() -> [String]
+}
+
+extension CompletionContext {
+    /// Lists the local folder relative to the process's current directory.
+    public func localEntries(inFolder folder: String) -> NameIndex {
+        LocalFiles.index(ofFolder: folder)
+    }
+
+    /// The schemes of the product's camera URLs.
+    public func cameraURLSchemes() -> [String] { ["dir:", "ptpip:", "sim:", "usb:"] }
+}

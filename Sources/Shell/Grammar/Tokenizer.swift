@@ -1,0 +1,37 @@
+/// Splits a line into commands and words, POSIX style.
+///
+/// Single quotes keep everything literally; double quotes keep everything but `\"`, `\\` and `\$`;
+/// a backslash outside quotes keeps the next character; `;` separates commands; `#` at the start of a word
+/// starts a comment; a leading `-` on a command name marks its failure as ignored; empty commands are skipped.
+public enum Tokenizer {
+    /// The commands of `line`, or a `GrammarError` with the column of the first problem.
+    public static func statements(in line: String) throws(GrammarError) -> [Statement] {
+        let scan = LineScanner.scan(line.utf8)
+        if let error = scan.firstError { throw error }
+        var statements: [Statement] = []
+        for scanned in scan.statements where !scanned.words.isEmpty {
+            var words = scanned.words
+            let statementColumn = words[0].column
+            var ignoresFailure = false
+            if words[0].startsWithBareDash {
+                ignoresFailure = true
+                words[0].text.removeFirst()
+                words[0].pattern.removeFirst()
+                words[0].column += 1
+                if words[0].text.isEmpty && !words[0].isQuoted {
+                    throw GrammarError(.missingCommandAfterDash, column: statementColumn)
+                }
+            }
+            statements.append(
+                Statement(words: words.map(\.word), ignoresFailure: ignoresFailure, column: statementColumn))
+        }
+        return statements
+    }
+
+    /// The words of `line` as one list, ignoring `;` boundaries and `-` prefixes; handy for arguments.
+    public static func words(in line: String) throws(GrammarError) -> [Word] {
+        let scan = LineScanner.scan(line.utf8)
+        if let error = scan.firstError { throw error }
+        return scan.statements.flatMap { $0.words.map(\.word) }
+    }
+}

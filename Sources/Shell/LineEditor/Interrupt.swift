@@ -1,0 +1,83 @@
+import CMediaShellShim
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Ctrl-C for the whole process: a flag set by a SIGINT handler, and a pipe that becomes readable when it is.
+///
+/// The line editor discards the line on Ctrl-C; long commands check `isPending` (or `check()`) between
+/// chunks, or poll `pollDescriptor` beside their socket. Clear it before each prompt and each command.
+/// This is the only Swift file that calls the C shim.
+public struct Interrupt: Sendable {
+    /// Readable once SIGINT arrived, until `clear()`.
+    public let pollDescriptor: Int32
+
+    /// Installs the SIGINT and SIGWINCH handlers (without SA_RESTART, so blocking reads return EINTR) and
+    /// unblocks the terminal signals in the calling thread. Safe to call more than once.
+    public static func install() throws(SystemCallError) -> Interrupt {
+        let descriptor = msh_install_interrupt_handler()
+        if descriptor < 0 { throw SystemCallError("sigaction(SIGINT)", errno: errno) }
+        if msh_install_resize_handler() != 0 { throw SystemCallError("sigaction(SIGWINCH)", errno: errno) }
+        unblockTerminalSignals()
+        return Interrupt(pollDescriptor: descriptor)
+    }
+
+    /// For a server that runs until stopped: SIGINT and SIGTERM both set the flag and wake the pipe.
+    public static func installForServer() throws(SystemCallError) -> Interrupt {
+        let descriptor = msh_install_termination_handler()
+        if descriptor < 0 { throw SystemCallError("sigaction(SIGTERM)", errno: errno) }
+        unblockTerminalSignals()
+        return Interrupt(pollDescriptor: descriptor)
+    }
+
+    /// Blocks until SIGINT (or SIGTERM for a server) arrives.
+    public func wait() {
+        var entry = pollfd(fd: pollDescriptor, events: Int16(POLLIN), revents: 0)
+        while !isPending {
+            if poll(&entry, 1, -1) < 0 && errno != EINTR { return }
+        }
+    }
+
+    /// True when Ctrl-C arrived since the last `clear()`.
+    public var isPending: Bool { msh_interrupt_pending() != 0 }
+
+    /// Forgets a Ctrl-C that arrived, and empties the pipe.
+    public func clear() { msh_clear_interrupt() }
+
+    /// Throws `Interrupted` when Ctrl-C arrived; for long commands to call between chunks.
+    public func check() throws(Interrupted) {
+        if isPending { throw Interrupted() }
+    }
+
+    /// Unblocks SIGINT, SIGWINCH and the job-control signals in the calling thread (Swift concurrency's
+    /// threads start with them blocked, and child processes inherit that mask).
+    public static func unblockTerminalSignals() {
+        _ = msh_unblock_terminal_signals()
+    }
+
+    /// True once after the terminal was resized (SIGWINCH).
+    static func takeResize() -> Bool { msh_take_resize() != 0 }
+}
+
+/// A command stopped by Ctrl-C.
+public struct Interrupted: Error, Sendable, Hashable, CustomStringConvertible {
+    public init() {}
+    public var description: String { "interrupted" }
+}
+
+/// A system call that failed, with its errno.
+public struct SystemCallError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The call that failed, e.g. `open(/tmp/x)`.
+    public let call: String
+    public let errno: Int32
+
+    public init(_ call: String, errno: Int32) {
+        self.call = call
+        self.errno = errno
+    }
+
+    public var description: String { "\(call): \(String(cString: strerror(errno)))" }
+}

@@ -1,0 +1,15 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Facts about the process's terminal.
+public enum Terminal {
+    /// True when both standard input and standard output are terminals: only then is there a prompt and
+    /// line editing (libedit edits nothing otherwise).
+    public static var isInteractive: Bool { isatty(0) == 1 && isatty(1) == 1 }
+
+    /// True when standard output is a terminal (progress lines are drawn only then).
+    public static var outputIsTerminal: Bool { isatty(1) == 1 }
+}
