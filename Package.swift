@@ -20,6 +20,9 @@ let package = Package(
         .systemLibrary(
             name: "CLibUSB", pkgConfig: "libusb-1.0",
             providers: [.apt(["libusb-1.0-0-dev"])]),
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "CMediaShellShim"),
 
         // Protocol and transports
@@ -30,15 +33,24 @@ let package = Package(
         // Media containers read through random access
         .target(name: "MediaFormats"),
 
+        // Pictures: JPEG decode/encode and scaling (libjpeg-turbo), and drawing them in a terminal
+        .target(name: "Imaging", dependencies: ["CTurboJPEG"]),
+        .target(name: "TerminalGraphics", dependencies: ["Imaging"]),
+
         // The virtual camera: a PTP responder serving a folder or a demo card
         .target(
-            name: "VirtualCamera", dependencies: ["PTP", "MediaFormats"],
+            name: "VirtualCamera", dependencies: ["PTP", "MediaFormats", "Imaging"],
             resources: [.copy("DemoMedia")]),
 
         // What the shell talks to
         .target(name: "MediaManager", dependencies: ["PTP", "PTPIP", "PTPUSB", "VirtualCamera", "MediaFormats"]),
         .target(name: "Playback", dependencies: ["MediaManager", "MediaFormats"]),
-        .target(name: "Shell", dependencies: ["MediaManager", "Playback", "PTPIP", "VirtualCamera", "CEditLine", "CMediaShellShim"]),
+        .target(
+            name: "Shell",
+            dependencies: [
+                "MediaManager", "Playback", "PTPIP", "PTPUSB", "VirtualCamera", "TerminalGraphics", "Imaging",
+                "MediaFormats", "CEditLine", "CMediaShellShim",
+            ]),
         .executableTarget(name: "mediashell", dependencies: ["Shell"]),
 
         // Tests
@@ -47,8 +59,11 @@ let package = Package(
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "VirtualCamera"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["PTP", "VirtualCamera", "MediaFormats"]),
         .testTarget(name: "MediaManagerTests", dependencies: ["MediaManager", "PTP", "PTPIP", "VirtualCamera"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaManager", "MediaFormats"]),
-        .testTarget(name: "ShellTests", dependencies: ["Shell"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaManager", "MediaFormats", "PTPIP", "VirtualCamera"]),
+        .testTarget(name: "ShellTests", dependencies: ["Shell", "MediaManager", "VirtualCamera", "PTP"]),
+        .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"]),
         .testTarget(name: "InteropTests", dependencies: ["PTP", "PTPIP", "VirtualCamera"]),
     ],
     swiftLanguageModes: [.v6]

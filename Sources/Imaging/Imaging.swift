@@ -1,0 +1,1 @@
+// Imaging module: JPEG decode/encode and scaling over libjpeg-turbo.

@@ -1,0 +1,1 @@
+// TerminalGraphics module: drawing images in a terminal.
