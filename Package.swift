@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "PTPIPTests", dependencies: ["PTP", "PTPIP", "VirtualCamera"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "VirtualCamera"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["PTP", "VirtualCamera", "MediaFormats"]),
-        .testTarget(name: "MediaManagerTests", dependencies: ["MediaManager", "PTP", "PTPIP", "VirtualCamera"]),
+        .testTarget(name: "MediaManagerTests", dependencies: ["MediaManager", "MediaFormats", "PTP", "PTPIP", "VirtualCamera"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaManager", "MediaFormats", "PTPIP", "VirtualCamera"]),
         .testTarget(name: "ShellTests", dependencies: ["Shell", "MediaManager", "VirtualCamera", "PTP"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP"]),

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import PTP
 import PTPIP
 import Testing
@@ -189,6 +190,32 @@ final class LoopbackServer: @unchecked Sendable {
         #expect(names.contains("DJI_0003.MP4"))
         #expect(names.contains("DJI_0003.SRT"))
         #expect(names.contains("DJI_0003.LRF"))
+        // Video details come with the listing (MTP properties), without reading the files here.
+        let landscape = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0003.MP4")?.video)
+        #expect(landscape.duration == 3.0)
+        #expect(landscape.width == 640 && landscape.height == 360)
+        #expect(landscape.framesPerSecond == 30)
+        #expect(landscape.orientation == .landscape)
+        let portrait = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0005.MP4")?.video)
+        #expect(portrait.width == 360 && portrait.height == 640)
+        #expect(portrait.orientation == .portrait)
+        #expect(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0001.JPG")?.video == nil)
+    }
+
+    @Test func videoDetailsAreReadThroughPartialReadsWhenTheDeviceDoesNotListThem() throws {
+        let session = try MediaSession.open(.simulator(path: nil))
+        defer { session.close() }
+        session.camera.disablePropListForTesting()
+        try session.catalog.ensureLoaded()
+        let file = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0005.MP4"))
+        #expect(file.video == nil)
+        let source = session.byteSource(for: file)
+        let movie = try MovieReader().read(from: source)
+        #expect(movie.videoTrack?.orientation == .portrait)
+        #expect(source.bytesRead < file.size / 2)
+        let details = try session.videoDetails(for: file)
+        #expect(details.duration == 2.0)
+        #expect(details.orientation == .portrait)
     }
 }
 

@@ -5,8 +5,26 @@ import PTP
 enum ObjectProperties {
     static let supported: [ObjectPropertyCode] = [
         .storageID, .objectFormat, .protectionStatus, .objectSize, .objectFileName, .dateCreated,
-        .dateModified, .parentObject, .persistentUniqueObjectIdentifier, .name,
+        .dateModified, .parentObject, .persistentUniqueObjectIdentifier, .name, .width, .height, .duration,
+        .framesPerThousandSeconds, .videoFourCCCodec,
     ]
+
+    /// Properties that only videos have; other objects leave them out of property lists.
+    static let videoOnly: Set<ObjectPropertyCode> = [.width, .height, .duration, .framesPerThousandSeconds, .videoFourCCCodec]
+
+    static func value(_ code: ObjectPropertyCode, of object: CardObject, card: Card, videos: VideoFactsCache) -> PTPValue? {
+        if videoOnly.contains(code) {
+            guard let facts = videos.facts(for: object) else { return nil }
+            switch code {
+            case .width: return .uint32(facts.width)
+            case .height: return .uint32(facts.height)
+            case .duration: return .uint32(facts.durationMilliseconds)
+            case .framesPerThousandSeconds: return .uint32(facts.framesPerThousandSeconds)
+            default: return .uint32(facts.fourCC)
+            }
+        }
+        return value(code, of: object, card: card)
+    }
 
     static func value(_ code: ObjectPropertyCode, of object: CardObject, card: Card) -> PTPValue? {
         switch code {
@@ -29,6 +47,7 @@ enum ObjectProperties {
         case .objectSize: .uint64
         case .objectFileName, .name, .dateCreated, .dateModified: .string
         case .persistentUniqueObjectIdentifier: .uint128
+        case .width, .height, .duration, .framesPerThousandSeconds, .videoFourCCCodec: .uint32
         default: nil
         }
     }
@@ -45,7 +64,8 @@ enum ObjectProperties {
         case .uint16: w.uint16(0)
         case .uint32: w.uint32(0)
         case .uint64: w.uint64(0)
-        default: w.uint64(0); w.uint64(0)
+        case .uint128: w.uint64(0); w.uint64(0)
+        default: w.uint32(0)
         }
         w.uint32(0)
         w.uint8(0)

@@ -6,6 +6,7 @@ final class ResponderSession: @unchecked Sendable {
     let camera: VirtualCamera
     let transport: ResponderTransport
     let thumbnails: ThumbnailCache
+    var videos: VideoFactsCache { camera.videos }
     var card: Card { camera.card }
     private var sessionID: UInt32?
 
@@ -216,7 +217,7 @@ final class ResponderSession: @unchecked Sendable {
         case .getObjectPropValue:
             guard let object = card.object(param(0)) else { return .fail(.invalidObjectHandle) }
             let code = ObjectPropertyCode(UInt16(truncatingIfNeeded: param(1)))
-            guard let value = ObjectProperties.value(code, of: object, card: card) else {
+            guard let value = ObjectProperties.value(code, of: object, card: card, videos: videos) else {
                 return .fail(.invalidObjectPropCode)
             }
             var w = PTPWriter()
@@ -287,7 +288,7 @@ final class ResponderSession: @unchecked Sendable {
             guard let object = card.object(h) else { continue }
             if format != 0 && UInt32(object.format.rawValue) != format { continue }
             for code in properties {
-                if let value = ObjectProperties.value(code, of: object, card: card) {
+                if let value = ObjectProperties.value(code, of: object, card: card, videos: videos) {
                     elements.append(ObjectPropList.Element(handle: h, property: code, value: value))
                 }
             }

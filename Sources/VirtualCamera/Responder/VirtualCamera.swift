@@ -17,12 +17,14 @@ public final class VirtualCamera: @unchecked Sendable {
     /// Called with one line for notable events (session start/end, errors); never with file contents.
     public let log: @Sendable (String) -> Void
     private let thumbnails: ThumbnailCache
+    let videos: VideoFactsCache
 
     public init(card: Card, identity: Identity = Identity(), log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.card = card
         self.identity = identity
         self.log = log
         self.thumbnails = ThumbnailCache(card: card)
+        self.videos = VideoFactsCache(card: card)
     }
 
     /// The operations this camera answers; advertised in DeviceInfo.

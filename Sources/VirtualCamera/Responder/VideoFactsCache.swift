@@ -1,0 +1,52 @@
+import Foundation
+import MediaFormats
+import PTP
+
+/// What the camera reports of a video in its object properties (duration, size, frame rate, codec),
+/// read once from the container's `moov` and kept while the file is unchanged.
+struct VideoFacts: Sendable {
+    var durationMilliseconds: UInt32
+    var width: UInt32
+    var height: UInt32
+    var framesPerThousandSeconds: UInt32
+    var fourCC: UInt32
+}
+
+final class VideoFactsCache: @unchecked Sendable {
+    let card: Card
+    private let lock = NSLock()
+    private struct Key: Hashable {
+        var handle: UInt32
+        var size: UInt64
+        var modified: Date
+    }
+    /// nil values remember files that are not readable movies, so they are not parsed again.
+    private var cache: [Key: VideoFacts?] = [:]
+
+    init(card: Card) { self.card = card }
+
+    func facts(for object: CardObject) -> VideoFacts? {
+        guard !object.isFolder, MediaKind(fileName: object.name).isVideo else { return nil }
+        let key = Key(handle: object.handle, size: object.size, modified: object.modified)
+        if let cached = lock.withLock({ cache[key] }) { return cached }
+        let facts = read(object)
+        lock.withLock { cache[key] = facts }
+        return facts
+    }
+
+    private func read(_ object: CardObject) -> VideoFacts? {
+        guard let reader = try? card.openContent(object.handle),
+            let movie = try? MovieReader().read(from: ContentByteSource(reader)),
+            let track = movie.videoTrack
+        else { return nil }
+        let fps = track.frameRate ?? 0
+        var fourCC: UInt32 = 0
+        if let codec = track.codec?.description {
+            for byte in codec.utf8.prefix(4) { fourCC = fourCC << 8 | UInt32(byte) }
+        }
+        return VideoFacts(
+            durationMilliseconds: UInt32(clamping: Int((movie.durationSeconds * 1000).rounded())),
+            width: UInt32(clamping: track.displayWidth), height: UInt32(clamping: track.displayHeight),
+            framesPerThousandSeconds: UInt32(clamping: Int((fps * 1000).rounded())), fourCC: fourCC)
+    }
+}
