@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"]),
-        .testTarget(name: "InteropTests", dependencies: ["PTP", "PTPIP", "VirtualCamera"]),
+        .testTarget(name: "InteropTests", dependencies: ["PTP", "PTPIP", "VirtualCamera", "MediaFormats"]),
     ],
     swiftLanguageModes: [.v6]
 )
