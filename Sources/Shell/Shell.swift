@@ -1,12 +1,113 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Foundation
+import MediaManager
 
-/// The shell's entry point, called by the `mediashell` executable.
+/// The shell's wiring: the camera to start with, where lines come from (the line editor at a terminal,
+/// or a script, `-c` text or piped input), and the exit status.
 public enum Shell {
-    /// Runs the demo loop until `quit` or the end of input, then exits with its status.
-    /// The interpreter will replace the demo.
-    public static func main() {
-        exit(DemoLoop().run())
+    /// Runs the shell as `arguments` ask; returns the exit status (0 when every command succeeded).
+    public static func run(_ arguments: ShellArguments) -> Int32 {
+        let interrupt: Interrupt
+        do {
+            interrupt = try Interrupt.install()
+        } catch {
+            Console.error("mediashell: \(error)")
+            return 1
+        }
+        let isScript = arguments.scriptFile != nil || arguments.commands != nil
+        let interactive = !isScript && Terminal.isInteractive
+
+        var settings = Settings()
+        if let folder = arguments.downloadFolder {
+            do {
+                try settings.set("download-dir", to: folder)
+            } catch {
+                Console.error("mediashell: --download-dir: \(error)")
+                return 2
+            }
+        }
+        var editor: LineEditor?
+        let output = StandardOutput(
+            showsProgress: interactive, width: { editor?.terminalWidth ?? Terminal.columns ?? 80 })
+        let interpreter = Interpreter(
+            output: output, interrupt: interrupt, settings: settings, isInteractive: interactive)
+        defer {
+            interpreter.historyProvider = nil
+            output.flush()
+            interpreter.closeCamera()
+        }
+
+        if !openFirstCamera(arguments.camera, interpreter) && !interactive { return 1 }
+
+        if let path = arguments.scriptFile {
+            let reader: PlainLineReader
+            do {
+                reader = try PlainLineReader(path: LocalDisk.expandingTilde(path), interrupt: interrupt)
+            } catch {
+                Console.error("mediashell: cannot read \(SafeText.display(path)): \(String(cString: strerror(error.errno)))")
+                return 1
+            }
+            return interpreter.runScript(reader, name: path).exitStatus
+        }
+        if let commands = arguments.commands {
+            return interpreter.runScript(TextLineSource(commands), name: "-c").exitStatus
+        }
+        if !interactive {
+            return interpreter.runScript(PlainLineReader(interrupt: interrupt), name: "stdin").exitStatus
+        }
+
+        let engine = CompletionEngine(table: interpreter.table)
+        do {
+            editor = try LineEditor(
+                historyFile: HistoryLocation.path(environment: ProcessInfo.processInfo.environment),
+                interrupt: interrupt, prompt: { [unowned interpreter] in interpreter.prompt },
+                completer: { [unowned interpreter] line, cursor in
+                    engine.complete(line, cursor: cursor, context: interpreter.completion)
+                })
+        } catch {
+            Console.error("mediashell: cannot start the line editor (\(error)); reading plain lines")
+            return interpreter.runInteractive(PlainLineReader(interrupt: interrupt))
+        }
+        guard let editor else { return 1 }
+        interpreter.historyProvider = { [unowned editor] in editor.historyEntries }
+        var banner = "mediashell \(Entrypoint.version)"
+        if let media = interpreter.media { banner += ": " + Interpreter.openedLine(media) }
+        output.line(banner + "; 'help' lists the commands, Ctrl-D quits")
+        interpreter.completion.prepare()
+        return interpreter.runInteractive(editor)
+    }
+
+    /// Opens `--camera URL`, or else the first USB camera, or else the demo camera with a notice.
+    /// Returns false when the camera asked for could not be opened (reported on standard error).
+    static func openFirstCamera(_ requested: String?, _ interpreter: Interpreter) -> Bool {
+        if let requested {
+            do {
+                try interpreter.open(try CameraURL(parsing: requested))
+                return true
+            } catch {
+                Console.error("mediashell: cannot open \(SafeText.display(requested)): \(Interpreter.message(for: error))")
+                return false
+            }
+        }
+        if (try? interpreter.open(.usbFirst)) != nil { return true }
+        do {
+            try interpreter.open(.simulator(path: nil))
+        } catch {
+            Console.error("mediashell: no USB camera, and the demo camera failed: \(Interpreter.message(for: error))")
+            return false
+        }
+        Console.error("mediashell: no USB camera found; opened the built-in demo camera (sim:)")
+        return true
+    }
+
+    /// `mediashell devices`: the cameras that can be opened.
+    static func listDevices() -> Int32 {
+        let cameras = DeviceDiscovery.usbCameras()
+        if cameras.isEmpty {
+            print("no USB cameras found")
+        } else {
+            let rows = cameras.map { [SafeText.display($0.url), SafeText.display($0.description)] }
+            for line in ColumnTable(rows: rows).lines() { print(line) }
+        }
+        return 0
     }
 }

@@ -28,6 +28,7 @@ public final class MediaCatalog: @unchecked Sendable {
     private var changeToken: Int?
     /// Top-level folder names when the camera has more than one store ("store_00010001"), else empty.
     private var storePrefixes: [UInt32: String] = [:]
+    private var changeCount = 0
 
     public init(camera: Camera) {
         self.camera = camera
@@ -39,6 +40,10 @@ public final class MediaCatalog: @unchecked Sendable {
     }
 
     public var state: State { lock.withLock { storedState } }
+
+    /// A number that changes whenever the cached names change (a reload, an added, removed or changed
+    /// file), so that caches built from the catalog (completion indexes) know when to rebuild.
+    public var generation: Int { lock.withLock { changeCount } }
 
     /// Reads the whole tree if it was not read yet (or was reset), and fetches reported additions.
     public func ensureLoaded() throws {
@@ -98,6 +103,7 @@ public final class MediaCatalog: @unchecked Sendable {
             storePrefixes = prefixes
             pendingAdded = []
             storedState = incomplete ? .incomplete : .upToDate
+            changeCount += 1
         }
     }
 
@@ -162,6 +168,7 @@ public final class MediaCatalog: @unchecked Sendable {
                 if storedState == .upToDate { storedState = .incomplete }
             case .storesChanged:
                 storedState = .reset
+                changeCount += 1
             case .captureComplete:
                 break
             }
@@ -173,6 +180,7 @@ public final class MediaCatalog: @unchecked Sendable {
 
     private func removeLocked(_ id: UInt32) {
         guard let file = byID.removeValue(forKey: id) else { return }
+        changeCount += 1
         folders[file.folder]?.removeAll { $0.id == id }
         if file.isFolder, let path = pathByFolderID.removeValue(forKey: id) {
             for key in folders.keys where key == path || key.hasPrefix(path + "/") {
@@ -209,6 +217,7 @@ public final class MediaCatalog: @unchecked Sendable {
                     list.append(file)
                     folders[folderPath] = sortByName(list)
                     byID[id] = file
+                    changeCount += 1
                     if file.isFolder {
                         let path = folderPath.isEmpty ? file.name : folderPath + "/" + file.name
                         folders[path] = folders[path] ?? []

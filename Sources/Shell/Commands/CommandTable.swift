@@ -60,8 +60,13 @@ private let standardCommands: [CommandSpec] = [
         .set, area: .session,
         arguments: [ArgumentSpec("NAME", .settingName, .optional), ArgumentSpec("VALUE", .text, .optional)],
         summary: "show or change a setting",
-        details: "With no argument, lists the settings; with NAME, shows one; with NAME VALUE, changes it "
-            + "(for example `set errexit off` to keep a script going after a failure)."),
+        details: """
+            With no argument, lists the settings; with NAME, shows one; with NAME VALUE, changes it.
+            errexit on|off: stop a script at the first failure (on). progress on|off: progress lines on a \
+            terminal. timeout SECONDS: how long to wait for the camera (used by open and capture). \
+            images auto|on|off: draw thumbnails in the terminal. download-dir DIR: where fetch writes. \
+            limit-rate BYTES|off: the most bytes per second a download takes (500k, 20M).
+            """),
     CommandSpec(
         .history, area: .session, summary: "show the command history",
         details: "Lists the lines entered at the prompt, oldest first; they are kept across runs."),
@@ -72,10 +77,11 @@ private let standardCommands: [CommandSpec] = [
     CommandSpec(
         .lcd, area: .session, arguments: [ArgumentSpec("DIR", .localFolder, .optional)],
         summary: "change the local folder",
-        details: "Changes the folder on this computer that downloads go to; with no DIR, goes to the home folder."),
+        details: "Changes the folder on this computer that downloads go to (unless `set download-dir` names "
+            + "another) and that local paths start from; with no DIR, goes to the home folder."),
     CommandSpec(
         .lpwd, area: .session, summary: "print the local folder",
-        details: "Prints the folder on this computer that downloads go to."),
+        details: "Prints the local folder, and where downloads go when `set download-dir` points elsewhere."),
 
     // catalog
     CommandSpec(
@@ -123,25 +129,36 @@ private let standardCommands: [CommandSpec] = [
 
     // transfer
     CommandSpec(
-        .thumb, area: .transfer, arguments: [ArgumentSpec("NAME|GLOB", .remoteName, .zeroOrMore)],
+        .thumb, area: .transfer,
+        options: [
+            OptionSpec(.save, long: "save", value: ArgumentSpec("DIR", .localFolder), "write each thumbnail into DIR"),
+            OptionSpec(.force, long: "force", "overwrite thumbnails already saved"),
+        ],
+        arguments: [ArgumentSpec("NAME|GLOB", .remoteName, .zeroOrMore)],
         summary: "fetch thumbnails",
-        details: "Downloads the thumbnail of each named file, or of the selected file."),
+        details: """
+            Fetches the thumbnail of each named file, or of the selected file, from the camera (no download of \
+            the file itself). With --save DIR, writes them as NAME.thumb.jpg.
+            """),
     CommandSpec(
         .fetch, aliases: ["get"], area: .transfer,
         options: [
-            OptionSpec(.continue, short: "c", long: "continue", "resume a partial download"),
+            OptionSpec(.continue, short: "c", long: "continue", "continue a partial download (the default)"),
             OptionSpec(
                 .output, short: "o", long: "output", value: ArgumentSpec("DIR", .localFolder),
                 "download into DIR"),
             OptionSpec(.new, long: "new", "only files not downloaded before"),
             OptionSpec(.force, long: "force", "overwrite existing files"),
             OptionSpec(.deleteAfter, long: "delete-after", "delete each file from the camera once it arrived"),
+            OptionSpec(.sidecars, long: "sidecars", "also fetch the files that travel with each one (.SRT, .LRF, .THM)"),
         ],
         arguments: [ArgumentSpec("NAME|GLOB", .remoteName, .zeroOrMore)],
         summary: "download files",
         details: """
-            Downloads each named file, or the selected file, into the local folder. A download writes NAME.part \
-            and renames it when complete; an interrupted one continues from where it stopped.
+            Downloads each named file, or the selected file, into the download folder (the local folder unless \
+            `set download-dir` or -o says otherwise). A download writes NAME.part and renames it when complete; \
+            an interrupted one (Ctrl-C, a dropped connection) continues from where it stopped, and an existing \
+            file is never replaced without --force. -c is accepted for habit: continuing is what fetch always does.
             """),
 
     // edit

@@ -10,12 +10,14 @@ public enum Entrypoint {
             switch args.first {
             case "serve":
                 return try ServeCommand(arguments: Array(args.dropFirst())).run()
+            case "devices":
+                guard args.count == 1 else { throw ArgumentError("mediashell: devices takes no arguments") }
+                return Shell.listDevices()
             case "--version", "-V":
                 print("mediashell \(version)")
                 return 0
             default:
-                Shell.main()
-                return 0
+                return Shell.run(try ShellArguments(args))
             }
         } catch let error as ArgumentError {
             if error.isHelp {

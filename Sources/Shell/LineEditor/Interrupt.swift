@@ -62,6 +62,38 @@ public struct Interrupt: Sendable {
     static func takeResize() -> Bool { msh_take_resize() != 0 }
 }
 
+/// What the interpreter needs of Ctrl-C: whether it arrived, forgetting it, and waiting a while for it.
+/// `Interrupt` is the real one; tests give the interpreter one they control.
+public protocol InterruptSource: Sendable {
+    /// True when Ctrl-C arrived since the last `clear()`.
+    var isPending: Bool { get }
+    /// Forgets a Ctrl-C that arrived.
+    func clear()
+    /// Waits up to `seconds` or until Ctrl-C arrives (at once when it already did); true when it did.
+    func waitForInterrupt(upTo seconds: Double) -> Bool
+}
+
+extension Interrupt: InterruptSource {
+    public func waitForInterrupt(upTo seconds: Double) -> Bool {
+        var remaining = max(0, seconds)
+        while !isPending {
+            guard remaining > 0 else { return false }
+            let started = monotonicSeconds()
+            var entry = pollfd(fd: pollDescriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(min(remaining * 1000, 60_000).rounded(.up))
+            if poll(&entry, 1, milliseconds) < 0 && errno != EINTR { return isPending }
+            remaining -= monotonicSeconds() - started
+        }
+        return true
+    }
+
+    private func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
 /// A command stopped by Ctrl-C.
 public struct Interrupted: Error, Sendable, Hashable, CustomStringConvertible {
     public init() {}

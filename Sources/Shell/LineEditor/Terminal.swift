@@ -12,4 +12,11 @@ public enum Terminal {
 
     /// True when standard output is a terminal (progress lines are drawn only then).
     public static var outputIsTerminal: Bool { isatty(1) == 1 }
+
+    /// The width of the terminal on standard output, nil when it is not a terminal or does not say.
+    public static var columns: Int? {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 }

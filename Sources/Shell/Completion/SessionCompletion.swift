@@ -1,0 +1,49 @@
+import MediaManager
+
+/// Completion over the open camera's cached catalog: one `NameIndex` per folder, built on first use and
+/// kept until the catalog changes (its generation moves) or another camera is opened. Never asks the
+/// device anything, so Tab stays instant on a slow link and with thousands of names.
+public final class SessionCompletion: CompletionContext {
+    private weak var interpreter: Interpreter?
+    private var indexes: [String: NameIndex] = [:]
+    private var catalogID: ObjectIdentifier?
+    private var generation = -1
+    /// How many folder indexes were built (for tests and benchmarks).
+    public private(set) var indexesBuilt = 0
+
+    init(interpreter: Interpreter) {
+        self.interpreter = interpreter
+    }
+
+    public func remoteEntries(inFolder folder: String) -> NameIndex {
+        guard let interpreter, let catalog = interpreter.media?.catalog else { return .empty }
+        return index(of: RemotePath.resolve(folder, from: interpreter.state.folder), in: catalog)
+    }
+
+    public func settingNames() -> [String] { Settings.names }
+
+    /// Builds the current folder's index ahead of the next Tab (after a command changed the catalog or folder).
+    public func prepare() {
+        guard let interpreter, let catalog = interpreter.media?.catalog else {
+            indexes = [:]
+            return
+        }
+        _ = index(of: interpreter.state.folder, in: catalog)
+    }
+
+    private func index(of path: String, in catalog: MediaCatalog) -> NameIndex {
+        let id = ObjectIdentifier(catalog)
+        let current = catalog.generation
+        if id != catalogID || current != generation {
+            indexes = [:]
+            catalogID = id
+            generation = current
+        }
+        if let cached = indexes[path] { return cached }
+        guard let contents = catalog.contents(of: path) else { return .empty }
+        let index = NameIndex(contents.map { CompletionEntry($0.name, isFolder: $0.isFolder) })
+        indexes[path] = index
+        indexesBuilt += 1
+        return index
+    }
+}

@@ -1,0 +1,310 @@
+import Foundation
+import MediaManager
+import PTP
+
+/// How a line, or one command of it, ended.
+public enum LineStatus: Sendable, Equatable {
+    case success
+    case failure
+    /// Ctrl-C stopped it; the rest of the line (and of a script) does not run.
+    case interrupted
+    /// `quit` or `exit`.
+    case quit
+}
+
+/// Runs commands: holds the open camera and the session state, checks each line against the command
+/// table and calls the media manager. Errors are reported as one line on standard error, prefixed with
+/// `FILE:LINE:` inside a script; a command never ends the program except `quit`.
+public final class Interpreter {
+    public let table: CommandTable
+    public internal(set) var state: SessionState
+    /// The open camera, nil after `close` or when the camera went away.
+    public internal(set) var media: MediaSession?
+    let output: ShellOutput
+    let interrupt: any InterruptSource
+    /// True at an interactive prompt (a terminal on both ends), false for scripts and pipes.
+    public let isInteractive: Bool
+    /// The lines entered at the prompt, oldest first, for `history`; nil when there is no line editor.
+    public var historyProvider: (() -> [String])?
+    /// Names offered on Tab, from the cached catalog.
+    public private(set) lazy var completion = SessionCompletion(interpreter: self)
+
+    /// The scripts being run, innermost last: their names and current lines, for error messages.
+    var locations: [ScriptLocation] = []
+    var quitRequested = false
+    lazy var dates = DateText()
+
+    /// Most nested `source` levels, against a script that sources itself.
+    static let maximumScriptDepth = 16
+
+    public init(
+        output: ShellOutput, interrupt: any InterruptSource, settings: Settings = Settings(),
+        isInteractive: Bool = false, table: CommandTable = .standard
+    ) {
+        self.output = output
+        self.interrupt = interrupt
+        self.isInteractive = isInteractive
+        self.table = table
+        state = SessionState(settings: settings)
+    }
+
+    deinit {
+        media?.close()
+    }
+
+    // MARK: - The camera
+
+    /// Opens the camera at `url` (closing the one open), reads its file list and goes to the first folder
+    /// that holds files. Throws a message-bearing error when it cannot.
+    public func open(_ url: CameraURL) throws {
+        closeCamera()
+        var options = CameraConnector.Options()
+        options.timeout = state.settings.timeout
+        let session = try MediaSession.open(url, options: options)
+        do {
+            try session.catalog.ensureLoaded()
+        } catch {
+            session.close()
+            throw error
+        }
+        media = session
+        state.cameraClosed()
+        state.changeFolder(to: Self.startFolder(in: session.catalog))
+    }
+
+    /// Uses an already open session (tests, and cameras opened by other means).
+    public func attach(_ session: MediaSession) {
+        closeCamera()
+        media = session
+        state.cameraClosed()
+        state.changeFolder(to: Self.startFolder(in: session.catalog))
+    }
+
+    /// Closes the camera, if one is open; the session state goes with it.
+    public func closeCamera() {
+        media?.close()
+        media = nil
+        state.cameraClosed()
+    }
+
+    /// The folder to start in: down from the top while a folder holds one folder and no files
+    /// (`/` → `/DCIM` → `/DCIM/100MEDIA`).
+    static func startFolder(in catalog: MediaCatalog) -> String {
+        var path = ""
+        for _ in 0..<8 {
+            guard let contents = catalog.contents(of: path), contents.count == 1, let only = contents.first,
+                only.isFolder
+            else { break }
+            path = RemotePath.child(only.name, of: path)
+        }
+        return path
+    }
+
+    // MARK: - Lines
+
+    /// Runs one line: every command of it is checked first, then run in order. A failure stops the rest of
+    /// the line (unless the command has a leading `-`, or `errexit` is off).
+    public func run(line: String) -> LineStatus {
+        let statements: [Statement]
+        do {
+            statements = try Tokenizer.statements(in: line)
+        } catch {
+            report("column \(error.column): \(error.message)")
+            return .failure
+        }
+        var invocations: [Invocation] = []
+        for statement in statements {
+            do {
+                invocations.append(try table.invocation(for: statement))
+            } catch {
+                report(Self.describe(error))
+                if statement.ignoresFailure { continue }
+                return .failure
+            }
+        }
+        var failed = false
+        for invocation in invocations {
+            if interrupt.isPending { return .interrupted }
+            interrupt.clear()
+            switch execute(invocation) {
+            case .success: continue
+            case .failure:
+                if invocation.ignoresFailure { continue }
+                failed = true
+                if state.settings.errexit { return .failure }
+            case .interrupted: return .interrupted
+            case .quit: return .quit
+            }
+        }
+        return failed ? .failure : .success
+    }
+
+    /// A usage error as one line: `fetch: unknown option -x (column 7)`.
+    static func describe(_ error: UsageError) -> String {
+        error.column.map { "column \($0): \(error)" } ?? error.description
+    }
+
+    /// Runs one checked command; reports its failure.
+    func execute(_ invocation: Invocation) -> LineStatus {
+        do {
+            try perform(invocation)
+            return quitRequested ? .quit : .success
+        } catch is CommandInterrupted {
+            return .interrupted
+        } catch is Interrupted {
+            report("\(invocation.name.text): interrupted", severity: .notice)
+            return .interrupted
+        } catch is FailureReported {
+            return quitRequested ? .quit : .failure
+        } catch {
+            reportFailure(of: invocation.name.text, error)
+            return .failure
+        }
+    }
+
+    /// Sends a command to the code that runs it.
+    func perform(_ invocation: Invocation) throws {
+        switch invocation.id {
+        case .help: try help(invocation)
+        case .quit: quitRequested = true
+        case .open: try openCommand(invocation)
+        case .close: try closeCommand()
+        case .devices: devices()
+        case .summary: try summary()
+        case .set: try setCommand(invocation)
+        case .history: history()
+        case .source: try source(invocation)
+        case .lcd: try lcd(invocation)
+        case .lpwd: lpwd()
+        case .storages: try storages()
+        case .ls: try list(invocation)
+        case .cd: try changeFolder(invocation)
+        case .pwd: try printFolder()
+        case .refresh: try refresh()
+        case .state: try catalogState()
+        case .select: try select(invocation)
+        case .info: try info(invocation)
+        case .offset: try offset(invocation)
+        case .thumb: try thumbnails(invocation)
+        case .fetch: try fetch(invocation)
+        case .edit: edit()
+        case .done: done()
+        case .delete: try delete(invocation)
+        case .play, .pause, .resume, .stop, .seek, .step, .status: try playback(invocation)
+        case .mode: try mode(invocation)
+        case .capture: try capture()
+        }
+    }
+
+    // MARK: - Shared by the commands
+
+    /// The open camera, or an error telling how to open one.
+    func requireCamera() throws(CommandError) -> MediaSession {
+        guard let media else {
+            throw CommandError("no camera is open (use 'open URL', for example 'open sim:')")
+        }
+        return media
+    }
+
+    /// The camera's catalog, with additions the device reported fetched first.
+    func loadedCatalog() throws -> MediaCatalog {
+        let session = try requireCamera()
+        try session.catalog.ensureLoaded()
+        return session.catalog
+    }
+
+    /// Names among the catalog, relative to the current folder.
+    func names(_ catalog: MediaCatalog) -> CatalogNames {
+        CatalogNames(catalog: catalog, folder: state.folder)
+    }
+
+    /// The files `words` name (or the selection when there are none); folders are refused.
+    func files(for words: [Word], command: String, catalog: MediaCatalog) throws -> [MediaFile] {
+        if words.isEmpty {
+            guard let selected = state.selection else {
+                throw CommandError("no file selected (name one, or 'select' one first)")
+            }
+            guard let fresh = catalog.file(atPath: selected.file.path) else {
+                state.fileRemoved(path: selected.file.path)
+                throw CommandError("\(SafeText.display(selected.file.name)) is no longer on the camera")
+            }
+            return [fresh]
+        }
+        let entries = try names(catalog).entries(for: words)
+        var files: [MediaFile] = []
+        for entry in entries {
+            guard !entry.isFolder, let file = entry.file else {
+                if words.contains(where: { !$0.isGlob && $0.text == entry.shown }) {
+                    throw CommandError(
+                        "\(SafeText.display(entry.shown)) is a folder (name its files, e.g. '\(SafeText.display(entry.shown))/*')")
+                }
+                continue
+            }
+            files.append(file)
+        }
+        guard !files.isEmpty else { throw CommandError("no files among the names given (only folders)") }
+        return files
+    }
+
+    /// The folder downloads go to: `-o DIR`, else the `download-dir` setting, `~` expanded.
+    func downloadFolder(_ option: Word?) -> String {
+        LocalDisk.expandingTilde(option?.text ?? state.settings.downloadFolder)
+    }
+
+    // MARK: - Reporting
+
+    enum Severity: String {
+        case error, warning, notice
+    }
+
+    /// One line on standard error: `FILE:LINE: error: message` inside a script, `error: message` at the prompt.
+    func report(_ message: String, severity: Severity = .error) {
+        let safe = SafeText.display(message)
+        let label = severity == .notice ? "" : "\(severity.rawValue): "
+        if let location = locations.last {
+            output.error("\(location.name):\(location.line): \(label)\(safe)")
+        } else {
+            output.error(label + safe)
+        }
+    }
+
+    /// Reports a command's failure; a camera that went away is closed, so that `open` can start afresh.
+    func reportFailure(of command: String, _ error: Error) {
+        if Self.isDisconnect(error), let media {
+            let url = media.url
+            closeCamera()
+            report(
+                "\(command): the camera went away (\(Self.message(for: error))); it is closed now, "
+                    + "'open \(url)' reconnects")
+            return
+        }
+        report("\(command): \(Self.message(for: error))")
+    }
+
+    /// True when `error` says the connection to the camera is gone.
+    static func isDisconnect(_ error: Error) -> Bool {
+        if case PTPError.connectionClosed = error { return true }
+        return error is PTPDisconnect
+    }
+
+    /// The words for an error, whatever layer it came from.
+    static func message(for error: Error) -> String {
+        switch error {
+        case let error as CommandError: return error.message
+        case let error as PTPError: return error.description
+        case let error as DownloadError: return error.description
+        case let error as SettingError: return error.description
+        case let error as CameraURLError: return error.description
+        case let error as CameraOpenError: return error.description
+        case let error as SystemCallError: return error.description
+        case let error as CustomStringConvertible: return error.description
+        default: return String(describing: error)
+        }
+    }
+}
+
+/// A script being run, for `FILE:LINE:` in messages.
+struct ScriptLocation {
+    let name: String
+    var line: Int
+}

@@ -1,0 +1,91 @@
+/// How a script (a file, `-c` text, piped standard input or `source`) ended.
+public enum ScriptResult: Sendable, Equatable {
+    /// Every line ran; `failed` when a command failed while `errexit` was off.
+    case finished(failed: Bool)
+    /// A command failed and the script stopped there (the error named the file and line).
+    case stopped
+    /// Ctrl-C (SIGINT) stopped it.
+    case interrupted
+    /// `quit` ended it.
+    case quit(failed: Bool)
+
+    /// The process exit status for this ending: 0 when every command succeeded, 1 after a failure,
+    /// 130 after an interrupt (as shells report SIGINT).
+    public var exitStatus: Int32 {
+        switch self {
+        case .finished(let failed), .quit(let failed): failed ? 1 : 0
+        case .stopped: 1
+        case .interrupted: 130
+        }
+    }
+}
+
+extension Interpreter {
+    /// Runs the lines of `source` as a script called `name` (`import.msh`, `-c`, `stdin`): no prompt,
+    /// errors as `name:LINE: error: ...`, stopping at the first failure unless the command has a leading
+    /// `-` or `errexit` is off.
+    public func runScript(_ source: LineSource, name: String) -> ScriptResult {
+        locations.append(ScriptLocation(name: name, line: 0))
+        defer { locations.removeLast() }
+        var failed = false
+        while true {
+            let input = source.readLine()
+            switch input {
+            case .line(let text):
+                locations[locations.count - 1].line += 1
+                switch run(line: text) {
+                case .success: continue
+                case .failure:
+                    failed = true
+                    if state.settings.errexit { return .stopped }
+                case .interrupted: return .interrupted
+                case .quit: return .quit(failed: failed)
+                }
+            case .interrupted:
+                return .interrupted
+            case .endOfInput:
+                return .finished(failed: failed)
+            case .failed(let message):
+                locations[locations.count - 1].line += 1
+                report(message)
+                return .stopped
+            }
+        }
+    }
+
+    /// Reads and runs lines at the prompt until `quit` or Ctrl-D. Failures are reported and the shell goes
+    /// on; Ctrl-C discards the line being typed or stops the running command.
+    public func runInteractive(_ source: LineSource) -> Int32 {
+        while true {
+            output.flush()
+            switch source.readLine() {
+            case .line(let text):
+                if run(line: text) == .quit { return 0 }
+                completion.prepare()
+            case .interrupted:
+                continue
+            case .endOfInput:
+                return 0
+            case .failed(let message):
+                report(message)
+                return 1
+            }
+        }
+    }
+}
+
+/// The lines of a text given on the command line (`-c 'ls; fetch *.JPG'`), one by one.
+public final class TextLineSource: LineSource {
+    private var lines: ArraySlice<Substring>
+
+    public init(_ text: String) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        self.lines = lines[...]
+    }
+
+    public func readLine() -> LineInput {
+        guard let line = lines.popFirst() else { return .endOfInput }
+        return .line(String(line.hasSuffix("\r") ? line.dropLast() : line))
+    }
+}

@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Where the interpreter writes: results on standard output, errors and progress on standard error.
+public protocol ShellOutput: AnyObject {
+    /// Writes text to standard output (lines end in `\n`; the text is already safe to print).
+    func write(_ text: String)
+    /// Writes one line to standard error.
+    func error(_ line: String)
+    /// Where a progress line is drawn (standard error on a terminal), or nil when it must stay quiet.
+    var progress: ((String) -> Void)? { get }
+    /// The terminal's width when standard output is a terminal (for columns), nil otherwise.
+    var terminalColumns: Int? { get }
+    /// Sends buffered output on.
+    func flush()
+}
+
+extension ShellOutput {
+    /// Writes `line` and a newline to standard output.
+    func line(_ line: String) { write(line + "\n") }
+}
+
+/// The process's standard output (buffered, flushed before every error, prompt and exit) and error.
+public final class StandardOutput: ShellOutput {
+    private var buffer: [UInt8] = []
+    private let showsProgress: Bool
+    private let width: () -> Int
+
+    /// - Parameters:
+    ///   - showsProgress: true in an interactive session on a terminal.
+    ///   - width: the terminal width, asked whenever it is needed (it may change).
+    public init(showsProgress: Bool, width: @escaping () -> Int = { 80 }) {
+        self.showsProgress = showsProgress && isatty(2) == 1
+        self.width = width
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    deinit { flush() }
+
+    public func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 || outputIsTerminal { flush() }
+    }
+
+    public func error(_ line: String) {
+        flush()
+        Self.writeAll(2, Array((line + "\n").utf8))
+    }
+
+    public var progress: ((String) -> Void)? {
+        guard showsProgress else { return nil }
+        return { [weak self] text in
+            self?.flush()
+            Self.writeAll(2, Array(text.utf8))
+        }
+    }
+
+    public var terminalColumns: Int? { outputIsTerminal ? width() : nil }
+
+    public func flush() {
+        guard !buffer.isEmpty else { return }
+        Self.writeAll(1, buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private lazy var outputIsTerminal = isatty(1) == 1
+
+    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}
+
+/// libc's write(2), out of reach of the methods named `write` above.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}

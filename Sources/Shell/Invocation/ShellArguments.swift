@@ -1,0 +1,48 @@
+/// The command line of the shell itself:
+/// `mediashell [--camera URL] [-f SCRIPT | -c 'CMD; CMD'] [--download-dir DIR]`.
+public struct ShellArguments: Equatable {
+    public var camera: String?
+    public var scriptFile: String?
+    public var commands: String?
+    public var downloadFolder: String?
+
+    public static let usage = """
+        usage: mediashell [--camera URL] [-f SCRIPT | -c 'CMD; CMD'] [--download-dir DIR]
+               mediashell serve [--listen HOST:PORT] [--read-only] [DIR]
+               mediashell devices
+               mediashell --help | --version
+        Camera URLs: usb:, usb:BUS,ADDR, usb:VVVV:PPPP, ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH, sim:, sim:PATH.
+        With no --camera, the first USB camera is opened, or else the built-in demo camera (sim:).
+        Standard input that is not a terminal is read as a script. Type 'help' in the shell for its commands.
+        """
+
+    public init(_ arguments: [String]) throws(ArgumentError) {
+        var rest = arguments[...]
+        func value(_ option: String, _ inline: String?) throws(ArgumentError) -> String {
+            if let inline { return inline }
+            guard let next = rest.popFirst() else { throw ArgumentError("mediashell: \(option) needs a value\n\(Self.usage)") }
+            return next
+        }
+        while let argument = rest.popFirst() {
+            var name = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            switch name {
+            case "--camera": camera = try value(name, inline)
+            case "-f", "--file": scriptFile = try value(name, inline)
+            case "-c", "--command": commands = try value(name, inline)
+            case "--download-dir": downloadFolder = try value(name, inline)
+            case "-h", "--help": throw ArgumentError(Self.usage, isHelp: true)
+            default:
+                let what = argument.hasPrefix("-") ? "unknown option \(argument)" : "unexpected argument '\(argument)'"
+                throw ArgumentError("mediashell: \(SafeText.display(what))\n\(Self.usage)")
+            }
+        }
+        if scriptFile != nil && commands != nil {
+            throw ArgumentError("mediashell: -f and -c cannot be used together\n\(Self.usage)")
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import MediaFormats
+import MediaManager
+
+/// The ways `ls` shows camera files: names in columns, a long table, or JSON for programs.
+struct FileListing {
+    let dates: DateText
+
+    /// How entries are ordered.
+    struct Order {
+        var byTime = false
+        var bySize = false
+        var reversed = false
+    }
+
+    /// Names (folders ending in `/`) in columns that fit the terminal, or one per line off a terminal.
+    func short(_ entries: [RemoteEntry], columns: Int?) -> [String] {
+        let names = entries.map { SafeText.display($0.shown) + ($0.isFolder ? "/" : "") }
+        guard let columns else { return names }
+        return ColumnList.lines(names, width: columns)
+    }
+
+    /// `2024-05-01 10:15  12.3 MB  video  0:12 1920x1080 30 fps  DJI_0003.MP4`: date, size, kind,
+    /// what the listing told of a video, and the name last (so names with spaces do not break columns).
+    func long(_ entries: [RemoteEntry]) -> [String] {
+        let rows = entries.map { entry -> [String] in
+            let file = entry.file
+            let date = file?.captureDate.map(dates.listing) ?? "-"
+            let name = SafeText.display(entry.shown) + (entry.isFolder ? "/" : "")
+            if entry.isFolder { return [date, "-", "folder", "", name] }
+            return [date, HumanReadable.size(file?.size ?? 0), Self.kind(of: file), Self.videoSummary(file?.video), name]
+        }
+        return ColumnTable(rows: rows, alignments: [.left, .right]).lines()
+    }
+
+    /// A JSON array with one object per entry; keys sorted, absent facts left out.
+    func json(_ entries: [RemoteEntry]) -> String {
+        let objects = entries.map { entry in Self.jsonEntry(entry, dates: dates) }
+        return Self.encode(objects)
+    }
+
+    struct JSONEntry: Encodable {
+        var name: String
+        var path: String
+        var type: String
+        var kind: String
+        var format: String?
+        var size: UInt64?
+        var date: String?
+        var duration: Double?
+        var width: Int?
+        var height: Int?
+        var fps: Double?
+        var codec: String?
+    }
+
+    static func jsonEntry(_ entry: RemoteEntry, dates: DateText) -> JSONEntry {
+        let file = entry.file
+        let name = file?.name ?? (entry.path.split(separator: "/").last.map(String.init) ?? "/")
+        var object = JSONEntry(
+            name: name, path: "/" + entry.path, type: entry.isFolder ? "folder" : "file",
+            kind: entry.isFolder ? "folder" : kind(of: file))
+        if !entry.isFolder, let file {
+            object.format = file.kind.rawValue
+            object.size = file.size
+            object.duration = file.video?.duration
+            object.width = file.video?.width
+            object.height = file.video?.height
+            object.fps = file.video?.framesPerSecond
+            object.codec = file.video?.codec
+        }
+        object.date = file?.captureDate.map(dates.json)
+        return object
+    }
+
+    static func encode<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// One word for what a file is: photo, raw, video, proxy, telemetry, thumbnail, file.
+    static func kind(of file: MediaFile?) -> String {
+        guard let file else { return "file" }
+        if file.isFolder { return "folder" }
+        switch file.kind {
+        case .jpeg, .tiff, .heic: return "photo"
+        case .raw: return "raw"
+        case .mp4, .mov: return "video"
+        case .lowResolutionVideo: return "proxy"
+        case .telemetry: return "telemetry"
+        case .thumbnail: return "thumbnail"
+        case .other: return "file"
+        }
+    }
+
+    /// `0:12 1920x1080 30 fps` from what is known, or "".
+    static func videoSummary(_ video: VideoDetails?) -> String {
+        guard let video else { return "" }
+        var parts: [String] = []
+        if let duration = video.duration { parts.append(HumanReadable.duration(seconds: duration)) }
+        if let width = video.width, let height = video.height { parts.append("\(width)x\(height)") }
+        if let fps = video.framesPerSecond, fps > 0 { parts.append(frameRate(fps)) }
+        return parts.joined(separator: " ")
+    }
+
+    /// `30 fps`, `29.97 fps`.
+    static func frameRate(_ fps: Double) -> String {
+        let rounded = (fps * 100).rounded() / 100
+        let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return text + " fps"
+    }
+
+    /// Sorts entries as `ls -t`, `-S` and `-r` ask; the catalog's name order otherwise.
+    static func sorted(_ entries: [RemoteEntry], _ order: Order) -> [RemoteEntry] {
+        var result = entries
+        if order.bySize {
+            result = stableSorted(result) { ($0.file?.size ?? 0) > ($1.file?.size ?? 0) }
+        } else if order.byTime {
+            result = stableSorted(result) {
+                ($0.file?.captureDate ?? .distantPast) > ($1.file?.captureDate ?? .distantPast)
+            }
+        }
+        if order.reversed { result.reverse() }
+        return result
+    }
+
+    private static func stableSorted(
+        _ entries: [RemoteEntry], by before: (RemoteEntry, RemoteEntry) -> Bool
+    ) -> [RemoteEntry] {
+        entries.enumerated().sorted { a, b in
+            if before(a.element, b.element) { return true }
+            if before(b.element, a.element) { return false }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}

@@ -1,0 +1,104 @@
+import MediaManager
+
+/// The file the user selected and how much of it is already downloaded, as the seed's screen keeps it.
+public struct Selection: Sendable, Equatable {
+    /// The file as the catalog listed it.
+    public var file: MediaFile
+    /// Where the next `fetch` of this file starts: bytes already downloaded into its `.part`.
+    public var offset: UInt64
+
+    public init(file: MediaFile, offset: UInt64 = 0) {
+        self.file = file
+        self.offset = offset
+    }
+}
+
+/// What the shell remembers between commands, apart from the open camera itself: the camera folder,
+/// the selection and its offset, edit mode and the settings. Every change goes through a method here,
+/// so the rules (a new file resets the offset, closing forgets everything) live in one place.
+public struct SessionState: Sendable, Equatable {
+    /// The current camera folder as a catalog path: "" is the top, "DCIM/100MEDIA" a folder in it.
+    public private(set) var folder = ""
+    public private(set) var selection: Selection?
+    public private(set) var isEditing = false
+    public var settings = Settings()
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+    }
+
+    /// Goes to a camera folder (already checked to exist).
+    public mutating func changeFolder(to path: String) {
+        folder = path
+    }
+
+    /// Selects `file`. Selecting another file resets the offset to `downloaded` (the size of a `.part`
+    /// already on disk, 0 when there is none); selecting the same file again keeps its offset.
+    public mutating func select(_ file: MediaFile, downloaded: UInt64 = 0) {
+        if let current = selection, current.file.path == file.path, current.file.id == file.id {
+            selection?.file = file
+            return
+        }
+        selection = Selection(file: file, offset: min(downloaded, file.size))
+    }
+
+    /// Sets the selected file's offset; the caller checked the bytes exist on disk.
+    public mutating func setOffset(_ offset: UInt64) {
+        selection?.offset = offset
+    }
+
+    /// A fetch of `file` stopped at `offset` (Ctrl-C, a dropped connection): that file becomes the
+    /// selection, with the offset where the `.part` ends, so that the next `fetch` continues it.
+    public mutating func fetchStopped(_ file: MediaFile, at offset: UInt64) {
+        select(file)
+        selection?.offset = min(offset, file.size)
+    }
+
+    /// A fetch of `file` completed: if it is the selection, nothing is left to download.
+    public mutating func fetchCompleted(_ file: MediaFile) {
+        if selection?.file.path == file.path { selection?.offset = 0 }
+    }
+
+    /// The camera no longer has `file` (deleted, or gone after a refresh).
+    public mutating func fileRemoved(path: String) {
+        if selection?.file.path == path { selection = nil }
+    }
+
+    /// The catalog was read again: the selection follows its file (new size, new id) or is dropped.
+    public mutating func catalogReloaded(lookup: (String) -> MediaFile?, folderExists: (String) -> Bool) {
+        if let selected = selection {
+            if let fresh = lookup(selected.file.path), !fresh.isFolder {
+                selection?.file = fresh
+                if selected.offset > fresh.size { selection?.offset = 0 }
+            } else {
+                selection = nil
+            }
+        }
+        var path = folder
+        while !path.isEmpty && !folderExists(path) {
+            path = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+        }
+        folder = path
+    }
+
+    /// Enters edit mode; false when already in it.
+    @discardableResult
+    public mutating func enterEditMode() -> Bool {
+        defer { isEditing = true }
+        return !isEditing
+    }
+
+    /// Leaves edit mode; false when not in it.
+    @discardableResult
+    public mutating func leaveEditMode() -> Bool {
+        defer { isEditing = false }
+        return isEditing
+    }
+
+    /// The camera was closed or lost: folder, selection and edit mode go with it; settings stay.
+    public mutating func cameraClosed() {
+        folder = ""
+        selection = nil
+        isEditing = false
+    }
+}

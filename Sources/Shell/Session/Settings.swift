@@ -1,0 +1,108 @@
+/// The shell's settings, changed with `set NAME VALUE` and listed with `set`.
+public struct Settings: Sendable, Equatable {
+    /// When to draw thumbnails as pictures in the terminal.
+    public enum Images: String, Sendable, CaseIterable {
+        case auto, on, off
+    }
+
+    /// Stop a script at the first failing command (a leading `-` excuses one command).
+    public var errexit = true
+    /// Draw a progress line during transfers (only ever on a terminal).
+    public var progress = true
+    /// Seconds to wait for a camera's answer; used when a camera is opened, and for `capture`.
+    public var timeout: Double = 10
+    public var images = Images.auto
+    /// Where downloads go, relative to the local folder (`lcd`) unless absolute.
+    public var downloadFolder = "."
+    /// The most bytes per second a download may take; nil for no limit.
+    public var rateLimit: UInt64?
+
+    public init() {}
+
+    /// Every setting's name, in the order `set` lists them.
+    public static let names = ["errexit", "progress", "timeout", "images", "download-dir", "limit-rate"]
+
+    /// The value of setting `name` as `set` shows it.
+    public func value(of name: String) throws(SettingError) -> String {
+        switch name {
+        case "errexit": return errexit ? "on" : "off"
+        case "progress": return progress ? "on" : "off"
+        case "timeout": return Self.format(seconds: timeout)
+        case "images": return images.rawValue
+        case "download-dir": return downloadFolder
+        case "limit-rate": return rateLimit.map { HumanReadable.size($0) + "/s" } ?? "off"
+        default: throw SettingError.unknown(name)
+        }
+    }
+
+    /// Changes setting `name` from its text; the setting is unchanged when the text is not valid.
+    public mutating func set(_ name: String, to text: String) throws(SettingError) {
+        switch name {
+        case "errexit": errexit = try Self.switchValue(text, for: name)
+        case "progress": progress = try Self.switchValue(text, for: name)
+        case "timeout":
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+                throw SettingError.invalid(name, "a number of seconds between 0 and 3600, such as 10 or 2.5")
+            }
+            timeout = seconds
+        case "images":
+            guard let value = Images(rawValue: text.lowercased()) else {
+                throw SettingError.invalid(name, "auto, on or off")
+            }
+            images = value
+        case "download-dir":
+            guard !text.isEmpty else { throw SettingError.invalid(name, "a folder") }
+            downloadFolder = text
+        case "limit-rate":
+            if ["off", "0", "none", "no"].contains(text.lowercased()) {
+                rateLimit = nil
+            } else if let bytes = Self.byteCount(text), bytes > 0 {
+                rateLimit = max(bytes, 1024)
+            } else {
+                throw SettingError.invalid(name, "bytes per second such as 500k, 20M or 1G, or off")
+            }
+        default: throw SettingError.unknown(name)
+        }
+    }
+
+    static func switchValue(_ text: String, for name: String) throws(SettingError) -> Bool {
+        switch text.lowercased() {
+        case "on", "true", "yes", "1": return true
+        case "off", "false", "no", "0": return false
+        default: throw SettingError.invalid(name, "on or off")
+        }
+    }
+
+    /// `2500`, `500k`, `20M`, `1.5G` (decimal units, an optional trailing `B`, `/s` or `B/s`).
+    static func byteCount(_ text: String) -> UInt64? {
+        var digits = Substring(text.lowercased())
+        for suffix in ["/s", "b"] where digits.hasSuffix(suffix) { digits = digits.dropLast(suffix.count) }
+        var multiplier: Double = 1
+        if let unit = digits.last, let scale = ["k": 1e3, "m": 1e6, "g": 1e9][unit] {
+            multiplier = scale
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isNumber || $0 == "." }), let number = Double(digits),
+            number.isFinite, number * multiplier < 1e15
+        else { return nil }
+        return UInt64(number * multiplier)
+    }
+
+    static func format(seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}
+
+/// A `set` that names no setting or gives a value the setting does not take.
+public enum SettingError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknown(String)
+    case invalid(String, String)
+
+    public var description: String {
+        switch self {
+        case .unknown(let name):
+            "unknown setting '\(SafeText.display(name))' (settings: \(Settings.names.joined(separator: ", ")))"
+        case .invalid(let name, let expected): "\(name) takes \(expected)"
+        }
+    }
+}
