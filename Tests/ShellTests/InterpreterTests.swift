@@ -1,0 +1,283 @@
+import Foundation
+import MediaManager
+import Testing
+import VirtualCamera
+
+@testable import Shell
+
+/// The interpreter in this process, over real `sim:` and `dir:` cameras, with its output captured.
+@Suite struct InterpreterTests {
+    let card: TemporaryFolder
+    let downloads: TemporaryFolder
+    let interpreter: Interpreter
+    let output: CapturedOutput
+    let interrupt: ScriptedInterrupt
+
+    init() throws {
+        card = try makeCardFolder()
+        downloads = try TemporaryFolder("msh-dl")
+        var settings = Settings()
+        settings.downloadFolder = downloads.path
+        (interpreter, output, interrupt) = makeInterpreter(settings: settings)
+        try interpreter.open(.folder(path: card.path))
+        // DCIM holds two folders, so the shell starts in /DCIM.
+        #expect(interpreter.state.folder == "DCIM")
+        _ = interpreter.run(line: "cd 100MEDIA")
+    }
+
+    private func run(_ line: String) -> LineStatus {
+        interpreter.run(line: line)
+    }
+
+    @Test func thePromptShowsTheState() throws {
+        #expect(interpreter.prompt == "mediashell dir:/DCIM/100MEDIA> ")
+        #expect(run("select DJI_0003.MP4; edit") == .success)
+        #expect(interpreter.prompt == "mediashell dir:/DCIM/100MEDIA [DJI_0003.MP4] (edit)> ")
+        #expect(run("done; cd ..") == .success)
+        #expect(interpreter.prompt == "mediashell dir:/DCIM [DJI_0003.MP4]> ")
+        interpreter.closeCamera()
+        #expect(interpreter.prompt == "mediashell (no camera)> ")
+    }
+
+    @Test func aCancelledFetchLeavesTheOffsetAndTheNextFetchFinishes() throws {
+        #expect(run("set limit-rate 1M") == .success)
+        #expect(run("select DJI_0003.MP4") == .success)
+        interrupt.arm(afterPolls: 3)
+        #expect(run("fetch") == .interrupted)
+        interrupt.arm(afterPolls: nil)
+        interrupt.clear()
+
+        let part = try #require(LocalDisk.size(downloads.path + "/DJI_0003.MP4.part"))
+        let selection = try #require(interpreter.state.selection)
+        #expect(selection.file.name == "DJI_0003.MP4")
+        #expect(selection.offset == part)
+        #expect(part > 0 && part < 3_000_000)
+        #expect(output.errors.last?.hasPrefix("fetch: interrupted: DJI_0003.MP4 stopped at ") == true, "\(output.errors)")
+        #expect(interpreter.prompt.contains("[DJI_0003.MP4 @ \(HumanReadable.size(part))]"))
+
+        #expect(run("set limit-rate off; fetch") == .success, "\(output.errors)")
+        #expect(downloads.read("DJI_0003.MP4") == card.read("DCIM/100MEDIA/DJI_0003.MP4"))
+        #expect(!downloads.exists("DJI_0003.MP4.part"))
+        #expect(output.lines.last?.contains("continued from \(HumanReadable.size(part))") == true)
+        #expect(interpreter.state.selection?.offset == 0)
+    }
+
+    @Test func aStoppedFetchOfAnUnselectedFileSelectsIt() throws {
+        #expect(run("select DJI_0001.JPG") == .success)
+        #expect(run("set limit-rate 1M") == .success)
+        interrupt.arm(afterPolls: 3)
+        #expect(run("get DJI_0003.MP4") == .interrupted)
+        #expect(interpreter.state.selection?.file.name == "DJI_0003.MP4")
+        #expect((interpreter.state.selection?.offset ?? 0) > 0)
+    }
+
+    @Test func offsetMovesBackNotPastWhatIsOnDisk() throws {
+        try downloads.write("DJI_0003.MP4.part", Array(card.read("DCIM/100MEDIA/DJI_0003.MP4")!.prefix(1_000)))
+        #expect(run("select DJI_0003.MP4") == .success)
+        #expect(interpreter.state.selection?.offset == 1_000, "selecting picks up the .part")
+        #expect(run("offset 2000") == .failure)
+        #expect(output.errors.last?.contains("only 1000 bytes of DJI_0003.MP4 are on disk") == true)
+        #expect(run("offset 400") == .success)
+        #expect(run("offset") == .success)
+        #expect(output.lines.last == "DJI_0003.MP4: offset 400 of 3000000 bytes (0%)")
+        #expect(run("fetch") == .success, "\(output.errors)")
+        #expect(downloads.read("DJI_0003.MP4") == card.read("DCIM/100MEDIA/DJI_0003.MP4"))
+        #expect(output.lines.last?.contains("continued from 400 B") == true, "\(output.lines)")
+    }
+
+    @Test func selectingAnotherFileResetsTheOffset() throws {
+        #expect(run("set limit-rate 1M; select DJI_0003.MP4") == .success)
+        interrupt.arm(afterPolls: 3)
+        #expect(run("fetch") == .interrupted)
+        interrupt.arm(afterPolls: nil)
+        interrupt.clear()
+        #expect((interpreter.state.selection?.offset ?? 0) > 0)
+        #expect(run("select DJI_0001.JPG") == .success)
+        #expect(interpreter.state.selection?.offset == 0)
+        #expect(interpreter.prompt.hasSuffix("[DJI_0001.JPG]> "))
+    }
+
+    @Test func deleteNeedsEditModeOrForce() throws {
+        #expect(run("delete DJI_0001.JPG") == .failure)
+        #expect(output.errors == ["error: delete: refused: not in edit mode (type 'edit' first, or use delete --force)"])
+        #expect(card.exists("DCIM/100MEDIA/DJI_0001.JPG"))
+        #expect(run("edit; rm DJI_000?.JPG; done") == .success, "\(output.errors)")
+        #expect(output.lines.suffix(2) == ["deleted /DCIM/100MEDIA/DJI_0001.JPG", "deleted /DCIM/100MEDIA/DJI_0002.JPG"])
+        #expect(!card.exists("DCIM/100MEDIA/DJI_0002.JPG"))
+        #expect(!interpreter.state.isEditing)
+        #expect(run("delete --force My\\ Clip\\ 1.MP4") == .success)
+        #expect(run("delete --force ../101MEDIA") == .failure, "folders are refused")
+        #expect(card.exists("DCIM/101MEDIA/IMG_0100.JPG"))
+    }
+
+    @Test func fetchNeverOverwritesWithoutForce() throws {
+        #expect(run("fetch *.JPG") == .success)
+        #expect(run("fetch DJI_0001.JPG") == .failure)
+        #expect(output.errors.last?.contains("exists (use --force to overwrite, --new to skip)") == true)
+        #expect(run("fetch --new *.JPG") == .success)
+        #expect(output.lines.last?.hasPrefix("skipped DJI_0002.JPG") == true)
+        #expect(run("fetch --force DJI_0001.JPG") == .success)
+        #expect(run("fetch nothing*") == .failure)
+        #expect(output.errors.last == "error: fetch: no match for 'nothing*'")
+    }
+
+    @Test func fetchWithSidecarsAndIntoAFolder() throws {
+        let other = try TemporaryFolder()
+        #expect(run("fetch --sidecars -o \(other.path)/clips DJI_0003.MP4") == .success, "\(output.errors)")
+        #expect(other.exists("clips/DJI_0003.MP4") && other.exists("clips/DJI_0003.SRT"))
+    }
+
+    @Test func aCutCableClosesTheCameraAndTheShellGoesOn() throws {
+        let demo = try DemoCard.make()
+        let (session, probe) = try probedSession(card: demo)
+        try session.catalog.ensureLoaded()
+        interpreter.attach(session)
+        #expect(run("select DJI_0001.JPG") == .success)
+        probe.cut()
+        #expect(run("refresh") == .failure)
+        #expect(output.errors.last?.hasPrefix("error: refresh: the camera went away (connection closed: the test cut the cable)") == true)
+        #expect(interpreter.media == nil)
+        #expect(interpreter.state.selection == nil)
+        #expect(run("ls") == .failure)
+        #expect(output.errors.last == "error: ls: no camera is open (use 'open URL', for example 'open sim:')")
+        #expect(run("open sim:") == .success)
+        #expect(output.lines.last?.hasPrefix("opened sim: (") == true)
+        #expect(run("ls DJI_0001.JPG") == .success)
+    }
+
+    @Test func aCableCutDuringAFetchKeepsThePart() throws {
+        let (session, probe) = try probedSession(card: try Card(folder: card.path), url: .folder(path: card.path))
+        try session.catalog.ensureLoaded()
+        interpreter.attach(session)
+        #expect(run("set limit-rate 1M") == .success)
+        // A ScriptedInterrupt that never fires, but cuts the cable on its third poll.
+        let cutter = CutOnPoll(probe: probe, after: 3)
+        let other = Interpreter(output: output, interrupt: cutter, settings: interpreter.state.settings)
+        let otherOutput = output
+        other.attach(session)
+        #expect(other.run(line: "fetch /DCIM/100MEDIA/DJI_0003.MP4") == .failure)
+        #expect(otherOutput.errors.contains { $0.contains("the camera went away") }, "\(otherOutput.errors)")
+        let part = try #require(LocalDisk.size(downloads.path + "/DJI_0003.MP4.part"))
+        #expect(part > 0)
+        #expect(other.media == nil)
+        #expect(other.run(line: "open dir:\(card.path)") == .success)
+        #expect(other.run(line: "fetch /DCIM/100MEDIA/DJI_0003.MP4") == .success, "\(otherOutput.errors)")
+        #expect(downloads.read("DJI_0003.MP4") == card.read("DCIM/100MEDIA/DJI_0003.MP4"))
+    }
+
+    @Test func listingsAndJSON() throws {
+        #expect(run("ls") == .success)
+        #expect(output.lines == [
+            "Birthday Party.MP4", "DJI_0001.JPG", "DJI_0002.JPG", "DJI_0003.MP4", "DJI_0003.SRT", "My Clip 1.MP4",
+            "My Clip 2.MP4",
+        ])
+        output.reset()
+        #expect(run("ls -lS *.MP4") == .success)
+        #expect(output.lines.first?.hasSuffix("DJI_0003.MP4") == true)
+        #expect(output.lines.first?.contains("3.0 MB  video") == true, "\(output.lines)")
+        output.reset()
+        #expect(run("ls --json -r ../101MEDIA") == .success)
+        let json = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [[String: Any]]
+        #expect(json?.map { $0["name"] as? String } == ["IMG_0101.JPG", "IMG_0100.JPG"])
+        #expect(json?.first?["path"] as? String == "/DCIM/101MEDIA/IMG_0101.JPG")
+        #expect(json?.first?["size"] as? Int == 1_100)
+        #expect(json?.first?["kind"] as? String == "photo")
+        output.reset()
+        #expect(run("cd /; ls") == .success)
+        #expect(output.lines == ["DCIM/"])
+    }
+
+    @Test func namesFromTheDeviceArePrintedSafely() throws {
+        try card.write("DCIM/100MEDIA/evil\u{1B}[2J.JPG", [1, 2, 3])
+        #expect(run("refresh; ls evil*; ls -l evil*; info evil*") == .success, "\(output.errors)")
+        #expect(!output.standardOutput.contains("\u{1B}"))
+        #expect(output.standardOutput.contains("evil\\x1b[2J.JPG"))
+        #expect(run("rm evil*") == .failure)
+        #expect(output.errors.allSatisfy { !$0.contains("\u{1B}") })
+    }
+
+    @Test func infoAndItsJSON() throws {
+        #expect(run("info DJI_0003.MP4") == .success)
+        #expect(output.lines.contains("size:      3.0 MB (3000000 bytes)"), "\(output.lines)")
+        #expect(output.lines.contains("sidecars:  DJI_0003.SRT"))
+        output.reset()
+        #expect(run("select DJI_0001.JPG; info --json") == .success)
+        let object = try JSONSerialization.jsonObject(with: Data(output.lines.dropFirst().joined().utf8)) as? [String: Any]
+        #expect(object?["name"] as? String == "DJI_0001.JPG")
+        #expect(object?["selected"] as? Bool == true)
+        #expect(object?["offset"] as? Int == 0)
+    }
+
+    @Test func settingsCommandsAndErrors() throws {
+        #expect(run("set") == .success)
+        #expect(output.lines.first == "errexit       on")
+        #expect(run("set errexit off; set errexit") == .success)
+        #expect(output.lines.last == "errexit off")
+        #expect(run("set timeout soon") == .failure)
+        #expect(output.errors.last == "error: set: timeout takes a number of seconds between 0 and 3600, such as 10 or 2.5")
+        #expect(run("set colour on") == .failure)
+        #expect(output.errors.last?.hasPrefix("error: set: unknown setting 'colour'") == true)
+    }
+
+    @Test func playbackAndModeAnswerHonestly() throws {
+        #expect(run("play DJI_0003.MP4") == .failure)
+        #expect(output.errors.last == "error: play: playback is not available yet")
+        #expect(run("play DJI_0001.JPG") == .failure)
+        #expect(output.errors.last == "error: play: DJI_0001.JPG is not a video")
+        #expect(run("seek 1:02.5") == .failure)
+        #expect(output.errors.last == "error: seek: playback is not available yet")
+        #expect(run("seek soon") == .failure)
+        #expect(output.errors.last?.hasPrefix("error: column 6: seek: POS must be seconds") == true)
+        #expect(run("mode shoot") == .failure)
+        #expect(output.errors.last == "error: mode: not supported by this camera")
+    }
+
+    @Test func captureAndThumbnailsOnTheDemoCamera() throws {
+        #expect(run("open sim:") == .success)
+        #expect(run("capture") == .success, "\(output.errors)")
+        #expect(output.lines.last?.hasPrefix("captured /DCIM/100MEDIA/") == true, "\(output.lines)")
+        let saved = try TemporaryFolder()
+        #expect(run("thumb --save \(saved.path) DJI_0001.JPG DJI_0002.JPG") == .success, "\(output.errors)")
+        #expect(output.lines.suffix(2).allSatisfy { $0.contains(": thumbnail 160x120, ") })
+        #expect(saved.exists("DJI_0001.JPG.thumb.jpg"))
+        #expect(run("thumb --save \(saved.path) DJI_0001.JPG") == .failure, "no overwrite without --force")
+        #expect(run("thumb --force --save \(saved.path) DJI_0001.JPG") == .success)
+    }
+
+    @Test func aScriptStopsAtItsFirstFailureUnlessExcused() {
+        #expect(interpreter.runScript("pwd\n-bogus\nls NOPE\npwd") == .stopped)
+        #expect(output.errors == [
+            "test:2: error: column 2: unknown command 'bogus' (try 'help')",
+            "test:3: error: ls: no such file or folder: NOPE",
+        ])
+        output.reset()
+        #expect(interpreter.runScript("set errexit off\nls NOPE\npwd") == .finished(failed: true))
+        #expect(output.lines == ["/DCIM/100MEDIA"])
+        #expect(interpreter.runScript("set errexit on\n-ls NOPE\npwd\n") == .finished(failed: false))
+        #expect(interpreter.runScript("pwd; quit; pwd\nls") == .quit(failed: false))
+    }
+}
+
+/// An interrupt source that never fires but cuts the camera's cable when polled `after` times.
+final class CutOnPoll: InterruptSource, @unchecked Sendable {
+    private let probe: ProbeTransport
+    private let lock = NSLock()
+    private var polls = 0
+    private let after: Int
+
+    init(probe: ProbeTransport, after: Int) {
+        self.probe = probe
+        self.after = after
+    }
+
+    var isPending: Bool {
+        lock.withLock {
+            polls += 1
+            if polls == after { probe.cut() }
+        }
+        return false
+    }
+
+    func clear() {}
+    func waitForInterrupt(upTo seconds: Double) -> Bool { isPending }
+}
