@@ -37,6 +37,8 @@ static inline void *msh_el_client_data(EditLine *el) {
 static inline int msh_el_set_read_function(EditLine *el, int (*read)(EditLine *, wchar_t *)) {
     return el_set(el, EL_GETCFN, read);
 }
+/* EL_PREP_TERM: put the terminal in libedit's raw mode now (1) or back to cooked mode (0) */
+static inline int msh_el_prep_term(EditLine *el, int on) { return el_set(el, EL_PREP_TERM, on); }
 /* EL_REFRESH: forget what is on the screen and draw the prompt and line afresh at the cursor */
 static inline int msh_el_refresh(EditLine *el) { return el_set(el, EL_REFRESH); }
 /* EL_GETTC "co": the terminal width in columns, or 0 when unknown */

@@ -1,20 +1,163 @@
 import Foundation
 import Testing
 
-/// The built `mediashell` binary driven through a real pty by `expect`: Tab completes a name with spaces,
-/// Ctrl-C discards the line and shows a fresh prompt, history survives a restart.
-/// Every wait is bounded by expect's timeout; each failing step exits with its own code.
-@Suite struct TerminalSessionTests {
-    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        .appendingPathComponent("mediashell").path
-    static let expect = "/usr/bin/expect"
-    static var available: Bool {
-        FileManager.default.isExecutableFile(atPath: binary) && FileManager.default.isExecutableFile(atPath: expect)
+/// The built `mediashell` driven through a real pty by `expect`, as a person at the keyboard would:
+/// Tab completion of camera names, Ctrl-C during a large fetch and at the prompt, history across restarts,
+/// a name with spaces, Ctrl-D. Every wait is bounded by expect's timeout, and each step that does not see
+/// what it waits for exits with its own code (`brokenStepsFail` proves that a wrong pattern does fail).
+@Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
+    "needs the built mediashell binary and expect"))
+struct TerminalSessionTests {
+    let home: TemporaryFolder
+
+    init() throws {
+        home = try TemporaryFolder("msh-pty")
     }
 
-    static let script = #"""
-        set timeout 10
-        set binary [lindex $argv 0]
+    private func spawn(_ arguments: String) -> String {
+        "spawn -noecho env TERM=xterm LANG=C.UTF-8 HOME=\(home.path) XDG_STATE_HOME=\(home.path)/state "
+            + "{\(ShellBinary.path)} \(arguments)"
+    }
+
+    @Test func tabCompletesCameraNamesAndCtrlCDiscardsTheLine() throws {
+        let card = try makeCardFolder()
+        let downloads = try TemporaryFolder("msh-pty-dl")
+        let result = try Expect.run(
+            """
+            \(spawn("--camera {dir:\(card.path)} --download-dir {\(downloads.path)}"))
+            must {dir:/DCIM> $} 2
+            send "cd 10\\t"
+            must {10\\a?$} 3
+            send "\\t"
+            must {100MEDIA/ +101MEDIA/} 4
+            send "0\\t"
+            must {MEDIA/$} 5
+            send "\\r"
+            must {dir:/DCIM/100MEDIA> $} 6
+            send "select DJI_0003.M\\t"
+            must {P4 $} 7
+            send "\\r"
+            must {selected /DCIM/100MEDIA/DJI_0003\\.MP4} 8
+            must {\\[DJI_0003\\.MP4\\]> $} 9
+            send "fetch My\\t"
+            must {\\\\ Clip\\\\ $} 10
+            send "\\t"
+            must {My Clip 1\\.MP4 +My Clip 2\\.MP4} 11
+            must {> fetch My\\\\ Clip\\\\ $} 12
+            send "\\025fetch Bir\\t"
+            must {thday\\\\ Party\\.MP4 $} 13
+            send "\\r"
+            must {fetched Birthday Party\\.MP4 -> } 14
+            must {> $} 15
+            send "ls half typed"
+            must {ls half typed$} 16
+            send "\\003"
+            must {\\r\\n[^\\r\\n]*dir:/DCIM/100MEDIA \\[DJI_0003\\.MP4\\]> $} 17
+            send "pwd\\r"
+            expect {
+                -re {half typed|typedpwd} { puts "Ctrl-C kept the line"; exit 18 }
+                -re {\\r\\n/DCIM/100MEDIA\\r\\n} {}
+                timeout { exit 19 }
+            }
+            must {> $} 20
+            send "\\004"
+            expect eof
+            lassign [wait] pid spawnid oserror status
+            if {$status != 0} { puts "Ctrl-D left with status $status"; exit 21 }
+            exit 0
+            """)
+        #expect(result.status == 0, "expect failed: \(result.standardOutput)")
+        let same = downloads.read("Birthday Party.MP4") == card.read("DCIM/100MEDIA/Birthday Party.MP4")
+        #expect(same, "the fetched file differs from the card's")
+    }
+
+    @Test func ctrlCStopsALargeFetchAndTheNextFetchFinishesIt() throws {
+        let size = 24_000_000
+        let card = try makeCardFolder(bigFileSize: size)
+        let downloads = try TemporaryFolder("msh-pty-dl")
+        let result = try Expect.run(
+            """
+            \(spawn("--camera {dir:\(card.path)} --download-dir {\(downloads.path)}"))
+            must {dir:/DCIM> $} 2
+            send "cd 100MEDIA; set limit-rate 4M\\r"
+            must {dir:/DCIM/100MEDIA> $} 3
+            send "fetch DJI_0003.MP4\\r"
+            must {[1-9][0-9]?%  [0-9.]+ [kM]?B of 24\\.0 MB} 4
+            send "\\003"
+            must {fetch: interrupted: DJI_0003\\.MP4 stopped at [0-9.]+ [kM]?B of 24\\.0 MB} 5
+            must {dir:/DCIM/100MEDIA \\[DJI_0003\\.MP4 @ [0-9.]+ [kM]?B\\]> $} 6
+            send "offset\\r"
+            must {DJI_0003\\.MP4: offset [1-9][0-9]* of 24000000 bytes} 7
+            must {> $} 8
+            send "set limit-rate off; fetch\\r"
+            must {fetched DJI_0003\\.MP4 -> [^\\r\\n]*\\(24\\.0 MB, continued from [0-9.]+ [kM]?B\\)} 9
+            must {dir:/DCIM/100MEDIA \\[DJI_0003\\.MP4\\]> $} 10
+            send "\\004"
+            expect eof
+            exit 0
+            """)
+        #expect(result.status == 0, "expect failed: \(result.standardOutput)")
+        let fetched = downloads.read("DJI_0003.MP4")
+        #expect(fetched?.count == size)
+        let same = fetched == card.read("DCIM/100MEDIA/DJI_0003.MP4")
+        #expect(same, "the resumed download differs")
+        #expect(!downloads.exists("DJI_0003.MP4.part"))
+    }
+
+    @Test func historySurvivesARestart() throws {
+        let card = try makeCardFolder()
+        let session = spawn("--camera {dir:\(card.path)}")
+        let result = try Expect.run(
+            """
+            \(session)
+            must {dir:/DCIM> $} 2
+            send "cd 100MEDIA\\r"
+            must {100MEDIA> $} 3
+            send "select DJI_0001.JPG\\r"
+            must {\\[DJI_0001\\.JPG\\]> $} 4
+            send "\\004"
+            expect eof
+            \(session)
+            must {dir:/DCIM> $} 5
+            send "history\\r"
+            must {1  cd 100MEDIA\\r\\n2  select DJI_0001\\.JPG\\r\\n3  history\\r\\n} 6
+            must {> $} 7
+            send "\\020\\020\\020"
+            must {cd 100MEDIA(\\x1b\\[K)?$} 8
+            send "\\r"
+            must {dir:/DCIM/100MEDIA> $} 9
+            send "\\004"
+            expect eof
+            exit 0
+            """)
+        #expect(result.status == 0, "expect failed: \(result.standardOutput)")
+        let history = home.path + "/state/mediashell/history"
+        let attributes = try FileManager.default.attributesOfItem(atPath: history)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test func brokenStepsFail() throws {
+        let result = try Expect.run(
+            """
+            set timeout 1
+            \(spawn("--camera sim:"))
+            must {sim:/DCIM/100MEDIA> $} 2
+            send "pwd\\r"
+            must {this never appears} 7
+            exit 0
+            """)
+        #expect(result.status == 7, "a step waiting for what never comes must fail: \(result.standardOutput)")
+        #expect(result.standardOutput.contains("step 7 timed out"))
+    }
+}
+
+/// Runs an expect script (with a `must PATTERN CODE` step helper) and returns its exit status and output.
+enum Expect {
+    static let path = "/usr/bin/expect"
+
+    static let preamble = #"""
+        set timeout 20
+        log_user 0
         proc must {pattern code} {
             expect {
                 -re $pattern {}
@@ -22,68 +165,14 @@ import Testing
                 eof { puts "step $code: the shell ended"; exit [expr {$code + 100}] }
             }
         }
-        log_user 0
-        spawn -noecho env TERM=xterm LANG=C.UTF-8 $binary
-        must {demo:/DCIM/100MEDIA> $} 2
-        send "fetch Bir\t"
-        must {thday\\ Party\.MP4 $} 3
-        send "\r"
-        must {fetch  arguments: \[Birthday Party\.MP4\]} 4
-        must {> $} 5
-        send "fetch DJI_00\t\t"
-        must {DJI_0001\.JPG +DJI_000[0-9]\.JPG} 6
-        must {> fetch DJI_00$} 7
-        send "\025ls half typed"
-        must {ls half typed$} 8
-        send "\003"
-        must {\r\n[^\r\n]*demo:/DCIM/100MEDIA> $} 9
-        send "pwd\r"
-        expect {
-            -re {\[half\]|typedpwd} { puts "Ctrl-C kept the line"; exit 10 }
-            -re {\r\npwd\r\n} {}
-            timeout { exit 11 }
-        }
-        must {> $} 12
-        send "\004"
-        expect eof
-        spawn -noecho env TERM=xterm LANG=C.UTF-8 $binary
-        must {demo:/DCIM/100MEDIA> $} 13
-        send "\020"
-        must {(> |\x1b\[[0-9]+G)pwd$} 14
-        send "\020"
-        must {(> |\x1b\[[0-9]+G)fetch Birthday\\ Party\.MP4 ?$} 15
-        send "\r"
-        must {fetch  arguments: \[Birthday Party\.MP4\]} 16
-        send "quit\r"
-        expect eof
-        exit 0
+
         """#
 
-    @Test(.enabled(if: available, "needs the built mediashell binary and expect"))
-    func tabCtrlCAndHistoryInAPty() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("msh-pty-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let scriptURL = home.appendingPathComponent("session.exp")
-        try Data(Self.script.utf8).write(to: scriptURL)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.expect)
-        process.arguments = [scriptURL.path, Self.binary]
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home.path
-        environment.removeValue(forKey: "XDG_STATE_HOME")
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let transcript = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "expect failed: \(transcript)")
-
-        let history = home.appendingPathComponent(".local/state/mediashell/history").path
-        let attributes = try FileManager.default.attributesOfItem(atPath: history)
-        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    static func run(_ steps: String) throws -> ShellBinary.Result {
+        let folder = try TemporaryFolder("msh-expect")
+        let script = try folder.write("session.exp", text: preamble + steps + "\n")
+        let result = try ShellBinary.runProgram(path, [script], timeout: 120)
+        #expect(!result.timedOut, "expect itself did not finish")
+        return result
     }
 }

@@ -77,7 +77,6 @@ public struct OptionName: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     public static let new: OptionName = "new"
     public static let force: OptionName = "force"
     public static let deleteAfter: OptionName = "delete-after"
-    public static let sidecars: OptionName = "sidecars"
     public static let save: OptionName = "save"
 }
 

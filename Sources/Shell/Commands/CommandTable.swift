@@ -143,14 +143,13 @@ private let standardCommands: [CommandSpec] = [
     CommandSpec(
         .fetch, aliases: ["get"], area: .transfer,
         options: [
-            OptionSpec(.continue, short: "c", long: "continue", "continue a partial download (the default)"),
+            OptionSpec(.continue, short: "c", long: "continue", "resume a partial download"),
             OptionSpec(
                 .output, short: "o", long: "output", value: ArgumentSpec("DIR", .localFolder),
                 "download into DIR"),
             OptionSpec(.new, long: "new", "only files not downloaded before"),
             OptionSpec(.force, long: "force", "overwrite existing files"),
             OptionSpec(.deleteAfter, long: "delete-after", "delete each file from the camera once it arrived"),
-            OptionSpec(.sidecars, long: "sidecars", "also fetch the files that travel with each one (.SRT, .LRF, .THM)"),
         ],
         arguments: [ArgumentSpec("NAME|GLOB", .remoteName, .zeroOrMore)],
         summary: "download files",

@@ -89,6 +89,9 @@ public final class LineEditor: LineSource {
         if Interrupt.takeResize() { el_resize(editLine) }
         Interrupt.unblockTerminalSignals()
         interrupt.clear()
+        // Raw mode before the prompt is drawn: libedit draws it first, and keys typed in between were
+        // echoed twice (by the terminal, then by the editor).
+        _ = msh_el_prep_term(editLine, 1)
         var count: Int32 = 0
         guard let raw = el_gets(editLine, &count) else {
             let error = errno

@@ -7,11 +7,7 @@ extension Interpreter {
     func fetch(_ invocation: Invocation) throws {
         let session = try requireCamera()
         let catalog = try loadedCatalog()
-        var files = try files(for: invocation.arguments, command: "fetch", catalog: catalog)
-        if invocation.has(.sidecars) {
-            var seen = Set<String>()
-            files = files.flatMap { catalog.group(of: $0) }.filter { seen.insert($0.path).inserted }
-        }
+        let files = try files(for: invocation.arguments, command: "fetch", catalog: catalog)
         let folder = downloadFolder(invocation.value(of: .output))
         if LocalDisk.exists(folder) && !LocalDisk.isFolder(folder) {
             throw CommandError("\(SafeText.display(folder)) is not a folder")
