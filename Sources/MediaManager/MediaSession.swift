@@ -65,6 +65,8 @@ public final class MediaSession: @unchecked Sendable {
         let localNames = LocalFileName.uniqueNames(for: files.map(\.name))
         var results: [FileResult] = []
         for (index, file) in files.enumerated() where !file.isFolder {
+            // A batch cancelled between files starts no more of them (and leaves no empty .part behind).
+            if index > 0, cancellation?.isCancelled == true { break }
             var jobOptions = DownloadJob.Options()
             jobOptions.overwrite = options.overwrite
             jobOptions.onlyNew = options.onlyNew

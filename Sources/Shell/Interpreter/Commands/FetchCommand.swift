@@ -55,10 +55,14 @@ extension Interpreter {
                     stopped = (result.file, at)
                 case .failure(let error):
                     failures += 1
-                    self.report("fetch: \(SafeText.display(result.file.name)): \(Self.message(for: error))")
                     if disconnected == nil, case DownloadError.device = error, !self.cameraAnswers(session) {
+                        // Said once, after the batch, with how to reconnect.
                         disconnected = error
                         cancellation.cancel()
+                    } else if case DownloadError.device = error {
+                        self.report("fetch: \(Self.message(for: error))")  // names the file already
+                    } else {
+                        self.report("fetch: \(SafeText.display(result.file.name)): \(Self.message(for: error))")
                     }
                     if let kept = self.partialSize(of: result.file, in: folder), kept > 0 {
                         self.state.fetchStopped(result.file, at: kept)
@@ -86,6 +90,13 @@ extension Interpreter {
                 "fetch: interrupted: \(name) stopped at \(HumanReadable.size(stopped.at)) of \(HumanReadable.size(size)) "
                     + "(\(percent)%); \(name).part is kept and 'fetch' continues it"
                     + (skipped > 0 ? " (\(skipped) more file\(skipped == 1 ? "" : "s") not fetched)" : ""),
+                severity: .notice)
+            throw CommandInterrupted()
+        }
+        let notStarted = files.count - results.count
+        if notStarted > 0 && interrupt.isPending {
+            report(
+                "fetch: interrupted between files; \(notStarted) file\(notStarted == 1 ? " was" : "s were") not fetched",
                 severity: .notice)
             throw CommandInterrupted()
         }
