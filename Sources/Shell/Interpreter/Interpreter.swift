@@ -218,18 +218,21 @@ public final class Interpreter {
         CatalogNames(catalog: catalog, folder: state.folder)
     }
 
-    /// The files `words` name (or the selection when there are none); folders are refused.
-    func files(for words: [Word], command: String, catalog: MediaCatalog) throws -> [MediaFile] {
-        if words.isEmpty {
-            guard let selected = state.selection else {
-                throw CommandError("no file selected (name one, or 'select' one first)")
-            }
-            guard let fresh = catalog.file(atPath: selected.file.path) else {
-                state.fileRemoved(path: selected.file.path)
-                throw CommandError("\(SafeText.display(selected.file.name)) is no longer on the camera")
-            }
-            return [fresh]
+    /// The selected file as the catalog knows it now.
+    func selectedFile(in catalog: MediaCatalog) throws -> MediaFile {
+        guard let selected = state.selection else {
+            throw CommandError("no file selected (name one, or 'select' one first)")
         }
+        guard let fresh = catalog.file(atPath: selected.file.path) else {
+            state.fileRemoved(path: selected.file.path)
+            throw CommandError("\(SafeText.display(selected.file.name)) is no longer on the camera")
+        }
+        return fresh
+    }
+
+    /// The files `words` name (or the selection when there are none); folders are refused.
+    func files(for words: [Word], catalog: MediaCatalog) throws -> [MediaFile] {
+        if words.isEmpty { return [try selectedFile(in: catalog)] }
         let entries = try names(catalog).entries(for: words)
         var files: [MediaFile] = []
         for entry in entries {

@@ -7,7 +7,7 @@ extension Interpreter {
     func fetch(_ invocation: Invocation) throws {
         let session = try requireCamera()
         let catalog = try loadedCatalog()
-        let files = try files(for: invocation.arguments, command: "fetch", catalog: catalog)
+        let files = try files(for: invocation.arguments, catalog: catalog)
         let folder = downloadFolder(invocation.value(of: .output))
         if LocalDisk.exists(folder) && !LocalDisk.isFolder(folder) {
             throw CommandError("\(SafeText.display(folder)) is not a folder")

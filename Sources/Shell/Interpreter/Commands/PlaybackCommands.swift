@@ -12,8 +12,7 @@ extension Interpreter {
             if let word = invocation.arguments.first {
                 file = try oneFile(for: word, in: catalog, command: "play")
             } else {
-                guard let selected = try files(for: [], command: "play", catalog: catalog).first else { return }
-                file = selected
+                file = try selectedFile(in: catalog)
             }
             guard file.kind.isVideo else {
                 throw CommandError("\(SafeText.display(file.name)) is not a video")

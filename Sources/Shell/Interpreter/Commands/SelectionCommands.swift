@@ -42,8 +42,7 @@ extension Interpreter {
         if let word = invocation.arguments.first {
             file = try oneFile(for: word, in: catalog, command: "info")
         } else {
-            guard let only = try files(for: [], command: "info", catalog: catalog).first else { return }
-            file = only
+            file = try selectedFile(in: catalog)
         }
         let details = Details(file: file, session: session, catalog: catalog)
         let downloaded = LocalDisk.size(LocalDisk.join(downloadFolder(nil), LocalFileName.sanitize(file.name)))

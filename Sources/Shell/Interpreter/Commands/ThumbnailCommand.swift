@@ -7,7 +7,7 @@ extension Interpreter {
     func thumbnails(_ invocation: Invocation) throws {
         let session = try requireCamera()
         let catalog = try loadedCatalog()
-        let files = try files(for: invocation.arguments, command: "thumb", catalog: catalog)
+        let files = try files(for: invocation.arguments, catalog: catalog)
         guard session.camera.summary.hasThumbnails else {
             throw CommandError("this camera does not give thumbnails")
         }
