@@ -225,3 +225,32 @@ final class LockedFlag: @unchecked Sendable {
     var value: Bool { lock.withLock { flag } }
     func set() { lock.withLock { flag = true } }
 }
+
+@Suite struct CameraModeTests {
+    @Test func theVirtualCameraRefusesMediaAccessInShootModeLikeADrone() throws {
+        let card = try CardFolder(["DCIM/100MEDIA/DJI_0001.JPG": 100])
+        let session = try MediaSession.open(.simulator(path: card.path))
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        #expect(try session.camera.workMode() == .download)
+        try session.camera.setWorkMode(.shoot)
+        #expect(try session.camera.workMode() == .shoot)
+        let file = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0001.JPG"))
+        let results = try session.fetch([file], to: try temporaryFolder())
+        #expect(throws: (any Error).self) { try results[0].outcome.get() }
+        #expect("\((try? results[0].outcome.get()).map { "\($0)" } ?? "\(results[0].outcome)")".contains("busy"))
+        // Capture works in shoot mode; media access again in download mode.
+        _ = try session.capture(timeout: 10)
+        try session.camera.setWorkMode(.download)
+        let again = try session.fetch([file], to: try temporaryFolder())
+        #expect(throws: Never.self) { try again[0].outcome.get() }
+    }
+
+    @Test func aCameraWithoutAModeSaysSo() throws {
+        let device = HostileDevice([])
+        let session = try device.openSession()
+        defer { session.close() }
+        #expect(try session.camera.workMode() == nil)
+        #expect(throws: PTPError.self) { try session.camera.setWorkMode(.shoot) }
+    }
+}
