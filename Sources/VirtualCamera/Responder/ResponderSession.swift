@@ -249,7 +249,7 @@ final class ResponderSession: @unchecked Sendable {
     /// GetObjectHandles' selection; nil when the parent is not a folder of this card.
     private func objectHandles(storage: UInt32, format: UInt32, parent: UInt32) throws -> [UInt32]? {
         guard storage == 0xFFFF_FFFF || storage == card.storage.id else { return nil }
-        card.refresh()
+        card.refresh(full: false)
         var handles: [UInt32]
         switch parent {
         case 0xFFFF_FFFF: handles = card.children(of: 0) ?? []
@@ -274,7 +274,7 @@ final class ResponderSession: @unchecked Sendable {
             guard ObjectProperties.supported.contains(code) else { return .fail(.invalidObjectPropCode) }
             properties = [code]
         }
-        card.refresh()
+        card.refresh(full: false)
         var handles: [UInt32]
         switch (handle, depth) {
         case (0xFFFF_FFFF, _), (0, 0xFFFF_FFFF):
