@@ -161,7 +161,10 @@ final class LoopbackServer: @unchecked Sendable {
         try session.catalog.ensureLoaded()
         let mp4 = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0002.MP4"))
         let group = session.catalog.group(of: mp4)
-        let results = session.delete(group)
+        let states = LockedBoxMM<[MediaCatalog.State]>([])
+        let results = session.delete(group) { _, _ in states.mutate { $0.append(session.catalog.state) } }
+        #expect(states.value == [.deleting, .deleting, .deleting])
+        #expect(session.catalog.state == .upToDate)
         #expect(results.allSatisfy { $0.1 == nil })
         for f in group { #expect(!FileManager.default.fileExists(atPath: card.path + "/" + f.path)) }
         #expect(session.catalog.contents(of: "DCIM/100MEDIA")?.map(\.name) == ["DJI_0001.JPG"])
