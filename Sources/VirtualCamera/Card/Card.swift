@@ -129,6 +129,11 @@ public final class Card: @unchecked Sendable {
         }
     }
 
+    /// A thumbnail file the camera gives for an object instead of computing one (the demo videos').
+    public func setThumbnail(_ handle: UInt32, path: String) { lock.withLock { thumbnailFiles[handle] = path } }
+    public func thumbnailFile(_ handle: UInt32) -> String? { lock.withLock { thumbnailFiles[handle] } }
+    private var thumbnailFiles: [UInt32: String] = [:]
+
     // MARK: Changes
 
     /// Adds an in-memory or generated object under the folder path `folderPath` (created as needed).
@@ -419,5 +424,6 @@ public final class Card: @unchecked Sendable {
         if let path = pathByHandle.removeValue(forKey: handle) { handleByPath[path] = nil }
         diskHandles.remove(handle)
         diskFolders.remove(handle)
+        thumbnailFiles[handle] = nil
     }
 }

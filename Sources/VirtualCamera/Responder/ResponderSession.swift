@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import PTP
 
 /// One initiator's session with the virtual camera: reads commands, answers each, forwards card events.
@@ -315,7 +316,7 @@ final class ResponderSession: @unchecked Sendable {
         info.format = object.format
         info.compressedSize = UInt32(min(object.size, UInt64(UInt32.max)))
         info.protectionStatus = card.readOnly ? 1 : 0
-        if object.format.isImage {
+        if object.format.isImage || MediaKind(fileName: object.name).isVideo {
             info.thumbFormat = .exifJPEG
             info.thumbCompressedSize = thumbnails.cachedSize(for: object.handle) ?? 0
             info.thumbPixWidth = 160
