@@ -76,7 +76,7 @@ import Testing
         let cut = Array(jpeg[..<(jpeg.count / 2)])
         let partial = try JPEGDecoder.decode(cut, limits: generous)
         #expect(partial.warning == "Premature end of JPEG file")
-        #expect(throws: ImagingError.libjpeg(operation: "decode", message: "Premature end of JPEG file")) {
+        #expect(throws: ImagingError.libjpeg(operation: "decode JPEG", message: "Premature end of JPEG file")) {
             try JPEGDecoder.decode(cut, limits: generous, strict: true)
         }
     }
@@ -86,7 +86,10 @@ import Testing
         let wide = Fixtures.withFrameSize(Fixtures.noisy, width: 65_535, height: 8)
         #expect(
             Self.attempt(wide, limits: DecodeLimits(maxBytes: 1 << 30))
-                == .libjpeg(operation: "header", message: "Maximum supported image dimension is 65500 pixels"))
+                == .libjpeg(operation: "read JPEG header", message: "Maximum supported image dimension is 65500 pixels"))
+        #expect(
+            ImagingError.libjpeg(operation: "decode JPEG", message: "Premature end of JPEG file").description
+                == "cannot decode JPEG: Premature end of JPEG file")
     }
 
     @Test(arguments: [(0, 480), (640, 0), (0, 0)])
