@@ -83,7 +83,15 @@ import Testing
                 picture: try TerminalPicture.decode(
                     jpeg: PlaceholderThumbnail.make(kind: kind, label: "MP4"), fitting: sheet.pixelBox))
         }
-        let lines = sheet.render(items).split(separator: "\n", omittingEmptySubsequences: false)
+        let output = sheet.render(items)
+        if let path = ProcessInfo.processInfo.environment["SHEET_DUMP"] {
+            let photo = try TerminalPicture.decode(jpeg: try Self.demo("photo_landscape.jpg"), fitting: PixelSize(width: 60, height: 40))
+            let beside = BesideLayout.render(
+                TerminalImageRenderer(method: .halfBlocks(.trueColor)).render(photo, columns: 60, maxRows: 20),
+                lines: ["Name: DJI_0001.JPG", "Size: 79 KB"], terminalColumns: 100)
+            try (output + beside).write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 8 + 1 + 1)  // 8 picture rows, the names, the final newline
         #expect(lines[8] == "     video.jpg             photo.jpg             other.jpg")
         #expect(lines[0].filter { $0 == "▀" }.count == 60)
