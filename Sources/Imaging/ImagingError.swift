@@ -10,7 +10,8 @@ public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// Even at the smallest scale (1/8), decoding would need more memory than the caller allowed.
     case exceedsMemoryLimit(width: Int, height: Int, scale: ScalingFactor, requiredBytes: Int, limitBytes: Int)
-    /// libjpeg-turbo refused; `message` is its own text (tjGetErrorStr2).
+    /// libjpeg-turbo refused; `operation` says what was attempted ("decode JPEG"), `message` is libjpeg's own
+    /// text (tjGetErrorStr2).
     case libjpeg(operation: String, message: String)
     /// An argument the caller passed cannot be used (e.g. an image too large to encode).
     case invalidArgument(String)
@@ -29,7 +30,7 @@ public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
             return
                 "JPEG \(w)x\(h) needs \(Self.mebibytes(required)) to decode at \(scale) scale, over the \(Self.mebibytes(limit)) limit"
         case .libjpeg(let operation, let message):
-            return "JPEG \(operation) failed: \(Self.oneLine(message))"
+            return "cannot \(operation): \(Self.oneLine(message))"
         case .invalidArgument(let message):
             return message
         }

@@ -35,7 +35,7 @@ enum TurboJPEG {
         var colorspace: Int32 = 0
         let base = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self)
         guard tjDecompressHeader3(handle, base, UInt(jpeg.count), &width, &height, &subsampling, &colorspace) == 0 else {
-            throw .libjpeg(operation: "header", message: errorText(handle))
+            throw .libjpeg(operation: "read JPEG header", message: errorText(handle))
         }
         return Header(width: Int(width), height: Int(height), subsampling: subsampling, colorspace: colorspace)
     }
@@ -61,7 +61,7 @@ enum TurboJPEG {
         if tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue), !stopOnWarning {
             return .recovered(warning: message)
         }
-        throw .libjpeg(operation: "decode", message: message)
+        throw .libjpeg(operation: "decode JPEG", message: message)
     }
 
     /// Encodes packed RGB (`tjCompress2`) at `quality` 1...100 with the given `TJSAMP_*` chroma subsampling.
@@ -70,7 +70,7 @@ enum TurboJPEG {
     ) throws(ImagingError) -> [UInt8] {
         precondition(rgb.count == width * height * 3)
         guard let handle = tjInitCompress() else {
-            throw .libjpeg(operation: "encoder setup", message: errorText(nil))
+            throw .libjpeg(operation: "start the JPEG encoder", message: errorText(nil))
         }
         defer { tjDestroy(handle) }
         var buffer: UnsafeMutablePointer<UInt8>? = nil
@@ -80,7 +80,7 @@ enum TurboJPEG {
             handle, rgb.baseAddress, Int32(width), Int32(width * 3), Int32(height), Int32(TJPF_RGB.rawValue),
             &buffer, &size, subsampling, Int32(quality), TJFLAG_ACCURATEDCT)
         guard status == 0, let buffer else {
-            throw .libjpeg(operation: "encode", message: errorText(handle))
+            throw .libjpeg(operation: "encode JPEG", message: errorText(handle))
         }
         return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
     }
@@ -92,7 +92,7 @@ enum TurboJPEG {
 
     private static func decompressor() throws(ImagingError) -> tjhandle {
         guard let handle = tjInitDecompress() else {
-            throw .libjpeg(operation: "decoder setup", message: errorText(nil))
+            throw .libjpeg(operation: "start the JPEG decoder", message: errorText(nil))
         }
         return handle
     }
