@@ -171,20 +171,22 @@ public final class PlaybackEngine: @unchecked Sendable {
     // MARK: Reports from a player
 
     /// Takes what an external player says as the truth: its position (re-anchoring the clock), its pause
-    /// state, or that it reached the end. Ignored when stopped or nothing is loaded.
+    /// state, or that it reached the end. Ignored when stopped or ended (only commands leave those), and a
+    /// paused position within half a frame of the engine's is taken as agreement (the frame stays exact).
     public func playerReported(position: Double? = nil, paused: Bool? = nil, reachedEnd: Bool = false) {
         change {
-            guard let media, state != .stopped else { return }
+            guard let media, state == .playing || state == .paused else { return }
+            let timeline = media.timeline
             if reachedEnd {
-                setPosition(media.timeline.duration, state: .ended)
+                if state == .playing { setPosition(timeline.duration, state: .ended) }
                 return
             }
-            var newState = state
-            if let paused, state == .playing || state == .paused { newState = paused ? .paused : .playing }
-            if state == .ended, let position, position < media.timeline.duration - media.timeline.tolerance {
-                newState = paused == false ? .playing : .paused
+            let newState = paused.map { $0 ? PlaybackState.paused : .playing } ?? state
+            var at = currentPosition()
+            if let position, position.isFinite {
+                let reported = min(max(position, 0), timeline.duration)
+                if !(state == .paused && newState == .paused && abs(reported - at) < timeline.halfFrame) { at = reported }
             }
-            let at = position.map { min(max($0, 0), media.timeline.duration) } ?? currentPosition()
             setPosition(at, state: newState)
         }
     }

@@ -77,6 +77,9 @@ struct VideoTimeline: Sendable {
 
     var frameCount: Int { frameTimes.count }
 
+    /// Half the usual time between frames (half a 30th of a second when the rate is unknown).
+    var halfFrame: Double { 0.5 / (framesPerSecond.flatMap { $0 > 0 ? $0 : nil } ?? 30) }
+
     /// The frame on screen at `time`: the last one shown at or before it (the first for earlier times).
     func frame(at time: Double) -> Int {
         var low = 0

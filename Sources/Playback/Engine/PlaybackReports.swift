@@ -73,12 +73,15 @@ public struct PlayerReport: Sendable, Codable, Equatable {
     public var position: Double?
     /// The loopback address the player reads the file from.
     public var streamURL: String?
+    /// What went wrong with the player, when something did (it did not start, stopped answering, exited).
+    public var problem: String?
 
-    public init(name: String, running: Bool, position: Double? = nil, streamURL: String? = nil) {
+    public init(name: String, running: Bool, position: Double? = nil, streamURL: String? = nil, problem: String? = nil) {
         self.name = name
         self.running = running
         self.position = position
         self.streamURL = streamURL
+        self.problem = problem
     }
 }
 
@@ -123,7 +126,11 @@ public struct PlaybackStatus: Sendable, Codable, Equatable {
             parts.append("last seek \(TimeText.format(lastSeek.requested)) → keyframe #\(lastSeek.keyframeIndex) at \(TimeText.format(lastSeek.landed))")
         }
         if let player {
-            parts.append(player.running ? "in \(player.name)" : "\(player.name) exited")
+            if player.running {
+                parts.append("in \(player.name)" + (player.position.map { " at \(TimeText.format($0))" } ?? ""))
+            } else {
+                parts.append("\(player.name): \(player.problem ?? "not running")")
+            }
         }
         return parts.joined(separator: "  ")
     }

@@ -19,6 +19,8 @@ struct SystemCallFailure: Error, CustomStringConvertible {
     var description: String { "\(operation): \(String(cString: strerror(code)))" }
     var isTimeout: Bool { code == ETIMEDOUT }
     var isConnectionClosed: Bool { [EPIPE, ECONNRESET, ENOTCONN, ESHUTDOWN, EBADF].contains(code) }
+    /// Nobody listens there (yet): ECONNREFUSED or ENOENT from a connect.
+    var isNobodyListening: Bool { code == ECONNREFUSED || code == ENOENT }
 
     static func timeout(_ operation: String) -> SystemCallFailure { SystemCallFailure(operation: operation, code: ETIMEDOUT) }
 }
