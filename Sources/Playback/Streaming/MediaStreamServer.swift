@@ -267,9 +267,21 @@ public final class MediaStreamServer: @unchecked Sendable {
         }
     }
 
+    /// Answers with an error and ends the connection. What the client still sends is read and dropped for a
+    /// moment first (a "lingering close"), so the kernel does not reset the connection before the client has
+    /// read the answer.
     private func respondAndClose(_ connection: StreamSocket, status: Int, _ reason: String, counted: Bool = false) {
         if !counted { count(request: ()) }
         _ = send(connection, status: status, reason, keepAlive: false)
+        connection.shutdownWrite()
+        var scratch = [UInt8](repeating: 0, count: 16 << 10)
+        var dropped = 0
+        let deadline = monotonicSeconds() + 1
+        while dropped < (1 << 20) {
+            let got = (try? scratch.withUnsafeMutableBytes { try connection.receive(into: $0, deadline: deadline) }) ?? 0
+            if got == 0 { break }
+            dropped += got
+        }
     }
 
     // MARK: Wire format

@@ -307,6 +307,13 @@ final class StreamSocket: @unchecked Sendable {
         if fd >= 0 { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
+    /// Ends the sending direction only (the peer reads the end of the stream), keeping what it still sends
+    /// readable.
+    func shutdownWrite() {
+        let fd = descriptor
+        if fd >= 0 { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
+    }
+
     /// Releases the descriptor (once).
     func close() {
         let fd = lock.withLock {
