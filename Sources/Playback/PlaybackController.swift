@@ -150,6 +150,9 @@ public final class PlaybackController: @unchecked Sendable {
 
     // MARK: Player
 
+    /// The player in use, for tests.
+    var currentPlayer: (any Player)? { lock.withLock { player } }
+
     private func serialized<T>(_ body: () throws(PlaybackError) -> T) throws(PlaybackError) -> T {
         commandLock.lock()
         defer { commandLock.unlock() }

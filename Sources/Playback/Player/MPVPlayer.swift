@@ -82,7 +82,7 @@ public final class MPVPlayer: Player, @unchecked Sendable {
                 "--input-ipc-server=\(folder)/\(socketName)",
                 "--input-ipc-client=fd://\(ChildProcess.inheritedDescriptor)",
                 // Read a little ahead of the position, not the whole file.
-                "--cache=yes", "--cache-secs=10", "--demuxer-max-bytes=64MiB", "--demuxer-max-back-bytes=16MiB",
+                "--cache=yes", "--cache-secs=4", "--demuxer-max-bytes=32MiB", "--demuxer-max-back-bytes=8MiB",
             ] + extraArguments
         let process = try ChildProcess.spawn(
             executable: executable, arguments: arguments, inherit: theirs, logPath: "\(folder)/mpv.log")
@@ -219,6 +219,20 @@ public final class MPVPlayer: Player, @unchecked Sendable {
             break
         }
     }
+
+    // MARK: Test hooks
+
+    /// Closes this side of the lifeline without asking mpv to quit: what happens when the shell dies.
+    func dropLifelineForTesting() {
+        let lifeline = lock.withLock { () -> StreamSocket? in
+            defer { self.lifeline = nil }
+            return self.lifeline
+        }
+        lifeline?.close()
+    }
+
+    /// The child process, for tests that check how it ended.
+    var processForTesting: ChildProcess? { lock.withLock { process } }
 
     // MARK: Helpers
 
