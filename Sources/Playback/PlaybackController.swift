@@ -153,6 +153,9 @@ public final class PlaybackController: @unchecked Sendable {
     /// The player in use, for tests.
     var currentPlayer: (any Player)? { lock.withLock { player } }
 
+    /// The streaming endpoint in use, for tests.
+    var currentServer: MediaStreamServer? { lock.withLock { server } }
+
     private func serialized<T>(_ body: () throws(PlaybackError) -> T) throws(PlaybackError) -> T {
         commandLock.lock()
         defer { commandLock.unlock() }

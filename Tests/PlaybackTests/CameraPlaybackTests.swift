@@ -31,11 +31,11 @@ final class CameraClip: @unchecked Sendable {
     let localPath: String
     let cardPath = "DCIM/100MEDIA/DJI_0001.MP4"
 
-    init(seconds: Int = 20) throws {
+    init(seconds: Int = 20, size: String = "1280x720", bitrate: String = "8M") throws {
         folder = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.path + "/DCIM/100MEDIA", withIntermediateDirectories: true)
         localPath = folder.path + "/" + cardPath
-        try makeClip(at: localPath, seconds: seconds, size: "1280x720", bitrate: "8M")
+        try makeClip(at: localPath, seconds: seconds, size: size, bitrate: bitrate)
     }
 }
 

@@ -24,6 +24,9 @@ public final class MediaStreamServer: @unchecked Sendable {
         public var maxConnections = 8
         /// Bytes read from the source per step of a response body.
         public var chunkSize = 128 << 10
+        /// The kernel's send buffer per connection: with `chunkSize`, what is read from the camera ahead of
+        /// what the player took, and wasted when it abandons a response to seek.
+        public var sendBufferSize = 128 << 10
 
         public init() {}
     }
@@ -43,6 +46,7 @@ public final class MediaStreamServer: @unchecked Sendable {
     private var stopped = false
     private var served = 0
     private var sent: UInt64 = 0
+    private var log: [String] = []
 
     /// An endpoint for `source`, announced as `contentType`; `name` only shapes the URL (made safe).
     public init(source: any ByteRangeSource & Sendable, name: String, contentType: String = "video/mp4", limits: Limits = Limits()) {
@@ -67,6 +71,9 @@ public final class MediaStreamServer: @unchecked Sendable {
 
     /// Body bytes sent so far.
     public var bytesSent: UInt64 { lock.withLock { sent } }
+
+    /// One line per GET/HEAD of the file: the range asked for and the body bytes sent (for diagnostics).
+    var requestLog: [String] { lock.withLock { log } }
 
     /// Binds 127.0.0.1 on a free port and starts accepting.
     public func start() throws(PlaybackError) {
@@ -132,6 +139,7 @@ public final class MediaStreamServer: @unchecked Sendable {
                 connection.close()
                 continue
             }
+            connection.limitSendBuffer(to: Int32(clamping: limits.sendBufferSize))
             let thread = Thread { [self] in
                 serve(connection)
                 connection.close()
@@ -234,6 +242,10 @@ public final class MediaStreamServer: @unchecked Sendable {
             try connection.send(Self.head(status: status, reason, headers: headers, keepAlive: keepAlive), deadline: monotonicSeconds() + limits.sendTimeout)
             guard head.method == "GET", let span else { return keepAlive }
             var offset = span.lowerBound
+            defer {
+                let line = "\(ranges.first ?? "whole"): \(offset - span.lowerBound) B"
+                lock.withLock { log.append(line) }
+            }
             while offset <= span.upperBound {
                 if lock.withLock({ stopped }) { return false }
                 let want = Int(min(UInt64(limits.chunkSize), span.upperBound - offset + 1))

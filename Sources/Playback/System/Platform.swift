@@ -285,6 +285,13 @@ final class StreamSocket: @unchecked Sendable {
         try bytes.withUnsafeBytes { try send($0, deadline: deadline) }
     }
 
+    /// Caps the kernel's send buffer (SO_SNDBUF, which also stops its growth): bounds how much is read ahead
+    /// of what the peer has taken.
+    func limitSendBuffer(to bytes: Int32) {
+        var value = bytes
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     /// Reads and drops whatever is waiting without blocking; true when the peer has closed (or the socket
     /// failed), so a caller polling for the peer's end can tell it from data.
     func drainReachedEnd() -> Bool {
