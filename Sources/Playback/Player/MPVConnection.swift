@@ -37,6 +37,8 @@ final class MPVConnection: @unchecked Sendable {
     private let condition = NSCondition()
     private var nextID = 1
     private var replies: [Int: (error: String, data: Any?)] = [:]
+    /// Requests whose caller stopped waiting: their late replies are dropped.
+    private var abandoned: Set<Int> = []
     private var eventCounts: [String: Int] = [:]
     private var lastEnd: Event?
     private var open = true
@@ -77,7 +79,10 @@ final class MPVConnection: @unchecked Sendable {
                 return reply.data
             }
             if !open { throw .closed }
-            if !condition.wait(until: deadline) { throw .timedOut(name) }
+            if !condition.wait(until: deadline) {
+                abandoned.insert(id)
+                throw .timedOut(name)
+            }
         }
     }
 
@@ -159,7 +164,7 @@ final class MPVConnection: @unchecked Sendable {
             onEvent(event)
         } else if let id = object["request_id"] as? Int, let error = object["error"] as? String {
             condition.withLock {
-                replies[id] = (error, object["data"])
+                if abandoned.remove(id) == nil { replies[id] = (error, object["data"]) }
                 condition.broadcast()
             }
         }

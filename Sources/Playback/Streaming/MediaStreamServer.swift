@@ -201,7 +201,7 @@ public final class MediaStreamServer: @unchecked Sendable {
 
     /// Sends the response to one request; false when the connection must close.
     private func respond(to head: HTTPRequestHead, on connection: StreamSocket) -> Bool {
-        count(request: ())
+        countRequest()
         // This endpoint never reads bodies; a request that carries one cannot be followed on this connection.
         let carriesBody = !head.values("transfer-encoding").isEmpty || head.values("content-length").contains { $0 != "0" }
         if carriesBody || head.values("content-length").count > 1 {
@@ -263,7 +263,7 @@ public final class MediaStreamServer: @unchecked Sendable {
         }
     }
 
-    private func count(request: Void) {
+    private func countRequest() {
         lock.withLock { served += 1 }
     }
 
@@ -283,7 +283,7 @@ public final class MediaStreamServer: @unchecked Sendable {
     /// moment first (a "lingering close"), so the kernel does not reset the connection before the client has
     /// read the answer.
     private func respondAndClose(_ connection: StreamSocket, status: Int, _ reason: String, counted: Bool = false) {
-        if !counted { count(request: ()) }
+        if !counted { countRequest() }
         _ = send(connection, status: status, reason, keepAlive: false)
         connection.shutdownWrite()
         var scratch = [UInt8](repeating: 0, count: 16 << 10)
