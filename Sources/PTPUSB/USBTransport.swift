@@ -135,7 +135,8 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
             stateLock.withLock { if goneBecause == nil { goneBecause = gone } }
             return gone
         case .pipe:
-            return .protocolViolation("\(operation): \(peer) stalled the pipe and kept stalling it (\(error.name))")
+            return .protocolViolation(
+                "\(operation): \(peer) stalled the pipe and clearing the halt did not help (\(error.name))")
         case .overflow:
             return .malformed("\(operation): \(peer) sent more than a transfer asked for (\(error.name))")
         default:
@@ -162,7 +163,16 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
         if bytes.count > 0 { try pipe.bulkOut(bytes, timeout: timeouts.transfer) }
         let total = totalLength ?? UInt64(bytes.count)
         if endsContainer, total % UInt64(max(pipe.bulkOutPacketSize, 1)) == 0 {
-            try pipe.bulkOut(UnsafeRawBufferPointer(start: nil, count: 0), timeout: timeouts.transfer)
+            do {
+                try pipe.bulkOut(UnsafeRawBufferPointer(start: nil, count: 0), timeout: timeouts.transfer)
+            } catch LibUSBError.pipe {
+                // QEMU's usb-mtp does this: it stalls every packet shorter than a container header.
+                try? pipe.clearHalt(.bulkOut)
+                throw TransactionFailure(
+                    error: PTPError.protocolViolation(
+                        "\(peer) refused the zero-length packet that ends a container of \(total) bytes "
+                            + "(\(LibUSBError.pipe.name)); the device cannot take data of this length"))
+            }
         }
     }
 
