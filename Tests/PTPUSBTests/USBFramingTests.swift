@@ -56,19 +56,21 @@ struct USBFramingTests {
         #expect(response.parameters == [5, 6])
     }
 
-    @Test(arguments: [true, false])
-    func containerOfExactlyOnePacketWithAndWithoutZeroLengthPacket(zlp: Bool) throws {
+    @Test(arguments: [52, 4096 * 2 - 12], [true, false])
+    func containersOfExactPacketMultiplesWithAndWithoutZeroLengthPacket(payload: Int, zlp: Bool) throws {
+        // 12-byte header + 52 bytes = one full 64-byte packet; 8180 + 12 = two whole 4 KiB transfers. A
+        // zero-length packet follows (or none, as QEMU does); either way the next container is read right.
         let device = FakePTPDevice(packetSize: 64)
-        // 12-byte header + 52 bytes = one full 64-byte packet; then a zero-length packet (or none, as QEMU).
-        device.script = { _ in [.data(pattern(52), zeroLengthPacket: zlp), .response(.ok)] }
-        let transport = device.transport()
+        device.script = { _ in [.data(pattern(payload), zeroLengthPacket: zlp), .response(.ok)] }
+        let transport = device.transport(chunkSize: 4096)
         defer { transport.close() }
         for id in 1...3 as ClosedRange<UInt32> {
             let sink = RecordingSink()
             _ = try transport.transact(PTPCommand(.getObjectInfo, transactionID: id), dataOut: nil, dataIn: sink)
-            #expect(sink.bytes == pattern(52))
+            #expect(sink.bytes == pattern(payload))
         }
         #expect(device.pipe.inTransferSizes.allSatisfy { $0 % 64 == 0 })
+        #expect(device.pipe.queuedInPackets == 0)
     }
 
     @Test func headersAndResponsesSpanningPackets() throws {
