@@ -5,9 +5,11 @@ import Testing
 @testable import PTPUSB
 
 /// The USB transport against a real USB MTP device: QEMU's `usb-mtp` inside a VM (`scripts/test-usb-vm`).
-/// Enabled by MEDIASHELL_USB_VM=1. The VM has two such devices: MEDIASHELL_USB_VM_CARD served read-only
-/// (storage description "RO-CARD") and MEDIASHELL_USB_VM_RWCARD writable ("RW-CARD"); both folders are
-/// visible in the guest at the same paths, so every download is compared with the file itself.
+/// Enabled by MEDIASHELL_USB_VM=1. The VM has three such devices: MEDIASHELL_USB_VM_CARD served read-only
+/// (storage description "RO-CARD"), MEDIASHELL_USB_VM_RWCARD writable ("RW-CARD"), and the read-only card
+/// again as "GONE-CARD", which the host unplugs (QMP device_del) when the test drops a file named
+/// `unplug-now` into MEDIASHELL_USB_VM_RESULTS. The folders are visible in the guest at the same paths, so
+/// every download is compared with the file itself.
 @Suite(
     "USB against QEMU's MTP device (in the VM)", .serialized,
     .enabled(if: ProcessInfo.processInfo.environment["MEDIASHELL_USB_VM"] == "1", "set by scripts/test-usb-vm"))
@@ -15,6 +17,7 @@ struct USBVMTests {
     static let environment = ProcessInfo.processInfo.environment
     static var card: String { environment["MEDIASHELL_USB_VM_CARD"] ?? "" }
     static var writableCard: String { environment["MEDIASHELL_USB_VM_RWCARD"] ?? "" }
+    static var results: String { environment["MEDIASHELL_USB_VM_RESULTS"] ?? "" }
     /// TCG emulation is slow: generous, but still bounded.
     static let timeouts = USBTimeouts(transfer: 30, control: 5, recovery: 5)
 
@@ -85,7 +88,7 @@ struct USBVMTests {
         let cameras = USBTransport.cameras()
         for camera in cameras { print("usb-vm: found \(camera) [\(camera.announcement.rawValue), interface \(camera.interfaceNumber)]") }
         let qemu = cameras.filter { $0.usbID == "46f4:0004" }
-        #expect(qemu.count == 2)
+        #expect(qemu.count == 3 || qemu.count == 2)  // three until the unplug test pulls one
         for camera in qemu {
             #expect(camera.manufacturer == "QEMU")
             #expect(camera.model == "QEMU filesharing")
@@ -260,6 +263,34 @@ struct USBVMTests {
     }
 }
 
+extension USBVMTests {
+    @Test func unplugMidDownloadIsAClearError() throws {
+        let device = try Self.open(storageDescription: "GONE-CARD")
+        defer { device.close() }
+        let files = try Self.walk(device.session, storage: device.storage)
+        let big = try #require(files.filter { !$0.value.info.isFolder }.max { $0.value.info.compressedSize < $1.value.info.compressedSize })
+        // After the first chunk, ask the host to pull the device, and slow down so it happens mid-transfer.
+        let sink = try ComparingSink(path: Self.card + "/" + big.key) { count in
+            if count == 0 { _ = FileManager.default.createFile(atPath: Self.results + "/unplug-now", contents: Data()) }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let started = Date()
+        #expect {
+            try device.session.getObject(big.value.handle, into: sink)
+        } throws: { error in
+            print("usb-vm: unplugged after \(sink.count) of \(big.value.info.compressedSize) bytes: \(error)")
+            guard case PTPError.connectionClosed(let why) = error else { return false }
+            return why.contains("disconnected") && why.contains("LIBUSB_ERROR_NO_DEVICE")
+        }
+        #expect(Date().timeIntervalSince(started) < 30)
+        // What arrived is a true prefix of the file: a download job keeps it as its .part.
+        #expect(sink.count > 0 && sink.count < UInt64(big.value.info.compressedSize))
+        #expect(sink.mismatchAt == nil)
+        #expect(throws: PTPError.self) { try device.session.getStorageIDs() }
+        #expect(!USBTransport.cameras().contains { $0.bus == device.transport.camera?.bus && $0.address == device.transport.camera?.address })
+    }
+}
+
 /// Compares a download with the file it should equal, chunk by chunk, holding nothing in memory.
 final class ComparingSink: DataSink {
     let file: FileHandle
@@ -269,10 +300,14 @@ final class ComparingSink: DataSink {
     private(set) var mismatchAt: UInt64?
     private(set) var largestChunk = 0
 
-    init(path: String, failAfter: UInt64? = nil) throws {
+    /// Called before each chunk with the bytes compared so far.
+    let beforeChunk: ((UInt64) -> Void)?
+
+    init(path: String, failAfter: UInt64? = nil, beforeChunk: ((UInt64) -> Void)? = nil) throws {
         file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         expectedSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
         self.failAfter = failAfter
+        self.beforeChunk = beforeChunk
     }
 
     deinit { try? file.close() }
@@ -281,6 +316,7 @@ final class ComparingSink: DataSink {
 
     func write(_ chunk: UnsafeRawBufferPointer) throws {
         if let failAfter, count >= failAfter { throw PTPError.cancelled }
+        beforeChunk?(count)
         largestChunk = max(largestChunk, chunk.count)
         let expected = try file.read(upToCount: chunk.count) ?? Data()
         if mismatchAt == nil {
