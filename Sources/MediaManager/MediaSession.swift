@@ -105,7 +105,7 @@ public final class MediaSession: @unchecked Sendable {
 
     /// Deletes each file, reporting each one's result (the seed's "failed files").
     public func delete(_ files: [MediaFile], each: ((MediaFile, Error?) -> Void)? = nil) -> [(MediaFile, Error?)] {
-        files.map { file in
+        catalog.whileDeleting { files.map { file in
             let error: Error?
             do {
                 try delete(file)
@@ -115,7 +115,7 @@ public final class MediaSession: @unchecked Sendable {
             }
             each?(file, error)
             return (file, error)
-        }
+        } }
     }
 
     // MARK: Capture

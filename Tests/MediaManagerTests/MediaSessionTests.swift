@@ -161,7 +161,10 @@ final class LoopbackServer: @unchecked Sendable {
         try session.catalog.ensureLoaded()
         let mp4 = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0002.MP4"))
         let group = session.catalog.group(of: mp4)
-        let results = session.delete(group)
+        let states = LockedBoxMM<[MediaCatalog.State]>([])
+        let results = session.delete(group) { _, _ in states.mutate { $0.append(session.catalog.state) } }
+        #expect(states.value == [.deleting, .deleting, .deleting])
+        #expect(session.catalog.state == .upToDate)
         #expect(results.allSatisfy { $0.1 == nil })
         for f in group { #expect(!FileManager.default.fileExists(atPath: card.path + "/" + f.path)) }
         #expect(session.catalog.contents(of: "DCIM/100MEDIA")?.map(\.name) == ["DJI_0001.JPG"])
@@ -224,4 +227,33 @@ final class LockedFlag: @unchecked Sendable {
     private var flag = false
     var value: Bool { lock.withLock { flag } }
     func set() { lock.withLock { flag = true } }
+}
+
+@Suite struct CameraModeTests {
+    @Test func theVirtualCameraRefusesMediaAccessInShootModeLikeADrone() throws {
+        let card = try CardFolder(["DCIM/100MEDIA/DJI_0001.JPG": 100])
+        let session = try MediaSession.open(.simulator(path: card.path))
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        #expect(try session.camera.workMode() == .download)
+        try session.camera.setWorkMode(.shoot)
+        #expect(try session.camera.workMode() == .shoot)
+        let file = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0001.JPG"))
+        let results = try session.fetch([file], to: try temporaryFolder())
+        #expect(throws: (any Error).self) { try results[0].outcome.get() }
+        #expect("\((try? results[0].outcome.get()).map { "\($0)" } ?? "\(results[0].outcome)")".contains("busy"))
+        // Capture works in shoot mode; media access again in download mode.
+        _ = try session.capture(timeout: 10)
+        try session.camera.setWorkMode(.download)
+        let again = try session.fetch([file], to: try temporaryFolder())
+        #expect(throws: Never.self) { try again[0].outcome.get() }
+    }
+
+    @Test func aCameraWithoutAModeSaysSo() throws {
+        let device = HostileDevice([])
+        let session = try device.openSession()
+        defer { session.close() }
+        #expect(try session.camera.workMode() == nil)
+        #expect(throws: PTPError.self) { try session.camera.setWorkMode(.shoot) }
+    }
 }

@@ -136,6 +136,25 @@ import Testing
         #expect(events.contains { $0.code == .objectAdded })
     }
 
+    @Test func foldersRemovedOrAddedOnDiskAreSeenByTheNextListing() throws {
+        let h = try Harness(files: ["DCIM/100MEDIA/A.JPG": pattern(5), "DCIM/101MEDIA/B.JPG": pattern(6)])
+        defer { #expect(h.finish()) }
+        #expect(try h.session.getObjectHandles(storage: 0xFFFF_FFFF, parent: 0).count == 5)
+        try FileManager.default.removeItem(atPath: h.path("DCIM/101MEDIA"))
+        try FileManager.default.createDirectory(atPath: h.path("DCIM/102MEDIA/SUB"), withIntermediateDirectories: true)
+        try Data(pattern(3)).write(to: URL(fileURLWithPath: h.path("DCIM/102MEDIA/SUB/C.JPG")))
+        let names = try h.session.getObjectHandles(storage: 0xFFFF_FFFF, parent: 0).map { try h.session.getObjectInfo($0).filename }
+        #expect(Set(names) == ["DCIM", "100MEDIA", "A.JPG", "102MEDIA", "SUB", "C.JPG"])
+        // A file that grows in place keeps its folder's time: the full refresh (the watcher's) sees it.
+        let a = try #require(try h.handle(of: "DCIM/100MEDIA/A.JPG"))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: h.path("DCIM/100MEDIA/A.JPG")))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(pattern(10)))
+        try handle.close()
+        h.card.refresh(full: true)
+        #expect(try h.session.getObjectInfo(a).compressedSize == 15)
+    }
+
     @Test func symlinksAndPathsOutsideTheRootAreNeverServed() throws {
         let outside = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
         try Data("secret".utf8).write(to: outside)

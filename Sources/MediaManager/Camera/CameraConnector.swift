@@ -1,6 +1,7 @@
 import Foundation
 import PTP
 import PTPIP
+import PTPUSB
 import VirtualCamera
 
 /// Opens a camera from its URL: the in-process virtual camera for `sim:` and `dir:`, a PTP/IP
@@ -27,8 +28,12 @@ public enum CameraConnector {
             return try inProcess(card: card, location: url.description, options: options)
         case .ptpip(let host, let port, let eventPort):
             return try openPTPIP(host: host, port: port, eventPort: eventPort, url: url, options: options)
-        case .usbFirst, .usbAddress, .usbID:
-            throw CameraOpenError.unavailable("\(url): USB cameras are not supported in this build yet")
+        case .usbFirst:
+            return try openUSB(.first, url: url, options: options)
+        case .usbAddress(let bus, let address):
+            return try openUSB(.address(bus: bus, address: address), url: url, options: options)
+        case .usbID(let vendor, let product):
+            return try openUSB(.id(vendor: vendor, product: product), url: url, options: options)
         }
     }
 
@@ -74,5 +79,21 @@ extension CameraConnector {
         let transport = try PTPIPInitiator.connect(
             host: host, port: port, eventPort: eventPort, name: options.clientName, timeouts: timeouts)
         return try Camera(transport: transport, location: url.description)
+    }
+}
+
+extension CameraConnector {
+    /// The PTP/MTP cameras attached over USB, for `devices`: bus, address, ids, names and the URL that
+    /// opens each. Empty on a machine without USB.
+    public static func usbCameras() -> [USBCameraDescription] { USBTransport.cameras() }
+
+    static func openUSB(_ selector: USBCameraSelector, url: CameraURL, options: Options) throws -> Camera {
+        let transport: USBTransport
+        do {
+            transport = try USBTransport.open(selector, timeouts: USBTimeouts(transfer: options.timeout))
+        } catch let error as USBCameraError {
+            throw CameraOpenError.unavailable(error.description)
+        }
+        return try Camera(transport: transport, location: transport.camera?.url ?? url.description)
     }
 }

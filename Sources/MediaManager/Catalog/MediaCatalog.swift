@@ -109,6 +109,17 @@ public final class MediaCatalog: @unchecked Sendable {
 
     private func setState(_ s: State) { lock.withLock { storedState = s } }
 
+    /// Shows `.deleting` while `body` runs, then the state from before (unless the stores changed meanwhile).
+    func whileDeleting<T>(_ body: () throws -> T) rethrows -> T {
+        let before = lock.withLock { () -> State in
+            let s = storedState
+            storedState = .deleting
+            return s
+        }
+        defer { lock.withLock { if storedState == .deleting { storedState = before } } }
+        return try body()
+    }
+
     func sortByName(_ files: [MediaFile]) -> [MediaFile] {
         files.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }

@@ -102,7 +102,7 @@ public struct DownloadJob {
                 throw DownloadError.cancelled(path: destination, at: offset)
             }
             let want = Int(min(UInt64(options.chunkSize), size - offset))
-            sink.reset(offset: offset)
+            sink.reset(offset: offset, limit: want)
             let got: Int
             do {
                 got = try read(offset, want, sink)
@@ -130,12 +130,14 @@ public struct DownloadJob {
     }
 }
 
-/// Writes a data phase straight into the `.part` file at the right offset.
+/// Writes a data phase straight into the `.part` file at the right offset, refusing more bytes than the
+/// request asked for (a device that sends more would otherwise write past the file's end).
 final class FileSink: DataSink {
     let fd: Int32
     let path: String
     private(set) var offset: UInt64
     private(set) var written = 0
+    private var limit = Int.max
 
     init(fd: Int32, path: String, offset: UInt64) {
         self.fd = fd
@@ -143,14 +145,22 @@ final class FileSink: DataSink {
         self.offset = offset
     }
 
-    func reset(offset: UInt64) {
+    func reset(offset: UInt64, limit: Int) {
         self.offset = offset
+        self.limit = limit
         written = 0
     }
 
-    func begin(expectedLength: UInt64?) throws {}
+    func begin(expectedLength: UInt64?) throws {
+        if let expectedLength, expectedLength > UInt64(limit) {
+            throw DownloadError.device("the camera sent \(expectedLength) bytes for a request of \(limit)")
+        }
+    }
 
     func write(_ chunk: UnsafeRawBufferPointer) throws {
+        guard written + chunk.count <= limit else {
+            throw DownloadError.device("the camera sent more than the \(limit) bytes asked for")
+        }
         try LocalFile.write(fd, chunk, at: offset, path: path)
         offset += UInt64(chunk.count)
         written += chunk.count

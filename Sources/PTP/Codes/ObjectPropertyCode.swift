@@ -69,4 +69,7 @@ public struct DevicePropertyCode: RawRepresentable, Hashable, Sendable {
     public static let imageSize = DevicePropertyCode(0x5003)
     public static let dateTime = DevicePropertyCode(0x5011)
     public static let captureMode = DevicePropertyCode(0x5013)
+    /// The virtual camera's work mode (u8: 0 shoot, 1 download), like a drone's camera mode: media on the
+    /// card can be read and deleted only in download mode. Vendor range; real cameras do not have it.
+    public static let workMode = DevicePropertyCode(0xD001)
 }

@@ -129,6 +129,11 @@ public final class Card: @unchecked Sendable {
         }
     }
 
+    /// A thumbnail file the camera gives for an object instead of computing one (the demo videos').
+    public func setThumbnail(_ handle: UInt32, path: String) { lock.withLock { thumbnailFiles[handle] = path } }
+    public func thumbnailFile(_ handle: UInt32) -> String? { lock.withLock { thumbnailFiles[handle] } }
+    private var thumbnailFiles: [UInt32: String] = [:]
+
     // MARK: Changes
 
     /// Adds an in-memory or generated object under the folder path `folderPath` (created as needed).
@@ -231,24 +236,33 @@ public final class Card: @unchecked Sendable {
     }
 
     /// Re-reads the served folder and reports what changed as events. In-memory cards never change
-    /// behind our back. Returns the handles added and removed.
+    /// behind our back. A quick refresh (`full: false`, before each listing) re-reads only the folders
+    /// whose modification time changed — one stat per folder instead of one per file; a full one (the
+    /// background watcher) also notices files that grew in place. Returns the handles added and removed.
     @discardableResult
-    public func refresh() -> (added: [UInt32], removed: [UInt32]) {
+    public func refresh(full: Bool = true) -> (added: [UInt32], removed: [UInt32]) {
         guard rootFD >= 0 else { return ([], []) }
         var seen: [String: CardFileSystem.Entry] = [:]
-        var folders: [String] = []
+        var stamps: [String: Date] = [:]
         var queue = [""]
-        var scanned = 0
         while let dir = queue.popLast() {
             guard let fd = try? CardFileSystem.openDirectory(rootFD, dir) else { continue }
-            for entry in CardFileSystem.list(directoryFD: fd) {
+            let stamp = CardFileSystem.modificationDate(fd)
+            stamps[dir] = stamp
+            let entries: [CardFileSystem.Entry]
+            if !full, let unchanged = lock.withLock({ () -> [CardFileSystem.Entry]? in
+                guard directoryStamps[dir] == stamp else { return nil }
+                return entriesLocked(inFolder: dir)
+            }) {
+                CardFileSystem.closeFile(fd)
+                entries = unchanged
+            } else {
+                entries = CardFileSystem.list(directoryFD: fd)
+            }
+            for entry in entries {
                 let path = dir.isEmpty ? entry.name : dir + "/" + entry.name
                 seen[path] = entry
-                if entry.isDirectory {
-                    folders.append(path)
-                    if path.split(separator: "/").count < 32 { queue.append(path) }
-                }
-                scanned += 1
+                if entry.isDirectory && path.split(separator: "/").count < 32 { queue.append(path) }
             }
         }
         var added: [UInt32] = []
@@ -290,8 +304,24 @@ public final class Card: @unchecked Sendable {
         for h in removed { publish(PTPEvent(.objectRemoved, parameters: [h])) }
         for h in added { publish(PTPEvent(.objectAdded, parameters: [h])) }
         for h in changed { publish(PTPEvent(.objectInfoChanged, parameters: [h])) }
-        _ = folders
+        lock.withLock { directoryStamps = stamps }
         return (added, removed)
+    }
+    private var directoryStamps: [String: Date] = [:]
+
+    /// What a folder held at the last scan, as directory entries (lock held); nil when unknown.
+    private func entriesLocked(inFolder path: String) -> [CardFileSystem.Entry]? {
+        let handle: UInt32
+        if path.isEmpty {
+            handle = 0
+        } else {
+            guard let h = handleByPath[path] else { return nil }
+            handle = h
+        }
+        return (children[handle] ?? []).compactMap { h in
+            guard diskHandles.contains(h), let o = objects[h] else { return nil }
+            return CardFileSystem.Entry(name: o.name, isDirectory: o.isFolder, size: o.size, modified: o.modified)
+        }
     }
     private var diskHandles: Set<UInt32> = []
 
@@ -394,5 +424,6 @@ public final class Card: @unchecked Sendable {
         if let path = pathByHandle.removeValue(forKey: handle) { handleByPath[path] = nil }
         diskHandles.remove(handle)
         diskFolders.remove(handle)
+        thumbnailFiles[handle] = nil
     }
 }

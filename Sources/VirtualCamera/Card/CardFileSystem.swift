@@ -99,6 +99,12 @@ enum CardFileSystem {
 
     static func closeFile(_ fd: Int32) { close(fd) }
 
+    static func modificationDate(_ fd: Int32) -> Date {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .distantPast }
+        return Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
+    }
+
     /// Removes a file or an empty folder beneath the root.
     static func remove(_ rootFD: Int32, _ relativePath: String, isDirectory: Bool) throws {
         var parts = relativePath.split(separator: "/").map(String.init)

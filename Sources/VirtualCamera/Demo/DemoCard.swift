@@ -43,7 +43,9 @@ public enum DemoCard {
             case .media(let file):
                 // A missing bundled file is left out rather than served empty.
                 guard let path = DemoMedia.file(file) else { continue }
-                card.add(name: entry.name, in: "DCIM/100MEDIA", content: .resource(path: path), modified: date)
+                let handle = card.add(name: entry.name, in: "DCIM/100MEDIA", content: .resource(path: path), modified: date)
+                let stem = file.split(separator: ".").dropLast().joined(separator: ".")
+                if let thumbnail = DemoMedia.file(stem + ".thumb.jpg") { card.setThumbnail(handle, path: thumbnail) }
             case .telemetry(let seconds, let start):
                 let text = telemetry(seconds: seconds, start: formatter.date(from: start) ?? date)
                 card.add(name: entry.name, in: "DCIM/100MEDIA", content: .bytes(Array(text.utf8)), modified: date)

@@ -1,11 +1,17 @@
 import Foundation
 import PTP
 
+/// The camera's work mode, emulating a drone's: shooting, or giving access to the card's media.
+public enum WorkMode: UInt8, Sendable {
+    case shoot = 0
+    case download = 1
+}
+
 /// The device properties the virtual camera exposes, with their descriptions (GetDevicePropDesc).
 enum DeviceProperties {
-    static let supported: [DevicePropertyCode] = [.batteryLevel, .dateTime]
+    static let supported: [DevicePropertyCode] = [.batteryLevel, .dateTime, .workMode]
 
-    static func describe(_ code: DevicePropertyCode) -> [UInt8]? {
+    static func describe(_ code: DevicePropertyCode, mode: WorkMode) -> [UInt8]? {
         var w = PTPWriter()
         switch code {
         case .batteryLevel:
@@ -25,17 +31,28 @@ enum DeviceProperties {
             w.string("")
             w.string(PTPDateTime.format(Date()))
             w.uint8(0)
+        case .workMode:
+            w.uint16(code.rawValue)
+            w.uint16(DataTypeCode.uint8.rawValue)
+            w.uint8(1)  // get/set
+            w.uint8(WorkMode.download.rawValue)
+            w.uint8(mode.rawValue)
+            w.uint8(2)  // enumeration form
+            w.uint16(2)
+            w.uint8(WorkMode.shoot.rawValue)
+            w.uint8(WorkMode.download.rawValue)
         default:
             return nil
         }
         return w.bytes
     }
 
-    static func value(_ code: DevicePropertyCode) -> [UInt8]? {
+    static func value(_ code: DevicePropertyCode, mode: WorkMode) -> [UInt8]? {
         var w = PTPWriter()
         switch code {
         case .batteryLevel: w.uint8(87)
         case .dateTime: w.string(PTPDateTime.format(Date()))
+        case .workMode: w.uint8(mode.rawValue)
         default: return nil
         }
         return w.bytes

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import PTP
 
 /// One initiator's session with the virtual camera: reads commands, answers each, forwards card events.
@@ -9,6 +10,8 @@ final class ResponderSession: @unchecked Sendable {
     var videos: VideoFactsCache { camera.videos }
     var card: Card { camera.card }
     private var sessionID: UInt32?
+    /// Each session starts in download mode, so initiators that know nothing of modes (gphoto2) work.
+    private var mode = WorkMode.download
 
     /// Largest data phase accepted from an initiator (SetDevicePropValue and the like are tiny).
     static let maximumIncomingData = 1 << 20
@@ -106,15 +109,26 @@ final class ResponderSession: @unchecked Sendable {
         switch command.code {
         case .setDevicePropValue:
             let code = DevicePropertyCode(UInt16(truncatingIfNeeded: command.parameter(0)))
+            if code == .workMode {
+                guard bytes.count == 1, let newMode = WorkMode(rawValue: bytes[0]) else {
+                    return .fail(.invalidDevicePropValue)
+                }
+                mode = newMode
+                return Answer(after: { [card] in card.publish(PTPEvent(.devicePropChanged, parameters: [UInt32(code.rawValue)])) })
+            }
             return DeviceProperties.supported.contains(code) ? .fail(.accessDenied) : .fail(.devicePropNotSupported)
         default:
             return .fail(.operationNotSupported)
         }
     }
 
+    /// Operations on the card's media, refused in shoot mode (as a drone's camera does).
+    static let mediaOperations: Set<OperationCode> = [.getObject, .getPartialObject, .getPartialObject64, .getThumb, .deleteObject]
+
     private func answerCommand(_ command: PTPCommand) throws -> Answer {
         let p = command.parameters
         func param(_ i: Int) -> UInt32 { i < p.count ? p[i] : 0 }
+        if mode == .shoot && Self.mediaOperations.contains(command.code) { return .fail(.deviceBusy) }
         switch command.code {
         case .getDeviceInfo:
             return .data(camera.deviceInfo.encoded())
@@ -196,12 +210,12 @@ final class ResponderSession: @unchecked Sendable {
 
         case .getDevicePropDesc:
             let code = DevicePropertyCode(UInt16(truncatingIfNeeded: param(0)))
-            guard let bytes = DeviceProperties.describe(code) else { return .fail(.devicePropNotSupported) }
+            guard let bytes = DeviceProperties.describe(code, mode: mode) else { return .fail(.devicePropNotSupported) }
             return .data(bytes)
 
         case .getDevicePropValue:
             let code = DevicePropertyCode(UInt16(truncatingIfNeeded: param(0)))
-            guard let bytes = DeviceProperties.value(code) else { return .fail(.devicePropNotSupported) }
+            guard let bytes = DeviceProperties.value(code, mode: mode) else { return .fail(.devicePropNotSupported) }
             return .data(bytes)
 
         case .getObjectPropsSupported:
@@ -236,7 +250,7 @@ final class ResponderSession: @unchecked Sendable {
     /// GetObjectHandles' selection; nil when the parent is not a folder of this card.
     private func objectHandles(storage: UInt32, format: UInt32, parent: UInt32) throws -> [UInt32]? {
         guard storage == 0xFFFF_FFFF || storage == card.storage.id else { return nil }
-        card.refresh()
+        card.refresh(full: false)
         var handles: [UInt32]
         switch parent {
         case 0xFFFF_FFFF: handles = card.children(of: 0) ?? []
@@ -261,7 +275,7 @@ final class ResponderSession: @unchecked Sendable {
             guard ObjectProperties.supported.contains(code) else { return .fail(.invalidObjectPropCode) }
             properties = [code]
         }
-        card.refresh()
+        card.refresh(full: false)
         var handles: [UInt32]
         switch (handle, depth) {
         case (0xFFFF_FFFF, _), (0, 0xFFFF_FFFF):
@@ -302,7 +316,7 @@ final class ResponderSession: @unchecked Sendable {
         info.format = object.format
         info.compressedSize = UInt32(min(object.size, UInt64(UInt32.max)))
         info.protectionStatus = card.readOnly ? 1 : 0
-        if object.format.isImage {
+        if object.format.isImage || MediaKind(fileName: object.name).isVideo {
             info.thumbFormat = .exifJPEG
             info.thumbCompressedSize = thumbnails.cachedSize(for: object.handle) ?? 0
             info.thumbPixWidth = 160

@@ -1,9 +1,11 @@
 import Foundation
+import Imaging
 import MediaFormats
 import PTP
 
-/// Thumbnails for GetThumb, computed once per object and kept while the object lives: the EXIF
-/// thumbnail a JPEG carries, or for a video the EXIF thumbnail of its `.THM` sidecar when it has one.
+/// Thumbnails for GetThumb, computed once per object and kept while the object lives. In order: a
+/// thumbnail file the card names for the object (the demo videos'), the EXIF thumbnail of a JPEG (or of
+/// a video's `.THM` sidecar), else a generated tile showing the kind of file.
 final class ThumbnailCache: @unchecked Sendable {
     let card: Card
     private let lock = NSLock()
@@ -20,24 +22,37 @@ final class ThumbnailCache: @unchecked Sendable {
     func thumbnail(for handle: UInt32) throws -> [UInt8] {
         if let cached = lock.withLock({ cache[handle] }) { return cached }
         guard let object = card.object(handle), !object.isFolder else { throw CardError.unsupported("no thumbnail") }
-        let kind = MediaKind(fileName: object.name)
-        var source = handle
-        if kind.isVideo, let thm = sidecar(of: object, extension: "THM") { source = thm }
-        guard MediaKind(fileName: card.object(source)?.name ?? "") == .jpeg || MediaKind(fileName: card.object(source)?.name ?? "") == .thumbnail else {
-            throw CardError.unsupported("no thumbnail for \(object.name)")
-        }
-        let reader = try card.openContent(source)
-        let bytes: [UInt8]?
-        do {
-            bytes = try JPEGReader().thumbnail(from: ContentByteSource(reader))
-        } catch {
-            throw CardError.unsupported("no thumbnail for \(object.name): \(error)")
-        }
-        guard let bytes, !bytes.isEmpty, bytes.count <= Self.maximumSize else {
-            throw CardError.unsupported("no thumbnail in \(object.name)")
-        }
+        let bytes = try ownThumbnail(object) ?? generated(object)
         lock.withLock { cache[handle] = bytes }
         return bytes
+    }
+
+    /// The thumbnail the file carries (or its sidecar), nil when it has none.
+    private func ownThumbnail(_ object: CardObject) throws -> [UInt8]? {
+        if let path = card.thumbnailFile(object.handle) {
+            return try? CardFileSystem.readWholeFile(path, limit: Self.maximumSize)
+        }
+        let kind = MediaKind(fileName: object.name)
+        var source = object.handle
+        if kind.isVideo {
+            guard let thm = sidecar(of: object, extension: "THM") else { return nil }
+            source = thm
+        } else if kind != .jpeg && kind != .thumbnail {
+            return nil
+        }
+        guard let reader = try? card.openContent(source),
+            let bytes = try? JPEGReader().thumbnail(from: ContentByteSource(reader)),
+            !bytes.isEmpty, bytes.count <= Self.maximumSize
+        else { return nil }
+        return bytes
+    }
+
+    /// A tile for files without a thumbnail of their own, labelled with the extension.
+    private func generated(_ object: CardObject) -> [UInt8] {
+        let kind = MediaKind(fileName: object.name)
+        let tile: PlaceholderThumbnail.Kind = kind.isVideo ? .video : kind.isImage ? .photo : .other
+        let ext = object.name.contains(".") ? object.name.split(separator: ".").last.map { $0.uppercased() } : nil
+        return PlaceholderThumbnail.make(kind: tile, width: 160, height: 120, label: ext)
     }
 
     private func sidecar(of object: CardObject, extension ext: String) -> UInt32? {

@@ -1,1 +1,0 @@
-// Imaging module: JPEG decode/encode and scaling over libjpeg-turbo.

@@ -1,0 +1,489 @@
+import Foundation
+import PTP
+
+/// PTP over USB (the still-image class's bulk-only protocol): commands and outgoing data on bulk-out,
+/// incoming data and responses on bulk-in, events on interrupt-in read by a thread of its own.
+///
+/// Containers are split into and joined from packets of the endpoint's size; a transfer that is an exact
+/// multiple of it ends with a zero-length packet. Data phases stream through a buffer of `chunkSize`
+/// bytes, so memory stays flat for files of any size (a container length of 0xFFFFFFFF, used past 4 GiB,
+/// is read until the short packet that ends it). A stalled pipe is recovered with Get Device Status and
+/// clear-halt; a transaction that fails half-way is cancelled with the class Cancel request and the pipe
+/// drained, so the next transaction starts clean. An unplugged device ends every later call with
+/// `PTPError.connectionClosed`.
+public final class USBTransport: InitiatorTransport, @unchecked Sendable {
+    public let timeouts: USBTimeouts
+    /// The device, when it was opened from the bus (nil over a test pipe).
+    public let camera: USBCameraDescription?
+    let pipe: USBPipe
+    /// Data phases larger than this are cancelled rather than drained when the sink fails.
+    let drainLimit: UInt64
+
+    private let inbound: BulkInStream
+    private let outboundChunk: Int
+    private let events: USBEventReader?
+    /// One transaction at a time; recursive so a sink that closes the transport cannot deadlock it.
+    private let transactionLock = NSRecursiveLock()
+    private let stateLock = NSLock()
+    private var closed = false
+    /// Set once the device is gone: every later call fails with it.
+    private var goneBecause: PTPError?
+
+    /// "Canon EOS R6" or "the USB device", for messages.
+    private var peer: String { camera?.displayName ?? "the USB device" }
+
+    /// A transport over an open pipe. `chunkSize` is the largest transfer (rounded to whole packets).
+    public init(
+        pipe: USBPipe, timeouts: USBTimeouts = USBTimeouts(), camera: USBCameraDescription? = nil,
+        chunkSize: Int = 256 << 10, drainLimit: UInt64 = 1 << 20
+    ) {
+        self.pipe = pipe
+        self.timeouts = timeouts
+        self.camera = camera
+        self.drainLimit = drainLimit
+        inbound = BulkInStream(pipe: pipe, chunkSize: chunkSize)
+        let outPacket = max(pipe.bulkOutPacketSize, 1)
+        outboundChunk = max(outPacket, chunkSize / outPacket * outPacket)
+        events = pipe.hasInterruptIn ? USBEventReader(pipe: pipe) : nil
+        events?.start()
+    }
+
+    deinit { close() }
+
+    // MARK: Opening
+
+    /// Every attached PTP/MTP device. Empty on a machine without USB (or without permission to list it).
+    public static func cameras() -> [USBCameraDescription] { libUSBListCameras() }
+
+    /// Opens the first device `selector` matches and claims its PTP interface.
+    /// Throws `USBCameraError` with what to do when that fails.
+    public static func open(_ selector: USBCameraSelector = .first, timeouts: USBTimeouts = USBTimeouts()) throws
+        -> USBTransport
+    {
+        let (pipe, camera) = try libUSBOpen(selector)
+        return USBTransport(pipe: pipe, timeouts: timeouts, camera: camera)
+    }
+
+    // MARK: Events
+
+    public func setEventHandler(_ handler: (@Sendable (PTPEvent) -> Void)?) { events?.setHandler(handler) }
+
+    // MARK: Class requests
+
+    /// Get Device Status: whether the device is idle, busy, or why it stalled a pipe.
+    public func deviceStatus() throws -> USBDeviceStatus {
+        try transactionLock.withLock {
+            try checkOpen()
+            do { return try pipe.deviceStatus(timeout: timeouts.control) } catch let error as LibUSBError {
+                throw translate(error, "Get Device Status")
+            }
+        }
+    }
+
+    /// The class Device Reset request: the device abandons everything and closes its session (open a new
+    /// one after this). For a device that no longer answers transactions.
+    public func resetDevice() throws {
+        try transactionLock.withLock {
+            try checkOpen()
+            do {
+                try pipe.deviceResetRequest(timeout: timeouts.control)
+                inbound.discardBuffered()
+            } catch let error as LibUSBError {
+                throw translate(error, "Device Reset")
+            }
+        }
+    }
+
+    // MARK: Transactions
+
+    public func transact(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
+        transactionLock.lock()
+        defer { transactionLock.unlock() }
+        try checkOpen()
+        do {
+            try send(command, dataOut: dataOut)
+            return try receive(command, dataIn: dataIn)
+        } catch let abort as DeviceAbort {
+            return PTPResponse(abort.code, transactionID: command.transactionID)
+        } catch let error as LibUSBError {
+            let translated = translate(error, "\(command.code)")
+            if error != .noDevice { recover(after: command) }
+            throw translated
+        } catch let failure as TransactionFailure {
+            // Out of step with the device (a lying length, a source that ran dry): cancel, drain, report.
+            recover(after: command)
+            throw failure.error
+        }
+    }
+
+    private func checkOpen() throws {
+        try stateLock.withLock {
+            if let goneBecause { throw goneBecause }
+            if closed { throw PTPError.connectionClosed("the USB connection to \(peer) was closed") }
+        }
+    }
+
+    /// A libusb failure as a PTP error that says what happened; an unplugged device is remembered.
+    private func translate(_ error: LibUSBError, _ operation: String) -> PTPError {
+        switch error {
+        case .timeout:
+            return .timeout(
+                "\(operation): \(peer) did not answer within \(seconds(timeouts.transfer)) (\(error.name))")
+        case .noDevice:
+            let gone = PTPError.connectionClosed(
+                "\(peer) was disconnected during \(operation) (\(error.name)); plug it in and open it again")
+            stateLock.withLock { if goneBecause == nil { goneBecause = gone } }
+            return gone
+        case .pipe:
+            return .protocolViolation(
+                "\(operation): \(peer) stalled the pipe and clearing the halt did not help (\(error.name))")
+        case .overflow:
+            return .malformed("\(operation): \(peer) sent more than a transfer asked for (\(error.name))")
+        default:
+            return .system("\(operation): USB transfer to \(peer) failed: \(error)")
+        }
+    }
+
+    // MARK: Sending
+
+    private func send(_ command: PTPCommand, dataOut: DataSource?) throws {
+        try withStallRecovery(.bulkOut) {
+            try writeTransfer(USBContainer.command(command), endsContainer: true)
+        }
+        if let dataOut { try sendData(dataOut, for: command) }
+    }
+
+    /// One bulk-out transfer; when it ends a container whose length is a whole number of packets, a
+    /// zero-length packet follows so the device sees the end.
+    private func writeTransfer(_ bytes: [UInt8], endsContainer: Bool, totalLength: UInt64? = nil) throws {
+        try bytes.withUnsafeBytes { try writeTransfer($0, endsContainer: endsContainer, totalLength: totalLength) }
+    }
+
+    private func writeTransfer(_ bytes: UnsafeRawBufferPointer, endsContainer: Bool, totalLength: UInt64? = nil) throws {
+        if bytes.count > 0 { try pipe.bulkOut(bytes, timeout: timeouts.transfer) }
+        let total = totalLength ?? UInt64(bytes.count)
+        if endsContainer, total % UInt64(max(pipe.bulkOutPacketSize, 1)) == 0 {
+            do {
+                try pipe.bulkOut(UnsafeRawBufferPointer(start: nil, count: 0), timeout: timeouts.transfer)
+            } catch LibUSBError.pipe {
+                // QEMU's usb-mtp does this: it stalls every packet shorter than a container header.
+                try? pipe.clearHalt(.bulkOut)
+                throw TransactionFailure(
+                    error: PTPError.protocolViolation(
+                        "\(peer) refused the zero-length packet that ends a container of \(total) bytes "
+                            + "(\(LibUSBError.pipe.name)); the device cannot take data of this length"))
+            }
+        }
+    }
+
+    /// The data container: header and the first bytes in one transfer, then whole-packet transfers.
+    private func sendData(_ source: DataSource, for command: PTPCommand) throws {
+        let length = source.length
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: outboundChunk, alignment: 16)
+        defer { buffer.deallocate() }
+        let header = USBContainer.dataHeader(code: command.code.rawValue, transactionID: command.transactionID, payload: length)
+        header.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        var filled = header.count
+        var remaining = length
+        let total = length + UInt64(header.count)
+        while true {
+            while filled < buffer.count, remaining > 0 {
+                let room = min(buffer.count - filled, Int(clamping: remaining))
+                let got: Int
+                do {
+                    got = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<filled + room]))
+                } catch {
+                    throw TransactionFailure(error: error)
+                }
+                guard got > 0 else {
+                    throw TransactionFailure(
+                        error: PTPError.system(
+                            "\(command.code): the data to send ended after \(length - remaining) of \(length) bytes"))
+                }
+                filled += min(got, room)
+                remaining -= UInt64(min(got, room))
+            }
+            let last = remaining == 0
+            try writeTransfer(
+                UnsafeRawBufferPointer(rebasing: buffer[0..<filled]), endsContainer: last,
+                totalLength: last ? total : nil)
+            filled = 0
+            if last { return }
+        }
+    }
+
+    // MARK: Receiving
+
+    /// Reads containers until the response: at most one data phase first, streamed into `dataIn`.
+    private func receive(_ command: PTPCommand, dataIn: DataSink?) throws -> PTPResponse {
+        let id = command.transactionID
+        var sawData = false
+        var dataProblem: PTPError?
+        var sinkError: Error?
+        while true {
+            let header = try readHeader(command)
+            switch header.kind {
+            case .data:
+                guard header.transactionID == id else {
+                    throw violation(command, "sent data for transaction \(header.transactionID), expected \(id)")
+                }
+                guard !sawData else { throw violation(command, "sent a second data phase") }
+                sawData = true
+                let outcome = try receiveData(header, command: command, into: dataIn)
+                sinkError = outcome.sinkError
+                dataProblem = outcome.problem
+                if outcome.cancelled, let sinkError { throw sinkError }
+            case .response:
+                let parameters = try readRest(of: header, command: command)
+                guard header.transactionID == id else {
+                    throw violation(command, "answered transaction \(header.transactionID), expected \(id)")
+                }
+                let response = PTPResponse(
+                    ResponseCode(header.code), transactionID: id, parameters: USBContainer.parameters(parameters[...]))
+                if let sinkError { throw sinkError }
+                if let dataProblem, response.code == .ok { throw dataProblem }
+                return response
+            case .event:
+                // Not where events belong, but some devices do it: deliver and read on.
+                let parameters = try readRest(of: header, command: command)
+                events?.deliver(
+                    PTPEvent(
+                        EventCode(header.code), transactionID: header.transactionID,
+                        parameters: USBContainer.parameters(parameters[...])))
+            case .command:
+                throw violation(command, "sent a command container")
+            }
+        }
+    }
+
+    private func violation(_ command: PTPCommand, _ what: String) -> TransactionFailure {
+        TransactionFailure(error: PTPError.protocolViolation("\(command.code): \(peer) \(what)"))
+    }
+
+    /// The next container header, skipping the zero-length packets that end exact-multiple containers.
+    private func readHeader(_ command: PTPCommand) throws -> USBContainerHeader {
+        var emptyTransfers = 0
+        while inbound.available < USBContainerHeader.size {
+            let got = try withStallRecovery(.bulkIn) {
+                try inbound.fill(want: inbound.chunkSize, timeout: timeouts.transfer)
+            }
+            if got == 0 {
+                emptyTransfers += 1
+                if emptyTransfers > 16 { throw violation(command, "sent only empty packets") }
+                continue
+            }
+            if inbound.lastTransferShort, inbound.available < USBContainerHeader.size {
+                let count = inbound.available
+                inbound.discardBuffered()
+                throw TransactionFailure(
+                    error: PTPError.malformed(
+                        "\(command.code): \(peer) sent a container of \(count) bytes, shorter than its 12-byte header"))
+            }
+        }
+        do {
+            let header = try USBContainerHeader(decoding: inbound.buffered)
+            inbound.consume(USBContainerHeader.size) { _ in }
+            return header
+        } catch let error as PTPError {
+            inbound.discardBuffered()
+            throw TransactionFailure(error: error.prefixed("\(command.code): \(peer) sent a bad container: "))
+        }
+    }
+
+    /// The parameters of a response or event container (at most 20 bytes, checked by the header).
+    private func readRest(of header: USBContainerHeader, command: PTPCommand) throws -> [UInt8] {
+        let count = Int(header.length) - USBContainerHeader.size
+        while inbound.available < count {
+            if inbound.lastTransferShort {
+                throw TransactionFailure(
+                    error: PTPError.malformed(
+                        "\(command.code): \(peer) cut a \(header.kind) container of \(header.length) bytes short"))
+            }
+            try withStallRecovery(.bulkIn) { try inbound.fill(want: count, timeout: timeouts.transfer) }
+        }
+        return inbound.consume(count) { Array($0) }
+    }
+
+    private struct DataOutcome {
+        var sinkError: Error?
+        /// The data phase ended early (reported unless the response explains it).
+        var problem: PTPError?
+        /// The sink failed and the device was told to cancel: no response follows.
+        var cancelled = false
+    }
+
+    private func receiveData(_ header: USBContainerHeader, command: PTPCommand, into sink: DataSink?) throws -> DataOutcome {
+        var outcome = DataOutcome()
+        let expected = header.payloadLength
+        var received: UInt64 = 0
+        if let sink {
+            do { try sink.begin(expectedLength: expected) } catch { outcome.sinkError = error }
+        }
+
+        func deliver(_ count: Int) {
+            inbound.consume(count) { chunk in
+                if outcome.sinkError == nil, let sink, chunk.count > 0 {
+                    do { try sink.write(chunk) } catch { outcome.sinkError = error }
+                }
+            }
+            received += UInt64(count)
+        }
+
+        /// After a sink failure: cancel a large phase (true), or keep draining a small one (false).
+        func cancelIfWorthIt() throws -> Bool {
+            guard outcome.sinkError != nil else { return false }
+            if let expected, expected - received <= drainLimit { return false }
+            do {
+                try pipe.cancelRequest(transactionID: command.transactionID, timeout: timeouts.control)
+            } catch LibUSBError.noDevice {
+                throw LibUSBError.noDevice
+            } catch {
+                return false  // no Cancel here: drain instead
+            }
+            settleAfterCancel()
+            return true
+        }
+
+        if let expected {
+            deliver(Int(min(UInt64(inbound.available), expected)))
+            while received < expected {
+                if try cancelIfWorthIt() {
+                    outcome.cancelled = true
+                    return outcome
+                }
+                if inbound.available == 0 {
+                    if inbound.lastTransferShort {
+                        outcome.problem = PTPError.protocolViolation(
+                            "\(command.code): \(peer) ended the data phase after \(received) of \(expected) bytes")
+                        return outcome
+                    }
+                    let want = Int(min(expected - received, UInt64(inbound.chunkSize)))
+                    try withStallRecovery(.bulkIn) { try inbound.fill(want: want, timeout: timeouts.transfer) }
+                }
+                deliver(Int(min(UInt64(inbound.available), expected - received)))
+            }
+        } else {
+            // Longer than 4 GiB: everything up to the short packet that ends the container.
+            deliver(inbound.available)
+            while !inbound.lastTransferShort {
+                if try cancelIfWorthIt() {
+                    outcome.cancelled = true
+                    return outcome
+                }
+                let got = try withStallRecovery(.bulkIn) {
+                    try inbound.fill(want: inbound.chunkSize, timeout: timeouts.transfer)
+                }
+                // A device that sends no zero-length packet after an exact multiple: the "data" that
+                // arrives is its response. Leave it for the response reader.
+                if got < inbound.chunkSize, isResponse(inbound.buffered, transactionID: command.transactionID) { break }
+                deliver(got)
+            }
+        }
+        return outcome
+    }
+
+    /// True when `bytes` are exactly one response container for `transactionID`.
+    private func isResponse(_ bytes: UnsafeRawBufferPointer, transactionID: UInt32) -> Bool {
+        guard let header = try? USBContainerHeader(decoding: bytes) else { return false }
+        return header.kind == .response && header.transactionID == transactionID && Int(header.length) == bytes.count
+    }
+
+    // MARK: Stalls and recovery
+
+    /// The device ended the transaction by stalling a pipe and reported why in Get Device Status.
+    private struct DeviceAbort: Error { var code: ResponseCode }
+
+    /// An error that leaves the pipe out of step with the device.
+    private struct TransactionFailure: Error { var error: Error }
+
+    /// Runs a transfer; when the endpoint stalls, asks the device why (a response code it reports ends the
+    /// transaction with that code), clears the halt and tries again, twice at most.
+    @discardableResult
+    private func withStallRecovery<R>(_ role: USBEndpointRole, _ body: () throws -> R) throws -> R {
+        var stalls = 0
+        while true {
+            do {
+                return try body()
+            } catch LibUSBError.pipe {
+                stalls += 1
+                if stalls > 2 { throw LibUSBError.pipe }
+                let status = try? pipe.deviceStatus(timeout: timeouts.control)
+                try pipe.clearHalt(role)
+                if let status {
+                    for endpoint in status.haltedEndpoints { try? clearHalt(address: endpoint) }
+                    if status.code != .ok, status.code != .deviceBusy {
+                        inbound.discardBuffered()
+                        throw DeviceAbort(code: status.code)
+                    }
+                }
+            }
+        }
+    }
+
+    private func clearHalt(address: UInt8) throws {
+        try pipe.clearHalt(address & 0x80 != 0 ? .bulkIn : .bulkOut)
+    }
+
+    /// After a Cancel: wait (bounded) until the device is no longer busy, clear the halts it reports, and
+    /// drop whatever it still had in flight.
+    private func settleAfterCancel() {
+        let deadline = Date(timeIntervalSinceNow: timeouts.recovery)
+        while Date() < deadline {
+            guard let status = try? pipe.deviceStatus(timeout: timeouts.control) else { break }
+            for endpoint in status.haltedEndpoints { try? clearHalt(address: endpoint) }
+            if status.code != .deviceBusy { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        drain(until: deadline)
+    }
+
+    /// Reads and discards bulk-in data until the device has nothing more (a short wait finds nothing).
+    private func drain(until deadline: Date) {
+        inbound.discardBuffered()
+        while Date() < deadline {
+            do {
+                try inbound.fill(want: inbound.chunkSize, timeout: min(0.2, timeouts.transfer))
+                inbound.discardBuffered()
+            } catch LibUSBError.pipe {
+                if (try? pipe.clearHalt(.bulkIn)) == nil { break }
+            } catch {
+                break
+            }
+        }
+        inbound.discardBuffered()
+    }
+
+    /// Best effort after a failed transaction: cancel it, let the device settle, drain the pipe.
+    private func recover(after command: PTPCommand) {
+        if (try? pipe.cancelRequest(transactionID: command.transactionID, timeout: timeouts.control)) != nil {
+            settleAfterCancel()
+        } else {
+            drain(until: Date(timeIntervalSinceNow: timeouts.recovery))
+        }
+    }
+
+    // MARK: Closing
+
+    /// Stops the event thread and releases the interface. Waits for a transaction in progress.
+    public func close() {
+        let first = stateLock.withLock {
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
+        events?.stop()
+        transactionLock.withLock { pipe.close() }
+    }
+}
+
+extension PTPError {
+    func prefixed(_ prefix: String) -> PTPError {
+        switch self {
+        case .malformed(let why): .malformed(prefix + why)
+        case .protocolViolation(let why): .protocolViolation(prefix + why)
+        default: self
+        }
+    }
+}
+
+func seconds(_ value: TimeInterval) -> String { String(format: "%.1f s", value) }

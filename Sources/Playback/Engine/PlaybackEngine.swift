@@ -1,0 +1,256 @@
+import Foundation
+import MediaFormats
+
+/// The playback state machine: stopped, playing, paused, ended, over an injectable clock.
+///
+/// While playing, the position runs with the clock from the last anchor (a play, seek or a position a player
+/// reported); reaching the duration ends playback. Seeks land on the nearest preceding keyframe; steps move
+/// by frames in presentation order while paused. Every method may be called from any thread; observers are
+/// called after the change, outside the engine's lock.
+public final class PlaybackEngine: @unchecked Sendable {
+    // Safety: every stored property below `lock` is guarded by it.
+    private let clock: any PlaybackClock
+    private let lock = NSLock()
+    private var media: PlaybackMedia?
+    private var state: PlaybackState = .stopped
+    /// The position at `anchorTime`; while playing, the position moves on from there with the clock.
+    private var anchorPosition = 0.0
+    private var anchorTime = 0.0
+    private var lastSeek: SeekOutcome?
+    private var observer: (@Sendable (PlaybackStatus) -> Void)?
+
+    public init(clock: any PlaybackClock = SystemPlaybackClock()) {
+        self.clock = clock
+    }
+
+    /// Called with the new status whenever the state changes (commands, the end of the clip, a player's
+    /// report): the seed's playback state callback.
+    public func setObserver(_ observer: (@Sendable (PlaybackStatus) -> Void)?) {
+        lock.withLock { self.observer = observer }
+    }
+
+    /// The loaded media, if any.
+    public var loadedMedia: PlaybackMedia? { lock.withLock { media } }
+
+    /// Loads `media`, stopped at the start (replacing whatever was loaded).
+    public func load(_ media: PlaybackMedia) {
+        change {
+            self.media = media
+            lastSeek = nil
+            setPosition(0, state: .stopped)
+        }
+    }
+
+    /// Forgets the loaded media; the prompt stops showing playback.
+    public func unload() {
+        lock.withLock {
+            media = nil
+            lastSeek = nil
+            state = .stopped
+            anchorPosition = 0
+        }
+    }
+
+    // MARK: Commands
+
+    /// Starts playing: from the start when stopped or ended, from where it is when paused.
+    @discardableResult
+    public func play() throws(PlaybackError) -> PlaybackStatus {
+        try command { _ in
+            switch state {
+            case .playing: break
+            case .paused: setPosition(currentPosition(), state: .playing)
+            case .stopped, .ended: setPosition(0, state: .playing)
+            }
+        }
+    }
+
+    /// Pauses playback; pausing a paused clip does nothing.
+    @discardableResult
+    public func pause() throws(PlaybackError) -> PlaybackStatus {
+        try command { media throws(PlaybackError) in
+            switch state {
+            case .paused: break
+            case .playing: setPosition(currentPosition(), state: .paused)
+            case .stopped: throw PlaybackError(.wrongState, "\(media.name) is stopped: nothing to pause")
+            case .ended: throw PlaybackError(.wrongState, "\(media.name) has ended: nothing to pause")
+            }
+        }
+    }
+
+    /// Resumes a paused clip; resuming a playing clip does nothing.
+    @discardableResult
+    public func resume() throws(PlaybackError) -> PlaybackStatus {
+        try command { media throws(PlaybackError) in
+            switch state {
+            case .playing: break
+            case .paused: setPosition(currentPosition(), state: .playing)
+            case .stopped: throw PlaybackError(.wrongState, "\(media.name) is stopped: use play to start it")
+            case .ended:
+                throw PlaybackError(.wrongState, "\(media.name) has ended: seek back, or play to start over")
+            }
+        }
+    }
+
+    /// Stops playback and goes back to the start; the media stays loaded so `play` starts it again.
+    @discardableResult
+    public func stop() throws(PlaybackError) -> PlaybackStatus {
+        try command { _ in
+            lastSeek = nil
+            setPosition(0, state: .stopped)
+        }
+    }
+
+    /// Moves to the keyframe at or before `target` (clamped into 0...duration). Playing stays playing; a
+    /// stopped or ended clip is paused at the keyframe.
+    @discardableResult
+    public func seek(_ target: SeekTarget) throws(PlaybackError) -> SeekOutcome {
+        var outcome: SeekOutcome?
+        _ = try command { media throws(PlaybackError) in
+            let timeline = media.timeline
+            let requested: Double
+            switch target {
+            case .absolute(let seconds): requested = seconds
+            case .relative(let seconds): requested = currentPosition() + seconds
+            case .percent(let share): requested = timeline.duration * share / 100
+            }
+            guard requested.isFinite else { throw PlaybackError(.invalidArgument, "seek needs a number of seconds") }
+            let clamped: ClampedEnd? = requested < 0 ? .start : requested > timeline.duration ? .end : nil
+            let aim = min(max(requested, 0), timeline.duration)
+            let keyframe = timeline.keyframe(atOrBefore: aim)
+            let landed = timeline.frameTimes[keyframe.frame]
+            setPosition(landed, state: state == .playing ? .playing : .paused)
+            let result = SeekOutcome(
+                requested: requested, clamped: clamped, target: aim, landed: landed, keyframeIndex: keyframe.ordinal,
+                frameIndex: keyframe.frame, duration: timeline.duration, state: state)
+            lastSeek = result
+            outcome = result
+        }
+        return outcome!
+    }
+
+    /// Moves `frames` frames (negative goes back) in presentation order while paused, stopping at the first
+    /// and last frame. A stopped or ended clip is paused first; a playing one must be paused by the user.
+    @discardableResult
+    public func step(_ frames: Int = 1) throws(PlaybackError) -> StepOutcome {
+        var outcome: StepOutcome?
+        _ = try command { media throws(PlaybackError) in
+            if state == .playing {
+                throw PlaybackError(.wrongState, "step works while paused: pause \(media.name) first")
+            }
+            let timeline = media.timeline
+            let from = timeline.frame(at: currentPosition())
+            let wanted = from.addingReportingOverflow(frames)
+            let unclamped = wanted.overflow ? (frames < 0 ? Int.min : Int.max) : wanted.partialValue
+            let to = min(max(unclamped, 0), timeline.frameCount - 1)
+            let clamped: ClampedEnd? = unclamped < 0 ? .start : unclamped > timeline.frameCount - 1 ? .end : nil
+            setPosition(timeline.frameTimes[to], state: .paused)
+            outcome = StepOutcome(
+                requested: frames, moved: to - from, frameIndex: to, frameCount: timeline.frameCount,
+                position: timeline.frameTimes[to], clamped: clamped)
+        }
+        return outcome!
+    }
+
+    /// The status now, or nil when nothing is loaded. Notices the end of the clip.
+    public func status() -> PlaybackStatus? {
+        let (status, notify) = lock.withLock { () -> (PlaybackStatus?, (@Sendable (PlaybackStatus) -> Void)?) in
+            let before = state
+            guard let current = makeStatus() else { return (nil, nil) }
+            return (current, before != state ? observer : nil)
+        }
+        if let status, let notify { notify(status) }
+        return status
+    }
+
+    /// The prompt fragment (`▶ 0:12.3/0:45`), or nil when nothing is loaded.
+    public func promptFragment(ascii: Bool = false) -> String? {
+        status()?.promptFragment(ascii: ascii)
+    }
+
+    // MARK: Reports from a player
+
+    /// Takes what an external player says as the truth: its position (re-anchoring the clock), its pause
+    /// state, or that it reached the end. Ignored when stopped or ended (only commands leave those), and a
+    /// paused position within half a frame of the engine's is taken as agreement (the frame stays exact).
+    public func playerReported(position: Double? = nil, paused: Bool? = nil, reachedEnd: Bool = false) {
+        change {
+            guard let media, state == .playing || state == .paused else { return }
+            let timeline = media.timeline
+            if reachedEnd {
+                if state == .playing { setPosition(timeline.duration, state: .ended) }
+                return
+            }
+            let newState = paused.map { $0 ? PlaybackState.paused : .playing } ?? state
+            var at = currentPosition()
+            if let position, position.isFinite {
+                let reported = min(max(position, 0), timeline.duration)
+                if !(state == .paused && newState == .paused && abs(reported - at) < timeline.halfFrame) { at = reported }
+            }
+            setPosition(at, state: newState)
+        }
+    }
+
+    // MARK: Internals (called with the lock held)
+
+    /// Runs `body` on the loaded media under the lock, then tells the observer; returns the new status.
+    private func command(_ body: (PlaybackMedia) throws(PlaybackError) -> Void) throws(PlaybackError) -> PlaybackStatus {
+        lock.lock()
+        guard let media else {
+            lock.unlock()
+            throw PlaybackError.nothingLoaded
+        }
+        _ = makeStatus()  // notice an end reached before this command
+        do {
+            try body(media)
+        } catch {
+            lock.unlock()
+            throw error
+        }
+        let status = makeStatus()!
+        let notify = observer
+        lock.unlock()
+        notify?(status)
+        return status
+    }
+
+    /// Runs `body` under the lock and tells the observer when the state or position changed.
+    private func change(_ body: () -> Void) {
+        let (status, notify) = lock.withLock { () -> (PlaybackStatus?, (@Sendable (PlaybackStatus) -> Void)?) in
+            body()
+            return (makeStatus(), observer)
+        }
+        if let status, let notify { notify(status) }
+    }
+
+    private func setPosition(_ position: Double, state: PlaybackState) {
+        anchorPosition = position
+        anchorTime = clock.now
+        self.state = state
+    }
+
+    /// The position now: the anchor, plus the time since it while playing, never past the end.
+    private func currentPosition() -> Double {
+        guard let media else { return 0 }
+        guard state == .playing else { return anchorPosition }
+        let elapsed = max(clock.now - anchorTime, 0)
+        return min(anchorPosition + elapsed, media.timeline.duration)
+    }
+
+    /// The status, after moving to `ended` if the clock ran past the end.
+    private func makeStatus() -> PlaybackStatus? {
+        guard let media else { return nil }
+        let timeline = media.timeline
+        var position = currentPosition()
+        if state == .playing && position >= timeline.duration {
+            position = timeline.duration
+            setPosition(position, state: .ended)
+        }
+        let video = media.video
+        return PlaybackStatus(
+            media: media.name, duration: timeline.duration, orientation: video.orientation.rawValue, state: state,
+            position: position, frameIndex: timeline.frame(at: position), frameCount: timeline.frameCount,
+            framesPerSecond: timeline.framesPerSecond, width: video.displayWidth, height: video.displayHeight,
+            rotation: video.rotation, codec: video.codec?.description, lastSeek: lastSeek, player: nil)
+    }
+}

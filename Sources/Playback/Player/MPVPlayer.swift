@@ -1,0 +1,252 @@
+import Foundation
+
+/// mpv as the player, driven through its JSON IPC socket.
+///
+/// Each `open` starts one mpv process in its own process group with a private folder (mode 0700) for the
+/// IPC socket (`--input-ipc-server`), and hands it one end of a socket pair as `--input-ipc-client=fd://3`:
+/// mpv quits when that connection closes, so it ends with this process even if the shell is killed (no
+/// orphans). mpv reads the video from the loopback streaming endpoint, so it seeks without a download.
+public final class MPVPlayer: Player, @unchecked Sendable {
+    public let executable: String
+    public let extraArguments: [String]
+    /// Seconds to wait for mpv to start and show the first frame.
+    public var startTimeout = 15.0
+    /// Seconds to wait for an answer to a command (a seek waits this long for the frame).
+    public var commandTimeout = 10.0
+
+    // Safety: everything below `lock` is guarded by it.
+    private let lock = NSLock()
+    private var process: ChildProcess?
+    private var connection: MPVConnection?
+    private var lifeline: StreamSocket?
+    private var folder: String?
+    private var handler: (@Sendable (PlayerEvent) -> Void)?
+    private var closing = false
+
+    public init(executable: String, extraArguments: [String] = []) {
+        self.executable = executable
+        self.extraArguments = extraArguments
+    }
+
+    deinit { close() }
+
+    /// The mpv executable on PATH, or nil when it is not installed.
+    public static func locate() -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = "\(directory)/mpv"
+            if isExecutable(candidate) { return candidate }
+        }
+        return nil
+    }
+
+    public var name: String? { "mpv" }
+
+    /// The process id while it runs (for tests that check nothing is left behind).
+    public var processID: Int32? { lock.withLock { process?.pid } }
+
+    public var isRunning: Bool {
+        lock.withLock { connection?.isOpen ?? false }
+    }
+
+    public func setEventHandler(_ handler: @escaping @Sendable (PlayerEvent) -> Void) {
+        lock.withLock { self.handler = handler }
+    }
+
+    // MARK: Starting
+
+    public func open(url: String, title: String, at position: Double, paused: Bool) throws(PlaybackError) {
+        close()
+        lock.withLock { closing = false }
+        do {
+            try start(url: url, title: title, at: position, paused: paused)
+        } catch let error as PlaybackError {
+            close()
+            throw error
+        } catch {
+            close()
+            throw PlaybackError(.player, "mpv did not start: \(error)")
+        }
+    }
+
+    private func start(url: String, title: String, at position: Double, paused: Bool) throws {
+        let folder = try makePrivateFolder(under: Self.temporaryParent(), prefix: "mediashell-mpv.")
+        lock.withLock { self.folder = folder }
+        let socketName = "ipc"
+        let (ours, theirs) = try StreamSocket.pair()
+        let watch = try CreationWatch(folder: folder)
+        let arguments =
+            [
+                "--idle=yes", "--no-terminal", "--keep-open=yes", "--ytdl=no", "--resume-playback=no",
+                "--save-position-on-quit=no", "--hr-seek=yes", "--force-media-title=\(title)",
+                "--input-ipc-server=\(folder)/\(socketName)",
+                "--input-ipc-client=fd://\(ChildProcess.inheritedDescriptor)",
+                // Read a little ahead of the position, not the whole file.
+                "--cache=yes", "--cache-secs=4", "--demuxer-max-bytes=32MiB", "--demuxer-max-back-bytes=8MiB",
+            ] + extraArguments
+        let process = try ChildProcess.spawn(
+            executable: executable, arguments: arguments, inherit: theirs, logPath: "\(folder)/mpv.log")
+        theirs.close()
+        lock.withLock {
+            self.process = process
+            self.lifeline = ours
+        }
+        // Nothing is read from the lifeline: tell mpv to send it no events.
+        try? ours.send(Array(#"{"command":["disable_event","all"]}"#.utf8) + [10], deadline: monotonicSeconds() + 1)
+
+        let deadline = monotonicSeconds() + startTimeout
+        switch try watch.wait(for: socketName, orEndOf: ours, deadline: deadline) {
+        case .created: break
+        case .hangup: throw PlaybackError(.player, "mpv exited at start\(logTail(folder))")
+        case .timedOut: throw PlaybackError(.player, "mpv did not open its control socket in \(Int(startTimeout)) s")
+        }
+        let socket = try connectToIPC(path: "\(folder)/\(socketName)", lifeline: ours, deadline: deadline)
+        let connection = MPVConnection(socket: socket) { [weak self] event in self?.handle(event) }
+        lock.withLock { self.connection = connection }
+
+        try command(["observe_property", 1, "eof-reached"])
+        try command(["set_property", "pause", true])
+        try command(["set_property", "start", String(format: "%.6f", max(position, 0))])
+        let restarts = connection.eventCount("playback-restart")
+        let ends = connection.eventCount("end-file")
+        try command(["loadfile", url, "replace"])
+        let seen = connection.waitForEvent(
+            ["playback-restart", "end-file"], after: [restarts, ends], timeout: max(deadline - monotonicSeconds(), 1))
+        switch seen {
+        case "playback-restart": break
+        case "end-file":
+            let why = connection.lastEndOfFile?.fileError ?? connection.lastEndOfFile?.reason ?? "unknown error"
+            throw PlaybackError(.player, "mpv could not open the stream: \(why)")
+        default:
+            throw PlaybackError(.player, connection.isOpen ? "mpv did not show the video in \(Int(startTimeout)) s" : "mpv exited while opening the video\(logTail(folder))")
+        }
+        if !paused { try command(["set_property", "pause", false]) }
+    }
+
+    /// Connects to mpv's socket. The file appears at bind(), a moment before listen(): a refused connection
+    /// in that moment is retried briefly, within the start deadline.
+    private func connectToIPC(path: String, lifeline: StreamSocket, deadline: Double) throws -> StreamSocket {
+        while true {
+            do {
+                return try StreamSocket.connect(unixPath: path, timeout: max(deadline - monotonicSeconds(), 0.1))
+            } catch let failure as SystemCallFailure where failure.isNobodyListening {
+                if monotonicSeconds() > deadline { throw PlaybackError(.player, "mpv refused its control socket") }
+                let seen = try pollDescriptors([lifeline.descriptor], events: .readable, deadline: monotonicSeconds() + 0.005)
+                if !seen[0].isEmpty && lifeline.drainReachedEnd() { throw PlaybackError(.player, "mpv exited at start") }
+            }
+        }
+    }
+
+    // MARK: Commands
+
+    public func setPaused(_ paused: Bool) throws(PlaybackError) {
+        try command(["set_property", "pause", paused])
+    }
+
+    public func seek(to seconds: Double) throws(PlaybackError) {
+        guard let connection = lock.withLock({ connection }) else { throw PlaybackError(.player, "mpv is not running") }
+        let restarts = connection.eventCount("playback-restart")
+        try command(["seek", max(seconds, 0), "absolute+exact"])
+        guard connection.waitForEvent(["playback-restart"], after: [restarts], timeout: commandTimeout) != nil else {
+            throw PlaybackError(.player, connection.isOpen ? "mpv did not finish seeking in \(Int(commandTimeout)) s" : "mpv exited")
+        }
+    }
+
+    public func observe() -> PlayerObservation? {
+        guard let connection = lock.withLock({ connection }), connection.isOpen else { return nil }
+        let position = (try? connection.request(["get_property", "time-pos"], timeout: 2)) as? Double
+        let paused = (try? connection.request(["get_property", "pause"], timeout: 2)) as? Bool
+        let ended = (try? connection.request(["get_property", "eof-reached"], timeout: 2)) as? Bool
+        if position == nil && paused == nil { return nil }
+        return PlayerObservation(position: position, paused: paused, reachedEnd: ended ?? false)
+    }
+
+    @discardableResult
+    private func command(_ arguments: [Any]) throws(PlaybackError) -> Any? {
+        guard let connection = lock.withLock({ connection }) else { throw PlaybackError(.player, "mpv is not running") }
+        do {
+            return try connection.request(arguments, timeout: commandTimeout)
+        } catch {
+            throw PlaybackError(.player, "mpv: \(error)")
+        }
+    }
+
+    // MARK: Ending
+
+    /// Asks mpv to quit, waits (bounded) for it to go, kills it if it does not, reaps it and removes its
+    /// private folder.
+    public func close() {
+        let (process, connection, lifeline, folder) = lock.withLock {
+            closing = true
+            defer {
+                self.process = nil
+                self.connection = nil
+                self.lifeline = nil
+                self.folder = nil
+            }
+            return (self.process, self.connection, self.lifeline, self.folder)
+        }
+        if let connection {
+            _ = try? connection.request(["quit"], timeout: 1)
+            connection.close()
+        }
+        if let process {
+            // mpv's end of the lifeline closes when it exits: wait for that, then reap.
+            var gone = false
+            if let lifeline {
+                let deadline = monotonicSeconds() + 3
+                while !gone, monotonicSeconds() < deadline {
+                    let seen = (try? pollDescriptors([lifeline.descriptor], events: .readable, deadline: deadline)) ?? [[]]
+                    if seen[0].isEmpty { break }
+                    gone = lifeline.drainReachedEnd()
+                }
+            }
+            if !gone { process.kill() }
+            process.reap(blocking: true)
+        }
+        lifeline?.close()
+        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    private func handle(_ event: MPVConnection.Event) {
+        let (handler, closing) = lock.withLock { (self.handler, self.closing) }
+        switch event.name {
+        case "property-change" where event.property == "eof-reached" && event.boolValue == true:
+            handler?(.reachedEnd)
+        case "connection-closed" where !closing:
+            handler?(.exited)
+        default:
+            break
+        }
+    }
+
+    // MARK: Test hooks
+
+    /// Closes this side of the lifeline without asking mpv to quit: what happens when the shell dies.
+    func dropLifelineForTesting() {
+        let lifeline = lock.withLock { () -> StreamSocket? in
+            defer { self.lifeline = nil }
+            return self.lifeline
+        }
+        lifeline?.close()
+    }
+
+    /// The child process, for tests that check how it ended.
+    var processForTesting: ChildProcess? { lock.withLock { process } }
+
+    // MARK: Helpers
+
+    /// Where the private folder goes: $TMPDIR when its path leaves room for a socket name, else /tmp.
+    private static func temporaryParent() -> String {
+        var parent = FileManager.default.temporaryDirectory.path
+        while parent.count > 1 && parent.hasSuffix("/") { parent.removeLast() }
+        return parent.utf8.count <= 60 && FileManager.default.fileExists(atPath: parent) ? parent : "/tmp"
+    }
+
+    /// The last lines mpv wrote, for an error message (empty when it wrote nothing).
+    private func logTail(_ folder: String) -> String {
+        guard let data = FileManager.default.contents(atPath: "\(folder)/mpv.log"), !data.isEmpty else { return "" }
+        let lines = String(decoding: data.suffix(2000), as: UTF8.self).split(separator: "\n").suffix(3)
+        return ": " + lines.joined(separator: " | ")
+    }
+}

@@ -1,1 +1,0 @@
-// TerminalGraphics module: drawing images in a terminal.

@@ -1,0 +1,195 @@
+import Foundation
+import PTP
+
+@testable import PTPUSB
+
+/// A USB interface in memory that behaves like a bus: the device's bytes travel as packets of at most the
+/// endpoint's size, a host transfer ends at a short (or zero-length) packet or when its buffer is full, a
+/// packet larger than the room left is an overflow, a stalled endpoint fails every transfer until
+/// clear-halt, and an unplugged device fails everything with LIBUSB_ERROR_NO_DEVICE.
+final class InMemoryUSBPipe: USBPipe, @unchecked Sendable {
+    let bulkInPacketSize: Int
+    let bulkOutPacketSize: Int
+    let interruptPacketSize: Int
+    let hasInterruptIn: Bool
+
+    private let condition = NSCondition()
+    private var inPackets: [[UInt8]] = []
+    private var interruptPackets: [[UInt8]] = []
+    private var stalled: Set<USBEndpointRole> = []
+    private var unplugged = false
+    /// Unplug once the host has read what is queued (the cable pulled mid-transfer).
+    private var unplugWhenDrained = false
+    private var closed = false
+    private var _outPackets: [[UInt8]] = []
+    private var _inTransferSizes: [Int] = []
+    private var _clearedHalts: [USBEndpointRole] = []
+
+    /// The device side: each bulk-out packet as it arrives (called on the host's thread).
+    var onPacket: (([UInt8]) -> Void)?
+    /// The device side: class requests. Throwing `LibUSBError.pipe` refuses one as a real device does.
+    var onClassOut: ((UInt8, [UInt8]) throws -> Void)?
+    var onClassIn: ((UInt8) throws -> [UInt8])?
+    var onClearHalt: ((USBEndpointRole) -> Void)?
+
+    init(packetSize: Int = 512, interruptPacketSize: Int = 8, hasInterruptIn: Bool = true) {
+        bulkInPacketSize = packetSize
+        bulkOutPacketSize = packetSize
+        self.interruptPacketSize = interruptPacketSize
+        self.hasInterruptIn = hasInterruptIn
+    }
+
+    // MARK: What the host did
+
+    var outPackets: [[UInt8]] { condition.withLock { _outPackets } }
+    /// The size of every bulk-in transfer the host asked for.
+    var inTransferSizes: [Int] { condition.withLock { _inTransferSizes } }
+    var clearedHalts: [USBEndpointRole] { condition.withLock { _clearedHalts } }
+    var isClosed: Bool { condition.withLock { closed } }
+    var queuedInPackets: Int { condition.withLock { inPackets.count } }
+
+    // MARK: Host side
+
+    private func checkUsable(_ role: USBEndpointRole) throws {
+        if unplugged || closed { throw LibUSBError.noDevice }
+        if stalled.contains(role) { throw LibUSBError.pipe }
+    }
+
+    func bulkOut(_ bytes: UnsafeRawBufferPointer, timeout: TimeInterval) throws {
+        var packets: [[UInt8]] = []
+        try condition.withLock {
+            try checkUsable(.bulkOut)
+            if bytes.isEmpty {
+                packets = [[]]
+            } else {
+                var offset = 0
+                while offset < bytes.count {
+                    let n = min(bulkOutPacketSize, bytes.count - offset)
+                    packets.append(Array(bytes[offset..<offset + n]))
+                    offset += n
+                }
+            }
+            _outPackets += packets
+        }
+        for packet in packets { onPacket?(packet) }
+    }
+
+    func bulkIn(into buffer: UnsafeMutableRawBufferPointer, timeout: TimeInterval) throws -> Int {
+        try receive(into: buffer, timeout: timeout, interrupt: false)
+    }
+
+    func interruptIn(into buffer: UnsafeMutableRawBufferPointer, timeout: TimeInterval) throws -> Int {
+        try receive(into: buffer, timeout: timeout, interrupt: true)
+    }
+
+    private func receive(into buffer: UnsafeMutableRawBufferPointer, timeout: TimeInterval, interrupt: Bool) throws -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        if !interrupt { _inTransferSizes.append(buffer.count) }
+        let packetSize = interrupt ? interruptPacketSize : bulkInPacketSize
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var filled = 0
+        while true {
+            try checkUsable(interrupt ? .interruptIn : .bulkIn)
+            if !interrupt, inPackets.isEmpty, unplugWhenDrained {
+                unplugged = true
+                throw LibUSBError.noDevice
+            }
+            if interrupt ? !interruptPackets.isEmpty : !inPackets.isEmpty {
+                let packet = interrupt ? interruptPackets.removeFirst() : inPackets.removeFirst()
+                guard packet.count <= buffer.count - filled else { throw LibUSBError.overflow }
+                packet.withUnsafeBytes { (buffer.baseAddress! + filled).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                filled += packet.count
+                if packet.count < packetSize || filled == buffer.count { return filled }
+                continue
+            }
+            if !condition.wait(until: deadline) {
+                // libusb: an interrupt read hands over what came; a bulk read that timed out failed.
+                if interrupt, filled > 0 { return filled }
+                throw LibUSBError.timeout
+            }
+        }
+    }
+
+    func classRequestOut(_ request: UInt8, value: UInt16, data: [UInt8], timeout: TimeInterval) throws {
+        try condition.withLock { if unplugged || closed { throw LibUSBError.noDevice } }
+        guard let onClassOut else { throw LibUSBError.pipe }
+        try onClassOut(request, data)
+    }
+
+    func classRequestIn(_ request: UInt8, value: UInt16, length: Int, timeout: TimeInterval) throws -> [UInt8] {
+        try condition.withLock { if unplugged || closed { throw LibUSBError.noDevice } }
+        guard let onClassIn else { throw LibUSBError.pipe }
+        return Array(try onClassIn(request).prefix(length))
+    }
+
+    func clearHalt(_ endpoint: USBEndpointRole) throws {
+        try condition.withLock {
+            if unplugged || closed { throw LibUSBError.noDevice }
+            stalled.remove(endpoint)
+            _clearedHalts.append(endpoint)
+        }
+        onClearHalt?(endpoint)
+    }
+
+    func close() {
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
+    }
+
+    // MARK: Device side
+
+    /// Sends `bytes` as full packets and a final short one; a zero-length packet when they end exactly on
+    /// a packet boundary (unless `zeroLengthPacket` is false, as QEMU's responder does).
+    func deviceSend(_ bytes: [UInt8], zeroLengthPacket: Bool = true) {
+        var packets: [[UInt8]] = []
+        var offset = 0
+        while offset < bytes.count {
+            let n = min(bulkInPacketSize, bytes.count - offset)
+            packets.append(Array(bytes[offset..<offset + n]))
+            offset += n
+        }
+        if zeroLengthPacket, bytes.count % bulkInPacketSize == 0 { packets.append([]) }
+        deviceSendPackets(packets)
+    }
+
+    func deviceSendPackets(_ packets: [[UInt8]]) {
+        condition.withLock {
+            inPackets += packets
+            condition.broadcast()
+        }
+    }
+
+    func deviceSendEvent(_ bytes: [UInt8]) {
+        condition.withLock {
+            var offset = 0
+            while offset < bytes.count {
+                let n = min(interruptPacketSize, bytes.count - offset)
+                interruptPackets.append(Array(bytes[offset..<offset + n]))
+                offset += n
+            }
+            if bytes.count % interruptPacketSize == 0 { interruptPackets.append([]) }
+            condition.broadcast()
+        }
+    }
+
+    /// Drops what the device had queued for the host (as after a Cancel).
+    func deviceFlushIn() { condition.withLock { inPackets.removeAll() } }
+
+    func stall(_ endpoint: USBEndpointRole) {
+        condition.withLock {
+            stalled.insert(endpoint)
+            condition.broadcast()
+        }
+    }
+
+    /// Pulls the cable: at once, or once the host has read the packets already queued.
+    func unplug(afterQueued: Bool = false) {
+        condition.withLock {
+            if afterQueued { unplugWhenDrained = true } else { unplugged = true }
+            condition.broadcast()
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import MediaFormats
+import Testing
+
+@testable import Playback
+
+/// The demo media committed in Sources/VirtualCamera/DemoMedia, found from this file's path.
+enum DemoClips {
+    static let videos = ["landscape_faststart.mp4", "portrait_moovend.mp4", "clip.mov"]
+
+    static let directory: URL = {
+        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while url.path != "/" {
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+                return url.appendingPathComponent("Sources/VirtualCamera/DemoMedia")
+            }
+            url = url.deletingLastPathComponent()
+        }
+        fatalError("no Package.swift above \(#filePath)")
+    }()
+
+    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    static func media(_ name: String) throws -> PlaybackMedia {
+        try PlaybackMedia.read(name: name, from: FileByteSource(path: path(name)))
+    }
+}
+
+/// A command-line tool the tests use when it is installed (ffprobe, ffmpeg, mpv).
+struct ExternalTool: Sendable {
+    let executable: String
+
+    static let ffprobe = find("ffprobe")
+    static let ffmpeg = find("ffmpeg")
+    static let mpv = find("mpv")
+
+    static func find(_ name: String) -> ExternalTool? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return ExternalTool(executable: candidate) }
+        }
+        return nil
+    }
+
+    /// Runs the tool to completion and returns its standard output; throws if it exits non-zero.
+    @discardableResult
+    func run(_ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ToolFailure(description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        }
+        return data
+    }
+
+    struct ToolFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+}
+
+/// A folder under the system's temporary directory, removed when this value goes away.
+final class TemporaryFolder: @unchecked Sendable {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("playback-tests-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Makes an H.264 test clip with ffmpeg: `seconds` long, a keyframe exactly every second, moov at the end
+/// unless `fastStart` (what a camera writes while recording).
+func makeClip(
+    at path: String, seconds: Int, size: String = "640x360", rate: Int = 30, bitrate: String? = nil, fastStart: Bool = false
+) throws {
+    guard let ffmpeg = ExternalTool.ffmpeg else { throw ExternalTool.ToolFailure(description: "ffmpeg is not installed") }
+    var arguments = [
+        "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(rate)", "-t", String(seconds),
+        "-c:v", "libx264", "-preset", "ultrafast", "-g", String(rate), "-keyint_min", String(rate),
+        "-sc_threshold", "0", "-pix_fmt", "yuv420p",
+    ]
+    if let bitrate { arguments += ["-b:v", bitrate] }
+    if fastStart { arguments += ["-movflags", "+faststart"] }
+    try ffmpeg.run(arguments + [path])
+}
+
+/// What ffprobe says about a file's first video stream: every frame's presentation time in presentation
+/// order, and which are keyframes.
+struct ProbedVideo {
+    var frameTimes: [Double]
+    var keyframeTimes: [Double]
+    var duration: Double
+
+    init(path: String) throws {
+        let tool = try #require(ExternalTool.ffprobe)
+        let data = try tool.run([
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags:format=duration",
+            "-of", "json", path,
+        ])
+        struct Output: Decodable {
+            struct Packet: Decodable {
+                var pts_time: String?
+                var flags: String?
+            }
+            struct Format: Decodable { var duration: String? }
+            var packets: [Packet]
+            var format: Format
+        }
+        let output = try JSONDecoder().decode(Output.self, from: data)
+        let packets = output.packets.compactMap { packet in
+            packet.pts_time.flatMap(Double.init).map { ($0, packet.flags?.contains("K") ?? false) }
+        }.sorted { $0.0 < $1.0 }
+        frameTimes = packets.map(\.0)
+        keyframeTimes = packets.filter(\.1).map(\.0)
+        duration = Double(output.format.duration ?? "") ?? 0
+    }
+}
+
+/// Waits for `condition` with a bound, checking each time `signal` reports progress (never a fixed sleep).
+extension NSCondition {
+    func wait(until deadline: Date, for condition: () -> Bool) -> Bool {
+        lock()
+        defer { unlock() }
+        while !condition() {
+            if !wait(until: deadline) { return condition() }
+        }
+        return true
+    }
+}
