@@ -20,9 +20,8 @@ import VirtualCamera
         settings.downloadFolder = downloads.path
         (interpreter, output, interrupt) = makeInterpreter(settings: settings)
         try interpreter.open(.folder(path: card.path))
-        // DCIM holds two folders, so the shell starts in /DCIM.
-        #expect(interpreter.state.folder == "DCIM")
-        _ = interpreter.run(line: "cd 100MEDIA")
+        #expect(interpreter.state.folder == "", "a camera opens at the top of its card")
+        _ = interpreter.run(line: "cd DCIM/100MEDIA")
     }
 
     private func run(_ line: String) -> LineStatus {
@@ -135,7 +134,7 @@ import VirtualCamera
         let (session, probe) = try probedSession(card: demo)
         try session.catalog.ensureLoaded()
         interpreter.attach(session)
-        #expect(run("select DJI_0001.JPG") == .success)
+        #expect(run("select DCIM/100MEDIA/DJI_0001.JPG") == .success)
         probe.cut()
         #expect(run("refresh") == .failure)
         #expect(output.errors.last?.hasPrefix("error: refresh: the camera went away (connection closed: the test cut the cable)") == true)
@@ -145,7 +144,7 @@ import VirtualCamera
         #expect(output.errors.last == "error: ls: no camera is open (use 'open URL', for example 'open sim:')")
         #expect(run("open sim:") == .success)
         #expect(output.lines.last?.hasPrefix("opened sim: (") == true)
-        #expect(run("ls DJI_0001.JPG") == .success)
+        #expect(run("ls /DCIM/100MEDIA/DJI_0001.JPG") == .success)
     }
 
     @Test func aCableCutDuringAFetchKeepsThePart() throws {
@@ -222,7 +221,7 @@ import VirtualCamera
         #expect(output.errors.last?.hasPrefix("error: set: unknown setting 'colour'") == true)
     }
 
-    @Test func playbackAndModeAnswerHonestly() throws {
+    @Test func playbackAnswersHonestly() throws {
         #expect(run("play DJI_0003.MP4") == .failure)
         #expect(output.errors.last == "error: play: playback is not available yet")
         #expect(run("play DJI_0001.JPG") == .failure)
@@ -231,12 +230,22 @@ import VirtualCamera
         #expect(output.errors.last == "error: seek: playback is not available yet")
         #expect(run("seek soon") == .failure)
         #expect(output.errors.last?.hasPrefix("error: column 6: seek: POS must be seconds") == true)
-        #expect(run("mode shoot") == .failure)
-        #expect(output.errors.last == "error: mode: not supported by this camera")
+    }
+
+    @Test func shootModeKeepsTheFilesAwayAndSaysHowToGetThemBack() throws {
+        #expect(run("mode") == .success)
+        #expect(output.lines.last == "mode download")
+        #expect(run("mode shoot; mode") == .success)
+        #expect(output.lines.last == "mode shoot")
+        #expect(run("fetch DJI_0001.JPG") == .failure)
+        #expect(output.errors.last?.hasSuffix("(the camera is in shoot mode: 'mode download' gives access to its files)") == true)
+        #expect(run("mode download; fetch --force DJI_0001.JPG") == .success, "\(output.errors)")
+        #expect(run("mode sleep") == .failure)
+        #expect(output.errors.last == "error: column 6: mode: download|shoot must be download or shoot, not 'sleep'")
     }
 
     @Test func captureAndThumbnailsOnTheDemoCamera() throws {
-        #expect(run("open sim:") == .success)
+        #expect(run("open sim:; cd DCIM/100MEDIA") == .success)
         #expect(run("capture") == .success, "\(output.errors)")
         #expect(output.lines.last?.hasPrefix("captured /DCIM/100MEDIA/") == true, "\(output.lines)")
         let saved = try TemporaryFolder()

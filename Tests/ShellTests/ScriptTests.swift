@@ -26,7 +26,7 @@ struct ScriptTests {
     }
 
     @Test func aScriptThatSucceedsExitsZero() throws {
-        let path = try script("ok.msh", "# import the photos\ncd 100MEDIA\nls *.JPG\nfetch *.JPG; info DJI_0001.JPG\n")
+        let path = try script("ok.msh", "# import the photos\ncd DCIM/100MEDIA\nls *.JPG\nfetch *.JPG; info DJI_0001.JPG\n")
         let result = try run(["-f", path])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.isEmpty)
@@ -35,7 +35,7 @@ struct ScriptTests {
     }
 
     @Test func theFirstErrorNamesItsFileAndLineAndStopsTheScript() throws {
-        let path = try script("broken.msh", "cd 100MEDIA\nls\nfetch NOPE.JPG\nfetch DJI_0001.JPG\n")
+        let path = try script("broken.msh", "cd DCIM/100MEDIA\nls\nfetch NOPE.JPG\nfetch DJI_0001.JPG\n")
         let result = try run(["-f", path])
         #expect(result.status == 1)
         #expect(result.errorLines == ["\(path):3: error: fetch: no such file or folder: NOPE.JPG"])
@@ -43,14 +43,14 @@ struct ScriptTests {
     }
 
     @Test func dashLinesAndErrexitOffKeepGoing() throws {
-        let dash = try script("dash.msh", "cd 100MEDIA\n-fetch NOPE.JPG\n-bogus\nfetch DJI_0001.JPG\n")
+        let dash = try script("dash.msh", "cd DCIM/100MEDIA\n-fetch NOPE.JPG\n-bogus\nfetch DJI_0001.JPG\n")
         let excused = try run(["-f", dash])
         #expect(excused.status == 0, "a failure with '-' does not count")
         #expect(excused.errorLines.count == 2)
         #expect(excused.errorLines.first == "\(dash):2: error: fetch: no such file or folder: NOPE.JPG")
         #expect(excused.errorLines.last == "\(dash):3: error: column 2: unknown command 'bogus' (try 'help')")
 
-        let off = try script("off.msh", "set errexit off\ncd 100MEDIA\nfetch NOPE.JPG\nfetch DJI_0002.JPG\n")
+        let off = try script("off.msh", "set errexit off\ncd DCIM/100MEDIA\nfetch NOPE.JPG\nfetch DJI_0002.JPG\n")
         let kept = try run(["-f", off])
         #expect(kept.status == 1, "the script went on, but a command failed")
         #expect(kept.errorLines == ["\(off):3: error: fetch: no such file or folder: NOPE.JPG"])
@@ -58,30 +58,30 @@ struct ScriptTests {
     }
 
     @Test func pipedStandardInputIsAScript() throws {
-        let result = try run([], input: "pwd\ncd 100MEDIA\nselect DJI_0003.MP4\noffset\nls NOPE*\npwd\n")
+        let result = try run([], input: "pwd\ncd DCIM/100MEDIA\nselect DJI_0003.MP4\noffset\nls NOPE*\npwd\n")
         #expect(result.status == 1)
-        #expect(result.outputLines.first == "/DCIM")
+        #expect(result.outputLines.first == "/")
         #expect(result.outputLines.last == "DJI_0003.MP4: offset 0 of 3000000 bytes (0%)")
         #expect(result.errorLines == ["stdin:5: error: ls: no match for 'NOPE*'"])
         #expect(!result.standardOutput.contains("mediashell dir:"), "no prompt in batch mode")
     }
 
     @Test func commandsGivenWithDashC() throws {
-        let ok = try run(["-c", "cd 100MEDIA; ls My*\npwd"])
+        let ok = try run(["-c", "cd DCIM/100MEDIA; ls My*\npwd"])
         #expect(ok.status == 0)
         #expect(ok.outputLines == ["My Clip 1.MP4", "My Clip 2.MP4", "/DCIM/100MEDIA"])
-        let failed = try run(["-c", "pwd\ncd 100MEDIA; fetch -x"])
+        let failed = try run(["-c", "pwd\ncd DCIM/100MEDIA; fetch -x"])
         #expect(failed.status == 1)
-        #expect(failed.errorLines == ["-c:2: error: column 20: fetch: unknown option -x"])
+        #expect(failed.errorLines == ["-c:2: error: column 25: fetch: unknown option -x"])
     }
 
     @Test func sourceRunsAScriptInsideAScript() throws {
-        let inner = try script("inner.msh", "cd 100MEDIA\nls DJI_0001.JPG\nls MISSING.JPG\nls DJI_0002.JPG\n")
+        let inner = try script("inner.msh", "cd DCIM/100MEDIA\nls DJI_0001.JPG\nls MISSING.JPG\nls DJI_0002.JPG\n")
         let outer = try script("outer.msh", "pwd\nsource \(inner)\npwd\n")
         let result = try run(["-f", outer])
         #expect(result.status == 1)
         #expect(result.errorLines == ["\(inner):3: error: ls: no such file or folder: MISSING.JPG"])
-        #expect(result.outputLines == ["/DCIM", "DJI_0001.JPG"])
+        #expect(result.outputLines == ["/", "DJI_0001.JPG"])
 
         let excused = try script("excused.msh", "-source \(inner)\npwd\n")
         let goesOn = try run(["-f", excused])
@@ -95,14 +95,14 @@ struct ScriptTests {
     }
 
     @Test func deleteInAScriptNeedsEditModeOrForce() throws {
-        let refused = try run(["-c", "cd 100MEDIA; delete DJI_0001.JPG"])
+        let refused = try run(["-c", "cd DCIM/100MEDIA; delete DJI_0001.JPG"])
         #expect(refused.status == 1)
         #expect(refused.errorLines == [
             "-c:1: error: delete: refused: not in edit mode (type 'edit' first, or use delete --force)"
         ])
         #expect(FileManager.default.fileExists(atPath: card.path + "/DCIM/100MEDIA/DJI_0001.JPG"))
 
-        let edit = try run(["-c", "cd 100MEDIA\nedit\nrm DJI_0001.JPG 'My Clip 1.MP4'\ndone\nrm --force DJI_0002.JPG"])
+        let edit = try run(["-c", "cd DCIM/100MEDIA\nedit\nrm DJI_0001.JPG 'My Clip 1.MP4'\ndone\nrm --force DJI_0002.JPG"])
         #expect(edit.status == 0, "\(edit.standardError)")
         #expect(edit.outputLines.filter { $0.hasPrefix("deleted ") } == [
             "deleted /DCIM/100MEDIA/DJI_0001.JPG", "deleted /DCIM/100MEDIA/My Clip 1.MP4",
@@ -116,7 +116,7 @@ struct ScriptTests {
         let unterminated = try run(["-f", quote])
         #expect(unterminated.status == 1)
         #expect(unterminated.errorLines == ["\(quote):2: error: column 7: unterminated single quote"])
-        #expect(unterminated.outputLines == ["/DCIM"])
+        #expect(unterminated.outputLines == ["/"])
 
         let unknown = try run(["-c", "pwd; fecth x"])
         #expect(unknown.status == 1)
@@ -144,7 +144,7 @@ struct ScriptTests {
     }
 
     @Test func withNoCameraTheDemoCameraOpensWithANotice() throws {
-        let result = try ShellBinary.run(["-c", "pwd; ls DJI_0003.*; help fetch"], environment: ["HOME": folder.path])
+        let result = try ShellBinary.run(["-c", "cd DCIM/100MEDIA; pwd; ls DJI_0003.*; help fetch"], environment: ["HOME": folder.path])
         #expect(result.status == 0)
         #expect(result.errorLines == ["mediashell: no USB camera found; opened the built-in demo camera (sim:)"])
         #expect(result.outputLines.prefix(4) == ["/DCIM/100MEDIA", "DJI_0003.LRF", "DJI_0003.MP4", "DJI_0003.SRT"])

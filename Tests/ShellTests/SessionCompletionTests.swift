@@ -15,7 +15,7 @@ import VirtualCamera
         let (interpreter, _, _) = makeInterpreter()
         try session.catalog.ensureLoaded()
         interpreter.attach(session)
-        #expect(interpreter.run(line: "cd 100MEDIA") == .success)
+        #expect(interpreter.run(line: "cd DCIM/100MEDIA") == .success)
         let before = probe.transactions
         #expect(before > 0)
 
@@ -37,7 +37,7 @@ import VirtualCamera
     @Test func completesOverTheDemoCameraAfterItsTransportIsClosed() throws {
         let (interpreter, _, _) = makeInterpreter()
         try interpreter.open(.simulator(path: nil))
-        #expect(interpreter.state.folder == "DCIM/100MEDIA")
+        #expect(interpreter.run(line: "cd DCIM/100MEDIA") == .success)
         _ = engine.complete(marked: "fetch DJI|", in: interpreter.completion)
         interpreter.media?.camera.session.transport.close()
         #expect(engine.complete(marked: "play DJI_0005.M|", in: interpreter.completion).line == "play DJI_0005.MP4 |")
@@ -49,7 +49,7 @@ import VirtualCamera
         let card = try makeCardFolder()
         let (interpreter, output, _) = makeInterpreter()
         try interpreter.open(.folder(path: card.path))
-        #expect(interpreter.run(line: "cd 100MEDIA") == .success)
+        #expect(interpreter.run(line: "cd DCIM/100MEDIA") == .success)
         let completion = interpreter.completion
         for prefix in ["DJI", "My", "B", "DJI_0003."] {
             _ = engine.complete(marked: "fetch \(prefix)|", in: completion)

@@ -25,15 +25,17 @@ struct TerminalSessionTests {
         let result = try Expect.run(
             """
             \(spawn("--camera {dir:\(card.path)} --download-dir {\(downloads.path)}"))
-            must {dir:/DCIM> $} 2
-            send "cd 10\\t"
-            must {10\\a?$} 3
-            send "\\t"
-            must {100MEDIA/ +101MEDIA/} 4
-            send "0\\t"
-            must {MEDIA/$} 5
+            must {dir:/> $} 2
+            send "cd DC\\t"
+            must {IM/$} 3
             send "\\r"
-            must {dir:/DCIM/100MEDIA> $} 6
+            must {dir:/DCIM> $} 4
+            send "cd 10\\t"
+            must {100MEDIA/ +101MEDIA/} 5
+            send "0\\t"
+            must {MEDIA/$} 6
+            send "\\r"
+            must {dir:/DCIM/100MEDIA> $} 26
             send "select DJI_0003.M\\t"
             must {P4 $} 7
             send "\\r"
@@ -78,8 +80,8 @@ struct TerminalSessionTests {
         let result = try Expect.run(
             """
             \(spawn("--camera {dir:\(card.path)} --download-dir {\(downloads.path)}"))
-            must {dir:/DCIM> $} 2
-            send "cd 100MEDIA; set limit-rate 4M\\r"
+            must {dir:/> $} 2
+            send "cd DCIM/100MEDIA; set limit-rate 4M\\r"
             must {dir:/DCIM/100MEDIA> $} 3
             send "fetch DJI_0003.MP4\\r"
             must {[1-9][0-9]?%  [0-9.]+ [kM]?B of 24\\.0 MB} 4
@@ -110,20 +112,20 @@ struct TerminalSessionTests {
         let result = try Expect.run(
             """
             \(session)
-            must {dir:/DCIM> $} 2
-            send "cd 100MEDIA\\r"
+            must {dir:/> $} 2
+            send "cd DCIM/100MEDIA\\r"
             must {100MEDIA> $} 3
             send "select DJI_0001.JPG\\r"
             must {\\[DJI_0001\\.JPG\\]> $} 4
             send "\\004"
             expect eof
             \(session)
-            must {dir:/DCIM> $} 5
+            must {dir:/> $} 5
             send "history\\r"
-            must {1  cd 100MEDIA\\r\\n2  select DJI_0001\\.JPG\\r\\n3  history\\r\\n} 6
+            must {1  cd DCIM/100MEDIA\\r\\n2  select DJI_0001\\.JPG\\r\\n3  history\\r\\n} 6
             must {> $} 7
             send "\\020\\020\\020"
-            must {cd 100MEDIA(\\x1b\\[K)?$} 8
+            must {cd DCIM/100MEDIA(\\x1b\\[K)?$} 8
             send "\\r"
             must {dir:/DCIM/100MEDIA> $} 9
             send "\\004"
@@ -141,7 +143,7 @@ struct TerminalSessionTests {
             """
             set timeout 1
             \(spawn("--camera sim:"))
-            must {sim:/DCIM/100MEDIA> $} 2
+            must {sim:/> $} 2
             send "pwd\\r"
             must {this never appears} 7
             exit 0

@@ -54,8 +54,9 @@ public final class Interpreter {
 
     // MARK: - The camera
 
-    /// Opens the camera at `url` (closing the one open), reads its file list and goes to the first folder
-    /// that holds files. Throws a message-bearing error when it cannot.
+    /// Opens the camera at `url` (closing the one open) and reads its file list; the current folder is the
+    /// top of the card, whatever its layout, so that scripts name the same files on every camera.
+    /// Throws a message-bearing error when it cannot.
     public func open(_ url: CameraURL) throws {
         closeCamera()
         var options = CameraConnector.Options()
@@ -69,7 +70,6 @@ public final class Interpreter {
         }
         media = session
         state.cameraClosed()
-        state.changeFolder(to: Self.startFolder(in: session.catalog))
     }
 
     /// Uses an already open session (tests, and cameras opened by other means).
@@ -77,7 +77,6 @@ public final class Interpreter {
         closeCamera()
         media = session
         state.cameraClosed()
-        state.changeFolder(to: Self.startFolder(in: session.catalog))
     }
 
     /// Closes the camera, if one is open; the session state goes with it.
@@ -85,19 +84,6 @@ public final class Interpreter {
         media?.close()
         media = nil
         state.cameraClosed()
-    }
-
-    /// The folder to start in: down from the top while a folder holds one folder and no files
-    /// (`/` → `/DCIM` → `/DCIM/100MEDIA`).
-    static func startFolder(in catalog: MediaCatalog) -> String {
-        var path = ""
-        for _ in 0..<8 {
-            guard let contents = catalog.contents(of: path), contents.count == 1, let only = contents.first,
-                only.isFolder
-            else { break }
-            path = RemotePath.child(only.name, of: path)
-        }
-        return path
     }
 
     // MARK: - Lines
@@ -281,7 +267,7 @@ public final class Interpreter {
                     + "'open \(url)' reconnects")
             return
         }
-        report("\(command): \(Self.message(for: error))")
+        report("\(command): \(Self.message(for: error))" + modeHint(for: error))
     }
 
     /// True when `error` says the connection to the camera is gone.

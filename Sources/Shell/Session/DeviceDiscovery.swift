@@ -1,8 +1,10 @@
+import MediaManager
+
 /// A camera attached to this computer, as `devices` lists it.
 public struct DeviceListing: Sendable, Equatable {
     /// The URL that opens it, e.g. `usb:001,004`.
     public let url: String
-    /// What it is, e.g. `Canon EOS R6 (serial 0123)`.
+    /// What it is, e.g. `04a9:32b4  Canon Inc. EOS R6`.
     public let description: String
 
     public init(url: String, description: String) {
@@ -11,9 +13,14 @@ public struct DeviceListing: Sendable, Equatable {
     }
 }
 
-/// Finding cameras to open. The USB transport is being written: until it offers a listing, there are
-/// no USB cameras to list, and opening `usb:` says why (the shell then falls back to `sim:`).
+/// Finding cameras to open: the PTP/MTP devices on USB, through the media manager's connector.
 public enum DeviceDiscovery {
-    /// The USB cameras attached; the place where the PTPUSB device listing plugs in.
-    public static func usbCameras() -> [DeviceListing] { [] }
+    /// The USB cameras attached (none on a machine without USB).
+    public static func usbCameras() -> [DeviceListing] {
+        CameraConnector.usbCameras().map { camera in
+            var text = "\(camera.usbID)  \(camera.displayName)"
+            if let problem = camera.problem { text += "  (\(problem))" }
+            return DeviceListing(url: camera.url, description: text)
+        }
+    }
 }

@@ -34,7 +34,10 @@ extension Interpreter {
             if let error {
                 failures += 1
                 if lost == nil && Self.isDisconnect(error) { lost = error }
-                if lost == nil { self.report("delete: \(RemotePath.display(file.path)): \(Self.message(for: error))") }
+                if lost == nil {
+                    self.report(
+                        "delete: \(RemotePath.display(file.path)): \(Self.message(for: error))" + self.modeHint(for: error))
+                }
             } else {
                 self.output.line("deleted \(RemotePath.display(file.path))")
                 self.state.fileRemoved(path: file.path)

@@ -60,7 +60,7 @@ extension Interpreter {
                         disconnected = error
                         cancellation.cancel()
                     } else if case DownloadError.device = error {
-                        self.report("fetch: \(Self.message(for: error))")  // names the file already
+                        self.report("fetch: \(Self.message(for: error))" + self.modeHint(for: error))  // names the file
                     } else {
                         self.report("fetch: \(SafeText.display(result.file.name)): \(Self.message(for: error))")
                     }

@@ -45,7 +45,7 @@ extension Interpreter {
                     reportFailure(of: "thumb", error)
                     throw FailureReported()
                 }
-                report("thumb: \(name): \(Self.message(for: error))")
+                report("thumb: \(name): \(Self.message(for: error))" + modeHint(for: error))
             case .success(let bytes):
                 var line = presenter.present(bytes, of: file)
                 if let saveFolder {
@@ -55,7 +55,7 @@ extension Interpreter {
                         line += " -> \(SafeText.display(path))"
                     } catch {
                         failures += 1
-                        report("thumb: \(name): \(Self.message(for: error))")
+                        report("thumb: \(name): \(Self.message(for: error))" + modeHint(for: error))
                     }
                 }
                 output.line(line)
