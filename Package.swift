@@ -43,7 +43,7 @@ let package = Package(
             resources: [.copy("DemoMedia")]),
 
         // What the shell talks to
-        .target(name: "MediaManager", dependencies: ["PTP", "PTPIP", "PTPUSB", "VirtualCamera", "MediaFormats"]),
+        .target(name: "MediaManager", dependencies: ["PTP", "PTPIP", "PTPUSB", "VirtualCamera", "MediaFormats", "CMediaShellShim"]),
         .target(name: "Playback", dependencies: ["MediaManager", "MediaFormats"]),
         .target(
             name: "Shell",

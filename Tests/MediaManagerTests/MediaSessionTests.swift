@@ -75,8 +75,12 @@ final class LoopbackServer: @unchecked Sendable {
         #expect(session.catalog.group(of: raw).map(\.name) == ["IMG_0001.CR3", "IMG_0001.JPG"])
 
         let destination = try temporaryFolder()
-        let results = try session.fetch(files, to: destination)
+        let reported = LockedBoxMM<[String]>([])
+        let results = try session.fetch(files, to: destination, each: { r in reported.mutate { $0.append(r.file.path) } })
         #expect(results.count == files.count)
+        // Reported once each, in order, after being committed; no .part is left.
+        #expect(reported.value == files.map(\.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: destination).allSatisfy { !$0.hasSuffix(".part") })
         for result in results {
             guard case .success(.downloaded(let path, _, _)) = result.outcome else {
                 Issue.record("\(result.file.path): \(result.outcome)")

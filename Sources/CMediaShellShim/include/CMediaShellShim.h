@@ -17,4 +17,6 @@ int msh_take_resize(void);
 /// Unblocks SIGINT, SIGWINCH and the terminal signals (SIGTSTP, SIGCONT, SIGTTIN, SIGTTOU, SIGQUIT, SIGHUP,
 /// SIGTERM) in the calling thread, which Swift concurrency may have blocked. Returns 0, or an errno value.
 int msh_unblock_terminal_signals(void);
+/// syncfs(2): flushes the filesystem holding `fd`. A GNU extension Swift's Glibc module does not export.
+int msh_syncfs(int fd);
 #endif

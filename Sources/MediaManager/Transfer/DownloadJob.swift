@@ -72,11 +72,31 @@ public struct DownloadJob {
     /// Size of the `.part` an earlier attempt left, or nil.
     public var partialSize: UInt64? { LocalFile.size(partPath) }
 
+    /// Downloads, flushes the file to disk, and renames it into place.
     public func run(
         read: RangeReader, cancellation: CancellationFlag? = nil, progress: ((TransferProgress) -> Void)? = nil
     ) throws -> DownloadOutcome {
+        switch try transfer(read: read, cancellation: cancellation, progress: progress, syncToDisk: true) {
+        case .skipped(let outcome): return outcome
+        case .complete(let part): return try part.commit()
+        }
+    }
+
+    /// What `transfer` leaves: nothing to do, or a whole `.part` waiting to be renamed.
+    public enum TransferResult {
+        case skipped(DownloadOutcome)
+        case complete(CompletedPart)
+    }
+
+    /// Streams the file into its `.part` and checks its size, without renaming it. With `syncToDisk` false
+    /// the caller must make the data durable (e.g. one `syncfs` for a batch) before `CompletedPart.commit()`,
+    /// so that no file ever appears under its final name without its bytes on disk.
+    public func transfer(
+        read: RangeReader, cancellation: CancellationFlag? = nil, progress: ((TransferProgress) -> Void)? = nil,
+        syncToDisk: Bool
+    ) throws -> TransferResult {
         if let existing = LocalFile.size(destination) {
-            if options.onlyNew && existing == size { return .skippedExisting(path: destination) }
+            if options.onlyNew && existing == size { return .skipped(.skippedExisting(path: destination)) }
             if !options.overwrite { throw DownloadError.exists(path: destination) }
         }
         let fd = try LocalFile.openPart(partPath)
@@ -121,10 +141,26 @@ public struct DownloadJob {
             report()
         }
         report()
-        LocalFile.sync(fd)
+        if syncToDisk { LocalFile.sync(fd) }
         let final = LocalFile.size(fd)
         guard final == size else { throw DownloadError.sizeMismatch(path: destination, expected: size, got: final) }
-        if !options.overwrite, LocalFile.size(destination) != nil { throw DownloadError.exists(path: destination) }
+        return .complete(
+            CompletedPart(partPath: partPath, destination: destination, size: size, resumedFrom: resumedFrom,
+                          overwrite: options.overwrite))
+    }
+}
+
+/// A `.part` holding the whole file, ready to take its final name.
+public struct CompletedPart: Sendable {
+    public var partPath: String
+    public var destination: String
+    public var size: UInt64
+    public var resumedFrom: UInt64
+    public var overwrite: Bool
+
+    /// Renames the `.part` into place (refusing to replace a file that appeared meanwhile, unless overwriting).
+    public func commit() throws -> DownloadOutcome {
+        if !overwrite, LocalFile.size(destination) != nil { throw DownloadError.exists(path: destination) }
         try LocalFile.rename(partPath, to: destination)
         return .downloaded(path: destination, bytes: size, resumedFrom: resumedFrom)
     }

@@ -1,3 +1,4 @@
+import CMediaShellShim
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -55,6 +56,18 @@ enum LocalFile {
     }
 
     static func sync(_ fd: Int32) { _ = fsync(fd) }
+
+    /// Flushes everything written to the filesystem holding `folder` (one journal commit for a whole batch
+    /// of files instead of one fsync each).
+    static func syncFilesystem(containing folder: String) {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            Glibc.sync()
+            return
+        }
+        if msh_syncfs(fd) != 0 { Glibc.sync() }
+        close(fd)
+    }
 
     static func rename(_ from: String, to: String) throws {
         guard Glibc.rename(from, to) == 0 else { throw DownloadError.local(errorText("rename \(from)")) }
