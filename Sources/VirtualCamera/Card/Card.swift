@@ -268,6 +268,7 @@ public final class Card: @unchecked Sendable {
         var added: [UInt32] = []
         var removed: [UInt32] = []
         var changed: [UInt32] = []
+        var touchedParents = Set<UInt32>()
         lock.withLock {
             for (path, handle) in handleByPath where seen[path] == nil && diskHandles.contains(handle) {
                 removeLocked(handle)
@@ -295,11 +296,13 @@ public final class Card: @unchecked Sendable {
                 let handle = insertLocked(
                     path: path, name: entry.name, parent: parent,
                     content: entry.isDirectory ? .folder : .file(relativePath: path),
-                    size: entry.isDirectory ? 0 : entry.size, modified: entry.modified)
+                    size: entry.isDirectory ? 0 : entry.size, modified: entry.modified, keepOrder: false)
+                touchedParents.insert(parent)
                 diskHandles.insert(handle)
                 if entry.isDirectory { diskFolders.insert(handle) }
                 added.append(handle)
             }
+            sortChildrenLocked(touchedParents)
         }
         for h in removed { publish(PTPEvent(.objectRemoved, parameters: [h])) }
         for h in added { publish(PTPEvent(.objectAdded, parameters: [h])) }
@@ -380,8 +383,12 @@ public final class Card: @unchecked Sendable {
 
     // MARK: Tree maintenance (lock held)
 
+    /// Adds an object. With `keepOrder` its folder's children stay sorted by name (binary search); a scan
+    /// passes false, appends, and sorts each folder once at the end (inserting 50,000 names one by one in
+    /// order was quadratic).
     private func insertLocked(
-        path: String, name: String, parent: UInt32, content: ObjectContent, size: UInt64, modified: Date
+        path: String, name: String, parent: UInt32, content: ObjectContent, size: UInt64, modified: Date,
+        keepOrder: Bool = true
     ) -> UInt32 {
         let handle = nextHandle
         nextHandle += 1
@@ -392,12 +399,27 @@ public final class Card: @unchecked Sendable {
             size: size, modified: modified, format: format)
         handleByPath[path] = handle
         pathByHandle[handle] = path
-        var siblings = children[parent] ?? []
-        let index = siblings.firstIndex { (objects[$0]?.name ?? "") > name } ?? siblings.count
-        siblings.insert(handle, at: index)
-        children[parent] = siblings
-        if case .folder = content { children[handle] = [] }
+        if keepOrder {
+            let siblings = children[parent] ?? []
+            var low = 0
+            var high = siblings.count
+            while low < high {
+                let mid = (low + high) / 2
+                if (objects[siblings[mid]]?.name ?? "") <= name { low = mid + 1 } else { high = mid }
+            }
+            children[parent, default: []].insert(handle, at: low)
+        } else {
+            children[parent, default: []].append(handle)
+        }
+        if case .folder = content, children[handle] == nil { children[handle] = [] }
         return handle
+    }
+
+    /// Sorts the children of `parents` by name (after a scan appended to them).
+    private func sortChildrenLocked(_ parents: Set<UInt32>) {
+        for parent in parents {
+            children[parent]?.sort { (objects[$0]?.name ?? "") < (objects[$1]?.name ?? "") }
+        }
     }
 
     private func ensureFolderLocked(_ folderPath: String, modified: Date, added: inout [UInt32]) -> UInt32 {

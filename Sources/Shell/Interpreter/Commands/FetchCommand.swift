@@ -140,6 +140,7 @@ final class TransferDisplay {
     func update(_ progress: TransferProgress) {
         let now = ProcessInfo.processInfo.systemUptime
         if progress.name != name {
+            clearLine()
             name = progress.name
             throttleStart = (now, progress.bytesDone)
             if let write = output.progress {
@@ -161,15 +162,20 @@ final class TransferDisplay {
         if due > now { _ = interrupt.waitForInterrupt(upTo: due - now) }
     }
 
-    /// Ends the file's progress line before its result is printed.
+    /// Clears the progress line before a result is printed. Results of a batch arrive in groups (whole
+    /// files are renamed after one sync), so the line may belong to a later file: it is then redrawn by
+    /// that file's next update, below the results.
     func finish(_ result: MediaSession.FileResult) {
-        defer {
+        clearLine()
+        if name == result.file.name {
             meter = nil
             name = nil
         }
-        guard let meter, name == result.file.name else { return }
-        var done = lastDone
-        if case .success(.downloaded(_, let bytes, _)) = result.outcome { done = bytes }
-        meter.finish(done: done, at: ProcessInfo.processInfo.systemUptime)
+    }
+
+    /// Erases the transient progress line (on a terminal).
+    private func clearLine() {
+        guard meter != nil, let write = output.progress else { return }
+        write("\r\u{1B}[K")
     }
 }
