@@ -225,6 +225,16 @@ struct PlaybackScriptTests {
         #expect(result.outputLines.dropLast().last == "seek 0:01.5: landed on keyframe #1 at 0:01.0 (frame 25)")
     }
 
+    @Test func mpvAskedForButNotInstalledIsAWarning() throws {
+        let empty = try TemporaryFolder("msh-nopath")
+        let result = try ShellBinary.run(
+            ["--camera", "sim:", "-c", "set player mpv; play DCIM/100MEDIA/DJI_0003.MP4; status --json"],
+            environment: ["PATH": empty.path])
+        #expect(result.status == 0, "a missing player does not fail the script")
+        #expect(result.errorLines == ["-c:1: warning: play: mpv is not installed; playback goes on without a player"])
+        #expect(result.outputLines.first == "playing DJI_0003.MP4 (0:03.0, 30 fps, 640x360 landscape)")
+    }
+
     @Test func aFailingPlaybackCommandStopsTheScript() throws {
         let result = try ShellBinary.run(["--camera", "sim:", "-c", "cd DCIM/100MEDIA\nplay DJI_0001.JPG\nls"])
         #expect(result.status == 1)
@@ -289,6 +299,20 @@ struct PlaybackWithMPVTests {
         #expect(result.outputLines.dropLast().last?.hasSuffix("in mpv at 0:03.0") == true)
         let left = try processes()
         #expect(left.isEmpty, "an mpv outlived the shell: \(left)")
+    }
+
+    @Test func aPlayerThatDoesNotStartIsAWarningAndPlaybackGoesOn() throws {
+        let result = try ShellBinary.run(
+            ["--camera", "dir:\(card.path)", "-c", "set player mpv; cd DCIM/100MEDIA; play CLIP0001.MP4; pause; seek 3"],
+            environment: ["MEDIASHELL_MPV_ARGS": "--no-config --vo=null --ao=null --no-such-option \(marker)"],
+            timeout: 60)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.errorLines.count == 1)
+        let warning = try #require(result.errorLines.first)
+        #expect(warning.hasPrefix("-c:1: warning: play: mpv exited at start"), "\(warning)")
+        #expect(warning.hasSuffix("; playback goes on without it"))
+        #expect(result.outputLines.last == "seek 0:03.0: landed on keyframe #3 at 0:03.0 (frame 90)")
+        #expect(try processes().isEmpty)
     }
 
     @Test func closeOpenAndQuitEndThePlayer() throws {

@@ -83,21 +83,24 @@ extension Interpreter {
         reportPlayerProblem(status)
     }
 
-    /// ` in mpv` when a player shows the video; at a prompt, why none does when mpv would have been expected.
+    /// ` in mpv` when a player shows the video; at a prompt with `player auto`, why none does.
     private func playerNote(_ status: PlaybackStatus) -> String {
         if let player = status.player, player.running { return " in \(player.name)" }
-        guard isInteractive, status.player == nil, let reason = playerChoice.reasonForNoPlayer,
-            state.settings.player != .none
+        guard isInteractive, status.player == nil, state.settings.player == .auto,
+            let reason = playerChoice.reasonForNoPlayer
         else { return "" }
         return "; no player window (\(reason))"
     }
 
-    /// A player that did not start is a warning, not a failure: playback goes on by the clock.
+    /// A player asked for that did not start is a warning, not a failure: playback goes on by the clock.
     private func reportPlayerProblem(_ status: PlaybackStatus) {
-        guard let player = status.player, !player.running else { return }
-        report(
-            "play: \(player.name): \(player.problem ?? "not running"); playback goes on without it",
-            severity: .warning)
+        if let player = status.player, !player.running {
+            var problem = player.problem ?? "not running"
+            if !problem.hasPrefix(player.name) { problem = "\(player.name): \(problem)" }
+            report("play: \(problem); playback goes on without it", severity: .warning)
+        } else if status.player == nil, state.settings.player == .mpv, let reason = playerChoice.reasonForNoPlayer {
+            report("play: \(reason); playback goes on without a player", severity: .warning)
+        }
     }
 
     /// `status`: one line, or the stable JSON (sorted keys) of `PlaybackStatus`; `{"state":"unloaded"}` when
