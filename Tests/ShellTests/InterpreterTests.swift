@@ -222,12 +222,12 @@ import VirtualCamera
     }
 
     @Test func playbackAnswersHonestly() throws {
-        #expect(run("play DJI_0003.MP4") == .failure)
-        #expect(output.errors.last == "error: play: playback is not available yet")
+        #expect(run("play DJI_0003.MP4") == .failure, "the card's DJI_0003.MP4 is not a real movie")
+        #expect(output.errors.last?.hasPrefix("error: play: cannot read DJI_0003.MP4 as a video: ") == true)
         #expect(run("play DJI_0001.JPG") == .failure)
-        #expect(output.errors.last == "error: play: DJI_0001.JPG is not a video")
+        #expect(output.errors.last == "error: play: DJI_0001.JPG is not a video (play takes MP4 and MOV files)")
         #expect(run("seek 1:02.5") == .failure)
-        #expect(output.errors.last == "error: seek: playback is not available yet")
+        #expect(output.errors.last == "error: seek: no video is loaded: play NAME first")
         #expect(run("seek soon") == .failure)
         #expect(output.errors.last?.hasPrefix("error: column 6: seek: POS must be seconds") == true)
     }

@@ -65,7 +65,9 @@ private let standardCommands: [CommandSpec] = [
             errexit on|off: stop a script at the first failure (on). progress on|off: progress lines on a \
             terminal. timeout SECONDS: how long to wait for the camera (used by open and capture). \
             images auto|on|off: draw thumbnails in the terminal. download-dir DIR: where fetch writes. \
-            limit-rate BYTES|off: the most bytes per second a download takes (500k, 20M).
+            limit-rate BYTES|off: the most bytes per second a download takes (500k, 20M). \
+            player auto|mpv|none: where play shows the video (auto: mpv at a prompt with a display, \
+            none in scripts; mpv: whenever installed; none: never).
             """),
     CommandSpec(
         .history, area: .session, summary: "show the command history",
@@ -178,21 +180,36 @@ private let standardCommands: [CommandSpec] = [
     CommandSpec(
         .play, area: .playback, arguments: [ArgumentSpec("NAME", .remoteName, .optional)],
         summary: "play a video from the card",
-        details: "Plays NAME, or the selected file, streaming it from the camera."),
-    CommandSpec(.pause, area: .playback, summary: "pause playback", details: "Pauses playback."),
+        details: """
+            Plays NAME (and selects it) from the start, streaming it from the camera without downloading it; \
+            with no NAME, goes on with the loaded video, or plays the selected file. The video shows in mpv \
+            when `set player` allows it; without a player, playback runs on the shell's clock. The prompt \
+            shows the state while a video is loaded.
+            """),
+    CommandSpec(.pause, area: .playback, summary: "pause playback", details: "Pauses playback where it is."),
     CommandSpec(.resume, area: .playback, summary: "resume playback", details: "Resumes paused playback."),
-    CommandSpec(.stop, area: .playback, summary: "stop playback", details: "Stops playback."),
+    CommandSpec(
+        .stop, area: .playback, summary: "stop playback",
+        details: "Stops playback and goes back to the start; closes the player. The video stays loaded."),
     CommandSpec(
         .seek, area: .playback, arguments: [ArgumentSpec("POS", .seekPosition)],
         summary: "jump to a position in the video",
-        details: "POS is seconds (12.5), m:ss(.f) (1:02.5), relative +N or -N seconds, or N% of the length."),
+        details: """
+            POS is seconds (12.5), m:ss(.f) (1:02.5), relative +N or -N seconds, or N% of the length. The seek \
+            lands on the keyframe at or before POS and says which; a POS before the start or past the end is \
+            clamped. A stopped video is paused there.
+            """),
     CommandSpec(
         .step, area: .playback, arguments: [ArgumentSpec("N", .integer, .optional)],
         summary: "step frames",
-        details: "Steps N frames forward (backward when negative); one frame with no N."),
+        details: "Steps N frames forward (backward when negative) while paused; one frame with no N."),
     CommandSpec(
         .status, area: .playback, options: [jsonOption], summary: "show the playback state",
-        details: "Shows the playing file, its position and length, and whether it is playing."),
+        details: """
+            Shows the loaded video, its state, position and length, frame, rate, size, orientation, the \
+            keyframe the last seek landed on and the player's own position. --json prints it as one JSON \
+            object with sorted keys ({"state":"unloaded"} when no video is loaded).
+            """),
 
     // camera
     CommandSpec(

@@ -1,6 +1,7 @@
 import Foundation
 import MediaManager
 import PTP
+import Playback
 
 /// How a line, or one command of it, ended.
 public enum LineStatus: Sendable, Equatable {
@@ -26,6 +27,14 @@ public final class Interpreter {
     public let isInteractive: Bool
     /// The lines entered at the prompt, oldest first, for `history`; nil when there is no line editor.
     public var historyProvider: (() -> [String])?
+    /// The video being played: the engine, and the player showing it when there is one. It is shut down
+    /// (player and endpoint ended, video forgotten) whenever the camera closes and on `quit`.
+    let playback: PlaybackController
+    /// Which player `play` starts, from the `player` setting.
+    let playerChoice: PlayerChoice
+    let playbackEnvironment: PlaybackEnvironment
+    /// The camera file `playback` has loaded (the controller knows only its name).
+    var loadedVideo: MediaFile?
     /// Names offered on Tab, from the cached catalog.
     public private(set) lazy var completion = SessionCompletion(interpreter: self)
 
@@ -39,16 +48,22 @@ public final class Interpreter {
 
     public init(
         output: ShellOutput, interrupt: any InterruptSource, settings: Settings = Settings(),
-        isInteractive: Bool = false, table: CommandTable = .standard
+        isInteractive: Bool = false, table: CommandTable = .standard,
+        playbackEnvironment: PlaybackEnvironment = .current
     ) {
         self.output = output
         self.interrupt = interrupt
         self.isInteractive = isInteractive
         self.table = table
+        self.playbackEnvironment = playbackEnvironment
         state = SessionState(settings: settings)
+        playerChoice = PlayerChoice(
+            setting: settings.player, interactive: isInteractive, environment: playbackEnvironment)
+        playback = PlaybackController(player: playerChoice.launcher)
     }
 
     deinit {
+        playback.shutdown()
         media?.close()
     }
 
@@ -79,8 +94,9 @@ public final class Interpreter {
         state.cameraClosed()
     }
 
-    /// Closes the camera, if one is open; the session state goes with it.
+    /// Closes the camera, if one is open; the session state and the video being played go with it.
     public func closeCamera() {
+        stopPlayback()
         media?.close()
         media = nil
         state.cameraClosed()
@@ -152,7 +168,9 @@ public final class Interpreter {
     func perform(_ invocation: Invocation) throws {
         switch invocation.id {
         case .help: try help(invocation)
-        case .quit: quitRequested = true
+        case .quit:
+            stopPlayback()
+            quitRequested = true
         case .open: try openCommand(invocation)
         case .close: try closeCommand()
         case .devices: devices()
@@ -176,7 +194,7 @@ public final class Interpreter {
         case .edit: edit()
         case .done: done()
         case .delete: try delete(invocation)
-        case .play, .pause, .resume, .stop, .seek, .step, .status: try playback(invocation)
+        case .play, .pause, .resume, .stop, .seek, .step, .status: try playbackCommand(invocation)
         case .mode: try mode(invocation)
         case .capture: try capture()
         }

@@ -2,7 +2,8 @@ import MediaManager
 
 extension Interpreter {
     /// The prompt, showing the session state in a few words:
-    /// `mediashell sim:/DCIM/100MEDIA [DJI_0003.MP4 @ 1.2 MB] (edit)> `. Reads only cached state.
+    /// `mediashell sim:/DCIM/100MEDIA [DJI_0003.MP4 @ 1.2 MB] (edit)> `, and while a video is loaded where it
+    /// is: `[DJI_0003.MP4] ▶ 0:01.2/0:03> `. Reads only cached state.
     public var prompt: String {
         guard let media else { return "mediashell (no camera)> " }
         var text = "mediashell " + Self.cameraTag(media.url) + Self.shortFolder(state.folder)
@@ -11,6 +12,7 @@ extension Interpreter {
             if selection.offset > 0 { text += " @ " + HumanReadable.size(selection.offset) }
             text += "]"
         }
+        if let playing = playbackPromptFragment { text += " " + playing }
         if state.isEditing { text += " (edit)" }
         return text + "> "
     }

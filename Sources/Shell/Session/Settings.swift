@@ -5,6 +5,16 @@ public struct Settings: Sendable, Equatable {
         case auto, on, off
     }
 
+    /// Which external player `play` shows the video in (see `PlayerChoice`).
+    public enum Player: String, Sendable, CaseIterable {
+        /// mpv at an interactive prompt with a display to show it on; none in scripts and pipes.
+        case auto
+        /// mpv whenever it is installed, scripts included.
+        case mpv
+        /// Never a player: playback runs on the shell's clock alone.
+        case none
+    }
+
     /// Stop a script at the first failing command (a leading `-` excuses one command).
     public var errexit = true
     /// Draw a progress line during transfers (only ever on a terminal).
@@ -16,11 +26,12 @@ public struct Settings: Sendable, Equatable {
     public var downloadFolder = "."
     /// The most bytes per second a download may take; nil for no limit.
     public var rateLimit: UInt64?
+    public var player = Player.auto
 
     public init() {}
 
     /// Every setting's name, in the order `set` lists them.
-    public static let names = ["errexit", "progress", "timeout", "images", "download-dir", "limit-rate"]
+    public static let names = ["errexit", "progress", "timeout", "images", "download-dir", "limit-rate", "player"]
 
     /// The value of setting `name` as `set` shows it.
     public func value(of name: String) throws(SettingError) -> String {
@@ -31,6 +42,7 @@ public struct Settings: Sendable, Equatable {
         case "images": return images.rawValue
         case "download-dir": return downloadFolder
         case "limit-rate": return rateLimit.map { HumanReadable.size($0) + "/s" } ?? "off"
+        case "player": return player.rawValue
         default: throw SettingError.unknown(name)
         }
     }
@@ -61,6 +73,12 @@ public struct Settings: Sendable, Equatable {
             } else {
                 throw SettingError.invalid(name, "bytes per second such as 500k, 20M or 1G, or off")
             }
+        case "player":
+            let word = text.lowercased()
+            guard let value = Player(rawValue: word == "off" ? "none" : word) else {
+                throw SettingError.invalid(name, "auto, mpv or none")
+            }
+            player = value
         default: throw SettingError.unknown(name)
         }
     }
