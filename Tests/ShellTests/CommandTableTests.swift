@@ -130,7 +130,7 @@ import Testing
         let fetch = lines.first { $0.hasPrefix("  fetch ") }!
         let thumb = lines.first { $0.hasPrefix("  thumb ") }!
         #expect(fetch.range(of: "download files")!.lowerBound.utf16Offset(in: fetch)
-            == thumb.range(of: "fetch thumbnails")!.lowerBound.utf16Offset(in: thumb))
+            == thumb.range(of: "show thumbnails")!.lowerBound.utf16Offset(in: thumb))
         #expect(lines.allSatisfy { !$0.hasSuffix(" ") })
     }
 
