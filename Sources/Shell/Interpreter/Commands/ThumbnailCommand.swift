@@ -218,7 +218,9 @@ extension Interpreter {
             session.thumbnails.cancelAll()
         }
         for (index, file) in files.enumerated() {
-            guard let result = arrivals.take(file.id, interrupt: interrupt) else {
+            // Asked before each file, not only while waiting: thumbnails that are already in must not keep a
+            // sheet drawing after Ctrl-C.
+            guard !interrupt.isPending, let result = arrivals.take(file.id, interrupt: interrupt) else {
                 stop()
                 report("\(command): interrupted", severity: .notice)
                 throw CommandInterrupted()
