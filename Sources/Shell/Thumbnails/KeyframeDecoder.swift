@@ -74,23 +74,28 @@ struct KeyframeDecoder: Sendable {
             if cancellation.isCancelled {
                 stopped = "cancelled"
             } else if Date() > deadline {
-                stopped = "ffmpeg took more than \(Int(timeout)) s"
+                stopped = "ffmpeg took more than \(Self.seconds(timeout))"
             } else if reader.overflowed {
                 stopped = "ffmpeg wrote more than \(maxOutputBytes) bytes"
             }
             if stopped != nil {
                 kill(process.processIdentifier, SIGKILL)
-                finished.wait()
+                // Bounded: a child of the program could keep Foundation from seeing the end.
+                _ = finished.wait(timeout: .now() + 2)
                 break
             }
         }
-        let jpeg = reader.result()
         if stopped == "cancelled" { throw CancellationError() }
         if let stopped { throw CommandError(stopped) }
-        guard process.terminationStatus == 0, jpeg.starts(with: [0xFF, 0xD8]), !reader.overflowed else {
+        guard let jpeg = reader.result(waitingUpTo: 2), process.terminationStatus == 0, jpeg.starts(with: [0xFF, 0xD8])
+        else {
             throw CommandError("ffmpeg could not decode the keyframe (exit status \(process.terminationStatus))")
         }
         return jpeg
+    }
+
+    static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }
 
@@ -148,9 +153,10 @@ private final class BoundedPipeReader: @unchecked Sendable {
 
     var overflowed: Bool { lock.withLock { tooMuch } }
 
-    /// What was read, once the pipe ended (the writer exited or was killed).
-    func result() -> [UInt8] {
-        done.wait()
-        return lock.withLock { bytes }
+    /// What was read, once the pipe ended (the writer exited) within `seconds`; nil when it did not end
+    /// or was more than the limit.
+    func result(waitingUpTo seconds: Double) -> [UInt8]? {
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        return lock.withLock { tooMuch ? nil : bytes }
     }
 }
