@@ -60,7 +60,9 @@ let package = Package(
         .testTarget(name: "VirtualCameraTests", dependencies: ["PTP", "VirtualCamera", "MediaFormats"]),
         .testTarget(name: "MediaManagerTests", dependencies: ["MediaManager", "MediaFormats", "PTP", "PTPIP", "VirtualCamera"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaManager", "MediaFormats", "PTPIP", "VirtualCamera"]),
-        .testTarget(name: "ShellTests", dependencies: ["Shell", "MediaManager", "VirtualCamera", "PTP"]),
+        .testTarget(
+            name: "ShellTests",
+            dependencies: ["Shell", "MediaManager", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"]),

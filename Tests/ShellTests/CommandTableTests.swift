@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func synopsesFollowTheBrief() {
-        #expect(table.command(.ls).synopsis == "ls [-l] [-t] [-S] [-r] [--json] [GLOB...]")
+        #expect(table.command(.ls).synopsis == "ls [-l] [-t] [-S] [-r] [--thumbs] [--json] [GLOB...]", "the brief's, and issue 7's --thumbs")
         #expect(table.command(.fetch).synopsis == "fetch [-c] [-o DIR] [--new] [--force] [--delete-after] [NAME|GLOB...]")
         #expect(table.command(.delete).synopsis == "delete [--force] NAME|GLOB...")
         #expect(table.command(.set).synopsis == "set [NAME [VALUE]]")
@@ -130,7 +130,7 @@ import Testing
         let fetch = lines.first { $0.hasPrefix("  fetch ") }!
         let thumb = lines.first { $0.hasPrefix("  thumb ") }!
         #expect(fetch.range(of: "download files")!.lowerBound.utf16Offset(in: fetch)
-            == thumb.range(of: "fetch thumbnails")!.lowerBound.utf16Offset(in: thumb))
+            == thumb.range(of: "show thumbnails")!.lowerBound.utf16Offset(in: thumb))
         #expect(lines.allSatisfy { !$0.hasSuffix(" ") })
     }
 

@@ -102,9 +102,12 @@ import Testing
         #expect(settings.rateLimit == 20_000_000)
         try settings.set("limit-rate", to: "off")
         #expect(settings.rateLimit == nil)
-        try settings.set("images", to: "ON")
-        #expect(settings.images == .on)
-        for (name, value) in [("errexit", "maybe"), ("timeout", "-1"), ("colour", "on"), ("limit-rate", "fast")] {
+        try settings.set("images", to: "Kitty")
+        #expect(settings.images == .kitty)
+        #expect(try settings.value(of: "images") == "kitty")
+        try settings.set("images", to: "on")
+        #expect(settings.images == .auto, "on is auto: pictures where the terminal can draw them")
+        for (name, value) in [("errexit", "maybe"), ("timeout", "-1"), ("colour", "on"), ("limit-rate", "fast"), ("images", "sixel")] {
             let before = settings
             #expect(throws: SettingError.self) {
                 var copy = before

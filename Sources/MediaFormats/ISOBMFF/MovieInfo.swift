@@ -80,6 +80,9 @@ public struct TrackInfo: Sendable {
     public let sampleRate: Double?
     /// Audio channels, from the AAC decoder config when present, else the sound sample entry (audio only).
     public let channelCount: Int?
+    /// The decoder configuration of the first video sample entry: the payload of its `avcC` (H.264) or
+    /// `hvcC` (H.265) box, with the parameter sets a decoder needs before the first frame (see `AnnexB`).
+    public let codecConfiguration: [UInt8]?
     /// Units per second of the track's media times (`mdhd`).
     public let timescale: UInt32
     /// The media duration from `mdhd`, in `timescale` units.

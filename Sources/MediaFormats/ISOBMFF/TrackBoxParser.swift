@@ -38,7 +38,7 @@ struct TrackBoxParser {
             codedWidth: description.codedWidth, codedHeight: description.codedHeight,
             width: header.width, height: header.height, rotation: header.rotation,
             sampleRate: description.sampleRate, channelCount: description.channelCount,
-            timescale: media.timescale, duration: media.duration, sampleTable: sampleTable)
+            codecConfiguration: description.codecConfiguration, timescale: media.timescale, duration: media.duration, sampleTable: sampleTable)
     }
 
     // MARK: - tkhd
@@ -126,6 +126,7 @@ struct TrackBoxParser {
         var codedHeight: Int?
         var sampleRate: Double?
         var channelCount: Int?
+        var codecConfiguration: [UInt8]?
     }
 
     /// The first sample entry's format, plus picture size (video) or rate and channels (audio).
@@ -152,6 +153,8 @@ struct TrackBoxParser {
             try entry.skip(2 + 2 + 12)  // pre_defined, reserved, pre_defined
             result.codedWidth = Int(try entry.readUInt16())
             result.codedHeight = Int(try entry.readUInt16())
+            result.codecConfiguration = Self.codecConfiguration(
+                afterVisualFields: entry, format: format, entryStart: entryStart, depth: depth, budget: &budget)
         case "soun":
             let version = try entry.readUInt16()  // QuickTime sound description version; 0 in ISO files
             try entry.skip(2 + 4)  // revision, vendor
@@ -182,6 +185,26 @@ struct TrackBoxParser {
         }
         return result
     }
+
+    /// The payload of the `avcC` or `hvcC` box that follows a visual sample entry's fixed fields (`entry` is
+    /// at the resolution fields). Lenient: a missing, oversized or malformed box gives nil, not an error,
+    /// since nothing but a decoder needs it.
+    private static func codecConfiguration(
+        afterVisualFields entry: ByteCursor, format: FourCC, entryStart: UInt64, depth: Int, budget: inout BoxBudget
+    ) -> [UInt8]? {
+        var fields = entry
+        // resolutions, reserved, frame count, compressor name, depth, pre_defined
+        guard (try? fields.skip(4 + 4 + 4 + 2 + 32 + 2 + 2)) != nil,
+            let children = try? Box(type: format, payload: fields, fileOffset: entryStart)
+                .children(depth: depth, budget: &budget),
+            let box = children.first("avcC") ?? children.first("hvcC"), box.payload.remaining <= maxCodecConfiguration
+        else { return nil }
+        var payload = box.payload
+        return try? payload.readBytes(payload.remaining)
+    }
+
+    /// Parameter sets are a few dozen bytes; more is not a configuration worth keeping.
+    static let maxCodecConfiguration = 64 << 10
 
     // MARK: - elst
 

@@ -78,6 +78,7 @@ public struct OptionName: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     public static let force: OptionName = "force"
     public static let deleteAfter: OptionName = "delete-after"
     public static let save: OptionName = "save"
+    public static let thumbs: OptionName = "thumbs"
 }
 
 /// An option: its short and long spellings, the value it takes if any, and its help line.

@@ -64,7 +64,8 @@ private let standardCommands: [CommandSpec] = [
             With no argument, lists the settings; with NAME, shows one; with NAME VALUE, changes it.
             errexit on|off: stop a script at the first failure (on). progress on|off: progress lines on a \
             terminal. timeout SECONDS: how long to wait for the camera (used by open and capture). \
-            images auto|on|off: draw thumbnails in the terminal. download-dir DIR: where fetch writes. \
+            images auto|kitty|iterm|blocks|off: how thumbnails are drawn (auto: the terminal's image protocol \
+            when it has one, else colour half blocks; off: text only). download-dir DIR: where fetch writes. \
             limit-rate BYTES|off: the most bytes per second a download takes (500k, 20M). \
             player auto|mpv|none: where play shows the video (auto: mpv at a prompt with a display, \
             none in scripts; mpv: whenever installed; none: never).
@@ -96,11 +97,17 @@ private let standardCommands: [CommandSpec] = [
             OptionSpec(.byTime, short: "t", "sort by date, newest first"),
             OptionSpec(.bySize, short: "S", "sort by size, largest first"),
             OptionSpec(.reverse, short: "r", "reverse the order"),
+            OptionSpec(.thumbs, long: "thumbs", "a contact sheet of the photos' and videos' thumbnails"),
             jsonOption,
         ],
         arguments: [ArgumentSpec("GLOB", .remoteName, .zeroOrMore)],
         summary: "list files on the camera",
-        details: "Lists the current folder, or the files and folders matching each GLOB."),
+        details: """
+            Lists the current folder, or the files and folders matching each GLOB. With --thumbs, draws the \
+            thumbnails of the photos and videos among them, as many to a row as fit, each row as soon as its \
+            thumbnails arrived (Ctrl-C stops it); a line per file when output is not a terminal or with \
+            `set images off`.
+            """),
     CommandSpec(
         .cd, area: .catalog, arguments: [ArgumentSpec("FOLDER", .remoteFolder, .optional)],
         summary: "change the camera folder",
@@ -137,10 +144,14 @@ private let standardCommands: [CommandSpec] = [
             OptionSpec(.force, long: "force", "overwrite thumbnails already saved"),
         ],
         arguments: [ArgumentSpec("NAME|GLOB", .remoteName, .zeroOrMore)],
-        summary: "fetch thumbnails",
+        summary: "show thumbnails",
         details: """
-            Fetches the thumbnail of each named file, or of the selected file, from the camera (no download of \
-            the file itself). With --save DIR, writes them as NAME.thumb.jpg.
+            Draws the thumbnail of each named file, or of the selected file, with its name under it, several to \
+            a row when they fit (the file itself is not downloaded). A video without one of its own shows its \
+            .THM sidecar or the first frame of its .LRF proxy (decoded by ffmpeg, when installed). On a \
+            terminal the picture uses its image protocol (kitty, iTerm2) or colour half blocks (see `set \
+            images`); otherwise a line per file gives the thumbnail's size. With --save DIR, writes them as \
+            NAME.thumb.jpg instead.
             """),
     CommandSpec(
         .fetch, aliases: ["get"], area: .transfer,

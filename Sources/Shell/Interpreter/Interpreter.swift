@@ -42,6 +42,9 @@ public final class Interpreter {
     var locations: [ScriptLocation] = []
     var quitRequested = false
     lazy var dates = DateText()
+    /// The process environment: how pictures are drawn is detected from it (`TERM`, `KITTY_WINDOW_ID`, …),
+    /// and ffmpeg is looked for on its `PATH`. Tests set their own.
+    var environment = ProcessInfo.processInfo.environment
 
     /// Most nested `source` levels, against a script that sources itself.
     static let maximumScriptDepth = 16

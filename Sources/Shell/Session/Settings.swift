@@ -1,9 +1,7 @@
+import TerminalGraphics
+
 /// The shell's settings, changed with `set NAME VALUE` and listed with `set`.
 public struct Settings: Sendable, Equatable {
-    /// When to draw thumbnails as pictures in the terminal.
-    public enum Images: String, Sendable, CaseIterable {
-        case auto, on, off
-    }
 
     /// Which external player `play` shows the video in (see `PlayerChoice`).
     public enum Player: String, Sendable, CaseIterable {
@@ -21,7 +19,9 @@ public struct Settings: Sendable, Equatable {
     public var progress = true
     /// Seconds to wait for a camera's answer; used when a camera is opened, and for `capture`.
     public var timeout: Double = 10
-    public var images = Images.auto
+    /// How thumbnails are drawn: detected from the terminal (`auto`), a forced protocol (`kitty`, `iterm`,
+    /// `blocks`), or not at all (`off`: names and text only).
+    public var images = ImageMode.auto
     /// Where downloads go, relative to the local folder (`lcd`) unless absolute.
     public var downloadFolder = "."
     /// The most bytes per second a download may take; nil for no limit.
@@ -58,8 +58,8 @@ public struct Settings: Sendable, Equatable {
             }
             timeout = seconds
         case "images":
-            guard let value = Images(rawValue: text.lowercased()) else {
-                throw SettingError.invalid(name, "auto, on or off")
+            guard let value = ImageMode(setting: text) else {
+                throw SettingError.invalid(name, "auto, kitty, iterm, blocks or off")
             }
             images = value
         case "download-dir":

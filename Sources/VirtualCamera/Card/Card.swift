@@ -243,10 +243,16 @@ public final class Card: @unchecked Sendable {
     public func refresh(full: Bool = true) -> (added: [UInt32], removed: [UInt32]) {
         guard rootFD >= 0 else { return ([], []) }
         var seen: [String: CardFileSystem.Entry] = [:]
+        // Paths in the order found: a folder always before what it holds.
+        var order: [String] = []
         var stamps: [String: Date] = [:]
-        var queue = [""]
-        while let dir = queue.popLast() {
-            guard let fd = try? CardFileSystem.openDirectory(rootFD, dir) else { continue }
+        var anyFolderChanged = full
+        var queue: [(path: String, depth: Int)] = [("", 0)]
+        while let (dir, depth) = queue.popLast() {
+            guard let fd = try? CardFileSystem.openDirectory(rootFD, dir) else {
+                anyFolderChanged = true
+                continue
+            }
             let stamp = CardFileSystem.modificationDate(fd)
             stamps[dir] = stamp
             let entries: [CardFileSystem.Entry]
@@ -257,13 +263,19 @@ public final class Card: @unchecked Sendable {
                 CardFileSystem.closeFile(fd)
                 entries = unchanged
             } else {
+                anyFolderChanged = true
                 entries = CardFileSystem.list(directoryFD: fd)
             }
             for entry in entries {
                 let path = dir.isEmpty ? entry.name : dir + "/" + entry.name
                 seen[path] = entry
-                if entry.isDirectory && path.split(separator: "/").count < 32 { queue.append(path) }
+                order.append(path)
+                if entry.isDirectory && depth < 32 { queue.append((path, depth + 1)) }
             }
+        }
+        // Nothing moved since the last look: the common case before each listing.
+        if !anyFolderChanged && lock.withLock({ Set(directoryStamps.keys) == Set(stamps.keys) }) {
+            return ([], [])
         }
         var added: [UInt32] = []
         var removed: [UInt32] = []
@@ -274,13 +286,7 @@ public final class Card: @unchecked Sendable {
                 removeLocked(handle)
                 removed.append(handle)
             }
-            // Parents before children: sort by depth.
-            let paths = seen.keys.sorted { a, b in
-                let da = a.utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count
-                let db = b.utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count
-                return da != db ? da < db : a < b
-            }
-            for path in paths {
+            for path in order {
                 let entry = seen[path]!
                 if let existing = handleByPath[path] {
                     if var o = objects[existing], !entry.isDirectory, o.size != entry.size || o.modified != entry.modified {

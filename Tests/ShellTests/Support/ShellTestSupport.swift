@@ -71,7 +71,10 @@ final class CapturedOutput: ShellOutput {
     func write(_ text: String) { standardOutput += text }
     func error(_ line: String) { errors.append(line) }
     var progress: ((String) -> Void)? { showsProgress ? { [weak self] in self?.progressText += $0 } : nil }
-    var terminalColumns: Int? { nil }
+    /// The terminal width to report, as if standard output were a terminal; nil for a pipe.
+    var columns: Int?
+
+    var terminalColumns: Int? { columns }
     func flush() {}
 
     var lines: [String] { standardOutput.split(separator: "\n").map(String.init) }

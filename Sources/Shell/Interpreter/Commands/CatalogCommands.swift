@@ -26,6 +26,9 @@ extension Interpreter {
     }
 
     func list(_ invocation: Invocation) throws {
+        if invocation.has(.thumbs) && invocation.has(.json) {
+            throw CommandError("--thumbs draws pictures and --json writes data: use one of them")
+        }
         let catalog = try loadedCatalog()
         let names = names(catalog)
         var entries: [RemoteEntry] = []
@@ -50,7 +53,9 @@ extension Interpreter {
         order.reversed = invocation.has(.reverse)
         entries = FileListing.sorted(entries, order)
         let listing = FileListing(dates: dates)
-        if invocation.has(.json) {
+        if invocation.has(.thumbs) {
+            try contactSheet(of: entries)
+        } else if invocation.has(.json) {
             output.line(listing.json(entries))
         } else if invocation.has(.long) {
             for line in listing.long(entries) { output.line(line) }

@@ -97,7 +97,7 @@ extension Interpreter {
             rows.append(["downloaded:", "\(HumanReadable.size(partial)) of \(HumanReadable.size(file.size)) (.part)"])
         }
         if let selectedOffset { rows.append(["selected:", "yes, offset \(selectedOffset)"]) }
-        for line in ColumnTable(rows: rows).lines() { output.line(line) }
+        try printDetails(ColumnTable(rows: rows).lines(), of: file, session: session)
     }
 
     /// What `info` adds to the listing, read from the file's header through partial reads.

@@ -1,0 +1,128 @@
+import Foundation
+import MediaFormats
+import MediaManager
+import PTP
+
+/// Turns the camera's answer to GetThumb into a thumbnail to show. Runs on the thumbnail queue's thread, in
+/// the completion of each fetch, so that fallbacks keep the queue's order and Ctrl-C (`cancelAll`) drops
+/// them with the fetches still waiting.
+///
+/// In order: the camera's own thumbnail (for a photo, with the EXIF orientation of the photo itself, which
+/// its thumbnail shares); else, for a video, its `.THM` sidecar, then the first keyframe of its `.LRF` proxy
+/// (or of the file itself when it is one), decoded by ffmpeg; for a photo, its EXIF thumbnail read through a
+/// partial read; else `NoThumbnail`. Every read is bounded.
+struct ThumbnailResolver: Sendable {
+    let session: MediaSession
+    /// Nil when ffmpeg is not installed: proxies are then not decoded.
+    let keyframes: KeyframeDecoder?
+    /// Set by Ctrl-C; stops a fallback between steps and kills a running ffmpeg.
+    let cancellation: CancellationFlag
+    /// Look up the photo's EXIF orientation (one partial read per photo); only worth it when drawing.
+    var wantsOrientation = true
+
+    /// The most bytes read from a `.THM` sidecar.
+    static let maxSidecarBytes = 1 << 20
+    /// The most bytes of a proxy's keyframe sample (an LRF keyframe is a few kB; a 4K one about 1 MB).
+    static let maxKeyframeBytes = 8 << 20
+    /// The most bytes of a proxy's movie box.
+    static let maxMovieBoxBytes: UInt64 = 16 << 20
+
+    func resolve(_ file: MediaFile, device: Result<[UInt8], Error>) -> Result<Thumbnail, Error> {
+        let deviceError: Error
+        switch device {
+        case .success(let bytes) where !bytes.isEmpty:
+            var thumbnail = Thumbnail(jpeg: bytes, origin: .device)
+            if wantsOrientation, file.kind == .jpeg { thumbnail.orientation = orientation(of: file, thumbnail: bytes) }
+            return .success(thumbnail)
+        case .success:
+            deviceError = NoThumbnail(reason: "the camera sent an empty one")
+        case .failure(let error):
+            if error is CancellationError || Interpreter.isDisconnect(error) { return .failure(error) }
+            deviceError = error
+        }
+        if cancellation.isCancelled { return .failure(CancellationError()) }
+        return Result {
+            if let thumbnail = try fallback(for: file) { return thumbnail }
+            throw Self.saysNone(deviceError) ? NoThumbnail(reason: noneReason(for: file)) : deviceError
+        }
+    }
+
+    // MARK: - Fallbacks
+
+    private func fallback(for file: MediaFile) throws -> Thumbnail? {
+        guard session.camera.summary.canReadRanges else { return nil }
+        if file.kind.isVideo {
+            let group = session.catalog.group(of: file)
+            if let sidecar = group.first(where: { $0.kind == .thumbnail }), sidecar.size <= Self.maxSidecarBytes {
+                let bytes = try session.byteSource(for: sidecar).readFully(
+                    offset: 0, count: Int(sidecar.size), what: SafeText.display(sidecar.name))
+                let orientation = (try? JPEGReader().read(from: MemoryByteSource(bytes)))?.exif?.orientation ?? 1
+                return Thumbnail(jpeg: bytes, orientation: orientation, origin: .sidecar(sidecar.name))
+            }
+            let proxy = file.kind == .lowResolutionVideo ? file : group.first { $0.kind == .lowResolutionVideo }
+            if let proxy, let keyframes {
+                if cancellation.isCancelled { throw CancellationError() }
+                return try firstKeyframe(of: proxy, decoder: keyframes)
+            }
+        } else if file.kind == .jpeg {
+            let info = try JPEGReader().read(from: session.byteSource(for: file))
+            if let bytes = info.exif?.thumbnail, !bytes.isEmpty {
+                return Thumbnail(jpeg: bytes, orientation: info.exif?.orientation ?? 1, origin: .exif)
+            }
+        }
+        return nil
+    }
+
+    /// The proxy's first keyframe as a JPEG: the movie box and that one sample are all that is read.
+    private func firstKeyframe(of proxy: MediaFile, decoder: KeyframeDecoder) throws -> Thumbnail {
+        let name = SafeText.display(proxy.name)
+        let source = session.byteSource(for: proxy)
+        var limits = MovieReadLimits()
+        limits.maxMovieBoxSize = Self.maxMovieBoxBytes
+        let movie = try MovieReader(limits: limits).read(from: source)
+        guard let track = movie.videoTrack, let format = track.codec else {
+            throw NoThumbnail(reason: "\(name) has no video track")
+        }
+        guard let codec = AnnexB.Codec(format: format), let payload = track.codecConfiguration else {
+            throw NoThumbnail(reason: "\(name) is '\(SafeText.display(format.description))', not H.264 or H.265")
+        }
+        guard let index = track.sampleTable.keyframeIndices.first else {
+            throw NoThumbnail(reason: "\(name) has no keyframe")
+        }
+        let sample = track.sampleTable.samples[index]
+        guard Int(sample.size) <= Self.maxKeyframeBytes else {
+            throw CommandError("the first keyframe of \(name) is \(sample.size) bytes, more than a thumbnail is worth")
+        }
+        let bytes = try source.readFully(offset: sample.offset, count: Int(sample.size), what: "the first keyframe of \(name)")
+        let stream = try AnnexB.stream(AnnexB.Configuration(payload, codec: codec), sample: bytes)
+        let jpeg = try decoder.jpeg(from: stream, codec: codec, rotation: track.rotation, cancellation: cancellation)
+        return Thumbnail(jpeg: jpeg, origin: .proxyKeyframe(proxy.name))
+    }
+
+    // MARK: - Orientation
+
+    /// The EXIF orientation for a photo's thumbnail: the thumbnail's own when it carries one, else the photo's
+    /// (an EXIF thumbnail is stored the way its photo is). 1 when neither says or the photo cannot be read.
+    private func orientation(of file: MediaFile, thumbnail: [UInt8]) -> Int {
+        if let own = (try? JPEGReader().read(from: MemoryByteSource(thumbnail)))?.exif?.orientation { return own }
+        guard session.camera.summary.canReadRanges else { return 1 }
+        return (try? JPEGReader().read(from: session.byteSource(for: file)))?.exif?.orientation ?? 1
+    }
+
+    // MARK: - Wording
+
+    /// True when the camera's error means "this file has no thumbnail" rather than a failure.
+    static func saysNone(_ error: Error) -> Bool {
+        if error is NoThumbnail { return true }
+        guard case PTPError.response(let code, _) = error else { return false }
+        return code == .noThumbnailPresent || code == .operationNotSupported
+    }
+
+    private func noneReason(for file: MediaFile) -> String {
+        guard file.kind.isVideo else { return "the camera has none for this file" }
+        if keyframes == nil, session.catalog.group(of: file).contains(where: { $0.kind == .lowResolutionVideo }) {
+            return "the camera has none, and decoding the .LRF proxy needs ffmpeg"
+        }
+        return "the camera has none, and there is no .THM or .LRF beside it"
+    }
+}

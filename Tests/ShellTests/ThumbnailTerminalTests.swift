@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import Shell
+
+/// Thumbnails from the built `mediashell`: drawn in a real pty (expect, 100 columns) with 24-bit half blocks
+/// or a forced kitty protocol, Ctrl-C in a long contact sheet, and nothing but text when output is a pipe.
+/// The pty's whole output is kept (`log_file`) and checked here after the session.
+@Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
+    "needs the built mediashell binary and expect"))
+struct ThumbnailTerminalTests {
+    let home: TemporaryFolder
+
+    init() throws {
+        home = try TemporaryFolder("msh-pty-thumb")
+    }
+
+    /// Starts the shell on a 100x40 pty with a 24-bit colour xterm, logging everything it prints.
+    private func spawn(_ arguments: String, transcript: String) -> String {
+        """
+        log_file -a -noappend {\(transcript)}
+        spawn -noecho sh -c "stty cols 100 rows 40; exec env TERM=xterm COLORTERM=truecolor LANG=C.UTF-8 \
+        HOME='\(home.path)' XDG_STATE_HOME='\(home.path)/state' '\(ShellBinary.path)' \(arguments)"
+        """
+    }
+
+    private func transcript(_ path: String) throws -> String {
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+    }
+
+    @Test func thumbOnTheDemoCardDrawsHalfBlocksOrAForcedProtocol() throws {
+        let log = home.path + "/transcript"
+        let result = try Expect.run(
+            """
+            \(spawn("--camera sim:", transcript: log))
+            must {sim:/> $} 2
+            send "cd DCIM/100MEDIA; thumb DJI_0001.JPG DJI_0002.JPG DJI_0003.MP4 DJI_0004.JPG\\r"
+            must {DJI_0004\\.JPG\\r\\n[^\\r\\n]*100MEDIA> $} 3
+            send "set images kitty; thumb DJI_0001.JPG\\r"
+            must {\\x1b_Ga=T,f=24,} 4
+            must {DJI_0001\\.JPG\\r\\n[^\\r\\n]*100MEDIA> $} 5
+            send "set images off; thumb DJI_0001.JPG\\r"
+            must {\\r\\nDJI_0001\\.JPG: thumbnail 160x120, [0-9.]+ kB\\r\\n} 6
+            must {100MEDIA> $} 7
+            send "\\004"
+            expect eof
+            exit 0
+            """)
+        #expect(result.status == 0, "expect failed: \(result.standardOutput)")
+
+        let text = try transcript(log)
+        let blocks = try #require(text.range(of: "thumb DJI_0001.JPG DJI_0002.JPG").map { text[$0.upperBound...] })
+        let drawn = blocks[..<(blocks.range(of: "set images kitty")?.lowerBound ?? blocks.endIndex)]
+        let lines = drawn.components(separatedBy: "\r\n")
+        let pictureLines = lines.filter { halfBlocks($0) > 0 }
+        #expect(pictureLines.count == 9 + 9, "two rows of 9 character rows")
+        let uncoloured = pictureLines.filter { !$0.contains("\u{1B}[38;2;") || !$0.contains("48;2;") }
+        #expect(uncoloured.isEmpty, "\(uncoloured.map { $0.debugDescription })")
+        #expect(pictureLines.map { halfBlocks($0) }.max() == 3 * 24, "three 24-column tiles to a row in 100 columns")
+        #expect(lines.allSatisfy { TerminalWidth.of(strippingEscapes($0)) <= 100 })
+        #expect(lines.contains { strippingEscapes($0) == nameRow(["DJI_0001.JPG", "DJI_0002.JPG", "DJI_0003.MP4"], tile: 24) })
+    }
+
+    @Test func ctrlCStopsALongContactSheetAndThePromptComesBack() throws {
+        let card = try TemporaryFolder("msh-pty-many")
+        for index in 1...2000 {
+            try card.write(String(format: "DCIM/100MEDIA/IMG_%04d.JPG", index), patternBytes(300, seed: UInt64(index)))
+        }
+        let log = home.path + "/transcript"
+        let result = try Expect.run(
+            """
+            \(spawn("--camera 'dir:\(card.path)'", transcript: log))
+            must {dir:/> $} 2
+            send "cd DCIM/100MEDIA; set images blocks; ls --thumbs\\r"
+            must {IMG_0005\\.JPG} 3
+            send "\\003"
+            must {ls: interrupted\\r\\n} 4
+            must {dir:/DCIM/100MEDIA> $} 5
+            send "pwd\\r"
+            must {\\r\\n/DCIM/100MEDIA\\r\\n} 6
+            must {> $} 7
+            send "\\004"
+            expect eof
+            exit 0
+            """)
+        #expect(result.status == 0, "expect failed: \(result.standardOutput)")
+
+        let text = try transcript(log)
+        let start = try #require(text.range(of: "ls --thumbs")?.upperBound)
+        let end = try #require(text.range(of: "ls: interrupted")?.lowerBound)
+        var sheet = text[start..<end]
+        if sheet.hasSuffix("^C") { sheet = sheet.dropLast(2) }  // the terminal's echo of Ctrl-C
+        #expect(sheet.hasSuffix("\r\n"), "the interruption comes after a whole row: \(sheet.suffix(300).debugDescription)")
+        #expect(!strippingEscapes(String(sheet)).contains("\u{1B}"), "no escape sequence left half-written")
+        #expect(!sheet.contains("IMG_2000.JPG"), "stopped long before the end")
+    }
+
+    @Test func batchModePrintsNothingButText() throws {
+        // Even in a kitty terminal's environment: output is a pipe.
+        let environment = ["TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1", "COLORTERM": "truecolor"]
+        let script = "cd DCIM/100MEDIA; thumb DJI_0001.JPG DJI_0003.MP4; ls --thumbs DJI_0004*; info DJI_0001.JPG"
+        for (arguments, input) in [(["--camera", "sim:", "-c", script], ""), (["--camera", "sim:"], script + "\n")] {
+            let result = try ShellBinary.run(arguments, input: input, environment: environment)
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(!result.standardOutput.contains("\u{1B}") && !result.standardOutput.contains("\u{2580}"))
+            let lines = result.outputLines
+            #expect(lines.count >= 4, "\(lines)")
+            #expect(lines[0].hasPrefix("DJI_0001.JPG: thumbnail 160x120, "))
+            #expect(lines[1].hasPrefix("DJI_0003.MP4: thumbnail 160x90, "))
+            #expect(lines[2].hasPrefix("DJI_0004.JPG: thumbnail 160x120, "))
+            #expect(lines[3].hasPrefix("name:"))
+        }
+    }
+}
