@@ -17,8 +17,15 @@ enum Tools {
     @discardableResult
     static func run(_ program: String, _ arguments: [String]) throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
+        // Debian's ImageMagick in /usr/bin, ahead of any other `convert` earlier on PATH.
+        let debian = "/usr/bin/" + program
+        if FileManager.default.isExecutableFile(atPath: debian) {
+            process.executableURL = URL(fileURLWithPath: debian)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [program] + arguments
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
