@@ -19,6 +19,9 @@ public final class PTPIPServer: @unchecked Sendable {
     public let name: String
     public let guid: [UInt8]
     public let timeouts: PTPIPTimeouts
+    /// Sockets served at once (each client uses two: commands and events). More are closed at once, so a
+    /// client that opens connections without end cannot exhaust the server's threads and descriptors.
+    public let maximumConnections: Int
     private let requestedPort: UInt16
     private let log: @Sendable (String) -> Void
     private let handler: Handler
@@ -48,9 +51,10 @@ public final class PTPIPServer: @unchecked Sendable {
     ///   - log: receives one line per dropped socket or failed connection.
     public init(
         host: String = "127.0.0.1", port: UInt16 = 15740, name: String = "mediashell", guid: [UInt8] = defaultGUID,
-        timeouts: PTPIPTimeouts = PTPIPTimeouts(), log: @escaping @Sendable (String) -> Void = { _ in },
-        handler: @escaping Handler
+        timeouts: PTPIPTimeouts = PTPIPTimeouts(), maximumConnections: Int = 128,
+        log: @escaping @Sendable (String) -> Void = { _ in }, handler: @escaping Handler
     ) {
+        self.maximumConnections = max(1, maximumConnections)
         self.host = host
         self.requestedPort = port
         self.name = name
@@ -124,6 +128,11 @@ public final class PTPIPServer: @unchecked Sendable {
             reapFinishedWorkers()
             lock.withLock {
                 if stopping {
+                    socket.close()
+                    return
+                }
+                if workers.count >= maximumConnections {
+                    log("ptpip: refused \(socket.peer): \(maximumConnections) connections already open")
                     socket.close()
                     return
                 }

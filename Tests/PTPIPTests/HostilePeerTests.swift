@@ -341,3 +341,35 @@ extension Network {
         }
     }
 }
+
+extension Network {
+    /// A client that opens connections without end is refused past the limit; the server goes on serving.
+    @Suite struct ConnectionLimit {
+        @Test func connectionsPastTheLimitAreClosedAtOnceAndLogged() throws {
+            let log = LogLines()
+            let server = PTPIPServer(
+                host: "127.0.0.1", port: 0, name: "Test Camera",
+                timeouts: PTPIPTimeouts(connect: 5, read: 10, handshake: 5), maximumConnections: 2, log: log.sink,
+                handler: TestDevice.handler())
+            try server.start()
+            defer { server.stop() }
+            var idle: [RawClient] = [try RawClient(port: server.port), try RawClient(port: server.port)]
+            #expect(throws: (any Error).self) { _ = try connectInitiator(to: server, name: "one-too-many") }
+            #expect(log.waitFor("refused", "2 connections already open") != nil)
+            // The idle ones go away; a well-behaved client is served again once their sockets are seen off.
+            for client in idle { client.socket.close() }
+            idle.removeAll()
+            var served = false
+            let deadline = Date(timeIntervalSinceNow: 10)
+            while !served && Date() < deadline {
+                if let initiator = try? connectInitiator(to: server) {
+                    let session = PTPSession(transport: initiator)
+                    try session.open()
+                    session.close()
+                    served = true
+                }
+            }
+            #expect(served)
+        }
+    }
+}
