@@ -22,7 +22,7 @@ final class ThumbnailCache: @unchecked Sendable {
     func thumbnail(for handle: UInt32) throws -> [UInt8] {
         if let cached = lock.withLock({ cache[handle] }) { return cached }
         guard let object = card.object(handle), !object.isFolder else { throw CardError.unsupported("no thumbnail") }
-        let bytes = try ownThumbnail(object) ?? generated(object)
+        let bytes = try ownThumbnail(object) ?? (try generated(object))
         lock.withLock { cache[handle] = bytes }
         return bytes
     }
@@ -48,11 +48,16 @@ final class ThumbnailCache: @unchecked Sendable {
     }
 
     /// A tile for files without a thumbnail of their own, labelled with the extension.
-    private func generated(_ object: CardObject) -> [UInt8] {
+    private func generated(_ object: CardObject) throws -> [UInt8] {
         let kind = MediaKind(fileName: object.name)
         let tile: PlaceholderThumbnail.Kind = kind.isVideo ? .video : kind.isImage ? .photo : .other
         let ext = object.name.contains(".") ? object.name.split(separator: ".").last.map { $0.uppercased() } : nil
-        return PlaceholderThumbnail.make(kind: tile, width: 160, height: 120, label: ext)
+        // Encoded here rather than with `PlaceholderThumbnail.make`, so a failure is an error response, not a trap.
+        do {
+            return try JPEGEncoder.encode(PlaceholderThumbnail.image(kind: tile, width: 160, height: 120, label: ext))
+        } catch {
+            throw CardError.unsupported("no thumbnail for \(object.name): \(error)")
+        }
     }
 
     private func sidecar(of object: CardObject, extension ext: String) -> UInt32? {
