@@ -19,6 +19,8 @@ final class HostileDevice: @unchecked Sendable {
     var hangAtOffset: UInt64?
     /// Answer each GetPartialObject with this many extra bytes beyond what was asked.
     var extraBytes = 0
+    /// An object of this name is a folder the device refuses to list.
+    var unlistableFolder: String?
     let responder: InMemoryResponder
     let initiator: InMemoryInitiator
 
@@ -55,17 +57,34 @@ final class HostileDevice: @unchecked Sendable {
             case .getStorageInfo:
                 data = StorageInfo().encoded()
             case .getObjectPropList:
-                guard c.parameter(0) == 0 else { data = ObjectPropList().encoded(); break }
+                guard c.parameter(0) == 0 else {
+                    let index = Int(c.parameter(0)) - 1
+                    if objects.indices.contains(index), objects[index].name == unlistableFolder {
+                        code = .accessDenied
+                    } else {
+                        data = ObjectPropList().encoded()
+                    }
+                    break
+                }
                 var elements: [ObjectPropList.Element] = []
                 for (i, o) in objects.enumerated() {
                     let h = UInt32(i + 1)
                     elements.append(.init(handle: h, property: .objectFileName, value: .string(o.name)))
-                    elements.append(.init(handle: h, property: .objectFormat, value: .uint16(0x3801)))
+                    elements.append(.init(handle: h, property: .objectFormat, value: .uint16(o.name == unlistableFolder ? 0x3001 : 0x3801)))
                     elements.append(.init(handle: h, property: .objectSize, value: .uint64(o.listedSize)))
                     elements.append(.init(handle: h, property: .storageID, value: .uint32(0x0001_0001)))
                     elements.append(.init(handle: h, property: .parentObject, value: .uint32(0)))
                 }
                 data = ObjectPropList(elements).encoded()
+            case .getObjectInfo:
+                let index = Int(c.parameter(0)) - 1
+                guard objects.indices.contains(index) else { code = .invalidObjectHandle; break }
+                var info = ObjectInfo()
+                info.storageID = 0x0001_0001
+                info.filename = objects[index].name
+                info.format = objects[index].name == unlistableFolder ? .association : .exifJPEG
+                info.compressedSize = UInt32(clamping: objects[index].listedSize)
+                data = info.encoded()
             case .getPartialObject:
                 let index = Int(c.parameter(0)) - 1
                 guard objects.indices.contains(index) else { code = .invalidObjectHandle; break }
@@ -110,6 +129,21 @@ final class HostileDevice: @unchecked Sendable {
         #expect(landed.count == evil.count)
         #expect(landed.allSatisfy { !$0.hasPrefix(".") && !$0.contains("/") && $0.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } })
         #expect(!FileManager.default.fileExists(atPath: outer + "/x"))
+    }
+
+    @Test func aFolderTheDeviceRefusesToListLeavesTheCatalogIncomplete() throws {
+        let device = HostileDevice([.init(name: "DCIM", listedSize: 0, content: []), .init(name: "A.JPG", listedSize: 3, content: [1, 2, 3])])
+        device.unlistableFolder = "DCIM"
+        let session = try device.openSession()
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        #expect(session.catalog.state == .incomplete)
+        #expect(session.catalog.file(atPath: "A.JPG") != nil)
+        // A change the device reports is fetched, and that does not make the listing whole.
+        session.catalog.apply(.changed(2))
+        try session.catalog.applyPendingChanges()
+        #expect(session.catalog.file(atPath: "A.JPG") != nil)
+        #expect(session.catalog.state == .incomplete)
     }
 
     @Test func aDeviceThatSendsLessThanItListedGivesASizeErrorAndKeepsThePart() throws {

@@ -28,6 +28,8 @@ public final class MediaCatalog: @unchecked Sendable {
     private var changeToken: Int?
     /// Top-level folder names when the camera has more than one store ("store_00010001"), else empty.
     private var storePrefixes: [UInt32: String] = [:]
+    /// A folder the device refused to list at the last reload: the catalog stays incomplete until the next.
+    private var someFolderFailed = false
     private var changeCount = 0
 
     public init(camera: Camera) {
@@ -102,6 +104,7 @@ public final class MediaCatalog: @unchecked Sendable {
             for list in newFolders.values { for f in list where f.id != 0 { byID[f.id] = f } }
             storePrefixes = prefixes
             pendingAdded = []
+            someFolderFailed = incomplete
             storedState = incomplete ? .incomplete : .upToDate
             changeCount += 1
         }
@@ -241,7 +244,9 @@ public final class MediaCatalog: @unchecked Sendable {
             }
         }
         lock.withLock {
-            if storedState == .incomplete && pendingAdded.isEmpty && !failed { storedState = .upToDate }
+            if storedState == .incomplete && pendingAdded.isEmpty && !failed && !someFolderFailed {
+                storedState = .upToDate
+            }
         }
         if failed { try reload() }
     }
