@@ -141,10 +141,11 @@ struct TerminalSessionTests {
     @Test func brokenStepsFail() throws {
         let result = try Expect.run(
             """
-            set timeout 1
+            set timeout 30
             \(spawn("--camera sim:"))
             must {sim:/> $} 2
             send "pwd\\r"
+            set timeout 1
             must {this never appears} 7
             exit 0
             """)
