@@ -177,7 +177,7 @@ final class HostileDevice: @unchecked Sendable {
     @Test func aDeviceThatStopsAnsweringIsATimeoutAndTheNextAttemptCanResume() throws {
         let destination = try temporaryFolder()
         let content = (0..<20_000).map { UInt8(truncatingIfNeeded: $0) }
-        let device = HostileDevice([.init(name: "HANG.MP4", listedSize: 20_000, content: content)], timeout: 1)
+        let device = HostileDevice([.init(name: "HANG.MP4", listedSize: 20_000, content: content)], timeout: 2)
         device.hangAtOffset = 8_000
         let session = try device.openSession()
         defer { session.close() }
