@@ -110,6 +110,8 @@ public final class MediaSession: @unchecked Sendable {
             case .success(.skipped(let outcome)):
                 results.append(FileResult(file: file, outcome: .success(outcome), deleteError: nil))
             case .success(.complete(let part)):
+                // The capture time as the file's time, set before the group's sync makes it durable.
+                if let date = file.captureDate { try? LocalFile.setModificationTime(part.partPath, to: date) }
                 // A placeholder until its group is committed.
                 results.append(FileResult(file: file, outcome: .failure(DownloadError.local("not committed")), deleteError: nil))
                 pending.append((results.count - 1, part))

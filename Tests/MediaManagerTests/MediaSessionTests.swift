@@ -19,6 +19,8 @@ final class CardFolder {
             let url = URL(fileURLWithPath: path + "/" + relative)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(bytes).write(to: url)
+            // Taken long ago, so that a download's time is told apart from the capture time.
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_600_000_000)], ofItemAtPath: url.path)
         }
     }
 
@@ -87,6 +89,13 @@ final class LoopbackServer: @unchecked Sendable {
                 continue
             }
             #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == card.files[result.file.path])
+            // The capture time (the card file's date) as the modification time, as gphoto2 does.
+            let mtime = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+            if let captured = result.file.captureDate, let mtime {
+                #expect(abs(mtime.timeIntervalSince(captured)) < 1, "\(path): \(mtime) is not \(captured)")
+            } else {
+                Issue.record("\(path): no capture date or modification time")
+            }
         }
         // Only new: nothing transferred the second time.
         var onlyNew = MediaSession.FetchOptions()

@@ -69,6 +69,17 @@ enum LocalFile {
         close(fd)
     }
 
+    /// Gives a file the capture time as its modification (and access) time, as cameras' own importers do,
+    /// so that photo managers sort downloads by when they were taken. A symlink is not followed.
+    static func setModificationTime(_ path: String, to date: Date) throws {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let stamp = timespec(tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9))
+        var times = [stamp, stamp]
+        guard utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw DownloadError.local(errorText("cannot set the time of \(path)"))
+        }
+    }
+
     static func rename(_ from: String, to: String) throws {
         guard Glibc.rename(from, to) == 0 else { throw DownloadError.local(errorText("rename \(from)")) }
     }
