@@ -46,8 +46,9 @@ struct FetchCommand: ShellCommand {
         return folder
     }
 
-    /// The flags as fetch options; where the selected file starts when `offset` moved it back over what its
-    /// `.part` holds; chunks small enough for the rate limit to be smooth.
+    /// The flags as fetch options; where the selected file starts when `offset N` moved it back over what its
+    /// `.part` (in this destination) holds (any other offset only reports what a `.part` held, and the fetch
+    /// continues the one it writes to); chunks small enough for the rate limit to be smooth.
     static func options(
         _ invocation: Invocation, files: [MediaFile], folder: String, _ shell: Interpreter
     ) -> MediaSession.FetchOptions {
@@ -56,7 +57,7 @@ struct FetchCommand: ShellCommand {
         options.onlyNew = invocation.has(.new)
         options.deleteAfter = invocation.has(.deleteAfter)
         if files.count == 1, let only = files.first, let selected = shell.state.selection,
-            selected.file.path == only.path, let onDisk = shell.partialSize(of: only, in: folder),
+            selected.file.path == only.path, selected.isRewind, let onDisk = shell.partialSize(of: only, in: folder),
             selected.offset < onDisk
         {
             options.startOffset = selected.offset
