@@ -80,6 +80,7 @@ extension Interpreter {
         if let rate = status.framesPerSecond { line += ", \(FileListing.frameRate(rate))" }
         line += ", \(status.width)x\(status.height) \(status.orientation))"
         output.line(line + playerNote(status))
+        if let truncated = status.truncated { report("play: \(name): \(truncated)", severity: .warning) }
         reportPlayerProblem(status)
     }
 
