@@ -115,7 +115,7 @@ struct VideoTimeline: Sendable {
             let middle = (low + high) / 2
             if frameTimes[keyframeFrames[middle]] <= target { low = middle + 1 } else { high = middle }
         }
-        guard low > 0 else { return (nil, 0) }
+        guard low > 0 else { return (keyframeFrames.first == 0 ? 0 : nil, 0) }
         return (low - 1, keyframeFrames[low - 1])
     }
 }

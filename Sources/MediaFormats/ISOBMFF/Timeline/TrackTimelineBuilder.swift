@@ -1,7 +1,7 @@
 /// Builds a `TrackTimeline` from a sample table, its edit list and the file's length.
 struct TrackTimelineBuilder {
     let table: SampleTable
-    /// nil or empty: no edit list (every sample is shown at its composition time).
+    /// nil or empty: no edit list (every sample is shown, from the first one on).
     let edits: [EditListEntry]?
     let movieTimescale: UInt32
     /// The media duration from `mdhd` (0 when it does not say).
@@ -48,11 +48,14 @@ struct TrackTimelineBuilder {
             }
             duration = cursor
         } else {
-            frames = order.map { .init(sample: $0, time: max(ct($0), 0)) }
+            // Without an edit list, players start at the first frame (mpv rebases its clock there, ffprobe
+            // counts its duration from there): B-frame delay before it is not part of the timeline.
+            let start = order.first.map(ct) ?? 0
+            frames = order.map { .init(sample: $0, time: ct($0) - start) }
             if mediaDuration > 0, mediaDuration < UInt64(Int64.max / 4) {
                 duration = Int64(mediaDuration)
             } else if !order.isEmpty {
-                duration = mediaEnd(order)
+                duration = mediaEnd(order) - start
             }
         }
         frames.sort { ($0.time, $0.sample) < ($1.time, $1.sample) }
