@@ -4,7 +4,7 @@
 //   C boundary (CEditLine, CLibUSB, CMediaShellShim), POSIX (system calls, sockets, threads, processes)
 //   PTP (pure protocol) <- PTPIP, PTPUSB (transports)
 //   MediaFormats (pure: ISO-BMFF, JPEG/EXIF)
-//   VirtualCamera (a PTP responder) <- MediaManager <- Playback <- Shell <- mediashell
+//   VirtualCamera (a PTP responder) <- MediaManager <- Playback, Import <- Shell <- mediashell
 import PackageDescription
 
 let package = Package(
@@ -48,10 +48,12 @@ let package = Package(
         // What the shell talks to
         .target(name: "MediaManager", dependencies: ["PTP", "PTPIP", "PTPUSB", "VirtualCamera", "MediaFormats", "CMediaShellShim"]),
         .target(name: "Playback", dependencies: ["MediaManager", "MediaFormats", "POSIX"]),
+        // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
+        .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "CMediaShellShim"]),
         .target(
             name: "Shell",
             dependencies: [
-                "MediaManager", "Playback", "PTPIP", "PTPUSB", "VirtualCamera", "TerminalGraphics", "Imaging",
+                "MediaManager", "Playback", "Import", "PTPIP", "PTPUSB", "VirtualCamera", "TerminalGraphics", "Imaging",
                 "MediaFormats", "POSIX", "CEditLine", "CMediaShellShim",
             ]),
         .executableTarget(name: "mediashell", dependencies: ["Shell"]),
@@ -67,6 +69,7 @@ let package = Package(
         .testTarget(
             name: "ShellTests",
             dependencies: ["Shell", "MediaManager", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
+        .testTarget(name: "ImportTests", dependencies: ["Import", "MediaManager", "MediaFormats", "PTP", "VirtualCamera"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"]),
