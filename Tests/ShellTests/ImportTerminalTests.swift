@@ -18,15 +18,17 @@ struct ImportTerminalTests {
     }
 
     @Test func ctrlCInTheMiddleThenImportAgainBringsTheRest() throws {
-        let card = try makeCardFolder(bigFileSize: 6_000_000)
-        try card.write("DCIM/102MEDIA/DJI_0900.MP4", patternBytes(6_000_000, seed: 11))
+        let card = try makeCardFolder(bigFileSize: 3_000_000)
+        try card.write("DCIM/102MEDIA/DJI_0900.MP4", patternBytes(3_000_000, seed: 11))
         let pictures = home.path + "/Pictures"
+        // Generous bounds for a loaded machine; a hang still fails the step that waits.
         let result = try Expect.run(
             """
+            set timeout 60
             \(spawn("--camera {dir:\(card.path)}"))
             must {dir:/> $} 2
             send "set limit-rate 2M; import --to \(pictures)/%Y\\r"
-            must {[0-9]+/10 files  [1-9][0-9.]* [kM]B of 12\\.[0-9] MB  } 3
+            must {[0-9]+/10 files  [1-9][0-9.]* [kM]B of 6\\.[0-9] MB  } 3
             send "\\003"
             must {import: interrupted: [^\\r\\n]* stopped at [0-9.]+ [kM]?B of [0-9.]+ [kM]?B, kept as \\.part; the same 'import' again fetches what is left, nothing twice} 4
             must {dir:/[^\r\n]*> $} 5
