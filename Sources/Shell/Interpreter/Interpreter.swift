@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import MediaManager
 import PTP
 import Playback
@@ -225,7 +226,7 @@ public final class Interpreter {
         case let error as SettingError: return error.description
         case let error as CameraURLError: return error.description
         case let error as CameraOpenError: return error.description
-        case let error as SystemCallError: return error.description
+        case let error as SystemError: return error.description
         case let error as CustomStringConvertible: return error.description
         default: return String(describing: error)
         }
