@@ -128,4 +128,30 @@ import VirtualCamera
         #expect(card.exists("DCIM/100MEDIA/DJI_0001.JPG"))
         #expect(output.lines.last?.hasSuffix("; 2 deleted from the camera") == true)
     }
+
+    @Test func findLsRAndDuFilterAndCountWhatIsNew() throws {
+        #expect(run("find --kind video /DCIM") == .success, "\(output.errors)")
+        #expect(output.lines == [
+            "/DCIM/100MEDIA/Birthday Party.MP4", "/DCIM/100MEDIA/DJI_0003.MP4", "/DCIM/100MEDIA/My Clip 1.MP4",
+            "/DCIM/100MEDIA/My Clip 2.MP4",
+        ])
+        #expect(run("find --larger 20k --kind photo") == .success)
+        #expect(output.lines == ["/DCIM/100MEDIA/DJI_0002.JPG"])
+        #expect(run("find --since 2024-06-02 /") == .success)
+        #expect(output.lines.isEmpty)
+        #expect(run("find --until 2024-06-01 --kind photo DCIM/101MEDIA") == .success)
+        #expect(output.lines == ["/DCIM/101MEDIA/IMG_0100.JPG", "/DCIM/101MEDIA/IMG_0101.JPG"])
+        #expect(run("find --since yesterday") == .failure)
+        #expect(run("cd DCIM; ls -R --kind photo") == .success)
+        #expect(output.lines == ["100MEDIA/DJI_0001.JPG", "100MEDIA/DJI_0002.JPG", "101MEDIA/IMG_0100.JPG", "101MEDIA/IMG_0101.JPG"])
+        #expect(run("cd /; du DCIM") == .success)
+        #expect(output.lines.last?.hasSuffix("10 files  nothing new  total") == false)
+        #expect(output.lines.last?.contains("new (10)") == true, "\(output.lines)")
+        #expect(run("import --to \(pictures) DCIM/101MEDIA") == .success)
+        #expect(run("find --new DCIM/101MEDIA") == .success)
+        #expect(output.lines.isEmpty)
+        #expect(run("du DCIM") == .success)
+        #expect(output.lines.contains { $0.hasSuffix("nothing new  /DCIM/101MEDIA") }, "\(output.lines)")
+        #expect(output.lines.last?.contains("new (8)") == true, "\(output.lines)")
+    }
 }

@@ -8,7 +8,8 @@ extension CommandTable {
         HelpCommand(), QuitCommand(), OpenCommand(), CloseCommand(), DevicesCommand(), SummaryCommand(),
         SetCommand(), HistoryCommand(), SourceCommand(), LcdCommand(), LpwdCommand(),
         // catalog
-        StoragesCommand(), ListCommand(), CdCommand(), PwdCommand(), RefreshCommand(), StateCommand(),
+        StoragesCommand(), ListCommand(), FindCommand(), DiskUsageCommand(), CdCommand(), PwdCommand(), RefreshCommand(),
+        StateCommand(),
         // selection
         SelectCommand(), InfoCommand(), OffsetCommand(),
         // transfer

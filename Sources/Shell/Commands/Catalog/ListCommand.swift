@@ -12,14 +12,16 @@ struct ListCommand: ShellCommand {
             OptionSpec(.reverse, short: "r", "reverse the order"),
             OptionSpec(.thumbs, long: "thumbs", "a contact sheet of the photos' and videos' thumbnails"),
             .json,
-        ],
+            OptionSpec(.recursive, short: "R", "every file below the folders, with its path"),
+        ] + FileFilter.options,
         arguments: [ArgumentSpec("GLOB", .remoteName, .zeroOrMore)],
         summary: "list files on the camera",
         details: """
             Lists the current folder, or the files and folders matching each GLOB. With --thumbs, draws the \
             thumbnails of the photos and videos among them, as many to a row as fit, each row as soon as its \
             thumbnails arrived (Ctrl-C stops it); a line per file when output is not a terminal or with \
-            `set images off`.
+            `set images off`. -R lists every file below the folders; --since, --until, --kind, --larger and \
+            --new keep only some files (see 'find').
             """)
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
@@ -31,7 +33,18 @@ struct ListCommand: ShellCommand {
         order.byTime = invocation.has(.byTime)
         order.bySize = invocation.has(.bySize)
         order.reversed = invocation.has(.reverse)
-        let entries = FileListing.sorted(try self.entries(invocation.arguments, catalog: catalog, shell: shell), order)
+        let filter = try FileFilter(invocation, session: try shell.requireCamera(), environment: shell.environment)
+        var found: [RemoteEntry]
+        if invocation.has(.recursive) {
+            let single = invocation.arguments.count <= 1
+            found = try FindCommand.folders(invocation.arguments, catalog: catalog, shell).flatMap { folder in
+                FileTree.files(under: folder, shownUnder: single ? "" : RemotePath.display(folder).dropFirst() + "/", in: catalog)
+            }
+        } else {
+            found = try self.entries(invocation.arguments, catalog: catalog, shell: shell)
+        }
+        if !filter.isEmpty { found = found.filter { $0.file.map(filter.keeps) ?? false } }
+        let entries = FileListing.sorted(found, order)
         let listing = FileListing(dates: shell.dates)
         if invocation.has(.thumbs) {
             return try shell.contactSheet(of: entries)

@@ -1,0 +1,45 @@
+import MediaManager
+
+/// find: every file below the folders given (the current folder by default), kept by date, kind, size or
+/// newness, one path per line (or the long listing with -l): what `import` would consider, without fetching.
+struct FindCommand: ShellCommand {
+    let spec = CommandSpec(
+        "find", area: .catalog,
+        options: [OptionSpec(.long, short: "l", "long listing: date, size and type")] + FileFilter.options,
+        arguments: [ArgumentSpec("FOLDER", .remoteFolder, .zeroOrMore)],
+        summary: "find files below folders, by date, kind, size or newness",
+        details: """
+            Lists every file below each FOLDER (the current folder when none is given), with its path from the \
+            top of the card. --since and --until keep files taken within those days (2024-05-01, or \
+            2024-05-01T10:15), --kind photos, videos or raw files, --larger files over a size, --new files not \
+            imported from this camera yet. Only the cached file list is read.
+            """)
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        let session = try shell.requireCamera()
+        let catalog = try shell.loadedCatalog()
+        let filter = try FileFilter(invocation, session: session, environment: shell.environment)
+        let entries = try Self.folders(invocation.arguments, catalog: catalog, shell).flatMap { folder in
+            FileTree.files(under: folder, shownUnder: RemotePath.display(folder) == "/" ? "/" : RemotePath.display(folder) + "/", in: catalog)
+        }.filter { $0.file.map(filter.keeps) ?? false }
+        if invocation.has(.long) {
+            for line in FileListing(dates: shell.dates).long(entries) { shell.output.line(line) }
+        } else {
+            for entry in entries { shell.output.line(SafeText.display(entry.shown)) }
+        }
+        return .success
+    }
+
+    /// The catalog paths of the folders the words name (the current folder when there are none).
+    static func folders(_ words: [Word], catalog: MediaCatalog, _ shell: Interpreter) throws -> [String] {
+        guard !words.isEmpty else { return [shell.state.folder] }
+        var folders: [String] = []
+        for entry in try shell.names(catalog).entries(for: words) {
+            guard entry.isFolder else {
+                throw CommandError("\(SafeText.display(entry.shown)) is a file, not a folder")
+            }
+            folders.append(entry.path)
+        }
+        return folders
+    }
+}
