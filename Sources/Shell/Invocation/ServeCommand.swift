@@ -3,17 +3,20 @@ import PTP
 import PTPIP
 import VirtualCamera
 
-/// `mediashell serve [--listen HOST:PORT] [--read-only] [--link LINK] [DIR]`: the virtual camera over PTP/IP,
-/// serving DIR (or the demo card) until Ctrl-C, one log line per session on stderr. `--link` makes each
-/// connection cost what a Wi-Fi or USB link would (see `LinkModel`).
+/// `mediashell serve [--listen HOST:PORT] [--read-only] [--link LINK] [--quirks a,b,...] [DIR]`: the
+/// virtual camera over PTP/IP, serving DIR (or the demo card) until Ctrl-C, one log line per session on
+/// stderr. With `--quirks` it imitates real cameras' departures from the spec (`--quirks help` lists them);
+/// `--link` makes each connection cost what a Wi-Fi or USB link would (see `LinkModel`).
 public struct ServeCommand {
     public var host = "127.0.0.1"
     public var port: UInt16 = 15740
     public var readOnly = false
     public var folder: String?
+    public var quirks: Quirks = []
     public var link: LinkModel?
 
-    public static let usage = "usage: mediashell serve [--listen HOST:PORT] [--read-only] [--link \(LinkModel.syntax)] [DIR]"
+    public static let usage =
+        "usage: mediashell serve [--listen HOST:PORT] [--read-only] [--link \(LinkModel.syntax)] [--quirks a,b,...|help] [DIR]"
 
     public init(arguments: [String]) throws {
         var rest = arguments[...]
@@ -26,6 +29,11 @@ public struct ServeCommand {
                 try parseListen(String(arg.dropFirst("--listen=".count)))
             case "--read-only", "-r":
                 readOnly = true
+            case "--quirks":
+                guard let value = rest.popFirst() else { throw ArgumentError("serve: --quirks needs a list (--quirks help)") }
+                try parseQuirks(value)
+            case _ where arg.hasPrefix("--quirks="):
+                try parseQuirks(String(arg.dropFirst("--quirks=".count)))
             case "--link":
                 guard let value = rest.popFirst() else { throw ArgumentError("serve: --link needs \(LinkModel.syntax)") }
                 try parseLink(value)
@@ -39,6 +47,15 @@ public struct ServeCommand {
                 if arg.hasPrefix("-") && arg.count > 1 { throw ArgumentError("serve: unknown option \(arg)\n\(Self.usage)") }
                 try setFolder(arg)
             }
+        }
+    }
+
+    mutating func parseQuirks(_ value: String) throws {
+        if value == "help" { throw ArgumentError(Quirks.help, isHelp: true) }
+        do {
+            quirks = try Quirks(parsing: value)
+        } catch {
+            throw ArgumentError("serve: \(SafeText.display(error.description))")
         }
     }
 
@@ -83,7 +100,7 @@ public struct ServeCommand {
             return 1
         }
         card.startWatching()
-        let camera = VirtualCamera(card: card) { Console.error("serve: \($0)") }
+        let camera = VirtualCamera(card: card, quirks: quirks) { Console.error("serve: \($0)") }
         let server = PTPIPServer(
             host: host, port: port, name: camera.identity.model,
             log: { Console.error("serve: \($0)") },
@@ -102,8 +119,9 @@ public struct ServeCommand {
             return 1
         }
         let what = folder.map { "\($0)\(readOnly ? " (read-only)" : "")" } ?? "the demo card"
+        let quirky = quirks.isEmpty ? "" : " with quirks \(quirks.description)"
         let shaped = link.map { " over a modelled link (\($0))" } ?? ""
-        Console.error("serve: \(what) as a PTP/IP camera on ptpip:\(host):\(server.port)\(shaped) (Ctrl-C to stop)")
+        Console.error("serve: \(what) as a PTP/IP camera\(quirky) on ptpip:\(host):\(server.port)\(shaped) (Ctrl-C to stop)")
         waitForTermination()
         server.stop()
         card.stopWatching()
