@@ -34,8 +34,8 @@ extension USBVMTests {
         if debug { environment["MEDIASHELL_USB_DEBUG"] = "1" }
         process.environment = environment
         let output = folder + "/\(name).out", errors = folder + "/\(name).err"
-        FileManager.default.createFile(atPath: output, contents: nil)
-        FileManager.default.createFile(atPath: errors, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
         process.standardInput = FileHandle.nullDevice
