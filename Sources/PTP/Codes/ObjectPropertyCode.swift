@@ -67,6 +67,10 @@ public struct DevicePropertyCode: RawRepresentable, Hashable, Sendable {
 
     public static let batteryLevel = DevicePropertyCode(0x5001)
     public static let imageSize = DevicePropertyCode(0x5003)
+    public static let whiteBalance = DevicePropertyCode(0x5005)
+    public static let fNumber = DevicePropertyCode(0x5007)
+    public static let exposureTime = DevicePropertyCode(0x500D)
+    public static let exposureIndex = DevicePropertyCode(0x500F)
     public static let dateTime = DevicePropertyCode(0x5011)
     public static let captureMode = DevicePropertyCode(0x5013)
     /// The virtual camera's work mode (u8: 0 shoot, 1 download), like a drone's camera mode: media on the

@@ -20,6 +20,6 @@ extension CommandTable {
         PlayCommand(), PauseCommand(), ResumeCommand(), StopCommand(), SeekCommand(), StepCommand(),
         StatusCommand(),
         // camera
-        ModeCommand(), CaptureCommand(),
+        ModeCommand(), CaptureCommand(), PropsCommand(), PropCommand(), SyncTimeCommand(),
     ]
 }

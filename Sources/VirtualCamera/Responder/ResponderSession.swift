@@ -126,7 +126,16 @@ final class ResponderSession: @unchecked Sendable {
                 mode = newMode
                 return Answer(after: { [card] in card.publish(PTPEvent(.devicePropChanged, parameters: [UInt32(code.rawValue)])) })
             }
-            return DeviceProperties.supported.contains(code) ? .fail(.accessDenied) : .fail(.devicePropNotSupported)
+            do {
+                try camera.settings.set(code, bytes: bytes)
+            } catch {
+                switch error {
+                case .notSupported: return .fail(.devicePropNotSupported)
+                case .readOnly: return .fail(.accessDenied)
+                case .invalidValue: return .fail(.invalidDevicePropValue)
+                }
+            }
+            return Answer(after: { [card] in card.publish(PTPEvent(.devicePropChanged, parameters: [UInt32(code.rawValue)])) })
         default:
             return .fail(.operationNotSupported)
         }
@@ -216,12 +225,15 @@ final class ResponderSession: @unchecked Sendable {
             guard !card.readOnly else { return .fail(.storeReadOnly) }
             guard card.canCapture else { return .fail(.operationNotSupported) }
             let card = self.card
+            let settings = camera.settings
             let transaction = command.transactionID
             // A camera answers at once and reports the new file through events, after the response.
             let newFolder = quirks.contains(.captureNewFolder)
             return Answer(after: {
                 do {
                     _ = try card.capture(newFolder: newFolder)
+                    settings.drainForShot()
+                    card.publish(PTPEvent(.devicePropChanged, parameters: [UInt32(DevicePropertyCode.batteryLevel.rawValue)]))
                     card.publish(PTPEvent(.captureComplete, transactionID: transaction))
                 } catch {
                     self.camera.log("capture: \(error)")
@@ -230,12 +242,12 @@ final class ResponderSession: @unchecked Sendable {
 
         case .getDevicePropDesc:
             let code = DevicePropertyCode(UInt16(truncatingIfNeeded: param(0)))
-            guard let bytes = DeviceProperties.describe(code, mode: mode) else { return .fail(.devicePropNotSupported) }
+            guard let bytes = DeviceProperties.describe(code, mode: mode, settings: camera.settings) else { return .fail(.devicePropNotSupported) }
             return .data(bytes)
 
         case .getDevicePropValue:
             let code = DevicePropertyCode(UInt16(truncatingIfNeeded: param(0)))
-            guard let bytes = DeviceProperties.value(code, mode: mode) else { return .fail(.devicePropNotSupported) }
+            guard let bytes = DeviceProperties.value(code, mode: mode, settings: camera.settings) else { return .fail(.devicePropNotSupported) }
             return .data(bytes)
 
         case .getObjectPropsSupported:

@@ -18,6 +18,8 @@ public final class VirtualCamera: @unchecked Sendable {
     public let log: @Sendable (String) -> Void
     /// The real-camera behaviours this camera imitates (`serve --quirks`); none by default.
     public let quirks: Quirks
+    /// Battery, clock, exposure and the other device properties, shared by every session.
+    public let settings = CameraSettings()
     private let thumbnails: ThumbnailCache
     let videos: VideoFactsCache
     /// The session that outlives its connection under `sticky-session`.

@@ -1,0 +1,23 @@
+import Foundation
+import MediaManager
+import PTP
+
+/// sync-time: sets the camera's clock (DateTime) from this computer's, in local time as cameras keep it.
+struct SyncTimeCommand: ShellCommand {
+    let spec = CommandSpec(
+        "sync-time", area: .camera,
+        summary: "set the camera's clock from this computer's",
+        details: "Sets the camera's date and time (the DateTime property) to this computer's local time.")
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        let camera = try shell.requireCamera().camera
+        guard camera.propertyCodes.contains(.dateTime) else { throw CommandError("this camera has no clock to set") }
+        let before = try camera.describeProperty(.dateTime)
+        guard before.writable else { throw CommandError("this camera's clock is read-only") }
+        try camera.setProperty(.dateTime, to: .string(PTPDateTime.format(Date())))
+        let after = try camera.describeProperty(.dateTime)
+        let meaning = PropertyMeaning.of(.dateTime)
+        shell.output.line("datetime \(meaning.display(after.current)) (was \(meaning.display(before.current)))")
+        return .success
+    }
+}
