@@ -2,15 +2,17 @@ import Foundation
 import PTPIP
 import VirtualCamera
 
-/// `mediashell serve [--listen HOST:PORT] [--read-only] [DIR]`: the virtual camera over PTP/IP,
-/// serving DIR (or the demo card) until Ctrl-C, one log line per session on stderr.
+/// `mediashell serve [--listen HOST:PORT] [--read-only] [--quirks a,b,...] [DIR]`: the virtual camera
+/// over PTP/IP, serving DIR (or the demo card) until Ctrl-C, one log line per session on stderr. With
+/// `--quirks` it imitates real cameras' departures from the spec (`--quirks help` lists them).
 public struct ServeCommand {
     public var host = "127.0.0.1"
     public var port: UInt16 = 15740
     public var readOnly = false
     public var folder: String?
+    public var quirks: Quirks = []
 
-    public static let usage = "usage: mediashell serve [--listen HOST:PORT] [--read-only] [DIR]"
+    public static let usage = "usage: mediashell serve [--listen HOST:PORT] [--read-only] [--quirks a,b,...|help] [DIR]"
 
     public init(arguments: [String]) throws {
         var rest = arguments[...]
@@ -23,6 +25,11 @@ public struct ServeCommand {
                 try parseListen(String(arg.dropFirst("--listen=".count)))
             case "--read-only", "-r":
                 readOnly = true
+            case "--quirks":
+                guard let value = rest.popFirst() else { throw ArgumentError("serve: --quirks needs a list (--quirks help)") }
+                try parseQuirks(value)
+            case _ where arg.hasPrefix("--quirks="):
+                try parseQuirks(String(arg.dropFirst("--quirks=".count)))
             case "--help", "-h":
                 throw ArgumentError(Self.usage, isHelp: true)
             case "--":
@@ -31,6 +38,15 @@ public struct ServeCommand {
                 if arg.hasPrefix("-") && arg.count > 1 { throw ArgumentError("serve: unknown option \(arg)\n\(Self.usage)") }
                 try setFolder(arg)
             }
+        }
+    }
+
+    mutating func parseQuirks(_ value: String) throws {
+        if value == "help" { throw ArgumentError(Quirks.help, isHelp: true) }
+        do {
+            quirks = try Quirks(parsing: value)
+        } catch {
+            throw ArgumentError("serve: \(SafeText.display(error.description))")
         }
     }
 
@@ -68,7 +84,7 @@ public struct ServeCommand {
             return 1
         }
         card.startWatching()
-        let camera = VirtualCamera(card: card) { Console.error("serve: \($0)") }
+        let camera = VirtualCamera(card: card, quirks: quirks) { Console.error("serve: \($0)") }
         let server = PTPIPServer(
             host: host, port: port, name: camera.identity.model,
             log: { Console.error("serve: \($0)") },
@@ -86,7 +102,8 @@ public struct ServeCommand {
             return 1
         }
         let what = folder.map { "\($0)\(readOnly ? " (read-only)" : "")" } ?? "the demo card"
-        Console.error("serve: \(what) as a PTP/IP camera on ptpip:\(host):\(server.port) (Ctrl-C to stop)")
+        let quirky = quirks.isEmpty ? "" : " with quirks \(quirks.description)"
+        Console.error("serve: \(what) as a PTP/IP camera\(quirky) on ptpip:\(host):\(server.port) (Ctrl-C to stop)")
         waitForTermination()
         server.stop()
         card.stopWatching()

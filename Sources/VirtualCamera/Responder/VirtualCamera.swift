@@ -16,18 +16,27 @@ public final class VirtualCamera: @unchecked Sendable {
     public let identity: Identity
     /// Called with one line for notable events (session start/end, errors); never with file contents.
     public let log: @Sendable (String) -> Void
+    /// The real-camera behaviours this camera imitates (`serve --quirks`); none by default.
+    public let quirks: Quirks
     private let thumbnails: ThumbnailCache
     let videos: VideoFactsCache
+    /// The session that outlives its connection under `sticky-session`.
+    let stickySession = StickySession()
 
-    public init(card: Card, identity: Identity = Identity(), log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        card: Card, identity: Identity = Identity(), quirks: Quirks = [],
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.card = card
         self.identity = identity
+        self.quirks = quirks
+        self.advertised = Self.operations(with: quirks)
         self.log = log
         self.thumbnails = ThumbnailCache(card: card)
         self.videos = VideoFactsCache(card: card)
     }
 
-    /// The operations this camera answers; advertised in DeviceInfo.
+    /// The operations a camera without quirks answers.
     public static let operations: [OperationCode] = [
         .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
         .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .initiateCapture,
@@ -35,13 +44,27 @@ public final class VirtualCamera: @unchecked Sendable {
         .getObjectPropsSupported, .getObjectPropDesc, .getObjectPropValue, .getObjectPropList,
     ]
 
+    /// The operations this camera answers, and so lists in DeviceInfo: its quirks take some away.
+    public var operations: [OperationCode] { advertised }
+    private let advertised: [OperationCode]
+
+    static func operations(with quirks: Quirks) -> [OperationCode] {
+        var removed: Set<OperationCode> = []
+        if quirks.contains(.noProplist) {
+            removed.formUnion([.getObjectPropList, .getObjectPropsSupported, .getObjectPropDesc, .getObjectPropValue])
+        }
+        if quirks.contains(.noThumbs) { removed.insert(.getThumb) }
+        if quirks.contains(.noPartial) { removed.formUnion([.getPartialObject, .getPartialObject64]) }
+        return Self.operations.filter { !removed.contains($0) }
+    }
+
     public var deviceInfo: DeviceInfo {
         var info = DeviceInfo()
         info.standardVersion = 100
         // Vendor extension 0 keeps generic initiators (gphoto2) on their standard PTP paths.
         info.vendorExtensionID = 0
         info.vendorExtensionVersion = 0
-        info.operationsSupported = Self.operations
+        info.operationsSupported = operations
         info.eventsSupported = [
             .objectAdded, .objectRemoved, .storeAdded, .storeRemoved, .objectInfoChanged, .captureComplete,
             .devicePropChanged,
