@@ -6,6 +6,8 @@ import PTP
 /// its own. Data phases are streamed between the socket and the sink or source in chunks of at most
 /// 1 MiB, so memory stays flat whatever the size.
 public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
+    // Safety: `closed`, `brokenBecause` and `eventThread` are only touched with `stateLock` held;
+    // `transactionLock` runs one transaction at a time on `command`; everything else is immutable.
     /// The GUID an initiator sends unless told otherwise. Cameras that pair with a host remember it.
     public static let defaultGUID: [UInt8] = Array("mediashell-host!".utf8)
 
@@ -257,6 +259,8 @@ public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
 /// The initiator's event socket and what its reader thread needs: events go to the handler, Pings are
 /// answered with Pongs, Pongs wake `ping`.
 private final class EventChannel: @unchecked Sendable {
+    // Safety: `handler` and `stopped` are only touched with `lock` held; writes on `stream` go through
+    // `writeLock` and reads come from the one event thread; `pongs` synchronizes itself.
     let stream: PacketStream
     private let lock = NSLock()
     private var handler: (@Sendable (PTPEvent) -> Void)?

@@ -32,6 +32,8 @@ public struct PTPIPPeerInfo: Equatable, Sendable {
 ///   `PTPError.cancelled`. A `sendResponse` for that transaction afterwards is ignored.
 /// - Pings are answered with Pongs on the socket they came on.
 public final class PTPIPResponderConnection: ResponderTransport, @unchecked Sendable {
+    // Safety: the mutable state below is only touched with `lock` held; `eventWriteLock` serializes writes
+    // on the event socket; `command` is read and written by the one thread serving the connection.
     public let peer: PTPIPPeerInfo
     public static let maxQueuedEvents = 64
 

@@ -10,6 +10,8 @@ import PTP
 /// or is refused with Init_Fail. A socket that sends garbage, lies about a length, stops half-way or
 /// sends nothing within `timeouts.handshake` is closed with one line to `log`; the server keeps serving.
 public final class PTPIPServer: @unchecked Sendable {
+    // Safety: the mutable state below `lock`, and each Worker's, is only touched with `lock` held; the rest
+    // is immutable.
     /// Runs one connection; returning (or throwing) ends it. A thrown error is logged.
     public typealias Handler = @Sendable (PTPIPResponderConnection, PTPIPPeerInfo) throws -> Void
 
@@ -38,6 +40,7 @@ public final class PTPIPServer: @unchecked Sendable {
 
     /// One accepted socket and the thread serving it.
     private final class Worker: @unchecked Sendable {
+        // Safety: `thread`, `connection` and `finished` are only touched with the server's `lock` held.
         let socket: Socket
         var thread: JoinableThread?
         var connection: PTPIPResponderConnection?
@@ -99,16 +102,14 @@ public final class PTPIPServer: @unchecked Sendable {
         acceptThread?.join()
         listener?.close()
         while true {
-            let remaining: [Worker] = lock.withLock {
+            let (remaining, connections): ([Worker], [PTPIPResponderConnection]) = lock.withLock {
                 let all = Array(workers.values)
                 workers.removeAll()
-                return all
+                return (all, all.compactMap(\.connection))
             }
             if remaining.isEmpty { break }
-            for worker in remaining {
-                worker.connection?.close()
-                worker.socket.shutdown()
-            }
+            connections.forEach { $0.close() }
+            remaining.forEach { $0.socket.shutdown() }
             for worker in remaining { worker.thread?.join() }
         }
     }

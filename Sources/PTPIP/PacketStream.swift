@@ -12,6 +12,8 @@ enum IncomingPacket {
 /// Reads and writes PTP/IP packets on one socket. One reader thread at a time; writes are serialized by
 /// the owner (the command socket has one writer, the event socket is written under its connection's lock).
 final class PacketStream: @unchecked Sendable {
+    // Safety: `chunk` is touched only by the stream's one reader (see above); `socket` is thread-safe and
+    // the rest is immutable.
     let socket: Socket
     /// Bounds every wait for more bytes once a packet has begun, and every write.
     let timeout: TimeInterval

@@ -4,6 +4,7 @@ import PTP
 
 /// Lets a thread that sent a Ping wait for the Pong that the event-socket reader sees.
 final class PongWaiter: @unchecked Sendable {
+    // Safety: `pongs` and `closed` are only touched with `condition` held.
     private let condition = NSCondition()
     private var pongs = 0
     private var closed = false

@@ -5,6 +5,8 @@ import PTP
 /// Reads event containers from the interrupt-in endpoint on a thread of its own and hands them to the
 /// handler. Polls with a short timeout so `stop` returns quickly; ends by itself when the device goes.
 final class USBEventReader: @unchecked Sendable {
+    // Safety: `handler`, `stopped` and `thread` are only touched with `lock` held; `pipe`'s interrupt
+    // endpoint is read by the reader thread alone (libusb is thread-safe for the rest).
     private let pipe: USBPipe
     private let lock = NSLock()
     private var handler: (@Sendable (PTPEvent) -> Void)?

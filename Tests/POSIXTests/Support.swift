@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A one-way gate between threads: `wait` returns once `open` was called (bounded, so a bug fails a test
 /// instead of hanging it).
@@ -9,10 +10,8 @@ final class Gate: Sendable {
 }
 
 /// A value handed between threads.
-final class Box<Value: Sendable>: @unchecked Sendable {
-    // Safety: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value: Value?
-    func set(_ new: Value) { lock.withLock { value = new } }
-    func get() -> Value? { lock.withLock { value } }
+final class Box<Value: Sendable>: Sendable {
+    private let value = Mutex<Value?>(nil)
+    func set(_ new: Value) { value.withLock { $0 = new } }
+    func get() -> Value? { value.withLock { $0 } }
 }

@@ -220,10 +220,10 @@ public final class Camera: @unchecked Sendable {
         let token = addChangeHandler { collector.record($0) }
         defer { removeChangeHandler(token) }
         try session.initiateCapture()
-        guard collector.waitForCompletion(timeout: timeout) else {
+        guard let added = collector.waitForCompletion(timeout: timeout) else {
             throw PTPError.timeout("the camera did not report the capture within \(Int(timeout)) s")
         }
-        return collector.added
+        return added
     }
 }
 
@@ -241,8 +241,10 @@ final class CountingSink: DataSink {
 
 /// Gathers ObjectAdded events until CaptureComplete.
 final class CaptureCollector: @unchecked Sendable {
+    // Safety: `added` and `complete` are only touched with `condition` held; the handles leave through
+    // `waitForCompletion`, copied under it (an ObjectAdded may still arrive after CaptureComplete).
     private let condition = NSCondition()
-    private(set) var added: [UInt32] = []
+    private var added: [UInt32] = []
     private var complete = false
 
     func record(_ change: CameraChange) {
@@ -256,14 +258,15 @@ final class CaptureCollector: @unchecked Sendable {
         condition.unlock()
     }
 
-    func waitForCompletion(timeout: TimeInterval) -> Bool {
+    /// The handles added, once CaptureComplete arrived within `timeout`; nil when it did not.
+    func waitForCompletion(timeout: TimeInterval) -> [UInt32]? {
         condition.lock()
         defer { condition.unlock() }
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !complete {
-            if !condition.wait(until: deadline) { return complete }
+            if !condition.wait(until: deadline) && !complete { return nil }
         }
-        return true
+        return added
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How far a transfer is: bytes, rate and time left, as a progress line shows them.
 public struct TransferProgress: Sendable, Equatable {
@@ -19,14 +20,13 @@ public struct TransferProgress: Sendable, Equatable {
 }
 
 /// Lets a running command be stopped between chunks (Ctrl-C at the shell).
-public final class CancellationFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
+public final class CancellationFlag: Sendable {
+    private let cancelled = Mutex(false)
     private let external: (@Sendable () -> Bool)?
 
     /// `external` is polled too (e.g. the shell's SIGINT flag).
     public init(external: (@Sendable () -> Bool)? = nil) { self.external = external }
 
-    public func cancel() { lock.withLock { cancelled = true } }
-    public var isCancelled: Bool { lock.withLock { cancelled } || (external?() ?? false) }
+    public func cancel() { cancelled.withLock { $0 = true } }
+    public var isCancelled: Bool { cancelled.withLock { $0 } || (external?() ?? false) }
 }

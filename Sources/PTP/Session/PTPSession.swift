@@ -1,15 +1,21 @@
 import Foundation
+import Synchronization
 
 /// The initiator's session with a device: numbers transactions, runs their phases over a transport,
 /// turns non-OK responses into `PTPError.response`, and offers the operations by name.
 /// Thread-safe: transactions from several threads are run one after another.
 public final class PTPSession: @unchecked Sendable {
+    // Safety: `nextTransactionID` and `sessionOpen` are only touched with `lock` held (held for the whole of
+    // each transaction, so they run one after another); DeviceInfo lives in a Mutex of its own, so asking
+    // `supports` never waits for a transaction; `transport` is immutable and Sendable.
     public let transport: InitiatorTransport
     private let lock = NSLock()
     private var nextTransactionID: UInt32 = 1
     private var sessionOpen = false
-    /// Filled by `open()`.
-    public private(set) var deviceInfo = DeviceInfo()
+    private let info = Mutex(DeviceInfo())
+
+    /// What the device said about itself; filled by `open()`.
+    public var deviceInfo: DeviceInfo { info.withLock { $0 } }
 
     public init(transport: InitiatorTransport) {
         self.transport = transport
@@ -36,7 +42,8 @@ public final class PTPSession: @unchecked Sendable {
             sessionOpen = true
             nextTransactionID = 1
         }
-        deviceInfo = try getDeviceInfo()
+        let fresh = try getDeviceInfo()
+        info.withLock { $0 = fresh }
     }
 
     /// Closes the session (best effort) and the transport.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A connected initiator/responder pair in one process, for tests and for the built-in `sim:` camera.
 /// Data phases are split into chunks of `chunkSize` so streaming code paths run as they do over a wire.
@@ -70,11 +71,10 @@ final class MessageQueue: @unchecked Sendable {
     }
 }
 
-final class EventHandlerBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var handler: (@Sendable (PTPEvent) -> Void)?
-    func set(_ h: (@Sendable (PTPEvent) -> Void)?) { lock.withLock { handler = h } }
-    func get() -> (@Sendable (PTPEvent) -> Void)? { lock.withLock { handler } }
+final class EventHandlerBox: Sendable {
+    private let handler = Mutex<(@Sendable (PTPEvent) -> Void)?>(nil)
+    func set(_ h: (@Sendable (PTPEvent) -> Void)?) { handler.withLock { $0 = h } }
+    func get() -> (@Sendable (PTPEvent) -> Void)? { handler.withLock { $0 } }
 }
 
 private func send(_ source: DataSource, transactionID: UInt32, chunkSize: Int, to queue: MessageQueue) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import POSIX
 
 /// Where the playback engine reads the time from, so tests can move time by hand.
@@ -15,19 +16,17 @@ public struct SystemPlaybackClock: PlaybackClock {
 }
 
 /// A clock that moves only when told: for tests and for replaying a session deterministically.
-public final class ManualClock: PlaybackClock, @unchecked Sendable {
-    // Safety: `time` is guarded by `lock`.
-    private let lock = NSLock()
-    private var time: Double
+public final class ManualClock: PlaybackClock, Sendable {
+    private let time: Mutex<Double>
 
     public init(now: Double = 0) {
-        time = now
+        time = Mutex(now)
     }
 
-    public var now: Double { lock.withLock { time } }
+    public var now: Double { time.withLock { $0 } }
 
     /// Moves the clock forward by `seconds` (never backward: a negative amount is ignored).
     public func advance(by seconds: Double) {
-        lock.withLock { time += max(seconds, 0) }
+        time.withLock { $0 += max(seconds, 0) }
     }
 }

@@ -39,7 +39,7 @@ public final class MediaStreamServer: @unchecked Sendable {
     public let path: String
 
     // Safety: everything below `lock` is guarded by it.
-    private let lock = NSCondition()
+    private let lock = NSLock()
     private var listener: Socket?
     private var boundPort: UInt16 = 0
     private var connections: [ObjectIdentifier: Socket] = [:]

@@ -296,9 +296,26 @@ public final class Card: @unchecked Sendable {
     /// behind our back. A quick refresh (`full: false`, before each listing) re-reads only the folders
     /// whose modification time changed — one stat per folder instead of one per file; a full one (the
     /// background watcher) also notices files that grew in place. Returns the handles added and removed.
+    ///
+    /// Refreshes run one at a time, each scanning and applying under `refreshing` (the watcher's and the
+    /// quick ones before listings alike): a scan made before a change is never applied after one that saw
+    /// it, so a file cannot be removed by a stale scan and come back under a new handle. The events go out
+    /// after, outside it, so a subscriber that lists the card in return cannot deadlock with it.
     @discardableResult
     public func refresh(full: Bool = true) -> (added: [UInt32], removed: [UInt32]) {
         guard rootFD >= 0 else { return ([], []) }
+        let (added, removed, changed) = refreshing.withLock { scanAndApply(full: full) }
+        for h in removed { publish(PTPEvent(.objectRemoved, parameters: [h])) }
+        for h in added { publish(PTPEvent(.objectAdded, parameters: [h])) }
+        for h in changed { publish(PTPEvent(.objectInfoChanged, parameters: [h])) }
+        return (added, removed)
+    }
+
+    /// Held for the whole of a refresh's scan and apply.
+    private let refreshing = NSLock()
+
+    /// One refresh's scan of the folder and its changes to the tree (`refreshing` held).
+    private func scanAndApply(full: Bool) -> (added: [UInt32], removed: [UInt32], changed: [UInt32]) {
         var seen: [String: CardFileSystem.Entry] = [:]
         // Paths in the order found: a folder always before what it holds.
         var order: [String] = []
@@ -330,9 +347,10 @@ public final class Card: @unchecked Sendable {
                 if entry.isDirectory && depth < 32 { queue.append((path, depth + 1)) }
             }
         }
+        lock.withLock { afterScanForTesting }?()
         // Nothing moved since the last look: the common case before each listing.
         if !anyFolderChanged && lock.withLock({ Set(directoryStamps.keys) == Set(stamps.keys) }) {
-            return ([], [])
+            return ([], [], [])
         }
         var added: [UInt32] = []
         var removed: [UInt32] = []
@@ -366,14 +384,14 @@ public final class Card: @unchecked Sendable {
                 added.append(handle)
             }
             sortChildrenLocked(touchedParents)
+            directoryStamps = stamps
         }
-        for h in removed { publish(PTPEvent(.objectRemoved, parameters: [h])) }
-        for h in added { publish(PTPEvent(.objectAdded, parameters: [h])) }
-        for h in changed { publish(PTPEvent(.objectInfoChanged, parameters: [h])) }
-        lock.withLock { directoryStamps = stamps }
-        return (added, removed)
+        return (added, removed, changed)
     }
     private var directoryStamps: [String: Date] = [:]
+    /// Called by `refresh` between its scan and applying it, so a test can change the folder in between.
+    private var afterScanForTesting: (@Sendable () -> Void)?
+    func setAfterScanForTesting(_ hook: (@Sendable () -> Void)?) { lock.withLock { afterScanForTesting = hook } }
 
     /// What a folder held at the last scan, as directory entries (lock held); nil when unknown.
     private func entriesLocked(inFolder path: String) -> [CardFileSystem.Entry]? {

@@ -1,0 +1,50 @@
+import Foundation
+import PTP
+import Synchronization
+import Testing
+@testable import VirtualCamera
+
+/// Refreshes of a folder card (the watcher thread's, and the quick ones before each listing) run one after
+/// another, so a scan made before a change can never be applied after a scan that saw it.
+@Suite struct CardRefreshTests {
+    /// The race that was: refresh A scans (no X yet), X appears, refresh B scans and adds X, then A applies
+    /// its stale scan and removes X, and the next refresh re-adds it under a new handle.
+    @Test func aStaleScanCannotRemoveAFileThatANewerRefreshAdded() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vcam-refresh-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("DCIM"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let card = try Card(folder: folder.path)
+        let newFile = folder.appendingPathComponent("DCIM/NEW.JPG")
+        let otherDone = DispatchSemaphore(value: 0)
+        let first = FirstCall()
+        card.setAfterScanForTesting {
+            guard first.take() else { return }
+            try? Data([1, 2, 3]).write(to: newFile)
+            Thread {
+                card.refresh()
+                otherDone.signal()
+            }.start()
+            // Before the fix the other refresh ran to its end here; now it waits for this one, so this
+            // wait runs out (bounded) and this refresh goes on first.
+            if otherDone.wait(timeout: .now() + 1) == .success { otherDone.signal() }
+        }
+        card.refresh()
+        #expect(otherDone.wait(timeout: .now() + 30) == .success)
+        card.setAfterScanForTesting(nil)
+        let handle = card.handle(forPath: "DCIM/NEW.JPG")
+        #expect(handle != nil, "a stale scan removed the new file")
+        card.refresh()
+        #expect(card.handle(forPath: "DCIM/NEW.JPG") == handle, "the file's handle changed")
+    }
+}
+
+/// True for the first caller only.
+private final class FirstCall: Sendable {
+    private let taken = Mutex(false)
+    func take() -> Bool {
+        taken.withLock { taken in
+            defer { taken = true }
+            return !taken
+        }
+    }
+}
