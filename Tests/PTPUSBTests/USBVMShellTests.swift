@@ -28,10 +28,11 @@ struct USBVMShellTests {
     }
 
     /// Runs the shell on `camera` with `commands`, downloads going to `downloads`; bounded (TCG is slow).
-    static func run(_ camera: String, _ commands: String, downloads: String, timeout: TimeInterval = 300) throws -> Run {
+    /// With `trace`, the run writes a `--debug-ptp` trace there.
+    static func run(_ camera: String, _ commands: String, downloads: String, trace: String? = nil, timeout: TimeInterval = 300) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: shell)
-        process.arguments = ["--camera", camera, "--download-dir", downloads, "-c", commands]
+        process.arguments = ["--camera", camera, "--download-dir", downloads] + (trace.map { ["--debug-ptp", $0] } ?? []) + ["-c", commands]
         process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
         process.standardInput = FileHandle.nullDevice
         let out = Pipe()
@@ -154,9 +155,18 @@ struct USBVMShellTests {
         let card = USBVMTests.writableCard
         let victim = card + "/DCIM/shell-delete-me.jpg"
         #expect(FileManager.default.fileExists(atPath: victim), "scripts/test-usb-vm puts it there")
+        let trace = downloads + "/usb-trace.txt"
         let result = try Self.run(
-            camera, "cd /DCIM; ls; fetch keep.jpg; delete --force shell-delete-me.jpg; ls", downloads: downloads)
+            camera, "cd /DCIM; ls; fetch keep.jpg; delete --force shell-delete-me.jpg; ls", downloads: downloads, trace: trace)
         #expect(result.status == 0, "\(result.stderr)")
+        // --debug-ptp records the USB session as it does the others.
+        let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+        for line in [
+            "> command  OpenSession (0x1002) tid=0", "DeviceInfo: manufacturer \"QEMU\" model \"QEMU filesharing\"",
+            "< data     GetObject", "> command  DeleteObject (0x100B)", "> command  CloseSession (0x1003)",
+        ] {
+            #expect(text.contains(line), "the USB trace has no '\(line)'")
+        }
         #expect(result.stdout.contains("deleted /DCIM/shell-delete-me.jpg"), "\(result.stdout)")
         #expect(Self.same(downloads + "/keep.jpg", card + "/DCIM/keep.jpg"))
         #expect(!FileManager.default.fileExists(atPath: victim), "the file is still on the card")
