@@ -1,4 +1,5 @@
 import MediaManager
+import PTP
 
 /// One run of `fetch`: says each file's result as it arrives, keeps the session state in step (offsets of
 /// kept `.part` files, deleted files), and at the end says how the batch stopped: a camera that went away
