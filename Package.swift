@@ -58,7 +58,7 @@ let package = Package(
         .target(
             name: "Shell",
             dependencies: [
-                "MediaManager", "Connectors", "Playback", "PTP", "PTPIP", "PTPUSB", "VirtualCamera", "TerminalGraphics",
+                "MediaManager", "Connectors", "Import", "Playback", "PTP", "PTPIP", "PTPUSB", "VirtualCamera", "TerminalGraphics",
                 "Imaging", "MediaFormats", "POSIX", "CEditLine", "CMediaShellShim",
             ]),
         .executableTarget(name: "mediashell", dependencies: ["Shell"]),
@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(
             name: "ShellTests",
             dependencies: ["Shell", "MediaManager", "Connectors", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
-        .testTarget(name: "ImportTests", dependencies: ["Import", "MediaManager", "Connectors", "VirtualCamera"]),
+        .testTarget(name: "ImportTests", dependencies: ["Import", "MediaManager", "Connectors", "PTP", "VirtualCamera"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"]),
