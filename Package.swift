@@ -1,10 +1,13 @@
 // swift-tools-version:6.0
 // mediashell: a shell for the photos and videos on a camera or drone.
-// Layers, dependencies pointing one way:
-//   C boundary (CEditLine, CLibUSB, CMediaShellShim), POSIX (system calls, sockets, threads, processes)
-//   PTP (pure protocol) <- PTPIP, PTPUSB (transports)
-//   MediaFormats (pure: ISO-BMFF, JPEG/EXIF)
-//   VirtualCamera (a PTP responder) <- MediaManager <- Playback, Import <- Shell <- mediashell
+// Layers, dependencies pointing one way (scripts/check-layers holds the table and checks every import):
+//   C boundary (CEditLine, CLibUSB, CTurboJPEG, CMediaShellShim), POSIX (system calls, sockets, threads, processes)
+//   PTP (pure protocol) <- PTPIP, PTPUSB (transports); MediaFormats (pure: ISO-BMFF, JPEG/EXIF); Imaging
+//   VirtualCamera (a PTP responder over PTP's responder transport)
+//   MediaManager (a camera over PTP's initiator transport: catalog, downloads) <- Import
+//   Playback (over MediaFormats' byte sources)
+//   Connectors (camera URL -> transport + camera: the only module that knows every transport)
+//   Shell (commands, words for every error) <- mediashell
 import PackageDescription
 
 let package = Package(
@@ -31,7 +34,7 @@ let package = Package(
         // Protocol and transports
         .target(name: "PTP"),
         .target(name: "PTPIP", dependencies: ["PTP", "POSIX"]),
-        .target(name: "PTPUSB", dependencies: ["PTP", "POSIX", "CLibUSB", "CMediaShellShim"]),
+        .target(name: "PTPUSB", dependencies: ["PTP", "POSIX", "CLibUSB"]),
 
         // Media containers read through random access
         .target(name: "MediaFormats"),
@@ -46,34 +49,42 @@ let package = Package(
             resources: [.copy("DemoMedia")]),
 
         // What the shell talks to
-        .target(name: "MediaManager", dependencies: ["PTP", "PTPIP", "PTPUSB", "VirtualCamera", "MediaFormats", "CMediaShellShim"]),
-        .target(name: "Playback", dependencies: ["MediaManager", "MediaFormats", "POSIX"]),
+        .target(name: "MediaManager", dependencies: ["PTP", "MediaFormats", "CMediaShellShim"]),
+        .target(name: "Playback", dependencies: ["MediaFormats", "POSIX"]),
         // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
         .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "CMediaShellShim"]),
+        // A camera URL to a transport and a camera
+        .target(name: "Connectors", dependencies: ["MediaManager", "PTP", "PTPIP", "PTPUSB", "VirtualCamera"]),
         .target(
             name: "Shell",
             dependencies: [
-                "MediaManager", "Playback", "Import", "PTPIP", "PTPUSB", "VirtualCamera", "TerminalGraphics", "Imaging",
-                "MediaFormats", "POSIX", "CEditLine", "CMediaShellShim",
+                "MediaManager", "Connectors", "Import", "Playback", "PTP", "PTPIP", "PTPUSB", "VirtualCamera", "TerminalGraphics",
+                "Imaging", "MediaFormats", "POSIX", "CEditLine", "CMediaShellShim",
             ]),
         .executableTarget(name: "mediashell", dependencies: ["Shell"]),
 
         // Tests
         .testTarget(name: "PTPTests", dependencies: ["PTP"]),
         .testTarget(name: "POSIXTests", dependencies: ["POSIX"]),
-        .testTarget(name: "PTPIPTests", dependencies: ["PTP", "PTPIP", "POSIX", "VirtualCamera"]),
-        .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "VirtualCamera"]),
+        .testTarget(name: "PTPIPTests", dependencies: ["PTP", "PTPIP", "POSIX"]),
+        .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["PTP", "VirtualCamera", "MediaFormats"]),
-        .testTarget(name: "MediaManagerTests", dependencies: ["MediaManager", "MediaFormats", "PTP", "PTPIP", "VirtualCamera"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaManager", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
+        .testTarget(name: "MediaManagerTests", dependencies: ["MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "VirtualCamera"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(
             name: "ShellTests",
-            dependencies: ["Shell", "MediaManager", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
-        .testTarget(name: "ImportTests", dependencies: ["Import", "MediaManager", "MediaFormats", "PTP", "VirtualCamera"]),
+            dependencies: ["Shell", "MediaManager", "Connectors", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
+        .testTarget(name: "ImportTests", dependencies: ["Import", "MediaManager", "Connectors", "PTP", "VirtualCamera"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"]),
-        .testTarget(name: "InteropTests", dependencies: ["PTP", "PTPIP", "VirtualCamera", "MediaFormats"]),
+        .testTarget(name: "InteropTests", dependencies: ["PTP", "PTPIP", "MediaFormats"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every Swift file sees the members only of the modules it imports itself (SE-0444, MemberImportVisibility),
+// so that each module's imports, and Package.swift, say exactly what it uses.
+for target in package.targets where target.type != .system && target.name != "CMediaShellShim" {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

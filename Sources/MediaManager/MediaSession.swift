@@ -20,12 +20,6 @@ public final class MediaSession: @unchecked Sendable {
         }
     }
 
-    /// Opens the camera at `url` and reads its file list.
-    public static func open(_ url: CameraURL, options: CameraConnector.Options = .init()) throws -> MediaSession {
-        let camera = try CameraConnector.open(url, options: options)
-        return MediaSession(camera: camera, url: url)
-    }
-
     public func close() {
         thumbnails.cancelAll()
         camera.close()

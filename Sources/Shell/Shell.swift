@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import POSIX
 
 /// The shell's wiring: the camera to start with, where lines come from (the line editor at a terminal,
 /// or a script, `-c` text or piped input), and the exit status.

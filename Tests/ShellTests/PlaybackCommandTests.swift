@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import Playback
 import Testing
 
 @testable import Shell

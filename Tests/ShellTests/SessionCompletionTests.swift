@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import PTP
 import Testing
 import VirtualCamera
 

@@ -1,6 +1,8 @@
 import Foundation
+import MediaFormats
 @testable import MediaManager
 import PTP
+import TerminalGraphics
 import Testing
 
 @testable import Shell

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import PTP
 
 /// The camera's file list, cached: read once (one request per folder where the device allows), kept up

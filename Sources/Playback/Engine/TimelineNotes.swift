@@ -1,3 +1,5 @@
+import MediaFormats
+
 /// What a player needs to know when the first shown frame is not a keyframe: decoding starts at a hidden
 /// keyframe before the timeline's start (a clip cut with `ffmpeg -ss … -c copy`, an edit into mid-GOP), and
 /// the frames before the first shown one are decoded and dropped. In `status --json` as `decodeLeadIn`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The head of one HTTP/1.x request, as far as a read-only file endpoint needs it: method, target, version
 /// and the headers (names lowercased). Anything that is not plain, well-formed HTTP/1.x is refused.
 struct HTTPRequestHead: Equatable {

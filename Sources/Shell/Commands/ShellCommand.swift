@@ -26,6 +26,8 @@
 /// context: the open camera (`requireCamera()`, `loadedCatalog()`), the session state, `output`,
 /// `report(_:severity:)` and the lookups shared by commands (`files(for:catalog:)`, `oneFile(for:in:command:)`).
 /// A helper used by one command stays in that command's file; one used by several goes in its area's folder.
+/// Each file imports the modules whose members it uses (`MemberImportVisibility`), and a module new to the
+/// shell goes in Package.swift and in the table of `scripts/check-layers`.
 public protocol ShellCommand: Sendable {
     /// Names, help texts, options and arguments.
     var spec: CommandSpec { get }

@@ -1,4 +1,6 @@
+import Connectors
 import MediaManager
+import PTPUSB
 
 /// A camera attached to this computer, as `devices` lists it.
 public struct DeviceListing: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import MediaManager
 import Testing
 
 @testable import Playback
@@ -137,5 +138,12 @@ extension NSCondition {
             if !wait(until: deadline) { return condition() }
         }
         return true
+    }
+}
+
+extension MediaSession {
+    /// A camera video as the shell plays it: its movie box read through partial reads.
+    func playbackMedia(for file: MediaFile) throws -> PlaybackMedia {
+        try PlaybackMedia.read(name: file.name, from: byteSource(for: file))
     }
 }

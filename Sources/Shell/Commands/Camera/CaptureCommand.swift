@@ -1,3 +1,5 @@
+import MediaManager
+
 /// capture (shoot): asks the camera to take a photo and lists the files it reported.
 struct CaptureCommand: ShellCommand {
     let spec = CommandSpec(

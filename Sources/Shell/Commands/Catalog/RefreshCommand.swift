@@ -1,3 +1,5 @@
+import MediaManager
+
 /// refresh: reads the file list from the camera again; the selection and folder follow what remains.
 struct RefreshCommand: ShellCommand {
     let spec = CommandSpec(

@@ -1,3 +1,5 @@
+import MediaManager
+
 /// state: whether the file list is being read, up to date, or out of date.
 struct StateCommand: ShellCommand {
     let spec = CommandSpec(

@@ -1,3 +1,5 @@
+import MediaManager
+
 /// storages: each card or internal memory with its capacity and free space.
 struct StoragesCommand: ShellCommand {
     let spec = CommandSpec(

@@ -1,6 +1,7 @@
 import Foundation
 import Import
 import MediaManager
+import PTP
 
 /// One run of `import` (and of `fetch`'s batches): one progress line for the whole batch on a terminal,
 /// each file said only where it matters (a failure, a unique name, everything with `-v`), the session

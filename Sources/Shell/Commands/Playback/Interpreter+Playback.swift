@@ -1,3 +1,5 @@
+import Foundation
+import MediaManager
 import Playback
 
 /// What the playback commands and the prompt share: the shell's side of the Playback module. Every command

@@ -1,3 +1,4 @@
+import MediaFormats
 import MediaManager
 import Playback
 

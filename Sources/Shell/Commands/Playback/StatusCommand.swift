@@ -1,3 +1,5 @@
+import Playback
+
 /// status [--json]: one line, or the stable JSON (sorted keys) of `PlaybackStatus`; `{"state":"unloaded"}`
 /// when no video is loaded.
 struct StatusCommand: ShellCommand {

@@ -1,3 +1,5 @@
+import Playback
+
 /// step [N]: steps N frames (one with no N; backward when negative) while paused.
 struct StepCommand: ShellCommand {
     let spec = CommandSpec(

@@ -1,3 +1,5 @@
+import Playback
+
 /// stop: stops playback and goes back to the start; the video stays loaded.
 struct StopCommand: ShellCommand {
     let spec = CommandSpec(

@@ -1,3 +1,4 @@
+import MediaFormats
 import MediaManager
 
 /// info [NAME]: a file's size, date, kind, dimensions, sidecars and download state, as rows (with its

@@ -1,3 +1,5 @@
+import MediaManager
+
 /// select NAME: makes NAME the selected file, with the offset its `.part` already holds.
 struct SelectCommand: ShellCommand {
     let spec = CommandSpec(

@@ -1,3 +1,5 @@
+import MediaManager
+
 /// close: ends the session with the camera.
 struct CloseCommand: ShellCommand {
     let spec = CommandSpec(

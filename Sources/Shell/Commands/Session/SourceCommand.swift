@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 
 /// source FILE: runs a script file's lines, nested at most `Interpreter.maximumScriptDepth` deep.
 struct SourceCommand: ShellCommand {

@@ -1,3 +1,5 @@
+import MediaManager
+
 /// summary: the camera's model, serial number, storages and abilities.
 struct SummaryCommand: ShellCommand {
     let spec = CommandSpec(

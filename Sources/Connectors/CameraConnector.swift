@@ -1,11 +1,13 @@
 import Foundation
+import MediaManager
 import PTP
 import PTPIP
 import PTPUSB
 import VirtualCamera
 
 /// Opens a camera from its URL: the in-process virtual camera for `sim:` and `dir:`, a PTP/IP
-/// connection for `ptpip:`, USB for `usb:`.
+/// connection for `ptpip:`, USB for `usb:`. The only module that knows every transport: MediaManager
+/// works over the transport protocols of PTP, and the shell asks here for a camera.
 public enum CameraConnector {
     public struct Options: Sendable {
         /// Seconds to wait for a device's answer before giving up.
