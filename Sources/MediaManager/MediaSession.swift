@@ -52,6 +52,9 @@ public final class MediaSession: @unchecked Sendable {
         public var outcome: Result<DownloadOutcome, Error>
         /// Set when `deleteAfter` was asked and the delete failed.
         public var deleteError: Error?
+        /// The bytes an earlier attempt had kept in the `.part`, when this camera cannot read part of a file
+        /// and the download therefore started again from byte 0.
+        public var restartedDespite: UInt64? = nil
     }
 
     /// Downloads `files` into `folder` one after another, each through its own `.part`. Local names are
@@ -97,10 +100,12 @@ public final class MediaSession: @unchecked Sendable {
             jobOptions.overwrite = options.overwrite
             jobOptions.onlyNew = options.onlyNew
             jobOptions.chunkSize = options.chunkSize
+            jobOptions.wholeFile = !camera.canReadRanges
             if index == 0 { jobOptions.startOffset = options.startOffset }
             let job = DownloadJob(
                 remoteName: file.name, size: file.size, destinationFolder: folder, localName: localNames[index],
                 options: jobOptions)
+            let kept = jobOptions.wholeFile ? job.partialSize.flatMap { $0 > 0 ? $0 : nil } : nil
             let transferred = Result {
                 try job.transfer(
                     read: { offset, count, sink in try self.camera.read(file, offset: offset, count: count, into: sink) },
@@ -111,7 +116,9 @@ public final class MediaSession: @unchecked Sendable {
                 results.append(FileResult(file: file, outcome: .success(outcome), deleteError: nil))
             case .success(.complete(let part)):
                 // A placeholder until its group is committed.
-                results.append(FileResult(file: file, outcome: .failure(DownloadError.local("not committed")), deleteError: nil))
+                results.append(FileResult(
+                    file: file, outcome: .failure(DownloadError.local("not committed")), deleteError: nil,
+                    restartedDespite: kept))
                 pending.append((results.count - 1, part))
                 pendingBytes += part.size
             case .failure(let error):
@@ -153,12 +160,4 @@ public final class MediaSession: @unchecked Sendable {
         } }
     }
 
-    // MARK: Capture
-
-    /// Takes a picture; returns the new files once the catalog knows them.
-    public func capture(timeout: TimeInterval = 30) throws -> [MediaFile] {
-        let ids = try camera.capture(timeout: timeout)
-        try catalog.ensureLoaded()
-        return ids.compactMap { catalog.file(id: $0) }
-    }
 }

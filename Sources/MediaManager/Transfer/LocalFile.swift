@@ -69,6 +69,9 @@ enum LocalFile {
         close(fd)
     }
 
+    /// Removes a file, best effort (an empty `.part` nobody needs).
+    static func remove(_ path: String) { _ = unlink(path) }
+
     static func rename(_ from: String, to: String) throws {
         guard Glibc.rename(from, to) == 0 else { throw DownloadError.local(errorText("rename \(from)")) }
     }

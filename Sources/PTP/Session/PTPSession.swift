@@ -20,9 +20,12 @@ public final class PTPSession: @unchecked Sendable {
         transport.setEventHandler(handler)
     }
 
-    /// Reads DeviceInfo and opens session `id` (OpenSession is sent with transaction id 0).
+    /// Opens session `id` and then reads DeviceInfo inside it, in the order libgphoto2 uses: OpenSession
+    /// with transaction id 0, GetDeviceInfo with 1, and on from there. Some devices refuse GetDeviceInfo
+    /// outside a session (Debian's umtp-responder), others count transactions strictly from the first
+    /// command (libgphoto2's vcamera). A session left open by an earlier connection (SessionAlreadyOpen) is
+    /// used as it is.
     public func open(id: UInt32 = 1) throws {
-        deviceInfo = try getDeviceInfo()
         let response = try lock.withLock {
             try transport.transact(
                 PTPCommand(.openSession, transactionID: 0, parameters: [id]), dataOut: nil, dataIn: nil)
@@ -34,6 +37,7 @@ public final class PTPSession: @unchecked Sendable {
             sessionOpen = true
             nextTransactionID = 1
         }
+        deviceInfo = try getDeviceInfo()
     }
 
     /// Closes the session (best effort) and the transport.

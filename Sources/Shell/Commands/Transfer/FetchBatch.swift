@@ -52,6 +52,12 @@ final class FetchBatch {
         var line = "fetched \(SafeText.display(result.file.name)) -> \(SafeText.display(path))"
         line += " (\(HumanReadable.size(bytes))"
         if resumedFrom > 0 { line += ", continued from \(HumanReadable.size(resumedFrom))" }
+        if let kept = result.restartedDespite {
+            line += "; started again from 0: this camera cannot read part of a file, so the \(HumanReadable.size(kept)) kept were not used"
+        }
+        if let deviceName = result.file.deviceName {
+            line += "; the camera calls it \(SafeText.display(deviceName))"
+        }
         shell.output.line(line + ")")
         shell.state.fetchCompleted(result.file)
         if deleteAfter && result.deleteError == nil {
