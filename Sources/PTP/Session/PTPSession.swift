@@ -20,11 +20,10 @@ public final class PTPSession: @unchecked Sendable {
         transport.setEventHandler(handler)
     }
 
-    /// Opens session `id` and then reads DeviceInfo inside it, in the order libgphoto2 uses: OpenSession
-    /// with transaction id 0, GetDeviceInfo with 1, and on from there. Some devices refuse GetDeviceInfo
-    /// outside a session (Debian's umtp-responder), others count transactions strictly from the first
-    /// command (libgphoto2's vcamera). A session left open by an earlier connection (SessionAlreadyOpen) is
-    /// used as it is.
+    /// Opens session `id` (OpenSession is sent with transaction id 0), then reads DeviceInfo inside it, in
+    /// the order libgphoto2 uses: some devices refuse GetDeviceInfo outside a session, and some count
+    /// transaction ids strictly from the connection's start. A session the device kept open from an earlier
+    /// connection (SessionAlreadyOpen) is used as it is.
     public func open(id: UInt32 = 1) throws {
         let response = try lock.withLock {
             try transport.transact(
