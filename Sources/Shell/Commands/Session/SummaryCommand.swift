@@ -20,13 +20,12 @@ struct SummaryCommand: ShellCommand {
             ["camera:", [summary.manufacturer, summary.model].filter { !$0.isEmpty }.joined(separator: " ")],
             ["version:", summary.version],
             ["serial:", summary.serialNumber],
-            ["opened as:", session.url.description],
+            ["opened as:", session.camera.location],  // the address opened (`usb:001,004` for a bare `usb:`)
         ]
         for storage in storages {
-            let name = storage.label.isEmpty ? storage.description : storage.label
             rows.append([
                 "storage:",
-                "\(name): \(HumanReadable.size(storage.capacity)), \(HumanReadable.size(storage.free)) free"
+                "\(storage.name.isEmpty ? "-" : storage.name): \(HumanReadable.size(storage.capacity)), \(HumanReadable.size(storage.free)) free"
                     + (storage.readOnly ? " (read-only)" : ""),
             ])
         }
