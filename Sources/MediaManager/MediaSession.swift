@@ -47,6 +47,9 @@ public final class MediaSession: @unchecked Sendable {
         public var outcome: Result<DownloadOutcome, Error>
         /// Set when `deleteAfter` was asked and the delete failed.
         public var deleteError: Error?
+        /// The bytes an earlier attempt had kept in the `.part`, when this camera cannot read part of a file
+        /// and the download therefore started again from byte 0.
+        public var restartedDespite: UInt64? = nil
     }
 
     /// Downloads `files` into `folder` one after another, each through its own `.part`, placed by the clash
@@ -100,10 +103,12 @@ public final class MediaSession: @unchecked Sendable {
             var jobOptions = DownloadJob.Options()
             if case .overwrite = placement { jobOptions.overwrite = true }
             jobOptions.chunkSize = options.chunkSize
+            jobOptions.wholeFile = !camera.canReadRanges
             if index == 0 { jobOptions.startOffset = options.startOffset }
             let job = DownloadJob(
                 remoteName: file.name, size: file.size, destinationFolder: folder,
                 localName: (placement.path as NSString).lastPathComponent, options: jobOptions)
+            let kept = jobOptions.wholeFile ? job.partialSize.flatMap { $0 > 0 ? $0 : nil } : nil
             let transferred = Result {
                 try job.transfer(
                     read: { offset, count, sink in try self.camera.read(file, offset: offset, count: count, into: sink) },
@@ -116,7 +121,9 @@ public final class MediaSession: @unchecked Sendable {
                 // The capture time as the file's time, set before the group's sync makes it durable.
                 if let date = file.captureDate { try? LocalFile.setModificationTime(part.partPath, to: date) }
                 // A placeholder until its group is committed.
-                results.append(FileResult(file: file, outcome: .failure(DownloadError.local("not committed")), deleteError: nil))
+                results.append(FileResult(
+                    file: file, outcome: .failure(DownloadError.local("not committed")), deleteError: nil,
+                    restartedDespite: kept))
                 pending.append((results.count - 1, part))
                 pendingBytes += part.size
             case .failure(let error):
@@ -158,12 +165,4 @@ public final class MediaSession: @unchecked Sendable {
         } }
     }
 
-    // MARK: Capture
-
-    /// Takes a picture; returns the new files once the catalog knows them.
-    public func capture(timeout: TimeInterval = 30) throws -> [MediaFile] {
-        let ids = try camera.capture(timeout: timeout)
-        try catalog.ensureLoaded()
-        return ids.compactMap { catalog.file(id: $0) }
-    }
 }

@@ -204,7 +204,7 @@ final class LoopbackServer: @unchecked Sendable {
         let session = try MediaSession.open(.simulator(path: card.path))
         defer { session.close() }
         try session.catalog.ensureLoaded()
-        let added = try session.capture(timeout: 10)
+        let added = try session.capture(timeout: 10).files
         #expect(added.map(\.path) == ["DCIM/100MEDIA/DJI_0010.JPG"])
         #expect(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0010.JPG") != nil)
         #expect(FileManager.default.fileExists(atPath: card.path + "/DCIM/100MEDIA/DJI_0010.JPG"))

@@ -27,9 +27,10 @@ import Testing
         #expect(throws: PTPError.self) { try r.string() }
     }
 
-    @Test func unpairedSurrogateIsAnError() {
-        var r = PTPReader([2, 0x00, 0xD8, 0, 0])
-        #expect(throws: PTPError.self) { try r.string() }
+    @Test func unpairedSurrogateBecomesTheReplacementCharacter() throws {
+        var r = PTPReader([4, 0x41, 0, 0x00, 0xD8, 0x42, 0, 0, 0])
+        #expect(try r.string() == "A\u{FFFD}B")
+        #expect(r.isAtEnd)
     }
 
     @Test func arrayCountBeyondTheBufferIsAnErrorNotAnAllocation() {

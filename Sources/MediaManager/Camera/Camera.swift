@@ -45,7 +45,10 @@ public final class Camera: @unchecked Sendable {
     private let lock = NSLock()
     private var changeHandlers: [Int: @Sendable (CameraChange) -> Void] = [:]
     private var nextHandler = 0
-    private var propListWorks: Bool
+    /// False once the device lacks GetObjectPropList or answered it with something that made no sense:
+    /// listing then uses GetObjectHandles and GetObjectInfo for the rest of the session.
+    var propListWorks: Bool { lock.withLock { propListTrusted } }
+    private var propListTrusted: Bool
 
     /// Opens a PTP session over `transport`. `onClose` runs after the session closes (e.g. to stop an
     /// in-process responder).
@@ -60,11 +63,11 @@ public final class Camera: @unchecked Sendable {
             onClose?()
             throw error
         }
-        propListWorks = session.supports(.getObjectPropList)
+        propListTrusted = session.supports(.getObjectPropList)
         session.setEventHandler { [weak self] event in self?.deliver(event) }
     }
 
-    func setPropListWorks(_ value: Bool) { lock.withLock { propListWorks = value } }
+    func setPropListWorks(_ value: Bool) { lock.withLock { propListTrusted = value } }
 
     public func close() {
         session.close()
@@ -122,61 +125,6 @@ public final class Camera: @unchecked Sendable {
         }
     }
 
-    /// The objects directly in `folder` (nil: the root of `storage`), with `folderPath` as their folder.
-    /// Uses one GetObjectPropList request where the device has it, else GetObjectHandles plus one
-    /// GetObjectInfo per object (and ObjectSize where the 32-bit size saturates).
-    public func list(folder: UInt32?, storage: UInt32, folderPath: String) throws -> [MediaFile] {
-        if lock.withLock({ propListWorks }) {
-            do {
-                return try listWithPropList(folder: folder, storage: storage, folderPath: folderPath)
-            } catch PTPError.response(let code, _)
-                where code == .operationNotSupported || code == .specificationByDepthUnsupported
-                || code == .parameterNotSupported || code == .invalidObjectPropCode
-                || code == .specificationByGroupUnsupported || code == .invalidParameter
-            {
-                lock.withLock { propListWorks = false }
-            }
-        }
-        return try listWithObjectInfo(folder: folder, storage: storage, folderPath: folderPath)
-    }
-
-    private func listWithPropList(folder: UInt32?, storage: UInt32, folderPath: String) throws -> [MediaFile] {
-        let list = try session.getObjectPropList(handle: folder ?? 0, depth: 1)
-        var files: [MediaFile] = []
-        for (handle, props) in list.byObject() {
-            if let s = props[.storageID]?.unsignedValue, UInt32(truncatingIfNeeded: s) != storage, folder == nil { continue }
-            guard let name = props[.objectFileName]?.stringValue ?? props[.name]?.stringValue else {
-                files.append(try file(handle, folderPath: folderPath))
-                continue
-            }
-            let format = ObjectFormatCode(UInt16(truncatingIfNeeded: props[.objectFormat]?.unsignedValue ?? 0x3000))
-            let date = (props[.dateCreated]?.stringValue).flatMap { PTPDateTime.parse($0) }
-                ?? (props[.dateModified]?.stringValue).flatMap { PTPDateTime.parse($0) }
-            var file = MediaFile(
-                id: handle, storageID: UInt32(truncatingIfNeeded: props[.storageID]?.unsignedValue ?? UInt64(storage)),
-                parentID: UInt32(truncatingIfNeeded: props[.parentObject]?.unsignedValue ?? UInt64(folder ?? 0)),
-                name: name, folder: folderPath, kind: MediaKind(fileName: name), isFolder: format == .association,
-                format: format, size: props[.objectSize]?.unsignedValue ?? 0, captureDate: date, video: nil)
-            if file.kind.isVideo {
-                let duration = props[.duration]?.unsignedValue.map { Double($0) / 1000 }
-                let width = props[.width]?.unsignedValue.map { Int($0) }
-                let height = props[.height]?.unsignedValue.map { Int($0) }
-                let fps = props[.framesPerThousandSeconds]?.unsignedValue.map { Double($0) / 1000 }
-                if duration != nil || width != nil {
-                    file.video = VideoDetails(duration: duration, width: width, height: height, framesPerSecond: fps)
-                }
-            }
-            files.append(file)
-        }
-        return files
-    }
-
-    private func listWithObjectInfo(folder: UInt32?, storage: UInt32, folderPath: String) throws -> [MediaFile] {
-        try session.getObjectHandles(storage: storage, parent: folder ?? 0xFFFF_FFFF).map {
-            try file($0, folderPath: folderPath)
-        }
-    }
-
     /// One object's description by handle (GetObjectInfo, and the 64-bit size where needed).
     public func file(_ handle: UInt32, folderPath: String) throws -> MediaFile {
         let info = try session.getObjectInfo(handle)
@@ -187,43 +135,72 @@ public final class Camera: @unchecked Sendable {
             size = big
         }
         let date = PTPDateTime.parse(info.captureDate) ?? PTPDateTime.parse(info.modificationDate)
-        return MediaFile(
+        var file = MediaFile(
             id: handle, storageID: info.storageID, parentID: info.parentObject == 0xFFFF_FFFF ? 0 : info.parentObject,
             name: info.filename, folder: folderPath, kind: MediaKind(fileName: info.filename),
             isFolder: info.isFolder, format: info.format, size: size,
             captureDate: date, video: nil)
+        file.thumbnailListed = info.thumbFormat.rawValue != 0 && info.thumbCompressedSize != 0
+        return file
     }
 
     // MARK: Reading, deleting, capturing
 
-    /// Reads `count` bytes from `offset` of a file into `sink`; returns the bytes the device sent.
+    /// True when the device lists GetPartialObject or GetPartialObject64: a file can be read in pieces
+    /// (resumes, playback, headers); else only whole, through GetObject.
+    public var canReadRanges: Bool { session.supports(.getPartialObject) || session.supports(.getPartialObject64) }
+
+    /// Reads `count` bytes from `offset` of a file into `sink`; returns the bytes the device sent. Without
+    /// partial reads only the whole file can be read (offset 0, the whole size).
     public func read(_ file: MediaFile, offset: UInt64, count: Int, into sink: DataSink) throws -> Int {
         let counting = CountingSink(sink)
-        if session.supports(.getPartialObject) || session.supports(.getPartialObject64) {
+        if canReadRanges {
             let asked = UInt32(clamping: count)
             try session.getPartialObject(file.id, offset: offset, count: asked, into: counting)
         } else if offset == 0 && UInt64(count) >= file.size {
             try session.getObject(file.id, into: counting)
         } else {
-            throw PTPError.response(.operationNotSupported, operation: .getPartialObject)
+            throw CameraCapabilityError.cannotReadRanges
         }
         return counting.count
     }
 
-    public func thumbnail(_ file: MediaFile) throws -> [UInt8] { try session.getThumb(file.id) }
+    /// The device's thumbnail. Not asked when the device has no GetThumb, or when its ObjectInfo said the
+    /// object has none (thumb format 0 or size 0); a general error for such an object means none too.
+    public func thumbnail(_ file: MediaFile) throws -> [UInt8] {
+        guard session.supports(.getThumb) else { throw CameraCapabilityError.noThumbnail }
+        if file.hasNoDeviceThumbnail { throw CameraCapabilityError.noThumbnail }
+        do {
+            return try session.getThumb(file.id)
+        } catch PTPError.response(let code, _) where code == .noThumbnailPresent || code == .generalError && file.thumbnailListed != true {
+            throw CameraCapabilityError.noThumbnail
+        }
+    }
 
-    public func delete(_ file: MediaFile) throws { try session.deleteObject(file.id) }
+    public func delete(_ file: MediaFile) throws {
+        guard session.supports(.deleteObject) else { throw CameraCapabilityError.notOffered("deleting files") }
+        try session.deleteObject(file.id)
+    }
 
-    /// Takes a picture and waits (up to `timeout`) for the device to report the new objects.
-    public func capture(timeout: TimeInterval = 30) throws -> [UInt32] {
+    /// What the device said about a capture: the objects it reported, and whether it said it was done.
+    public struct CaptureEvents: Sendable {
+        public var added: [UInt32]
+        /// CaptureComplete arrived. False with `added` empty: the camera sent no events at all.
+        public var completed: Bool
+    }
+
+    /// Takes a picture and waits (up to `timeout`, and until `cancelled` says so, polled a few times a
+    /// second) for the device to report the new objects. Cameras that send no events (many PTP/IP ones)
+    /// come back with nothing after the timeout: the caller compares listings then.
+    public func capture(timeout: TimeInterval = 30, cancelled: @escaping @Sendable () -> Bool = { false }) throws -> CaptureEvents {
         let collector = CaptureCollector()
         let token = addChangeHandler { collector.record($0) }
         defer { removeChangeHandler(token) }
+        guard session.supports(.initiateCapture) else { throw CameraCapabilityError.notOffered("capture") }
         try session.initiateCapture()
-        guard let added = collector.waitForCompletion(timeout: timeout) else {
-            throw PTPError.timeout("the camera did not report the capture within \(Int(timeout)) s")
-        }
-        return added
+        let completed = collector.waitForCompletion(timeout: timeout, cancelled: cancelled)
+        if cancelled() && !completed && collector.added.isEmpty { throw PTPError.cancelled }
+        return CaptureEvents(added: collector.added, completed: completed)
     }
 }
 
@@ -241,16 +218,21 @@ final class CountingSink: DataSink {
 
 /// Gathers ObjectAdded events until CaptureComplete.
 final class CaptureCollector: @unchecked Sendable {
-    // Safety: `added` and `complete` are only touched with `condition` held; the handles leave through
-    // `waitForCompletion`, copied under it (an ObjectAdded may still arrive after CaptureComplete).
+    // Safety: `addedHandles` and `complete` are only touched with `condition` held; `added` copies the
+    // handles under it (an ObjectAdded may still arrive after CaptureComplete).
     private let condition = NSCondition()
-    private var added: [UInt32] = []
+    private var addedHandles: [UInt32] = []
+    var added: [UInt32] {
+        condition.lock()
+        defer { condition.unlock() }
+        return addedHandles
+    }
     private var complete = false
 
     func record(_ change: CameraChange) {
         condition.lock()
         switch change {
-        case .added(let h): added.append(h)
+        case .added(let h): addedHandles.append(h)
         case .captureComplete: complete = true
         default: break
         }
@@ -258,15 +240,17 @@ final class CaptureCollector: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The handles added, once CaptureComplete arrived within `timeout`; nil when it did not.
-    func waitForCompletion(timeout: TimeInterval) -> [UInt32]? {
+    /// True once CaptureComplete came; false after `timeout` or when `cancelled` (checked every 0.2 s).
+    func waitForCompletion(timeout: TimeInterval, cancelled: () -> Bool = { false }) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !complete {
-            if !condition.wait(until: deadline) && !complete { return nil }
+            if cancelled() { return false }
+            let slice = min(deadline, Date(timeIntervalSinceNow: 0.2))
+            if !condition.wait(until: slice) && slice >= deadline { return complete }
         }
-        return added
+        return true
     }
 }
 

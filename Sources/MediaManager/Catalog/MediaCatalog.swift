@@ -29,8 +29,12 @@ public final class MediaCatalog: @unchecked Sendable {
     private var changeToken: Int?
     /// Top-level folder names when the camera has more than one store ("store_00010001"), else empty.
     private var storePrefixes: [UInt32: String] = [:]
-    /// A folder the device refused to list at the last reload: the catalog stays incomplete until the next.
-    private var someFolderFailed = false
+    /// Why the last reload left things out (a folder the device refused to list, objects it could not
+    /// describe, more than the bounds allow): the catalog stays incomplete until the next reload.
+    private var gaps: [String] = []
+    /// One line per object lost or repaired, not yet handed to `takeWarnings()`.
+    private var unreported: [String] = []
+    private var someFolderFailed: Bool { !gaps.isEmpty }
     private var changeCount = 0
 
     public init(camera: Camera) {
@@ -53,13 +57,33 @@ public final class MediaCatalog: @unchecked Sendable {
         if state == .reset { try reload() } else { try applyPendingChanges() }
     }
 
-    /// Throws the cache away and reads every folder again.
+    /// The deepest nesting read, and the most objects kept: bounds against a device whose tree never ends.
+    public static let maximumDepth = 32
+    public static let maximumObjects = 1_000_000
+
+    /// Why the catalog is incomplete after its last reload (empty when nothing was left out).
+    public var incompleteBecause: [String] { lock.withLock { gaps } }
+
+    /// The warnings (one line each, naming the object) found since the last call: objects lost or repaired.
+    public func takeWarnings() -> [String] {
+        lock.withLock {
+            defer { unreported = [] }
+            return unreported
+        }
+    }
+
+    /// Throws the cache away and reads every folder again. Never trusts the tree: each folder is read once
+    /// per (store, handle), nesting and the number of objects are bounded, and a folder or an object that
+    /// cannot be read is noted (`incompleteBecause`) while the rest is read.
     public func reload() throws {
         setState(.syncing)
         var newFolders: [String: [MediaFile]] = [:]
         var newIDs: [String: (UInt32, UInt32?)] = [:]
         var prefixes: [UInt32: String] = [:]
-        var incomplete = false
+        var newGaps: [String] = []
+        var warnings: [String] = []
+        var visited = Set<UInt64>()
+        var objects = 0
         do {
             let storages = try camera.storages()
             if storages.count > 1 {
@@ -70,25 +94,41 @@ public final class MediaCatalog: @unchecked Sendable {
                         isFolder: true, format: .association, size: 0, captureDate: nil, video: nil)
                 }
             }
-            for s in storages {
+            storeLoop: for s in storages {
                 let rootPath = prefixes[s.id] ?? ""
-                var queue: [(path: String, id: UInt32?)] = [(rootPath, nil)]
+                var queue: [(path: String, id: UInt32?, depth: Int)] = [(rootPath, nil, 0)]
                 newIDs[rootPath] = (s.id, nil)
-                while let (path, id) = queue.popLast() {
-                    let entries: [MediaFile]
+                visited.insert(UInt64(s.id) << 32)
+                while let (path, id, depth) = queue.popLast() {
+                    let listing: FolderListing
                     do {
-                        entries = try camera.list(folder: id, storage: s.id, folderPath: path)
-                    } catch let error as PTPError where error.responseCode != nil {
-                        incomplete = true
+                        listing = try camera.list(folder: id, storage: s.id, folderPath: path)
+                    } catch let error as PTPError where error.responseCode != nil || error.isMalformed {
+                        newGaps.append("/\(path) could not be read: \(error)")
                         continue
                     }
+                    for lost in listing.lost {
+                        newGaps.append("\(lost)")
+                        warnings.append("\(lost) (left out)")
+                    }
+                    warnings += listing.repaired.map(\.description)
+                    var entries = CatalogNaming.distinct(listing.files)
+                    if objects + entries.count > Self.maximumObjects {
+                        entries = Array(entries.prefix(max(0, Self.maximumObjects - objects)))
+                        newGaps.append("more than \(Self.maximumObjects) objects: the rest was not read")
+                    }
+                    objects += entries.count
                     newFolders[path] = sortByName(entries)
+                    if objects >= Self.maximumObjects { break storeLoop }
                     for e in entries where e.isFolder {
                         let childPath = path.isEmpty ? e.name : path + "/" + e.name
-                        // Depth bound against a device that reports a folder as its own child.
-                        guard childPath.split(separator: "/").count <= 32, newIDs[childPath] == nil else { continue }
+                        guard visited.insert(UInt64(s.id) << 32 | UInt64(e.id)).inserted, newIDs[childPath] == nil else { continue }
+                        guard depth + 1 <= Self.maximumDepth else {
+                            newGaps.append("/\(childPath) is nested deeper than \(Self.maximumDepth) folders: not read")
+                            continue
+                        }
                         newIDs[childPath] = (s.id, e.id)
-                        queue.append((childPath, e.id))
+                        queue.append((childPath, e.id, depth + 1))
                     }
                 }
             }
@@ -105,8 +145,9 @@ public final class MediaCatalog: @unchecked Sendable {
             for list in newFolders.values { for f in list where f.id != 0 { byID[f.id] = f } }
             storePrefixes = prefixes
             pendingAdded = []
-            someFolderFailed = incomplete
-            storedState = incomplete ? .incomplete : .upToDate
+            gaps = newGaps
+            unreported += warnings
+            storedState = newGaps.isEmpty ? .upToDate : .incomplete
             changeCount += 1
         }
     }
@@ -151,6 +192,14 @@ public final class MediaCatalog: @unchecked Sendable {
     }
 
     public var folderPaths: [String] { lock.withLock { folders.keys.sorted() } }
+
+    /// The store and handle of the folder at `path` (nil handle: a store's root); nil when unknown.
+    func folderHandle(_ path: String) -> (storage: UInt32, id: UInt32?)? { lock.withLock { folderIDs[normalize(path)] } }
+
+    /// The path of each store's root: "" with one store, "store_XXXXXXXX" with several.
+    func storeRoots() -> [String] {
+        lock.withLock { storePrefixes.isEmpty ? [""] : storePrefixes.values.sorted() }
+    }
 
     /// The file with the sidecars that travel with it (same folder, same stem): DJI_0042.MP4 with
     /// DJI_0042.SRT and DJI_0042.LRF; IMG_1.CR3 with IMG_1.JPG. The named file comes first.
@@ -206,7 +255,8 @@ public final class MediaCatalog: @unchecked Sendable {
         }
     }
 
-    /// Fetches descriptions of objects the device reported as added or changed.
+    /// Fetches descriptions of objects the device reported as added or changed. A new folder is read
+    /// with what it holds (a camera that makes a folder for a new shot may announce only the folder).
     public func applyPendingChanges() throws {
         let pending = lock.withLock { () -> [UInt32] in
             defer { pendingAdded = [] }
@@ -215,34 +265,47 @@ public final class MediaCatalog: @unchecked Sendable {
         guard !pending.isEmpty else { return }
         var failed = false
         for id in pending {
+            let described: MediaFile
             do {
-                let info = try camera.session.getObjectInfo(id)
-                let parent = info.parentObject == 0xFFFF_FFFF ? 0 : info.parentObject
-                let folderPath: String? = lock.withLock {
-                    parent == 0 ? (storePrefixes[info.storageID] ?? "") : pathByFolderID[parent]
-                }
-                guard let folderPath else {
-                    failed = true
-                    continue
-                }
-                let file = try camera.file(id, folderPath: folderPath)
-                lock.withLock {
-                    removeLocked(id)
-                    var list = folders[folderPath] ?? []
-                    list.append(file)
-                    folders[folderPath] = sortByName(list)
-                    byID[id] = file
-                    changeCount += 1
-                    if file.isFolder {
-                        let path = folderPath.isEmpty ? file.name : folderPath + "/" + file.name
-                        folders[path] = folders[path] ?? []
-                        folderIDs[path] = (file.storageID, id)
-                        pathByFolderID[id] = path
-                    }
-                }
+                described = try camera.file(id, folderPath: "")
             } catch PTPError.response(.invalidObjectHandle, _) {
                 lock.withLock { removeLocked(id) }  // added then removed before we asked
+                continue
+            } catch let error as PTPError where error.responseCode != nil || error.isMalformed {
+                lock.withLock { unreported.append("object 0x\(hex8(id)): \(error) (left out)") }
+                failed = true
+                continue
             }
+            let folderPath: String? = lock.withLock {
+                described.parentID == 0 ? (storePrefixes[described.storageID] ?? "") : pathByFolderID[described.parentID]
+            }
+            guard let folderPath else {
+                failed = true
+                continue
+            }
+            var file = described
+            file.folder = folderPath
+            let newFolder = lock.withLock { () -> (path: String, id: UInt32, storage: UInt32)? in
+                let wasFolder = byID[id]?.isFolder == true
+                if wasFolder && file.isFolder {
+                    folders[byID[id]!.folder]?.removeAll { $0.id == id }
+                } else {
+                    removeLocked(id)
+                }
+                var list = folders[folderPath] ?? []
+                file = CatalogNaming.distinct([file], taken: Set(list.map(\.name)))[0]
+                list.append(file)
+                folders[folderPath] = sortByName(list)
+                byID[id] = file
+                changeCount += 1
+                guard file.isFolder, !wasFolder else { return nil }
+                let path = folderPath.isEmpty ? file.name : folderPath + "/" + file.name
+                folders[path] = folders[path] ?? []
+                folderIDs[path] = (file.storageID, id)
+                pathByFolderID[id] = path
+                return (path, id, file.storageID)
+            }
+            if let newFolder { try readNewFolder(newFolder.path, id: newFolder.id, storage: newFolder.storage) }
         }
         lock.withLock {
             if storedState == .incomplete && pendingAdded.isEmpty && !failed && !someFolderFailed {
@@ -250,6 +313,47 @@ public final class MediaCatalog: @unchecked Sendable {
             }
         }
         if failed { try reload() }
+    }
+
+    /// Reads a folder that appeared after the last reload, and the folders in it (bounded as `reload`).
+    private func readNewFolder(_ path: String, id: UInt32, storage: UInt32) throws {
+        var queue: [(path: String, id: UInt32, depth: Int)] = [(path, id, path.split(separator: "/").count)]
+        while let (path, id, depth) = queue.popLast() {
+            let listing = try camera.list(folder: id, storage: storage, folderPath: path)
+            lock.withLock {
+                let entries = CatalogNaming.distinct(listing.files.filter { byID[$0.id] == nil })
+                folders[path] = sortByName(entries)
+                for e in entries { byID[e.id] = e }
+                unreported += listing.lost.map { "\($0) (left out)" } + listing.repaired.map(\.description)
+                gaps += listing.lost.map(\.description)
+                changeCount += 1
+                for e in entries where e.isFolder && depth < Self.maximumDepth {
+                    let child = path + "/" + e.name
+                    folderIDs[child] = (storage, e.id)
+                    pathByFolderID[e.id] = child
+                    queue.append((child, e.id, depth + 1))
+                }
+            }
+        }
+    }
+
+    /// The files (not folders) among `ids`, with those inside any folder among them: what a capture made.
+    public func files(among ids: [UInt32]) -> [MediaFile] {
+        lock.withLock {
+            var result: [MediaFile] = []
+            var seen = Set<UInt32>()
+            var stack = ids.reversed().compactMap { byID[$0] }
+            while let file = stack.popLast() {
+                guard seen.insert(file.id).inserted else { continue }
+                if file.isFolder {
+                    guard let path = pathByFolderID[file.id] else { continue }
+                    stack += (folders[path] ?? []).reversed()
+                } else {
+                    result.append(file)
+                }
+            }
+            return result
+        }
     }
 }
 

@@ -46,6 +46,14 @@ public struct MediaFile: Equatable, Hashable, Sendable, Identifiable {
     public var size: UInt64
     public var captureDate: Date?
     public var video: VideoDetails?
+    /// The name the device gave, when the catalog had to change it (a repeated or unusable name); `name`
+    /// is then the one shown and matched.
+    public var deviceName: String? = nil
+    /// What the device's ObjectInfo said of a thumbnail: false for thumb format 0 or size 0, nil when
+    /// unknown (listed through a property list, which does not say).
+    public var thumbnailListed: Bool? = nil
+
+    var hasNoDeviceThumbnail: Bool { thumbnailListed == false }
 
     public var path: String { folder.isEmpty ? name : folder + "/" + name }
 

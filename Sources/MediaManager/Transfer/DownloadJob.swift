@@ -48,6 +48,9 @@ public struct DownloadJob {
         public var startOffset: UInt64?
         /// Bytes asked for per request; cancellation is checked between requests.
         public var chunkSize = 8 << 20
+        /// The device cannot read part of a file (no GetPartialObject): the file comes whole in one request,
+        /// from byte 0 whatever the `.part` holds; progress, the rate and Ctrl-C are handled as bytes arrive.
+        public var wholeFile = false
         public init() {}
     }
 
@@ -95,13 +98,25 @@ public struct DownloadJob {
         read: RangeReader, cancellation: CancellationFlag? = nil, progress: ((TransferProgress) -> Void)? = nil,
         syncToDisk: Bool
     ) throws -> TransferResult {
+        do {
+            return try stream(read: read, cancellation: cancellation, progress: progress, syncToDisk: syncToDisk)
+        } catch {
+            // A failed attempt that got no byte leaves no empty .part behind.
+            if LocalFile.size(partPath) == 0 { LocalFile.remove(partPath) }
+            throw error
+        }
+    }
+
+    private func stream(
+        read: RangeReader, cancellation: CancellationFlag?, progress: ((TransferProgress) -> Void)?, syncToDisk: Bool
+    ) throws -> TransferResult {
         if let existing = LocalFile.size(destination) {
             if options.onlyNew && existing == size { return .skipped(.skippedExisting(path: destination)) }
             if !options.overwrite { throw DownloadError.exists(path: destination) }
         }
         let fd = try LocalFile.openPart(partPath)
         defer { close(fd) }
-        var offset = options.startOffset ?? LocalFile.size(fd)
+        var offset = options.wholeFile ? 0 : options.startOffset ?? LocalFile.size(fd)
         if offset > size { offset = 0 }  // a .part longer than the file is from something else: start over
         try LocalFile.truncate(fd, to: offset, path: partPath)
         let resumedFrom = offset
@@ -121,8 +136,15 @@ public struct DownloadJob {
                 LocalFile.sync(fd)
                 throw DownloadError.cancelled(path: destination, at: offset)
             }
-            let want = Int(min(UInt64(options.chunkSize), size - offset))
+            let want = options.wholeFile ? Int(clamping: size) : Int(min(UInt64(options.chunkSize), size - offset))
             sink.reset(offset: offset, limit: want)
+            if options.wholeFile {
+                sink.afterWrite = { [destination] done in
+                    if cancellation?.isCancelled == true { throw DownloadError.cancelled(path: destination, at: done) }
+                    offset = done
+                    report()
+                }
+            }
             let got: Int
             do {
                 got = try read(offset, want, sink)
@@ -174,6 +196,8 @@ final class FileSink: DataSink {
     private(set) var offset: UInt64
     private(set) var written = 0
     private var limit = Int.max
+    /// Called with the file's offset after each chunk written (whole-file reads: progress, pacing, Ctrl-C).
+    var afterWrite: ((UInt64) throws -> Void)?
 
     init(fd: Int32, path: String, offset: UInt64) {
         self.fd = fd
@@ -200,5 +224,6 @@ final class FileSink: DataSink {
         try LocalFile.write(fd, chunk, at: offset, path: path)
         offset += UInt64(chunk.count)
         written += chunk.count
+        try afterWrite?(offset)
     }
 }

@@ -101,6 +101,9 @@ enum LocalFile {
         close(fd)
     }
 
+    /// Removes a file, best effort (an empty `.part` nobody needs).
+    static func remove(_ path: String) { _ = unlink(path) }
+
     /// Gives a file the capture time as its modification (and access) time, as cameras' own importers do,
     /// so that photo managers sort downloads by when they were taken. A symlink is not followed.
     static func setModificationTime(_ path: String, to date: Date) throws {

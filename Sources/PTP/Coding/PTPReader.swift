@@ -68,7 +68,8 @@ public struct PTPReader: Sendable {
     }
 
     /// A PTP string: u8 count of UTF-16 code units including the terminating NUL (0 for empty),
-    /// then the code units. A missing terminator or invalid UTF-16 is an error.
+    /// then the code units. A missing terminator is an error; invalid UTF-16 (an unpaired surrogate)
+    /// becomes U+FFFD, so that one odd name costs nothing but its spelling.
     public mutating func string() throws -> String {
         let count = Int(try uint8())
         if count == 0 { return "" }
@@ -91,7 +92,7 @@ public struct PTPReader: Sendable {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar): result.unicodeScalars.append(scalar)
             case .emptyInput: break loop
-            case .error: throw fail("invalid UTF-16 in string")
+            case .error: result.unicodeScalars.append("\u{FFFD}")
             }
         }
         return result

@@ -12,11 +12,17 @@ extension Interpreter {
         return media
     }
 
-    /// The camera's catalog, with additions the device reported fetched first.
+    /// The camera's catalog, with additions the device reported fetched first. Objects the device could
+    /// not describe (or whose names needed repair) are one warning line each, once.
     func loadedCatalog() throws -> MediaCatalog {
         let session = try requireCamera()
         try session.catalog.ensureLoaded()
+        reportCatalogWarnings(session.catalog)
         return session.catalog
+    }
+
+    func reportCatalogWarnings(_ catalog: MediaCatalog) {
+        for line in catalog.takeWarnings() { report(line, severity: .warning) }
     }
 
     /// Names among the catalog, relative to the current folder.

@@ -94,6 +94,7 @@ public final class Interpreter {
         }
         media = session
         state.cameraClosed()
+        reportCatalogWarnings(session.catalog)
     }
 
     /// Uses an already open session (tests, and cameras opened by other means).

@@ -20,7 +20,9 @@ struct ObjectPresentation {
 
     /// The name the camera reports for `object`, with the stand-in where an unpaired surrogate goes.
     func name(of object: CardObject) -> String {
-        guard let index = fileIndex(object) else { return object.name }
+        guard quirks.contains(.invalidUTF16) || quirks.contains(.duplicateNames), let index = fileIndex(object) else {
+            return object.name
+        }
         if quirks.contains(.invalidUTF16) && index == 2 {
             var name = object.name
             let dot = name.lastIndex(of: ".") ?? name.endIndex

@@ -348,7 +348,9 @@ final class ResponderSession: @unchecked Sendable {
         info.protectionStatus = card.readOnly ? 1 : 0
         if object.format.isImage || MediaKind(fileName: object.name).isVideo {
             info.thumbFormat = .exifJPEG
-            info.thumbCompressedSize = thumbnails.cachedSize(for: object.handle) ?? 0
+            // The real size once the thumbnail was made; before, a nominal one (making it for every
+            // ObjectInfo would slow listings down), never 0, which means "no thumbnail".
+            info.thumbCompressedSize = thumbnails.cachedSize(for: object.handle) ?? 4096
             info.thumbPixWidth = 160
             info.thumbPixHeight = 120
         }

@@ -9,12 +9,17 @@ struct CaptureCommand: ShellCommand {
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         guard session.camera.summary.canCapture else { throw CommandError("not supported by this camera") }
-        let files = try session.capture(timeout: shell.state.settings.timeout)
-        guard !files.isEmpty else {
+        let interrupt = shell.interrupt
+        let result = try session.capture(timeout: shell.state.settings.timeout, cancelled: { interrupt.isPending })
+        if result.foundByListing {
+            let what = result.cameraSentNoEvents ? "no events" : "no ObjectAdded event"
+            shell.output.line("the camera sent \(what); its folders were listed again to find the new file")
+        }
+        guard !result.files.isEmpty else {
             shell.output.line("the camera took a picture but reported no new file ('refresh' reads the list again)")
             return .success
         }
-        for file in files {
+        for file in result.files {
             shell.output.line("captured \(RemotePath.display(file.path)) (\(HumanReadable.size(file.size)))")
         }
         return .success

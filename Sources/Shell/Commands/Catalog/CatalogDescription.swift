@@ -10,8 +10,13 @@ enum CatalogDescription {
         switch catalog.state {
         case .upToDate: return "up-to-date: \(counts)"
         case .incomplete:
-            return "incomplete: \(counts); the camera reported changes or a folder could not be read "
-                + "('refresh' reads it all again)"
+            let why = catalog.incompleteBecause
+            guard !why.isEmpty else {
+                return "incomplete: \(counts); the camera reported changes not read yet ('refresh' reads it all again)"
+            }
+            return "incomplete: \(counts); left out at the last reading ('refresh' reads it all again):\n"
+                + why.prefix(20).map { "  " + SafeText.display($0) }.joined(separator: "\n")
+                + (why.count > 20 ? "\n  and \(why.count - 20) more" : "")
         case .syncing: return "syncing: reading the file list"
         case .deleting: return "deleting: \(counts)"
         case .reset: return "reset: the file list will be read again at the next command that needs it"

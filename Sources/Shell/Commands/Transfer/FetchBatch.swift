@@ -102,6 +102,12 @@ final class FetchBatch {
         if resumedFrom > 0 { line += ", continued from \(HumanReadable.size(resumedFrom))" }
         summary.fetched += 1
         summary.bytes += bytes - resumedFrom
+        if let kept = result.restartedDespite {
+            line += "; started again from 0: this camera cannot read part of a file, so the \(HumanReadable.size(kept)) kept were not used"
+        }
+        if let deviceName = result.file.deviceName {
+            line += "; the camera calls it \(SafeText.display(deviceName))"
+        }
         if (path as NSString).lastPathComponent != LocalFileName.sanitize(result.file.name) {
             summary.renamed += 1
             line += "; a different file has its name here, fetch --force replaces it instead"

@@ -1,0 +1,41 @@
+/// Gives every object of a folder a name of its own in the catalog, so that each is reachable by path,
+/// glob and completion, even when the device repeats a name or gives one that cannot be a path component
+/// (empty, `.`, `..`, holding `/` or NUL). The device's own name is kept in `MediaFile.deviceName`.
+enum CatalogNaming {
+    /// `files` with their names made usable and distinct (exactly: case variants stay as they are),
+    /// the later of two equal names getting " (2)", " (3)" before the extension. `taken` are names
+    /// already used in the folder.
+    static func distinct(_ files: [MediaFile], taken: Set<String> = []) -> [MediaFile] {
+        var used = taken
+        return files.map { file in
+            var file = file
+            let usable = usableName(file.name)
+            var candidate = usable
+            var n = 2
+            while used.contains(candidate) {
+                candidate = numbered(usable, n)
+                n += 1
+            }
+            used.insert(candidate)
+            if candidate != file.name {
+                file.deviceName = file.deviceName ?? file.name
+                file.name = candidate
+            }
+            return file
+        }
+    }
+
+    /// The name itself when it can be a path component, else its sanitized form.
+    static func usableName(_ name: String) -> String {
+        let unusable = name.isEmpty || name == "." || name == ".." || name.contains("/")
+            || name.unicodeScalars.contains { $0.value == 0 }
+        return unusable ? LocalFileName.sanitize(name) : name
+    }
+
+    static func numbered(_ name: String, _ n: Int) -> String {
+        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+        let stem = dot.map { String(name[..<$0]) } ?? name
+        let ext = dot.map { String(name[$0...]) } ?? ""
+        return LocalFileName.truncate("\(stem) (\(n))\(ext)")
+    }
+}

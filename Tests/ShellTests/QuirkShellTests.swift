@@ -1,0 +1,190 @@
+import Foundation
+import MediaManager
+import PTP
+import Testing
+import VirtualCamera
+
+@testable import Shell
+
+/// The whole shell against each quirk of the virtual camera: what a user types works on a camera that
+/// behaves like that, and the shell never sends what the camera did not list.
+@Suite struct QuirkShellTests {
+    let card: TemporaryFolder
+    let downloads: TemporaryFolder
+
+    init() throws {
+        card = try makeCardFolder()
+        downloads = try TemporaryFolder("msh-quirk-dl")
+    }
+
+    static let everyFile = [
+        "DCIM/100MEDIA/Birthday Party.MP4", "DCIM/100MEDIA/DJI_0001.JPG", "DCIM/100MEDIA/DJI_0002.JPG",
+        "DCIM/100MEDIA/DJI_0003.MP4", "DCIM/100MEDIA/DJI_0003.SRT", "DCIM/100MEDIA/My Clip 1.MP4",
+        "DCIM/100MEDIA/My Clip 2.MP4", "DCIM/101MEDIA/IMG_0100.JPG", "DCIM/101MEDIA/IMG_0101.JPG",
+    ]
+
+    /// Quirks that keep every name as it is on the card: the whole card must list and arrive intact.
+    static let faithful: [String] = [
+        "proplist-ignores-depth", "proplist-lists-self", "no-proplist", "lazy-handles", "handles-list-self",
+        "generic-format", "zero-dimensions", "no-thumbs", "no-thumb-info", "no-partial", "strict-transactions",
+        "no-deviceinfo-outside-session", "sticky-session", "no-all-storages", "no-events", "capture-new-folder",
+        "ok-unknown-ops", "umtp", "debian-umtp", "vcamera", "no-proplist,handles-list-self",
+    ]
+
+    @Test(arguments: faithful)
+    func theWholeCardListsAndArrivesIntact(_ names: String) throws {
+        let (shell, output, camera) = try quirkyShell(try Quirks(parsing: names), card: card, downloads: downloads)
+        defer { camera.session.close() }
+        #expect(shell.run(line: "ls /DCIM/100MEDIA /DCIM/101MEDIA") == .success, "\(output.errors)")
+        let listed = Set(output.lines)
+        for path in Self.everyFile {
+            #expect(listed.contains("/" + path), "\(names): \(path) not in \(output.lines)")
+        }
+        output.reset()
+        #expect(shell.run(line: "state") == .success)
+        #expect(output.standardOutput.contains("up-to-date"), "\(names): \(output.standardOutput)")
+        #expect(shell.run(line: "fetch /DCIM/100MEDIA/* /DCIM/101MEDIA/*") == .success, "\(names): \(output.errors)")
+        for path in Self.everyFile {
+            let name = String(path.split(separator: "/").last!)
+            #expect(downloads.read(name) == card.read(path), "\(names): \(name) differs")
+        }
+        // Nothing the camera did not list in DeviceInfo was ever sent, and the listing was bounded.
+        let offered = Set(camera.camera.operations)
+        for code in camera.transport.operations { #expect(offered.contains(code), "\(names): sent \(code)") }
+        #expect(camera.transport.operations.count < 200, "\(names): \(camera.transport.operations.count) requests")
+    }
+
+    private func shell(_ quirks: Quirks, capture: Bool = false) throws -> (Interpreter, CapturedOutput, QuirkyCamera) {
+        try quirkyShell(quirks, card: card, downloads: downloads, capture: capture)
+    }
+
+    @Test func duplicateNamesAreAllListedAndEachArrivesUnderItsOwnName() throws {
+        let (shell, output, camera) = try shell([.duplicateNames])
+        defer { camera.session.close() }
+        #expect(shell.run(line: "cd /DCIM/100MEDIA; ls") == .success, "\(output.errors)")
+        #expect(output.lines == [
+            "Birthday Party (2).MP4", "Birthday Party.MP4", "DJI_0002.JPG", "DJI_0003 (2).SRT", "DJI_0003.SRT",
+            "My Clip 2.MP4", "dji_0002.jpg",
+        ])
+        output.reset()
+        #expect(shell.run(line: "fetch *") == .success, "\(output.errors)")
+        let arrived = try FileManager.default.contentsOfDirectory(atPath: downloads.path).sorted()
+        #expect(arrived.count == 7, "\(arrived)")
+        var contents = Set<[UInt8]>()
+        for name in arrived { contents.insert(try #require(downloads.read(name))) }
+        var originals = Set<[UInt8]>()
+        for path in Self.everyFile where path.hasPrefix("DCIM/100MEDIA") { originals.insert(try #require(card.read(path))) }
+        #expect(contents == originals, "each object arrived once, byte for byte")
+        #expect(output.lines.contains { $0.contains("the camera calls it Birthday Party.MP4") }, "\(output.lines)")
+    }
+
+    @Test(arguments: ["truncated-objectinfo", "truncated-objectinfo,no-proplist"])
+    func aTruncatedObjectInfoCostsThatObjectOnly(_ names: String) throws {
+        let (shell, output, camera) = try shell(try Quirks(parsing: names))
+        defer { camera.session.close() }
+        #expect(shell.run(line: "ls /DCIM/100MEDIA") == .success, "\(output.errors)")
+        #expect(output.lines.count == 6 && !output.lines.contains("DJI_0001.JPG"), "\(output.lines)")
+        let handle = try #require(camera.camera.card.handle(forPath: "DCIM/100MEDIA/DJI_0001.JPG"))
+        // The second file of each folder: DJI_0001.JPG here, IMG_0101.JPG in 101MEDIA.
+        let warnings = output.errors.filter { $0.hasPrefix("warning: ") }
+        #expect(warnings.count == 2, "\(output.errors)")
+        #expect(warnings.contains { $0.contains("object 0x\(hex8(handle)) in /DCIM/100MEDIA/") }, "\(warnings)")
+        #expect(output.errors.count == 2)
+        output.reset()
+        #expect(shell.run(line: "state") == .success)
+        #expect(output.standardOutput.hasPrefix("incomplete: 7 files in 4 folders; left out"), "\(output.standardOutput)")
+        #expect(output.standardOutput.contains("object 0x\(hex8(handle))"))
+        #expect(shell.run(line: "fetch /DCIM/101MEDIA/*") == .success, "\(output.errors)")
+        #expect(downloads.read("IMG_0100.JPG") == card.read("DCIM/101MEDIA/IMG_0100.JPG"))
+        output.reset()
+        #expect(shell.run(line: "ls") == .success)
+        #expect(output.errors.isEmpty, "a warning is given once: \(output.errors)")
+    }
+
+    @Test(arguments: ["invalid-utf16", "invalid-utf16,no-proplist"])
+    func aNameThatIsNotUTF16IsRepairedAndStillFetched(_ names: String) throws {
+        let (shell, output, camera) = try shell(try Quirks(parsing: names))
+        defer { camera.session.close() }
+        #expect(shell.run(line: "cd /DCIM/100MEDIA; ls") == .success, "\(output.errors)")
+        #expect(output.lines.contains("DJI_0002\u{FFFD}.JPG"), "\(output.lines)")
+        #expect(output.lines.count == 7)
+        #expect(output.errors.count == 1 && output.errors[0].contains("not valid UTF-16"), "\(output.errors)")
+        #expect(shell.run(line: "fetch DJI_0002*") == .success, "\(output.errors)")
+        #expect(downloads.read("DJI_0002\u{FFFD}.JPG") == card.read("DCIM/100MEDIA/DJI_0002.JPG"))
+    }
+
+    @Test func withoutPartialReadsABigFileComesWholeAndAResumeStartsAgainAndSaysSo() throws {
+        try card.write("DCIM/100MEDIA/BIG.BIN", patternBytes(9_000_000, seed: 11))
+        let (shell, output, camera) = try shell([.noPartial])
+        defer { camera.session.close() }
+        try downloads.write("BIG.BIN.part", [UInt8](repeating: 7, count: 1000))
+        #expect(shell.run(line: "set limit-rate 64M; fetch /DCIM/100MEDIA/BIG.BIN") == .success, "\(output.errors)")
+        #expect(downloads.read("BIG.BIN") == card.read("DCIM/100MEDIA/BIG.BIN"))
+        #expect(output.lines.last?.contains("started again from 0") == true, "\(output.lines)")
+        #expect(camera.transport.count(.getObject) == 1)
+        #expect(camera.transport.count(.getPartialObject) == 0 && camera.transport.count(.getPartialObject64) == 0)
+        // A failed attempt leaves no empty .part.
+        try FileManager.default.removeItem(atPath: card.path + "/DCIM/100MEDIA/DJI_0001.JPG")
+        #expect(shell.run(line: "fetch /DCIM/100MEDIA/DJI_0001.JPG") == .failure)
+        #expect(!downloads.exists("DJI_0001.JPG.part") && !downloads.exists("DJI_0001.JPG"))
+    }
+
+    @Test(arguments: ["no-thumbs", "no-thumb-info", "no-thumb-info,no-proplist"])
+    func thumbnailsWithoutGetThumbOrWhereObjectInfoSaysNone(_ names: String) throws {
+        // Real photos, whose EXIF thumbnails are the fallback.
+        let photo = try #require(DemoMedia.file("photo_landscape.jpg"))
+        for name in ["DJI_0001.JPG", "DJI_0002.JPG"] {
+            try card.write("DCIM/100MEDIA/" + name, [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo))))
+        }
+        let (shell, output, camera) = try shell(try Quirks(parsing: names))
+        defer { camera.session.close() }
+        #expect(shell.run(line: "cd /DCIM/100MEDIA; ls --thumbs") == .success, "\(names): \(output.errors) \(output.lines)")
+        #expect(!output.errors.contains { $0.hasPrefix("error") }, "\(output.errors)")
+        if names.contains("no-proplist") || names == "no-thumbs" {
+            #expect(camera.transport.count(.getThumb) == 0, "\(names): GetThumb sent")
+        }
+    }
+
+    @Test func aSessionLeftOpenByAnEarlierConnectionIsUsed() throws {
+        let camera = VirtualCamera(card: try Card(folder: card.path), quirks: [.stickySession, .noDeviceInfoOutsideSession])
+        func connect() throws -> (MediaSession, InMemoryResponder) {
+            let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 1 << 20, timeout: 10)
+            Thread { camera.serve(responder, peer: "test") }.start()
+            let device = try Camera(transport: initiator, location: "sim:") { responder.close() }
+            return (MediaSession(camera: device, url: .simulator(path: card.path)), responder)
+        }
+        let (first, firstResponder) = try connect()
+        try first.catalog.ensureLoaded()
+        firstResponder.close()  // the cable is pulled: no CloseSession
+        let (second, _) = try connect()
+        defer { second.close() }
+        let (shell, output, _) = makeInterpreter()
+        shell.attach(second)
+        #expect(shell.run(line: "ls /DCIM/101MEDIA") == .success, "\(output.errors)")
+        #expect(output.lines == ["IMG_0100.JPG", "IMG_0101.JPG"])
+    }
+
+    @Test(arguments: ["no-events", "no-events,capture-new-folder"])
+    func captureOnACameraThatSendsNoEventsFindsTheNewFileByListing(_ names: String) throws {
+        let (shell, output, camera) = try shell(try Quirks(parsing: names), capture: true)
+        defer { camera.session.close() }
+        #expect(shell.run(line: "set timeout 1; capture") == .success, "\(output.errors)")
+        let folder = names.contains("new-folder") ? "102MSHOT" : "101MEDIA"
+        #expect(output.lines.contains { $0.hasPrefix("captured /DCIM/\(folder)/IMG_0102.JPG (") }, "\(output.lines)")
+        #expect(output.lines.contains { $0.contains("the camera sent no events") })
+        output.reset()
+        #expect(shell.run(line: "ls /DCIM/\(folder)") == .success)
+        #expect(output.lines.contains("IMG_0102.JPG"))
+    }
+
+    @Test func captureIntoANewFolderReportsTheFileNotTheFolder() throws {
+        let (shell, output, camera) = try shell([.captureNewFolder], capture: true)
+        defer { camera.session.close() }
+        #expect(shell.run(line: "capture") == .success, "\(output.errors)")
+        #expect(output.lines.count == 1 && output.lines[0].hasPrefix("captured /DCIM/102MSHOT/IMG_0102.JPG ("), "\(output.lines)")
+        output.reset()
+        #expect(shell.run(line: "ls /DCIM/102MSHOT; state") == .success)
+        #expect(output.lines.first == "IMG_0102.JPG")
+        #expect(output.lines.last?.hasPrefix("up-to-date: 10 files") == true, "\(output.lines)")
+    }
+}
