@@ -79,6 +79,7 @@ public final class Interpreter {
         closeCamera()
         var options = CameraConnector.Options()
         options.timeout = state.settings.timeout
+        options.videoFrames = KeyframeVideoFrames.find(environment: environment)
         let session = try MediaSession.open(url, options: options)
         do {
             try session.catalog.ensureLoaded()

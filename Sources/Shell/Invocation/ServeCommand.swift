@@ -2,15 +2,19 @@ import Foundation
 import PTPIP
 import VirtualCamera
 
-/// `mediashell serve [--listen HOST:PORT] [--read-only] [DIR]`: the virtual camera over PTP/IP,
-/// serving DIR (or the demo card) until Ctrl-C, one log line per session on stderr.
+/// `mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [DIR]`: the
+/// virtual camera over PTP/IP, serving DIR (or the demo card) until Ctrl-C, one log line per session on
+/// stderr. Uploads (SendObjectInfo/SendObject, new folders, folder deletes) only with `--writable`.
 public struct ServeCommand {
     public var host = "127.0.0.1"
     public var port: UInt16 = 15740
     public var readOnly = false
+    /// Uploads accepted (`--writable`); nil: none, the default.
+    public var uploads: UploadPolicy?
     public var folder: String?
 
-    public static let usage = "usage: mediashell serve [--listen HOST:PORT] [--read-only] [DIR]"
+    public static let usage =
+        "usage: mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [DIR]"
 
     public init(arguments: [String]) throws {
         var rest = arguments[...]
@@ -23,6 +27,13 @@ public struct ServeCommand {
                 try parseListen(String(arg.dropFirst("--listen=".count)))
             case "--read-only", "-r":
                 readOnly = true
+            case "--writable", "-w":
+                uploads = uploads ?? UploadPolicy()
+            case "--max-upload":
+                guard let value = rest.popFirst(), let size = Settings.byteCount(value), size > 0 else {
+                    throw ArgumentError("serve: --max-upload needs a size (500M, 4G)")
+                }
+                uploads = UploadPolicy(maximumObjectSize: size)
             case "--help", "-h":
                 throw ArgumentError(Self.usage, isHelp: true)
             case "--":
@@ -55,10 +66,18 @@ public struct ServeCommand {
 
     /// Runs until SIGINT or SIGTERM; returns the exit status.
     public func run() -> Int32 {
+        if readOnly && uploads != nil {
+            Console.error("serve: --read-only and --writable cannot be used together")
+            return 2
+        }
+        if uploads != nil && folder == nil {
+            Console.error("serve: --writable needs a folder to write to\n\(Self.usage)")
+            return 2
+        }
         let card: Card
         do {
             if let folder {
-                card = try Card(folder: folder, readOnly: readOnly)
+                card = try Card(folder: folder, readOnly: readOnly, uploads: uploads)
                 try DemoCard.enableCapture(on: card)
             } else {
                 card = try DemoCard.make()
@@ -68,7 +87,7 @@ public struct ServeCommand {
             return 1
         }
         card.startWatching()
-        let camera = VirtualCamera(card: card) { Console.error("serve: \($0)") }
+        let camera = VirtualCamera(card: card, videoFrames: KeyframeVideoFrames.find()) { Console.error("serve: \($0)") }
         let server = PTPIPServer(
             host: host, port: port, name: camera.identity.model,
             log: { Console.error("serve: \($0)") },
@@ -85,7 +104,8 @@ public struct ServeCommand {
             Console.error("serve: cannot listen on \(host):\(port): \(error)")
             return 1
         }
-        let what = folder.map { "\($0)\(readOnly ? " (read-only)" : "")" } ?? "the demo card"
+        let access = readOnly ? " (read-only)" : uploads.map { " (writable, uploads up to \(HumanReadable.size($0.maximumObjectSize)))" } ?? ""
+        let what = folder.map { "\($0)\(access)" } ?? "the demo card"
         Console.error("serve: \(what) as a PTP/IP camera on ptpip:\(host):\(server.port) (Ctrl-C to stop)")
         waitForTermination()
         server.stop()

@@ -15,9 +15,14 @@ public final class Card: @unchecked Sendable {
 
     public let storage: Storage
     public let readOnly: Bool
+    /// What the card accepts from an initiator (SendObjectInfo/SendObject); nil: no uploads, the default.
+    public let uploads: UploadPolicy?
     /// The served folder, or nil for an in-memory card.
     public let folder: String?
-    private let rootFD: Int32
+    let rootFD: Int32
+    /// Serializes a scan of the folder with the card's own writes (an upload's last step), so a scan never
+    /// sees a written file before the card has recorded it under the handle it promised.
+    let scanLock = NSLock()
 
     private let lock = NSLock()
     private var objects: [UInt32: CardObject] = [:]
@@ -38,10 +43,11 @@ public final class Card: @unchecked Sendable {
     public var canCapture: Bool { !captureImage.isEmpty }
 
     /// Serves `path` as a card. Files are read when requested, so a card of any size opens at once.
-    public init(folder path: String, readOnly: Bool = false, volumeLabel: String? = nil) throws {
+    public init(folder path: String, readOnly: Bool = false, volumeLabel: String? = nil, uploads: UploadPolicy? = nil) throws {
         rootFD = try CardFileSystem.openRoot(path)
         folder = path
         self.readOnly = readOnly
+        self.uploads = readOnly ? nil : uploads
         let label = volumeLabel ?? URL(fileURLWithPath: path).lastPathComponent
         storage = Storage(id: 0x0001_0001, description: "SD card", volumeLabel: label, capacity: 0)
         _ = refresh()
@@ -52,6 +58,7 @@ public final class Card: @unchecked Sendable {
         rootFD = -1
         folder = nil
         self.readOnly = readOnly
+        uploads = nil
         storage = Storage(id: 0x0001_0001, description: "SD card", volumeLabel: label, capacity: capacity)
     }
 
@@ -242,6 +249,8 @@ public final class Card: @unchecked Sendable {
     @discardableResult
     public func refresh(full: Bool = true) -> (added: [UInt32], removed: [UInt32]) {
         guard rootFD >= 0 else { return ([], []) }
+        scanLock.lock()
+        defer { scanLock.unlock() }
         var seen: [String: CardFileSystem.Entry] = [:]
         // Paths in the order found: a folder always before what it holds.
         var order: [String] = []
@@ -387,6 +396,39 @@ public final class Card: @unchecked Sendable {
         }
     }
 
+    // MARK: The card's own writes
+
+    /// A handle for an object about to be written (SendObjectInfo answers with it before the bytes come).
+    func reserveHandle() -> UInt32 {
+        lock.withLock {
+            defer { nextHandle += 1 }
+            return nextHandle
+        }
+    }
+
+    /// Records a file or folder the card has just written at `path` under the `handle` it reserved, and
+    /// announces it with ObjectAdded. Returns the handle the object has (a scan may have found it first).
+    /// Call with `scanLock` held.
+    @discardableResult
+    func recordWritten(path: String, handle: UInt32, isFolder: Bool, size: UInt64, modified: Date) -> UInt32 {
+        let parentPath = path.split(separator: "/").dropLast().joined(separator: "/")
+        let name = String(path.split(separator: "/").last ?? "")
+        let recorded = lock.withLock { () -> UInt32? in
+            if let existing = handleByPath[path] { return existing }
+            let parent = parentPath.isEmpty ? 0 : (handleByPath[parentPath] ?? 0)
+            _ = insertLocked(
+                path: path, name: name, parent: parent,
+                content: isFolder ? .folder : .file(relativePath: path), size: size, modified: modified,
+                handle: handle)
+            diskHandles.insert(handle)
+            if isFolder { diskFolders.insert(handle) }
+            return nil
+        }
+        if let recorded { return recorded }
+        publish(PTPEvent(.objectAdded, parameters: [handle]))
+        return handle
+    }
+
     // MARK: Tree maintenance (lock held)
 
     /// Adds an object. With `keepOrder` its folder's children stay sorted by name (binary search); a scan
@@ -394,10 +436,15 @@ public final class Card: @unchecked Sendable {
     /// order was quadratic).
     private func insertLocked(
         path: String, name: String, parent: UInt32, content: ObjectContent, size: UInt64, modified: Date,
-        keepOrder: Bool = true
+        keepOrder: Bool = true, handle reserved: UInt32? = nil
     ) -> UInt32 {
-        let handle = nextHandle
-        nextHandle += 1
+        let handle: UInt32
+        if let reserved {
+            handle = reserved
+        } else {
+            handle = nextHandle
+            nextHandle += 1
+        }
         let format: ObjectFormatCode
         if case .folder = content { format = .association } else { format = ObjectFormatCode(fileName: name) }
         objects[handle] = CardObject(

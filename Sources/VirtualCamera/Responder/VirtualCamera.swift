@@ -10,6 +10,14 @@ public final class VirtualCamera: @unchecked Sendable {
         public var version = "1.0"
         public var serialNumber = "MSH00000001"
         public init() {}
+
+        /// How a mounted card folder (`dir:`) describes itself: no camera model, no serial number.
+        public static func cardFolder(_ label: String) -> Identity {
+            var identity = Identity()
+            identity.model = "card folder \(label)"
+            identity.serialNumber = ""
+            return identity
+        }
     }
 
     public let card: Card
@@ -19,21 +27,35 @@ public final class VirtualCamera: @unchecked Sendable {
     private let thumbnails: ThumbnailCache
     let videos: VideoFactsCache
 
-    public init(card: Card, identity: Identity = Identity(), log: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// `videoFrames` decodes a video's first keyframe for its thumbnail; without one, videos without a
+    /// `.THM` get a generated tile.
+    public init(
+        card: Card, identity: Identity = Identity(), videoFrames: VideoFrameDecoder? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.card = card
         self.identity = identity
         self.log = log
-        self.thumbnails = ThumbnailCache(card: card)
+        self.thumbnails = ThumbnailCache(card: card, videoFrames: videoFrames)
         self.videos = VideoFactsCache(card: card)
     }
 
-    /// The operations this camera answers; advertised in DeviceInfo.
-    public static let operations: [OperationCode] = [
+    /// The operations every virtual camera answers.
+    public static let baseOperations: [OperationCode] = [
         .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
-        .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .initiateCapture,
+        .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject,
         .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue, .getPartialObject, .getPartialObject64,
         .getObjectPropsSupported, .getObjectPropDesc, .getObjectPropValue, .getObjectPropList,
     ]
+
+    /// The operations this camera answers, advertised in DeviceInfo: capture only when the card can take
+    /// a picture, uploads only when it accepts them.
+    public var operations: [OperationCode] {
+        var operations = Self.baseOperations
+        if card.canCapture && !card.readOnly { operations.append(.initiateCapture) }
+        if card.uploads != nil { operations += [.sendObjectInfo, .sendObject] }
+        return operations
+    }
 
     public var deviceInfo: DeviceInfo {
         var info = DeviceInfo()
@@ -41,13 +63,13 @@ public final class VirtualCamera: @unchecked Sendable {
         // Vendor extension 0 keeps generic initiators (gphoto2) on their standard PTP paths.
         info.vendorExtensionID = 0
         info.vendorExtensionVersion = 0
-        info.operationsSupported = Self.operations
+        info.operationsSupported = operations
         info.eventsSupported = [
             .objectAdded, .objectRemoved, .storeAdded, .storeRemoved, .objectInfoChanged, .captureComplete,
             .devicePropChanged,
         ]
         info.devicePropertiesSupported = DeviceProperties.supported
-        info.captureFormats = [.exifJPEG]
+        info.captureFormats = operations.contains(.initiateCapture) ? [.exifJPEG] : []
         info.imageFormats = [
             .association, .undefined, .text, .exifJPEG, .dng, .tiff, .png, .heif, .mp4Container, .quickTime,
         ]

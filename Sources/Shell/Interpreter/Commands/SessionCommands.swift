@@ -57,15 +57,16 @@ extension Interpreter {
         if summary.hasThumbnails { abilities.append("thumbnails") }
         if summary.canDelete { abilities.append("delete") }
         if summary.canCapture { abilities.append("capture") }
+        if summary.canUpload { abilities.append("upload (put, mkdir)") }
         let storages = (try? session.camera.storages()) ?? []
         let catalog = session.catalog
         let fileCount = catalog.allFiles().count
         var rows = [
             ["camera:", [summary.manufacturer, summary.model].filter { !$0.isEmpty }.joined(separator: " ")],
             ["version:", summary.version],
-            ["serial:", summary.serialNumber],
             ["opened as:", session.url.description],
         ]
+        if !summary.serialNumber.isEmpty { rows.insert(["serial:", summary.serialNumber], at: 2) }
         for storage in storages {
             let name = storage.label.isEmpty ? storage.description : storage.label
             rows.append([

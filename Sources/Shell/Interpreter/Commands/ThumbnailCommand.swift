@@ -143,13 +143,15 @@ extension Interpreter {
         let presenter = thumbnailPresenter()
         let localNames = LocalFileName.uniqueNames(for: files.map { $0.name + ".thumb.jpg" })
         var failures = 0
-        try eachThumbnail(of: files, session: session, command: "thumb", wantsOrientation: false) { index, file, result in
+        // Saved files are upright: the EXIF orientation is looked up and applied to the pixels.
+        try eachThumbnail(of: files, session: session, command: "thumb", wantsOrientation: true) { index, file, result in
             let name = SafeText.display(file.name)
             switch result {
             case .success(let thumbnail):
                 let path = LocalDisk.join(folder, localNames[index])
                 do {
-                    try Self.save(thumbnail.jpeg, to: path, overwrite: overwrite)
+                    let upright = try UprightJPEG.make(thumbnail.jpeg, exifOrientation: thumbnail.orientation)
+                    try Self.save(upright, to: path, overwrite: overwrite)
                     output.line(presenter.describe(thumbnail, of: file) + " -> \(SafeText.display(path))")
                 } catch {
                     failures += 1
