@@ -4,7 +4,7 @@
 //   C boundary (CEditLine, CLibUSB, CMediaShellShim)
 //   PTP (pure protocol) <- PTPIP, PTPUSB (transports)
 //   MediaFormats (pure: ISO-BMFF, JPEG/EXIF)
-//   VirtualCamera (a PTP responder) <- MediaManager <- Playback <- Shell <- mediashell
+//   VirtualCamera (a PTP responder) <- MediaManager <- Playback, Import <- Shell <- mediashell
 import PackageDescription
 
 let package = Package(
@@ -45,10 +45,12 @@ let package = Package(
         // What the shell talks to
         .target(name: "MediaManager", dependencies: ["PTP", "PTPIP", "PTPUSB", "VirtualCamera", "MediaFormats", "CMediaShellShim"]),
         .target(name: "Playback", dependencies: ["MediaManager", "MediaFormats"]),
+        // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
+        .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "CMediaShellShim"]),
         .target(
             name: "Shell",
             dependencies: [
-                "MediaManager", "Playback", "PTPIP", "PTPUSB", "VirtualCamera", "TerminalGraphics", "Imaging",
+                "MediaManager", "Playback", "Import", "PTPIP", "PTPUSB", "VirtualCamera", "TerminalGraphics", "Imaging",
                 "MediaFormats", "CEditLine", "CMediaShellShim",
             ]),
         .executableTarget(name: "mediashell", dependencies: ["Shell"]),
@@ -63,6 +65,7 @@ let package = Package(
         .testTarget(
             name: "ShellTests",
             dependencies: ["Shell", "MediaManager", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics"]),
+        .testTarget(name: "ImportTests", dependencies: ["Import", "MediaManager", "MediaFormats", "PTP", "VirtualCamera"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"]),

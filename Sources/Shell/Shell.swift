@@ -36,7 +36,7 @@ public enum Shell {
             interpreter.closeCamera()
         }
 
-        if !openFirstCamera(arguments.camera, interpreter) && !interactive { return 1 }
+        if !openFirstCamera(arguments.camera, interpreter, interactive: interactive) && !interactive { return 1 }
 
         if let path = arguments.scriptFile {
             let reader: PlainLineReader
@@ -72,13 +72,17 @@ public enum Shell {
         var banner = "mediashell \(Entrypoint.version)"
         if let media = interpreter.media { banner += ": " + Interpreter.openedLine(media) }
         output.line(banner + "; 'help' lists the commands, Ctrl-D quits")
+        if interpreter.media?.url == .simulator(path: nil) {
+            output.line("This is the DEMO card (sim:), not a camera of yours: 'open URL' opens one, 'devices' lists them")
+        }
         interpreter.completion.prepare()
         return interpreter.runInteractive(editor)
     }
 
-    /// Opens `--camera URL`, or else the first USB camera, or else the demo camera with a notice.
-    /// Returns false when the camera asked for could not be opened (reported on standard error).
-    static func openFirstCamera(_ requested: String?, _ interpreter: Interpreter) -> Bool {
+    /// Opens `--camera URL`, or else the first USB camera; with none attached, the demo camera at an
+    /// interactive prompt (whose banner says so), and an error for a script: a cron job never imports demo
+    /// files by accident. Returns false when no camera was opened (reported on standard error).
+    static func openFirstCamera(_ requested: String?, _ interpreter: Interpreter, interactive: Bool) -> Bool {
         if let requested {
             do {
                 try interpreter.open(try CameraURL(parsing: requested))
@@ -89,15 +93,22 @@ public enum Shell {
             }
         }
         if (try? interpreter.open(.usbFirst)) != nil { return true }
+        guard interactive else {
+            Console.error("mediashell: \(noCameraMessage)")
+            return false
+        }
         do {
             try interpreter.open(.simulator(path: nil))
         } catch {
             Console.error("mediashell: no USB camera, and the demo camera failed: \(Interpreter.message(for: error))")
             return false
         }
-        Console.error("mediashell: no USB camera found; opened the built-in demo camera (sim:)")
+        Console.error("mediashell: no camera found; this is the built-in DEMO camera (sim:), its files are not yours")
         return true
     }
+
+    /// What a script hears when no camera is attached and none was named.
+    static let noCameraMessage = "no camera found (use --camera sim: for the demo card)"
 
     /// `mediashell devices`: the cameras that can be opened.
     static func listDevices() -> Int32 {

@@ -53,6 +53,36 @@ import Testing
         #expect(gate.seen == ["bad1", "x", "y"])
     }
 
+    /// Issue 16.4: a key already pending keeps its place, is fetched once, and every completion hears of it.
+    @Test func aKeyAlreadyPendingKeepsItsPlaceAndGetsBothCompletions() throws {
+        let gate = Gate()
+        let queue = ThumbnailQueue<String>(fetch: gate.fetch)
+        let heard = LockedBoxMM<[String]>([])
+        queue.suspend()
+        queue.enqueue("a") { key, _ in heard.mutate { $0.append("\(key)1") } }
+        queue.enqueue("b") { key, _ in heard.mutate { $0.append("\(key)1") } }
+        queue.enqueue("a") { key, _ in heard.mutate { $0.append("\(key)2") } }
+        #expect(queue.pending == ["a", "b"])
+        queue.resume()
+        #expect(queue.waitUntilIdle(timeout: 10))
+        #expect(gate.seen == ["a", "b"], "the camera is asked once per key")
+        #expect(heard.value == ["a1", "a2", "b1"])
+    }
+
+    /// Cancelling a merged task completes each of its completions.
+    @Test func cancellingAMergedTaskCompletesEveryCompletion() throws {
+        let queue = ThumbnailQueue<String>(fetch: Gate().fetch)
+        let cancelled = LockedBoxMM<Int>(0)
+        queue.suspend()
+        for _ in 0..<3 {
+            queue.enqueue("p") { _, result in
+                if case .failure(let e) = result, e is CancellationError { cancelled.mutate { $0 += 1 } }
+            }
+        }
+        queue.cancelAll()
+        #expect(cancelled.value == 3)
+    }
+
     @Test func cancelAllCompletesPendingTasksWithCancellation() throws {
         let gate = Gate()
         let queue = ThumbnailQueue<String>(fetch: gate.fetch)

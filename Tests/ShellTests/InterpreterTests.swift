@@ -84,6 +84,31 @@ import VirtualCamera
         #expect(output.lines.last?.contains("continued from 400 B") == true, "\(output.lines)")
     }
 
+    /// Issue 16.1: `select` reads the offset from the default folder, and `fetch -o DIR` must still continue
+    /// the `.part` in DIR instead of taking that 0 as a rewind.
+    @Test func selectThenFetchIntoAnotherFolderContinuesItsPart() throws {
+        let elsewhere = try TemporaryFolder("msh-out")
+        let original = try #require(card.read("DCIM/100MEDIA/DJI_0003.MP4"))
+        _ = try elsewhere.write("DJI_0003.MP4.part", Array(original.prefix(1_000)))
+        #expect(run("select DJI_0003.MP4") == .success)
+        #expect(interpreter.state.selection?.offset == 0, "nothing in the default folder")
+        #expect(run("fetch -o \(elsewhere.path) DJI_0003.MP4") == .success, "\(output.errors)")
+        #expect(output.lines.last?.contains("continued from \(HumanReadable.size(UInt64(1_000)))") == true, "\(output.lines)")
+        #expect(elsewhere.read("DJI_0003.MP4") == original)
+    }
+
+    /// Only an explicit `offset N` rewinds, and it applies to the folder the fetch writes to.
+    @Test func anExplicitOffsetRewindsAFetchIntoAnotherFolder() throws {
+        let elsewhere = try TemporaryFolder("msh-out")
+        let original = try #require(card.read("DCIM/100MEDIA/DJI_0003.MP4"))
+        _ = try downloads.write("DJI_0003.MP4.part", Array(original.prefix(1_000)))
+        _ = try elsewhere.write("DJI_0003.MP4.part", Array(original.prefix(2_000)))
+        #expect(run("select DJI_0003.MP4; offset 400") == .success, "\(output.errors)")
+        #expect(run("fetch -o \(elsewhere.path)") == .success, "\(output.errors)")
+        #expect(output.lines.last?.contains("continued from 400 B") == true, "\(output.lines)")
+        #expect(elsewhere.read("DJI_0003.MP4") == original)
+    }
+
     @Test func selectingAnotherFileResetsTheOffset() throws {
         #expect(run("set limit-rate 1M; select DJI_0003.MP4") == .success)
         interrupt.arm(afterPolls: 3)

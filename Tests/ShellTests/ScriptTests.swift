@@ -143,12 +143,24 @@ struct ScriptTests {
         #expect(badCamera.errorLines.first?.hasPrefix("mediashell: cannot open ptpip:") == true)
     }
 
-    @Test func withNoCameraTheDemoCameraOpensWithANotice() throws {
-        let result = try ShellBinary.run(["-c", "cd DCIM/100MEDIA; pwd; ls DJI_0003.*; help fetch"], environment: ["HOME": folder.path])
-        #expect(result.status == 0)
-        #expect(result.errorLines == ["mediashell: no USB camera found; opened the built-in demo camera (sim:)"])
-        #expect(result.outputLines.prefix(4) == ["/DCIM/100MEDIA", "DJI_0003.LRF", "DJI_0003.MP4", "DJI_0003.SRT"])
-        #expect(result.standardOutput.contains("usage: fetch [-c] [-o DIR] [--new] [--force] [--delete-after]"))
+    @Test func aScriptNeverFallsBackToTheDemoCamera() throws {
+        // With nothing attached and no --camera, a script (-c, -f, piped input) stops before its first line
+        // and fetches nothing: a cron import never fills a library with demo files.
+        let downloads = folder.path + "/cron"
+        let script = try script("cron.msh", "fetch -o \(downloads) /DCIM/*/*\n")
+        for (arguments, input) in [(["-c", "fetch -o \(downloads) /DCIM/*/*"], ""), (["-f", script], ""), ([], "fetch -o \(downloads) /DCIM/*/*\n")] {
+            let result = try ShellBinary.run(arguments, input: input, environment: ["HOME": folder.path])
+            #expect(result.status == 1)
+            #expect(result.errorLines == ["mediashell: no camera found (use --camera sim: for the demo card)"])
+            #expect(result.standardOutput.isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: downloads))
+        // Asked for by name, the demo card works in a script.
+        let demo = try ShellBinary.run(["--camera", "sim:", "-c", "cd DCIM/100MEDIA; pwd; ls DJI_0003.*; help fetch"], environment: ["HOME": folder.path])
+        #expect(demo.status == 0)
+        #expect(demo.standardError.isEmpty)
+        #expect(demo.outputLines.prefix(4) == ["/DCIM/100MEDIA", "DJI_0003.LRF", "DJI_0003.MP4", "DJI_0003.SRT"])
+        #expect(demo.standardOutput.contains("usage: fetch [-c] [-o DIR]"))
     }
 
     @Test func historyIsKeptOnlyAtAPrompt() throws {

@@ -6,9 +6,14 @@ import Foundation
 public final class ThumbnailQueue<Key: Hashable & Sendable>: @unchecked Sendable {
     public typealias Completion = @Sendable (Key, Result<[UInt8], Error>) -> Void
 
+    /// One fetch and everyone waiting for it.
     private struct Task {
         var key: Key
-        var completion: Completion
+        var completions: [Completion]
+
+        func complete(_ result: Result<[UInt8], Error>) {
+            for completion in completions { completion(key, result) }
+        }
     }
 
     private let condition = NSCondition()
@@ -25,10 +30,15 @@ public final class ThumbnailQueue<Key: Hashable & Sendable>: @unchecked Sendable
         self.suspendAfterFailure = suspendAfterFailure
     }
 
-    /// Adds a fetch at the end; a key already pending keeps its place and gets the new completion too.
+    /// Adds a fetch at the end; a key already pending keeps its place and gets the new completion too, so
+    /// the camera is asked once. (A key that is running now is fetched again: its answer may be on its way.)
     public func enqueue(_ key: Key, completion: @escaping Completion) {
         condition.lock()
-        tasks.append(Task(key: key, completion: completion))
+        if let index = tasks.firstIndex(where: { $0.key == key }) {
+            tasks[index].completions.append(completion)
+        } else {
+            tasks.append(Task(key: key, completions: [completion]))
+        }
         startWorkerLocked()
         condition.unlock()
     }
@@ -78,7 +88,7 @@ public final class ThumbnailQueue<Key: Hashable & Sendable>: @unchecked Sendable
         tasks.removeAll()
         condition.broadcast()
         condition.unlock()
-        for task in dropped { task.completion(task.key, .failure(CancellationError())) }
+        for task in dropped { task.complete(.failure(CancellationError())) }
     }
 
     /// Waits until nothing is pending or running (or the queue is suspended), up to `timeout`.
@@ -115,7 +125,7 @@ public final class ThumbnailQueue<Key: Hashable & Sendable>: @unchecked Sendable
             condition.unlock()
 
             let result = Result { try fetch(task.key) }
-            task.completion(task.key, result)
+            task.complete(result)
 
             condition.lock()
             running = nil

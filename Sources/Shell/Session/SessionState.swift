@@ -6,10 +6,15 @@ public struct Selection: Sendable, Equatable {
     public var file: MediaFile
     /// Where the next `fetch` of this file starts: bytes already downloaded into its `.part`.
     public var offset: UInt64
+    /// True when the user moved the offset with `offset N`: only then does a `fetch` rewind the `.part`
+    /// to it. Otherwise the offset is what the `.part` held when it was looked at, and a fetch continues
+    /// whatever `.part` its destination holds.
+    public var isRewind: Bool
 
-    public init(file: MediaFile, offset: UInt64 = 0) {
+    public init(file: MediaFile, offset: UInt64 = 0, isRewind: Bool = false) {
         self.file = file
         self.offset = offset
+        self.isRewind = isRewind
     }
 }
 
@@ -42,9 +47,11 @@ public struct SessionState: Sendable, Equatable {
         selection = Selection(file: file, offset: min(downloaded, file.size))
     }
 
-    /// Sets the selected file's offset; the caller checked the bytes exist on disk.
+    /// Sets the selected file's offset (`offset N`): the next fetch restarts there. The caller checked the
+    /// bytes exist on disk.
     public mutating func setOffset(_ offset: UInt64) {
         selection?.offset = offset
+        selection?.isRewind = true
     }
 
     /// A fetch of `file` stopped at `offset` (Ctrl-C, a dropped connection): that file becomes the
@@ -52,11 +59,15 @@ public struct SessionState: Sendable, Equatable {
     public mutating func fetchStopped(_ file: MediaFile, at offset: UInt64) {
         select(file)
         selection?.offset = min(offset, file.size)
+        selection?.isRewind = false
     }
 
     /// A fetch of `file` completed: if it is the selection, nothing is left to download.
     public mutating func fetchCompleted(_ file: MediaFile) {
-        if selection?.file.path == file.path { selection?.offset = 0 }
+        if selection?.file.path == file.path {
+            selection?.offset = 0
+            selection?.isRewind = false
+        }
     }
 
     /// The camera no longer has `file` (deleted, or gone after a refresh).
@@ -69,7 +80,10 @@ public struct SessionState: Sendable, Equatable {
         if let selected = selection {
             if let fresh = lookup(selected.file.path), !fresh.isFolder {
                 selection?.file = fresh
-                if selected.offset > fresh.size { selection?.offset = 0 }
+                if selected.offset > fresh.size {
+                    selection?.offset = 0
+                    selection?.isRewind = false
+                }
             } else {
                 selection = nil
             }

@@ -17,9 +17,10 @@ extension Interpreter {
         options.overwrite = invocation.has(.force)
         options.onlyNew = invocation.has(.new)
         options.deleteAfter = invocation.has(.deleteAfter)
-        // `offset` can move the selected file's start back over what its .part holds.
+        // `offset N` moves the selected file's start back over what its .part (in this destination) holds;
+        // any other offset only reports what a .part held, and the fetch continues the one it writes to.
         if files.count == 1, let only = files.first, let selected = state.selection, selected.file.path == only.path,
-            let onDisk = partialSize(of: only, in: folder), selected.offset < onDisk
+            selected.isRewind, let onDisk = partialSize(of: only, in: folder), selected.offset < onDisk
         {
             options.startOffset = selected.offset
         }

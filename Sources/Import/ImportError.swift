@@ -1,0 +1,46 @@
+/// Why an import (or a fetch planned by this module) cannot go on. The cases carry the facts; the
+/// descriptions are the words the shell shows.
+public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The ledger file is not one this program wrote (or was damaged): importing on would bring the whole
+    /// card again, so the import stops and names the file.
+    case corruptLedger(path: String, detail: String)
+    /// Another import from the same camera holds the ledger's run lock.
+    case ledgerBusy(path: String)
+    /// A destination pattern with an unknown token or nothing to name a file.
+    case badPattern(pattern: String, reason: String)
+    /// The files to fetch need more room than the destination has.
+    case notEnoughSpace(needed: UInt64, available: UInt64, folder: String)
+    /// A local file operation failed (the text names the path and the system's reason).
+    case local(String)
+
+    public var description: String {
+        switch self {
+        case .corruptLedger(let path, let detail):
+            "the import ledger \(path) cannot be read (\(detail)); nothing was imported. Move it aside "
+                + "(mv '\(path)' '\(path).bad') to start a new ledger, which treats every file as new"
+        case .ledgerBusy(let path):
+            "another import from this camera is running (it holds \(path)); run 'import' again when it ends"
+        case .badPattern(let pattern, let reason): "bad destination pattern '\(pattern)': \(reason)"
+        case .notEnoughSpace(let needed, let available, let folder):
+            "not enough space in \(folder): the files need \(ByteCount.text(needed)), "
+                + "\(ByteCount.text(available)) is free (use --force to start anyway)"
+        case .local(let why): why
+        }
+    }
+}
+
+/// Byte counts in the words of error messages: 1.2 MB, 340 kB (decimal units, like the shell's).
+enum ByteCount {
+    static func text(_ bytes: UInt64) -> String {
+        let units = ["B", "kB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        if unit == 0 { return "\(bytes) B" }
+        let rounded = (value * 10).rounded() / 10
+        return "\(rounded) \(units[unit])"
+    }
+}

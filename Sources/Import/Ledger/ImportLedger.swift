@@ -1,0 +1,143 @@
+import Foundation
+
+/// One camera's import ledger: which objects were imported, where to and when. "New" means "not in the
+/// ledger", so it holds when the local files are moved or renamed.
+///
+/// The file is replaced atomically (temporary file, fsync, rename) and every change is made under an
+/// exclusive `flock` on `FILE.lock`, re-reading the file first, so that concurrent imports never lose
+/// each other's entries. A file that cannot be read as a ledger is an error naming it, never an empty
+/// ledger (which would import the whole card again).
+public final class ImportLedger: @unchecked Sendable {
+    public let path: String
+    public let cameraKey: String
+    private let lock = NSLock()
+    private var document: LedgerDocument
+    private var known: [ObjectIdentity: Int] = [:]
+    /// Ledgers past this size are refused rather than read into memory.
+    static let maximumBytes = 256 << 20
+
+    /// Opens (reading, not creating) the ledger for `cameraKey` in `folder`.
+    public convenience init(cameraKey: String, folder: String) throws {
+        try self.init(path: folder + "/" + LedgerLocation.fileName(for: cameraKey), cameraKey: cameraKey)
+    }
+
+    public init(path: String, cameraKey: String) throws {
+        self.path = path
+        self.cameraKey = cameraKey
+        document = try Self.load(path, cameraKey: cameraKey) ?? LedgerDocument(camera: cameraKey)
+        reindex()
+    }
+
+    /// Every entry, oldest first.
+    public var entries: [LedgerEntry] { lock.withLock { document.entries } }
+
+    /// The last sequence number handed out (`%n` in patterns continues from it).
+    public var sequence: Int { lock.withLock { document.sequence } }
+
+    /// The entry for an object, if it was imported.
+    public func entry(for identity: ObjectIdentity) -> LedgerEntry? {
+        lock.withLock { known[identity].map { document.entries[$0] } }
+    }
+
+    public func contains(_ identity: ObjectIdentity) -> Bool { lock.withLock { known[identity] != nil } }
+
+    /// Adds entries (replacing any for the same objects) and raises the sequence to at least `sequence`,
+    /// merging with whatever another process recorded meanwhile, and writes the file durably.
+    public func record(_ newEntries: [LedgerEntry], sequence: Int? = nil) throws {
+        guard !newEntries.isEmpty || sequence != nil else { return }
+        try ImportDisk.makeDirectory((path as NSString).deletingLastPathComponent)
+        guard let fd = try ImportDisk.lock(path + ".lock", wait: true) else { return }
+        defer { ImportDisk.unlock(fd) }
+        var latest = try Self.load(path, cameraKey: cameraKey) ?? LedgerDocument(camera: cameraKey)
+        var index: [ObjectIdentity: Int] = [:]
+        for (i, e) in latest.entries.enumerated() { index[e.identity] = i }
+        for e in newEntries {
+            if let i = index[e.identity] {
+                latest.entries[i] = e
+            } else {
+                index[e.identity] = latest.entries.count
+                latest.entries.append(e)
+            }
+        }
+        if let sequence { latest.sequence = max(latest.sequence, sequence) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try encoder.encode(latest)) + [0x0A]
+        } catch {
+            throw ImportError.local("cannot encode the import ledger: \(error)")
+        }
+        try ImportDisk.writeAtomically(bytes, to: path)
+        lock.withLock {
+            document = latest
+            reindexLocked()
+        }
+    }
+
+    /// Takes the ledger's run lock (`FILE.run`) for the length of one import, so that two imports from
+    /// the same camera do not fetch the same files at once. Throws `ledgerBusy` when another holds it.
+    public func beginRun() throws -> LedgerRun {
+        try ImportDisk.makeDirectory((path as NSString).deletingLastPathComponent)
+        guard let fd = try ImportDisk.lock(path + ".run", wait: false) else { throw ImportError.ledgerBusy(path: path + ".run") }
+        return LedgerRun(fd: fd)
+    }
+
+    private func reindex() { lock.withLock { reindexLocked() } }
+
+    private func reindexLocked() {
+        known = [:]
+        for (i, e) in document.entries.enumerated() { known[e.identity] = i }
+    }
+
+    /// Reads a ledger file; nil when there is none yet. Anything else than a ledger of this camera throws.
+    static func load(_ path: String, cameraKey: String) throws -> LedgerDocument? {
+        guard let bytes = try ImportDisk.read(path, limit: maximumBytes) else { return nil }
+        let document: LedgerDocument
+        do {
+            document = try JSONDecoder().decode(LedgerDocument.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw ImportError.corruptLedger(path: path, detail: Self.explain(error))
+        } catch {
+            throw ImportError.corruptLedger(path: path, detail: "not JSON")
+        }
+        guard document.format == LedgerDocument.formatName else {
+            throw ImportError.corruptLedger(path: path, detail: "not a mediashell import ledger")
+        }
+        guard document.version <= LedgerDocument.currentVersion else {
+            throw ImportError.corruptLedger(path: path, detail: "written by a newer mediashell (version \(document.version))")
+        }
+        guard document.camera == cameraKey else {
+            throw ImportError.corruptLedger(path: path, detail: "it belongs to another camera, \(document.camera)")
+        }
+        return document
+    }
+
+    static func explain(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty: return "not JSON"
+        case .keyNotFound(let key, _): return "no '\(key.stringValue)' field"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let where_ = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            return "a bad value at \(where_.isEmpty ? "the top" : where_)"
+        @unknown default: return "unreadable"
+        }
+    }
+}
+
+/// The run lock of one import; released by `end()` (or when the process ends).
+public final class LedgerRun: @unchecked Sendable {
+    private let lock = NSLock()
+    private var fd: Int32?
+
+    init(fd: Int32) { self.fd = fd }
+
+    public func end() {
+        lock.withLock {
+            if let fd { ImportDisk.unlock(fd) }
+            fd = nil
+        }
+    }
+
+    deinit { end() }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// What makes a camera object the same object on another day: its name on the card, its size and its
+/// capture date (to the second). Handles change between sessions and folders between card layouts; a
+/// file written to both slots of a dual-slot camera is one photo and is imported once.
+public struct ObjectIdentity: Hashable, Sendable, Codable {
+    public var name: String
+    public var size: UInt64
+    /// Seconds since 1970, rounded down; nil when the device gave no date.
+    public var captured: Int64?
+
+    public init(name: String, size: UInt64, captured: Date?) {
+        self.name = name
+        self.size = size
+        self.captured = captured.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+    }
+}
+
+/// One imported object in the ledger: what it was on the card, where it went, and when.
+public struct LedgerEntry: Sendable, Equatable, Codable {
+    public var name: String
+    /// The folder on the card, e.g. "DCIM/100MEDIA" (for the record only; not part of the identity).
+    public var folder: String
+    public var size: UInt64
+    /// The device's capture date, seconds since 1970.
+    public var captured: Int64?
+    /// SHA-256 of the bytes written, hex.
+    public var sha256: String?
+    /// The local file it was written to (or found already there), absolute.
+    public var path: String
+    /// When it was recorded, seconds since 1970.
+    public var imported: Int64
+    /// The `%n` number its group was given.
+    public var sequence: Int?
+
+    public init(
+        name: String, folder: String, size: UInt64, captured: Date?, sha256: String?, path: String, imported: Date,
+        sequence: Int? = nil
+    ) {
+        self.name = name
+        self.folder = folder
+        self.size = size
+        self.captured = captured.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+        self.sha256 = sha256
+        self.path = path
+        self.imported = Int64(imported.timeIntervalSince1970.rounded(.down))
+        self.sequence = sequence
+    }
+
+    public var identity: ObjectIdentity {
+        var id = ObjectIdentity(name: name, size: size, captured: nil)
+        id.captured = captured
+        return id
+    }
+}
+
+/// The ledger file's content: a format tag and version (so that a file of something else is refused),
+/// the camera it belongs to, the last sequence number handed out, and the entries.
+struct LedgerDocument: Codable {
+    static let formatName = "mediashell-import-ledger"
+    static let currentVersion = 1
+
+    var format: String
+    var version: Int
+    var camera: String
+    var sequence: Int
+    var entries: [LedgerEntry]
+
+    init(camera: String) {
+        format = Self.formatName
+        version = Self.currentVersion
+        self.camera = camera
+        sequence = 0
+        entries = []
+    }
+}

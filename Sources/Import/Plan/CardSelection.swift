@@ -1,0 +1,65 @@
+import MediaManager
+
+/// Which files of a card an import takes: by default every file in a DCIM folder of every store
+/// (`DCIM/…`, or `store_…/DCIM/…` on a camera with two cards); or those under the folders named; each
+/// with the sidecars of its group, in the catalog's order.
+public enum CardSelection {
+    /// Every file under a top-level DCIM folder of every store.
+    public static func dcimFiles(in catalog: MediaCatalog) -> [MediaFile] {
+        catalog.allFiles().filter { isInDCIM($0.folder) }
+    }
+
+    static func isInDCIM(_ folder: String) -> Bool {
+        let parts = folder.split(separator: "/")
+        guard let first = parts.first else { return false }
+        if first.uppercased() == "DCIM" { return true }
+        return first.hasPrefix("store_") && parts.count > 1 && parts[1].uppercased() == "DCIM"
+    }
+
+    /// Every file at or below each folder path (as the catalog spells it, "" for the whole card).
+    public static func files(under folders: [String], in catalog: MediaCatalog) -> [MediaFile] {
+        let all = catalog.allFiles()
+        var seen = Set<String>()
+        var result: [MediaFile] = []
+        for folder in folders {
+            for f in all where folder.isEmpty || f.folder == folder || f.folder.hasPrefix(folder + "/") {
+                if seen.insert(f.path).inserted { result.append(f) }
+            }
+        }
+        return result
+    }
+
+    /// The groups of `files`, each completed with its sidecars from the catalog, in the catalog's order.
+    public static func groups(for files: [MediaFile], in catalog: MediaCatalog) -> [MediaGroup] {
+        var chosen = Set<String>()
+        for f in files where !f.isFolder {
+            for member in catalog.group(of: f) { chosen.insert(member.path) }
+        }
+        var ordered = catalog.allFiles().filter { chosen.contains($0.path) }
+        // Files the catalog no longer lists (removed meanwhile) are dropped; files given but not listed
+        // (a caller's own list) keep their place at the end.
+        let listed = Set(ordered.map(\.path))
+        ordered += files.filter { !$0.isFolder && !listed.contains($0.path) }
+        return MediaGroup.grouping(ordered)
+    }
+}
+
+/// The import of one open camera, from its files to a plan.
+public enum Importer {
+    /// The ledgers of the open camera, in `folder` (`LedgerLocation.folder()` by default).
+    public static func ledgers(for session: MediaSession, folder: String = LedgerLocation.folder()) throws -> CameraLedgers {
+        let storages = (try? session.camera.storages()) ?? []
+        return try CameraLedgers(folder: folder, summary: session.camera.summary, storages: storages)
+    }
+
+    /// Plans the import of `groups`, reading each new group's EXIF date from the camera where it has one.
+    public static func plan(
+        _ groups: [MediaGroup], session: MediaSession, options: ImportOptions, ledgers: CameraLedgers?
+    ) -> ImportPlan {
+        var options = options
+        if options.cameraModel.isEmpty { options.cameraModel = session.camera.summary.model }
+        return ImportPlanner.plan(groups, options: options, ledgers: ledgers) { file in
+            CaptureTime.resolve(file) { session.byteSource(for: file) }
+        }
+    }
+}

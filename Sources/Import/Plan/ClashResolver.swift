@@ -1,0 +1,89 @@
+import Foundation
+
+/// The one clash policy of `fetch` and `import`, within one run and across runs: a file already at the
+/// destination with the same content (same size and a modification time within two seconds of the
+/// capture time, or the SHA-256 the ledger recorded) is already there; a different file keeps its name
+/// and the new one gets a unique name (`NAME (2).JPG`); `overwrite` (`--force`) replaces it instead.
+/// A `.part` at a free name is an earlier attempt, continued.
+public struct ClashResolver: Sendable {
+    /// Paths given out in this run, lowercased (as on a FAT card or a Mac, names differing only in case
+    /// collide).
+    private var reserved: Set<String> = []
+    public var overwrite: Bool
+
+    public init(overwrite: Bool = false) { self.overwrite = overwrite }
+
+    /// Where one file should be written.
+    public enum Placement: Sendable, Equatable {
+        /// A free name; `partBytes` is what an earlier attempt's `.part` holds (0 for none).
+        case write(path: String, partBytes: UInt64)
+        /// The same file is there already.
+        case alreadyThere(path: String)
+        /// Replaces a different file (`--force`).
+        case overwrite(path: String)
+
+        public var path: String {
+            switch self {
+            case .write(let p, _), .alreadyThere(let p), .overwrite(let p): p
+            }
+        }
+    }
+
+    /// The placement for a file of `size` bytes captured at `captured` whose pattern says `desired`;
+    /// `renamed` tells whether it had to move off that name. `knownHash` is the SHA-256 the ledger has for
+    /// this object, used when size matches but the time does not.
+    public mutating func place(
+        _ desired: String, size: UInt64, captured: Date?, knownHash: String? = nil
+    ) -> (placement: Placement, renamed: Bool) {
+        var attempt = 1
+        while true {
+            let candidate = attempt == 1 ? desired : Self.numbered(desired, attempt)
+            attempt += 1
+            let key = candidate.lowercased()
+            if reserved.contains(key) { continue }
+            if ImportDisk.exists(candidate) {
+                guard let existing = ImportDisk.size(candidate) else { continue }  // a folder or a link: never touched
+                if existing == size && Self.sameContent(candidate, captured: captured, knownHash: knownHash) {
+                    reserved.insert(key)
+                    return (.alreadyThere(path: candidate), attempt > 2)
+                }
+                if overwrite {
+                    reserved.insert(key)
+                    return (.overwrite(path: candidate), attempt > 2)
+                }
+                continue
+            }
+            reserved.insert(key)
+            let part = ImportDisk.size(candidate + ".part") ?? 0
+            return (.write(path: candidate, partBytes: part <= size ? part : 0), attempt > 2)
+        }
+    }
+
+    static func sameContent(_ path: String, captured: Date?, knownHash: String?) -> Bool {
+        if let captured, let mtime = ImportDisk.modificationTime(path), abs(mtime.timeIntervalSince(captured)) < 2 {
+            return true
+        }
+        guard let knownHash, let size = ImportDisk.size(path) else { return false }
+        var hash = ContentHash()
+        do {
+            try ImportDisk.readPrefix(path, count: size) { hash.update($0) }
+        } catch {
+            return false
+        }
+        return hash.hexDigest() == knownHash
+    }
+
+    /// "DIR/NAME (N).EXT" for "DIR/NAME.EXT".
+    static func numbered(_ path: String, _ n: Int) -> String {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+        let stem = dot.map { String(name[..<$0]) } ?? name
+        let ext = dot.map { String(name[$0...]) } ?? ""
+        var candidateStem = stem
+        let suffix = " (\(n))"
+        while (candidateStem + suffix + ext).utf8.count > 255, !candidateStem.isEmpty { candidateStem.removeLast() }
+        return folder + candidateStem + suffix + ext
+    }
+}

@@ -1,0 +1,14 @@
+import MediaManager
+
+/// What the run tells its caller about each file, in order, once its outcome is final (a fetched file
+/// once it is on disk under its name and recorded).
+public enum BatchEvent: Sendable {
+    case fetched(ImportItem, bytes: UInt64, resumedFrom: UInt64)
+    case skipped(ImportItem)
+    case failed(ImportItem, Error)
+    /// The file arrived but deleting it from the camera failed.
+    case notDeleted(ImportItem, Error)
+    case deleted(ImportItem)
+    /// Ctrl-C stopped this file; its `.part` holds `at` bytes.
+    case stopped(ImportItem, at: UInt64)
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// How far a batch is, for the progress line: files and bytes of the whole batch, the rate and the
+/// time left, and the file being transferred.
+public struct BatchProgress: Sendable, Equatable {
+    public var filesDone: Int
+    public var filesTotal: Int
+    public var bytesDone: UInt64
+    public var bytesTotal: UInt64
+    /// Bytes per second over this run (bytes a `.part` already held do not count).
+    public var bytesPerSecond: Double
+    public var elapsed: TimeInterval
+    /// The file being transferred (its name on the card).
+    public var current: String
+
+    /// Seconds left at the current rate; nil before the rate is known.
+    public var secondsLeft: Double? {
+        guard bytesPerSecond > 0 else { return nil }
+        return Double(bytesTotal - min(bytesDone, bytesTotal)) / bytesPerSecond
+    }
+}
+
+/// What a finished (or stopped) batch did, for its one summary line.
+public struct BatchSummary: Sendable, Equatable {
+    public var fetched = 0
+    /// Left alone: imported before (the ledger), or the same file already at its destination.
+    public var skipped = 0
+    /// Fetched under a unique name because a different file had the pattern's name.
+    public var renamed = 0
+    public var failed = 0
+    /// Bytes written in this run.
+    public var bytes: UInt64 = 0
+    public var seconds: TimeInterval = 0
+    /// Deleted from the camera after import (`--delete-after`).
+    public var deleted = 0
+    /// Ctrl-C stopped the batch; what is left is fetched by running it again.
+    public var interrupted = false
+
+    public init() {}
+}

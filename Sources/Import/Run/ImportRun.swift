@@ -1,0 +1,234 @@
+import Foundation
+import MediaManager
+import PTP
+
+/// Carries out an import plan: downloads each file through its `.part` (continuing what an interrupted
+/// run left), gives it the capture time as its modification time, and commits files in groups: one
+/// filesystem sync, the renames, a second sync, the ledger written, and only then (with `deleteAfter`)
+/// the camera's copies deleted. A file is never recorded before it is on disk under its name, and never
+/// deleted from the camera before it is recorded.
+public struct ImportRun {
+    public struct Options: Sendable {
+        public var deleteAfter = false
+        /// Bytes asked for per request (smaller under a rate limit).
+        public var chunkSize = 8 << 20
+        public init() {}
+    }
+
+    public let session: MediaSession
+    public let plan: ImportPlan
+    public let ledgers: CameraLedgers?
+    public var options: Options
+
+    /// How many whole files (or bytes) may wait for one sync before they are renamed into place.
+    static let groupFiles = 256
+    static let groupBytes: UInt64 = 1 << 30
+
+    public init(session: MediaSession, plan: ImportPlan, ledgers: CameraLedgers?, options: Options = Options()) {
+        self.session = session
+        self.plan = plan
+        self.ledgers = ledgers
+        self.options = options
+    }
+
+    /// Refuses a plan that needs more room than the destination has (`--force` skips this).
+    public static func checkFreeSpace(_ plan: ImportPlan) throws {
+        let needed = plan.bytesToFetch
+        guard needed > 0, let free = ImportDisk.freeBytes(near: plan.root) else { return }
+        if needed > free { throw ImportError.notEnoughSpace(needed: needed, available: free, folder: plan.root) }
+    }
+
+    /// Runs the plan. `progress` is called after every chunk; `event` once per file, in order, when its
+    /// outcome is final; `stopAfter` is asked after a failed download whether to stop the batch (a camera
+    /// that went away). Throws only for ledger failures (nothing is deleted then).
+    public func run(
+        cancellation: CancellationFlag? = nil, progress: ((BatchProgress) -> Void)? = nil,
+        event: ((BatchEvent) -> Void)? = nil, stopAfter: ((Error) -> Bool)? = nil
+    ) throws -> BatchSummary {
+        let started = Date()
+        var summary = BatchSummary()
+        let work = plan.toFetch
+        let totalBytes = work.reduce(UInt64(0)) { $0 + $1.file.size }
+        var bytesBefore: UInt64 = 0  // whole bytes of the files finished so far (and .part bytes kept)
+        var filesDone = 0
+        var fresh: UInt64 = 0  // bytes moved in this run
+
+        var pending: [(ImportItem, CompletedPart, String?)] = []
+        var pendingBytes: UInt64 = 0
+        var toRecord: [(MediaFile, LedgerEntry)] = []
+        var recordedLater: [ImportItem] = []
+        var failure: Error?
+
+        func flush() throws {
+            if !pending.isEmpty {
+                for folder in Self.distinctFilesystems(pending.map { ($0.1.destination as NSString).deletingLastPathComponent }) {
+                    ImportDisk.syncFilesystem(containing: folder)
+                }
+            }
+            var committed: [(ImportItem, UInt64, UInt64)] = []
+            for (item, part, hash) in pending {
+                do {
+                    let outcome = try part.commit()
+                    if case .downloaded(_, let bytes, let from) = outcome { committed.append((item, bytes, from)) }
+                    toRecord.append((item.file, entry(for: item, hash: hash)))
+                } catch {
+                    summary.failed += 1
+                    event?(.failed(item, error))
+                }
+            }
+            if !committed.isEmpty {
+                for folder in Self.distinctFilesystems(committed.map { ($0.0.destination as NSString).deletingLastPathComponent }) {
+                    ImportDisk.syncFilesystem(containing: folder)
+                }
+            }
+            pending = []
+            pendingBytes = 0
+            if let ledgers, !toRecord.isEmpty {
+                let seq = toRecord.compactMap { $0.1.sequence }.max() ?? 0
+                try ledgers.record(toRecord, sequence: seq)
+            }
+            toRecord = []
+            for (item, bytes, from) in committed {
+                summary.fetched += 1
+                if item.renamed { summary.renamed += 1 }
+                event?(.fetched(item, bytes: bytes, resumedFrom: from))
+            }
+            for item in recordedLater { event?(.skipped(item)) }
+            let deletable = committed.map(\.0) + recordedLater
+            recordedLater = []
+            if options.deleteAfter {
+                for item in deletable {
+                    do {
+                        try session.delete(item.file)
+                        summary.deleted += 1
+                        event?(.deleted(item))
+                    } catch {
+                        event?(.notDeleted(item, error))
+                    }
+                }
+            }
+        }
+
+        for item in plan.items {
+            switch item.action {
+            case .imported:
+                summary.skipped += 1
+                event?(.skipped(item))
+            case .alreadyThere:
+                summary.skipped += 1
+                toRecord.append((item.file, entry(for: item, hash: nil)))
+                recordedLater.append(item)
+            case .fetch:
+                break
+            }
+        }
+        if !toRecord.isEmpty { try flush() }
+
+        for item in work {
+            if cancellation?.isCancelled == true {
+                summary.interrupted = true
+                break
+            }
+            let folder = (item.destination as NSString).deletingLastPathComponent
+            let name = (item.destination as NSString).lastPathComponent
+            var jobOptions = DownloadJob.Options()
+            if case .fetch(_, let overwrite) = item.action { jobOptions.overwrite = overwrite }
+            jobOptions.chunkSize = options.chunkSize
+            let job = DownloadJob(
+                remoteName: item.file.name, size: item.file.size, destinationFolder: folder, localName: name,
+                options: jobOptions)
+            let done = bytesBefore
+            let before = fresh
+            let result: Result<(CompletedPart, String?), Error> = Result {
+                try ImportDisk.makeDirectory(folder)
+                let part = job.partialSize ?? 0
+                let resumeAt = part <= item.file.size ? part : 0
+                let hashing = try Self.hashOfPart(job, bytes: resumeAt)
+                let transferred = try job.transfer(
+                    read: { offset, count, sink in
+                        let tee = HashingSink(sink, hash: hashing.hash)
+                        defer { hashing.hash = tee.hash }
+                        return try session.camera.read(item.file, offset: offset, count: count, into: tee)
+                    },
+                    cancellation: cancellation,
+                    progress: { p in
+                        guard let progress else { return }
+                        let elapsed = Date().timeIntervalSince(started)
+                        let moved = before + (p.bytesDone - min(p.bytesDone, resumeAt))
+                        progress(BatchProgress(
+                            filesDone: filesDone, filesTotal: work.count, bytesDone: done + p.bytesDone,
+                            bytesTotal: totalBytes, bytesPerSecond: elapsed > 0 ? Double(moved) / elapsed : 0,
+                            elapsed: elapsed, current: item.file.name))
+                    },
+                    syncToDisk: false)
+                guard case .complete(let part) = transferred else {
+                    throw ImportError.local("\(item.destination) appeared during the import")
+                }
+                if let date = item.captureTime { try ImportDisk.setModificationTime(part.partPath, to: date) }
+                return (part, hashing.hash.hexDigest())
+            }
+            switch result {
+            case .success(let (part, hash)):
+                fresh += part.size - part.resumedFrom
+                summary.bytes += part.size - part.resumedFrom
+                pending.append((item, part, hash))
+                pendingBytes += part.size
+                bytesBefore += item.file.size
+                filesDone += 1
+                if pending.count >= Self.groupFiles || pendingBytes >= Self.groupBytes { try flush() }
+            case .failure(DownloadError.cancelled(_, let at)):
+                try flush()
+                summary.interrupted = true
+                event?(.stopped(item, at: at))
+                summary.seconds = Date().timeIntervalSince(started)
+                return summary
+            case .failure(let error):
+                summary.failed += 1
+                bytesBefore += item.file.size
+                filesDone += 1
+                try flush()
+                event?(.failed(item, error))
+                if stopAfter?(error) == true {
+                    failure = error
+                }
+            }
+            if failure != nil { break }
+        }
+        try flush()
+        summary.seconds = Date().timeIntervalSince(started)
+        return summary
+    }
+
+    func entry(for item: ImportItem, hash: String?) -> LedgerEntry {
+        LedgerEntry(
+            name: item.file.name, folder: item.file.folder, size: item.file.size, captured: item.file.captureDate,
+            sha256: hash, path: Self.absolute(item.destination), imported: Date(), sequence: item.sequence)
+    }
+
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// A hash primed with what the `.part` already holds, so the finished file's hash covers all of it.
+    final class PartHash {
+        var hash: ContentHash
+        init(_ hash: ContentHash) { self.hash = hash }
+    }
+
+    static func hashOfPart(_ job: DownloadJob, bytes: UInt64) throws -> PartHash {
+        var hash = ContentHash()
+        if bytes > 0 { try ImportDisk.readPrefix(job.partPath, count: bytes) { hash.update($0) } }
+        return PartHash(hash)
+    }
+
+    /// One folder per filesystem among `folders`, so that a group is synced once per disk.
+    static func distinctFilesystems(_ folders: [String]) -> [String] {
+        var seen = Set<UInt64>()
+        var result: [String] = []
+        for folder in Set(folders).sorted() {
+            let device = ImportDisk.device(of: folder) ?? UInt64.max
+            if seen.insert(device).inserted { result.append(folder) }
+        }
+        return result
+    }
+}

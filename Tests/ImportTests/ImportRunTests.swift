@@ -1,0 +1,195 @@
+import Foundation
+import MediaManager
+import Testing
+@testable import Import
+
+/// Imports from a card folder through the in-process virtual camera (`dir:`), end to end.
+@Suite struct ImportRunTests {
+    struct Outcome {
+        var plan: ImportPlan
+        var summary: BatchSummary
+        var events: [BatchEvent]
+    }
+
+    func importCard(
+        _ card: CardOnDisk, pattern: String? = nil, configure: (inout ImportOptions) -> Void = { _ in },
+        run: ImportRun.Options = .init(), cancelAfterBytes: UInt64? = nil
+    ) throws -> Outcome {
+        let session = try MediaSession.open(.folder(path: card.card))
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        var options = ImportOptions(pattern: try DestinationPattern(pattern ?? card.pictures + "/%Y/%m-%d"))
+        configure(&options)
+        let ledgers = try Importer.ledgers(for: session, folder: card.ledgers)
+        let groups = CardSelection.groups(for: CardSelection.dcimFiles(in: session.catalog), in: session.catalog)
+        let plan = Importer.plan(groups, session: session, options: options, ledgers: ledgers)
+        let cancellation = CancellationFlag()
+        var events: [BatchEvent] = []
+        var importRun = ImportRun(session: session, plan: plan, ledgers: ledgers, options: run)
+        importRun.options.chunkSize = 16 << 10
+        let summary = try importRun.run(
+            cancellation: cancellation,
+            progress: { p in if let limit = cancelAfterBytes, p.bytesDone >= limit { cancellation.cancel() } },
+            event: { events.append($0) })
+        return Outcome(plan: plan, summary: summary, events: events)
+    }
+
+    @Test func bringsEveryNewFileOnceWithSidecarsAndCaptureTimes() throws {
+        let card = try CardOnDisk()
+        let first = try importCard(card)
+        #expect(first.summary.fetched == 7)
+        #expect(first.summary.failed == 0)
+        let day = "2024/06-01"
+        var expected = [
+            "\(day)/DJI_0001.LRF", "\(day)/DJI_0001.MP4", "\(day)/DJI_0001.SRT", "\(day)/DJI_0002.JPG",
+            "\(day)/IMG_0003.CR3", "\(day)/IMG_0003.JPG",
+        ]
+        // The EXIF date wins over the device's for the photo that has one.
+        if card.files(under: card.card).contains("DCIM/101MEDIA/IMG_0004.JPG") { expected.append("2024/05-01/IMG_0004.JPG") }
+        #expect(card.files(under: card.pictures) == expected.sorted())
+        #expect(first.summary.fetched == expected.count)
+        // Byte-identical, with the capture time as modification time; MISC is not DCIM.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/\(day)/DJI_0001.MP4")) == Data(try card.bytes("DCIM/100MEDIA/DJI_0001.MP4")))
+        let mtime = try FileManager.default.attributesOfItem(atPath: card.pictures + "/\(day)/DJI_0002.JPG")[.modificationDate] as? Date
+        #expect(mtime.map { abs($0.timeIntervalSince(CardOnDisk.deviceDate)) < 1 } == true)
+
+        // A second run brings nothing, and says so.
+        let second = try importCard(card)
+        #expect(second.summary.fetched == 0)
+        #expect(second.summary.skipped == expected.count)
+        #expect(second.plan.toFetch.isEmpty)
+
+        // Moving the local files away does not make them new.
+        try FileManager.default.moveItem(atPath: card.pictures, toPath: card.root + "/elsewhere")
+        let third = try importCard(card)
+        #expect(third.summary.fetched == 0)
+        #expect(!FileManager.default.fileExists(atPath: card.pictures))
+
+        // A new file on the card: exactly that one.
+        try card.add("DCIM/101MEDIA/IMG_0005.JPG", patternedBytes(1234, seed: 42), offset: 86_400)
+        let fourth = try importCard(card)
+        #expect(fourth.summary.fetched == 1)
+        #expect(card.files(under: card.pictures) == ["2024/06-02/IMG_0005.JPG"])
+
+        // --again ignores the ledger: the files already at their destination are recognised, not doubled.
+        try FileManager.default.removeItem(atPath: card.root + "/elsewhere")
+        let again = try importCard(card) { $0.again = true }
+        #expect(again.summary.fetched == expected.count)
+        #expect(again.summary.skipped == 1)
+        #expect(card.files(under: card.pictures).count == expected.count + 1)
+    }
+
+    @Test func sidecarsAndProxiesCanBeLeftOut() throws {
+        let card = try CardOnDisk()
+        let run = try importCard(card, pattern: card.pictures) { $0.sidecars = false; $0.proxies = false }
+        let names = card.files(under: card.pictures)
+        #expect(!names.contains("DJI_0001.SRT") && !names.contains("DJI_0001.LRF"))
+        #expect(names.contains("DJI_0001.MP4") && names.contains("IMG_0003.CR3") && names.contains("IMG_0003.JPG"))
+        #expect(run.summary.failed == 0)
+    }
+
+    @Test func aDifferentFileAtTheNameGetsAUniqueNameRecordedInTheLedger() throws {
+        let card = try CardOnDisk()
+        try FileManager.default.createDirectory(atPath: card.pictures, withIntermediateDirectories: true)
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: card.pictures + "/DJI_0002.JPG"))
+        let run = try importCard(card, pattern: card.pictures + "/%f")
+        #expect(run.summary.renamed == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/DJI_0002.JPG")) == Data([1, 2, 3]))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/DJI_0002 (2).JPG")) == Data(try card.bytes("DCIM/100MEDIA/DJI_0002.JPG")))
+        let ledger = try ImportLedger(cameraKey: try ledgerKey(card), folder: card.ledgers)
+        #expect(ledger.entries.contains { $0.path == card.pictures + "/DJI_0002 (2).JPG" && $0.sha256 != nil })
+    }
+
+    func ledgerKey(_ card: CardOnDisk) throws -> String {
+        let session = try MediaSession.open(.folder(path: card.card))
+        defer { session.close() }
+        return try Importer.ledgers(for: session, folder: card.ledgers).all[0].cameraKey
+    }
+
+    @Test func anInterruptedImportContinuesAndBringsNothingTwice() throws {
+        let card = try CardOnDisk()
+        let first = try importCard(card, cancelAfterBytes: 200_000)
+        #expect(first.summary.interrupted)
+        #expect(first.events.contains { if case .stopped = $0 { true } else { false } })
+        let leftParts = card.files(under: card.pictures).filter { $0.hasSuffix(".part") }
+        #expect(leftParts.count == 1)
+        let second = try importCard(card)
+        #expect(!second.summary.interrupted)
+        #expect(second.summary.fetched + first.summary.fetched == second.plan.items.count)
+        #expect(second.events.contains { if case .fetched(_, _, let from) = $0 { from > 0 } else { false } })
+        let files = card.files(under: card.pictures)
+        #expect(!files.contains { $0.hasSuffix(".part") || $0.contains(" (2)") })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/2024/06-01/DJI_0001.MP4")) == Data(try card.bytes("DCIM/100MEDIA/DJI_0001.MP4")))
+        #expect(try importCard(card).summary.fetched == 0)
+    }
+
+    @Test func deleteAfterDeletesOnlyWhatIsRecorded() throws {
+        let card = try CardOnDisk()
+        let run = try importCard(card, run: { var o = ImportRun.Options(); o.deleteAfter = true; return o }())
+        #expect(run.summary.deleted == run.summary.fetched)
+        #expect(card.files(under: card.card + "/DCIM").isEmpty)
+        #expect(card.files(under: card.card) == ["MISC/NOTES.TXT"])
+        let ledger = try ImportLedger(cameraKey: try ledgerKey(card), folder: card.ledgers)
+        #expect(ledger.entries.count == run.summary.fetched)
+    }
+
+    @Test func aCorruptLedgerStopsTheImport() throws {
+        let card = try CardOnDisk()
+        let key = try ledgerKey(card)
+        try FileManager.default.createDirectory(atPath: card.ledgers, withIntermediateDirectories: true)
+        let path = card.ledgers + "/" + LedgerLocation.fileName(for: key)
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ImportError.corruptLedger(path: path, detail: "not JSON")) { _ = try importCard(card) }
+        #expect(!FileManager.default.fileExists(atPath: card.pictures))
+    }
+
+    @Test func theFreeSpaceCheckRefusesWithTheNumbers() throws {
+        let card = try CardOnDisk()
+        let mount = card.root + "/small"
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        guard SmallDisk.mount(at: mount, bytes: 256 << 10) else {
+            print("skipped: cannot mount a tmpfs here")
+            return
+        }
+        defer { SmallDisk.unmount(mount) }
+        let session = try MediaSession.open(.folder(path: card.card))
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        let options = ImportOptions(pattern: try DestinationPattern(mount + "/%Y"))
+        let groups = CardSelection.groups(for: CardSelection.dcimFiles(in: session.catalog), in: session.catalog)
+        let plan = Importer.plan(groups, session: session, options: options, ledgers: nil)
+        do {
+            try ImportRun.checkFreeSpace(plan)
+            Issue.record("the check let \(plan.bytesToFetch) bytes through")
+        } catch let error as ImportError {
+            guard case .notEnoughSpace(let needed, let available, let folder) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(needed == plan.bytesToFetch)
+            #expect(available <= 256 << 10)
+            #expect(folder == mount)
+        }
+    }
+}
+
+/// A small tmpfs for the free-space test (this runs as root in CI); false when mounting is refused.
+enum SmallDisk {
+    static func mount(at path: String, bytes: Int) -> Bool {
+        run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", path])
+    }
+
+    static func unmount(_ path: String) { _ = run("/bin/umount", [path]) }
+
+    static func run(_ program: String, _ arguments: [String]) -> Bool {
+        guard FileManager.default.isExecutableFile(atPath: program) else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import Import
+
+@Suite struct LedgerTests {
+    func entry(_ n: Int, path: String = "/x") -> LedgerEntry {
+        LedgerEntry(
+            name: "IMG_\(n).JPG", folder: "DCIM/100", size: UInt64(1000 + n), captured: Date(timeIntervalSince1970: Double(n)),
+            sha256: nil, path: path, imported: Date(), sequence: n)
+    }
+
+    @Test func recordsSurviveReopening() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let ledger = try ImportLedger(cameraKey: "Canon EOS R6 123", folder: folder)
+        #expect(ledger.entries.isEmpty)
+        try ledger.record([entry(1), entry(2)], sequence: 2)
+        let again = try ImportLedger(cameraKey: "Canon EOS R6 123", folder: folder)
+        #expect(again.entries.count == 2)
+        #expect(again.sequence == 2)
+        #expect(again.contains(ObjectIdentity(name: "IMG_1.JPG", size: 1001, captured: Date(timeIntervalSince1970: 1))))
+        // The identity is the object, not where it went: a different size is a different object.
+        #expect(!again.contains(ObjectIdentity(name: "IMG_1.JPG", size: 1002, captured: Date(timeIntervalSince1970: 1))))
+        // No temporary file is left beside it.
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(!names.contains { $0.contains(".tmp.") })
+    }
+
+    @Test(arguments: ["{not json", "", "{\"format\":\"something-else\",\"version\":1,\"camera\":\"c\",\"sequence\":0,\"entries\":[]}",
+                      "{\"format\":\"mediashell-import-ledger\",\"version\":1,\"camera\":\"another\",\"sequence\":0,\"entries\":[]}",
+                      "{\"format\":\"mediashell-import-ledger\",\"version\":1,\"camera\":\"c\",\"sequence\":0,\"entries\":[{\"name\":1}]}"])
+    func aCorruptLedgerIsAnErrorNamingTheFile(content: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/" + LedgerLocation.fileName(for: "c")
+        try Data(content.utf8).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try ImportLedger(cameraKey: "c", folder: folder)
+            Issue.record("a corrupt ledger was read as empty")
+        } catch let error as ImportError {
+            guard case .corruptLedger(let named, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(named == path)
+            #expect(error.description.contains(path))
+        }
+        // Nor does recording overwrite it.
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == content)
+    }
+
+    @Test func concurrentWritersLoseNothing() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Each writer has its own ledger object, as separate processes would.
+        let writers = 4, each = 15
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: writers) { w in
+            do {
+                let ledger = try ImportLedger(cameraKey: "cam", folder: folder)
+                for i in 0..<each { try ledger.record([entry(w * 100 + i)], sequence: w * 100 + i) }
+            } catch {
+                failures.add(error)
+            }
+        }
+        #expect(failures.isEmpty)
+        let ledger = try ImportLedger(cameraKey: "cam", folder: folder)
+        #expect(ledger.entries.count == writers * each)
+        #expect(ledger.sequence == (writers - 1) * 100 + each - 1)
+    }
+
+    @Test func oneRunAtATimePerCamera() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let ledger = try ImportLedger(cameraKey: "cam", folder: folder)
+        let run = try ledger.beginRun()
+        #expect(throws: ImportError.ledgerBusy(path: ledger.path + ".run")) { _ = try ledger.beginRun() }
+        run.end()
+        try ledger.beginRun().end()
+    }
+
+    @Test func cameraKeys() {
+        #expect(LedgerLocation.cameraKey(manufacturer: "Canon", model: "EOS R6", serialNumber: "0123ab", storageLabel: "SD1")
+            == "Canon EOS R6 0123ab")
+        // No serial number (or a blank one): the model and the store's label.
+        for blank in ["", "   ", "0000000000", "-"] {
+            #expect(LedgerLocation.cameraKey(manufacturer: "DJI", model: "Mini", serialNumber: blank, storageLabel: "SD card")
+                == "DJI Mini store SD card")
+        }
+        let a = LedgerLocation.fileName(for: "DJI Mini store SD/card")
+        let b = LedgerLocation.fileName(for: "DJI Mini store SD_card")
+        #expect(a != b)
+        #expect(!a.contains("/") && a.hasSuffix(".json") && !a.hasPrefix("."))
+        #expect(LedgerLocation.folder(environment: ["XDG_DATA_HOME": "/d"]) == "/d/mediashell/imports")
+        #expect(LedgerLocation.folder(environment: ["HOME": "/h"]) == "/h/.local/share/mediashell/imports")
+        #expect(LedgerLocation.folder(environment: ["HOME": "/h", "XDG_DATA_HOME": "relative"]) == "/h/.local/share/mediashell/imports")
+    }
+
+    @Test func contentHashMatchesKnownDigests() {
+        var empty = ContentHash()
+        #expect(empty.hexDigest() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        empty.update(Array("abc".utf8))
+        #expect(empty.hexDigest() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        // Fed in odd pieces, the same as at once.
+        let long = Array(repeating: UInt8(ascii: "a"), count: 1_000_000)
+        var pieces = ContentHash()
+        var i = 0
+        while i < long.count {
+            let n = min(long.count - i, 1 + (i % 97))
+            pieces.update(Array(long[i..<i + n]))
+            i += n
+        }
+        #expect(pieces.hexDigest() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+}
+
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [Error] = []
+    func add(_ e: Error) { lock.withLock { errors.append(e) } }
+    var isEmpty: Bool { lock.withLock { errors.isEmpty } }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import MediaManager
+import VirtualCamera
+
+/// A fresh folder under the system's temporary folder, removed by the caller.
+func temporaryFolder(_ label: String = "import") throws -> String {
+    let path = NSTemporaryDirectory() + "mediashell-\(label)-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Bytes that differ from file to file.
+func patternedBytes(_ count: Int, seed: UInt8) -> [UInt8] {
+    (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed) &* 7) }
+}
+
+/// A card folder (as a card reader shows it) with several DCIM folders, a video with its sidecars, a
+/// RAW+JPEG pair and an EXIF-dated photo, each file with a known modification time (the device's date).
+final class CardOnDisk {
+    let root: String
+    let card: String
+    let pictures: String
+    let ledgers: String
+    static let deviceDate = Date(timeIntervalSince1970: 1_717_243_200)  // 2024-06-01 12:00:00 UTC
+
+    init() throws {
+        root = try temporaryFolder()
+        card = root + "/card"
+        pictures = root + "/Pictures"
+        ledgers = root + "/ledgers"
+        try add("DCIM/100MEDIA/DJI_0001.MP4", patternedBytes(300_000, seed: 1))
+        try add("DCIM/100MEDIA/DJI_0001.SRT", patternedBytes(2_000, seed: 2))
+        try add("DCIM/100MEDIA/DJI_0001.LRF", patternedBytes(20_000, seed: 3))
+        try add("DCIM/100MEDIA/DJI_0002.JPG", patternedBytes(50_000, seed: 4))
+        try add("DCIM/101MEDIA/IMG_0003.CR3", patternedBytes(80_000, seed: 5))
+        try add("DCIM/101MEDIA/IMG_0003.JPG", patternedBytes(40_000, seed: 6))
+        if let photo = DemoMedia.file("photo_landscape.jpg") {
+            try add("DCIM/101MEDIA/IMG_0004.JPG", Array(try Data(contentsOf: URL(fileURLWithPath: photo))))
+        }
+        try add("MISC/NOTES.TXT", patternedBytes(100, seed: 7))
+    }
+
+    /// Writes a file on the card with the device date (plus `offset` seconds) as its time.
+    func add(_ relative: String, _ bytes: [UInt8], offset: TimeInterval = 0) throws {
+        let url = URL(fileURLWithPath: card + "/" + relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: url)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Self.deviceDate.addingTimeInterval(offset)], ofItemAtPath: url.path)
+    }
+
+    func bytes(_ relative: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: card + "/" + relative)))
+    }
+
+    /// Every regular file under `folder`, relative, sorted.
+    func files(under folder: String) -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        var result: [String] = []
+        while let next = enumerator?.nextObject() as? String {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder + "/" + next, isDirectory: &isDir), !isDir.boolValue {
+                result.append(next)
+            }
+        }
+        return result.sorted()
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+}
