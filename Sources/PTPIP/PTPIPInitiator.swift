@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// The host side of PTP/IP: a command socket for transactions and an event socket read by a thread of
@@ -47,17 +48,21 @@ public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
         host: String, port: UInt16 = 15740, eventPort: UInt16? = nil, name: String? = nil,
         guid: [UInt8] = defaultGUID, timeouts: PTPIPTimeouts = PTPIPTimeouts()
     ) throws -> PTPIPInitiator {
-        let commandSocket = try Socket.connect(host: host, port: port, timeout: timeouts.connect)
+        let commandSocket = try translatingSystemErrors { () throws(SystemError) in
+            try Socket.connect(host: host, port: port, timeout: timeouts.connect)
+        }
         let command = PacketStream(socket: commandSocket, timeout: timeouts.read)
         var eventSocket: Socket?
         do {
             try command.write(
-                .initCommandRequest(guid: guid, name: name ?? localHostName(), version: ptpipProtocolVersion))
+                .initCommandRequest(guid: guid, name: name ?? localHostName() ?? "mediashell", version: ptpipProtocolVersion))
             let reply = try command.readControl(firstByteTimeout: timeouts.read)
             guard case .initCommandAck(let number, let deviceGUID, let deviceName, _) = reply else {
                 throw handshakeFailure(reply, peer: command.peer, request: "Init_Command_Request")
             }
-            let socket = try Socket.connect(host: host, port: eventPort ?? port, timeout: timeouts.connect)
+            let socket = try translatingSystemErrors { () throws(SystemError) in
+                try Socket.connect(host: host, port: eventPort ?? port, timeout: timeouts.connect)
+            }
             eventSocket = socket
             let events = PacketStream(socket: socket, timeout: timeouts.read)
             try events.write(.initEventRequest(connectionNumber: number))
@@ -97,7 +102,7 @@ public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
     private func startEventThread() throws {
         // The thread holds the channel, not the initiator, so dropping the initiator still closes it.
         let events = self.events
-        let thread = try JoinableThread(name: "ptpip-events") { events.run() }
+        let thread = try translatingSystemErrors { () throws(SystemError) in try JoinableThread(name: "ptpip-events") { events.run() } }
         stateLock.withLock { eventThread = thread }
     }
 

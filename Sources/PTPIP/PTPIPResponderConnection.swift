@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// Who connected to a `PTPIPServer`, from its Init_Command_Request.

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// A PTP/IP responder listening for initiators (gphoto2, our own `PTPIPInitiator`, a camera app).
@@ -74,14 +75,16 @@ public final class PTPIPServer: @unchecked Sendable {
 
     /// Binds and starts accepting. Throws `PTPError.system` when the address cannot be listened on.
     public func start() throws {
-        let socket = try Socket.listen(host: host, port: requestedPort)
+        let socket = try translatingSystemErrors { () throws(SystemError) in try Socket.listen(host: host, port: requestedPort) }
         try lock.withLock {
             guard listener == nil, !stopping else {
                 socket.close()
                 throw PTPError.system("PTP/IP server on \(host):\(requestedPort) was already started")
             }
             listener = socket
-            acceptThread = try JoinableThread(name: "ptpip-accept") { [self] in acceptLoop(socket) }
+            acceptThread = try translatingSystemErrors { () throws(SystemError) in
+                try JoinableThread(name: "ptpip-accept") { [self] in acceptLoop(socket) }
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// What arrived on a PTP/IP socket: a whole control packet, or the head of a Data / End_Data packet

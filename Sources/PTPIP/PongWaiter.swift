@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// Lets a thread that sent a Ping wait for the Pong that the event-socket reader sees.

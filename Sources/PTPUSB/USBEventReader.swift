@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// Reads event containers from the interrupt-in endpoint on a thread of its own and hands them to the
@@ -8,8 +9,7 @@ final class USBEventReader: @unchecked Sendable {
     private let lock = NSLock()
     private var handler: (@Sendable (PTPEvent) -> Void)?
     private var stopped = false
-    private var thread: pthread_t?
-    private let finished = DispatchSemaphore(value: 0)
+    private var thread: JoinableThread?
     /// How long each interrupt read waits before checking for `stop`.
     static let pollInterval: TimeInterval = 0.25
 
@@ -19,24 +19,19 @@ final class USBEventReader: @unchecked Sendable {
 
     func deliver(_ event: PTPEvent) { lock.withLock { handler }?(event) }
 
-    func start() {
-        let thread = Thread { [self] in
-            lock.withLock { self.thread = pthread_self() }
-            run()
-            finished.signal()
-        }
-        thread.name = "usb-events"
-        thread.start()
+    func start() throws(SystemError) {
+        let thread = try JoinableThread(name: "usb-events") { [self] in run() }
+        lock.withLock { self.thread = thread }
     }
 
     /// Stops delivery and waits for the thread to end (unless called from it, from an event handler).
     func stop() {
-        let current = lock.withLock {
+        let thread = lock.withLock {
             stopped = true
             handler = nil
-            return thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            return self.thread
         }
-        if !current { finished.wait() }
+        thread?.join()  // does nothing on the thread itself
     }
 
     private var isStopped: Bool { lock.withLock { stopped } }

@@ -45,7 +45,8 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
         let outPacket = max(pipe.bulkOutPacketSize, 1)
         outboundChunk = max(outPacket, chunkSize / outPacket * outPacket)
         events = pipe.hasInterruptIn ? USBEventReader(pipe: pipe) : nil
-        events?.start()
+        // Should the system refuse a thread, events are not delivered; transactions work all the same.
+        try? events?.start()
     }
 
     deinit { close() }

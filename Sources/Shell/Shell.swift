@@ -70,7 +70,7 @@ public enum Shell {
         guard let editor else { return 1 }
         interpreter.historyProvider = { [unowned editor] in editor.historyEntries }
         var banner = "mediashell \(Entrypoint.version)"
-        if let media = interpreter.media { banner += ": " + Interpreter.openedLine(media) }
+        if let media = interpreter.media { banner += ": " + OpenCommand.openedLine(media) }
         output.line(banner + "; 'help' lists the commands, Ctrl-D quits")
         if interpreter.media?.url == .simulator(path: nil) {
             output.line("This is the DEMO card (sim:), not a camera of yours: 'open URL' opens one, 'devices' lists them")

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 @testable import PTPIP
 import Testing

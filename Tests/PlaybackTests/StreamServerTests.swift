@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import MediaFormats
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import Testing
 
 @testable import Shell
@@ -60,7 +61,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data("pwd\nls\n".utf8).write(to: URL(fileURLWithPath: path))
         #expect(readAll(try PlainLineReader(path: path)) == [.line("pwd"), .line("ls"), .endOfInput])
-        #expect(throws: SystemCallError.self) { try PlainLineReader(path: path + ".missing") }
+        #expect(throws: SystemError.self) { try PlainLineReader(path: path + ".missing") }
     }
 
     @Test func historyLocationFollowsXDG() {

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 
 /// Where the playback engine reads the time from, so tests can move time by hand.
 /// Seconds on a monotonic timeline; only differences matter.

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 
 /// mpv's JSON IPC over a connected socket: one JSON object per line each way. Requests carry a `request_id`
 /// and wait (bounded) for the reply with that id; events are counted, so a caller can wait for the next
@@ -31,7 +32,7 @@ final class MPVConnection: @unchecked Sendable {
     /// Longest line accepted from mpv; a longer one means something is wrong, and the connection closes.
     static let maxLineBytes = 1 << 20
 
-    private let socket: StreamSocket
+    private let socket: Socket
     private let onEvent: @Sendable (Event) -> Void
     // Safety: everything below `condition` is guarded by it.
     private let condition = NSCondition()
@@ -42,14 +43,13 @@ final class MPVConnection: @unchecked Sendable {
     private var eventCounts: [String: Int] = [:]
     private var lastEnd: Event?
     private var open = true
-    private var readerRunning = true
+    private var reader: JoinableThread?
 
-    init(socket: StreamSocket, onEvent: @escaping @Sendable (Event) -> Void) {
+    init(socket: Socket, onEvent: @escaping @Sendable (Event) -> Void) throws(SystemError) {
         self.socket = socket
         self.onEvent = onEvent
-        let thread = Thread { [self] in readLoop() }
-        thread.name = "mpv-ipc"
-        thread.start()
+        let thread = try JoinableThread(name: "mpv-ipc") { [self] in readLoop() }
+        condition.withLock { reader = thread }
     }
 
     var isOpen: Bool { condition.withLock { open } }
@@ -66,11 +66,11 @@ final class MPVConnection: @unchecked Sendable {
             throw .refused(name, "not JSON")
         }
         do {
-            try socket.send(Array(json) + [UInt8(ascii: "\n")], deadline: monotonicSeconds() + timeout)
+            try socket.send(Array(json) + [UInt8(ascii: "\n")], .until(.after(timeout)))
         } catch {
             throw .closed
         }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -107,13 +107,12 @@ final class MPVConnection: @unchecked Sendable {
     /// The last `end-file` event (with its reason and error), for telling why a file did not open.
     var lastEndOfFile: Event? { condition.withLock { lastEnd } }
 
-    /// Closes the connection and waits (bounded) for the reader thread to finish.
+    /// Closes the connection and waits for the reader thread to finish (the shutdown wakes it at once), so
+    /// nothing reads the socket once this returns. From the reader thread itself (an event handler), it
+    /// closes without waiting.
     func close() {
         socket.shutdown()
-        let deadline = Date().addingTimeInterval(2)
-        condition.lock()
-        while readerRunning && condition.wait(until: deadline) {}
-        condition.unlock()
+        condition.withLock { reader }?.join()
         socket.close()
     }
 
@@ -125,7 +124,6 @@ final class MPVConnection: @unchecked Sendable {
         defer {
             condition.withLock {
                 open = false
-                readerRunning = false
                 condition.broadcast()
             }
             onEvent(Event(name: "connection-closed"))
@@ -133,7 +131,7 @@ final class MPVConnection: @unchecked Sendable {
         while true {
             let got: Int
             do {
-                got = try buffer.withUnsafeMutableBytes { try socket.receive(into: $0, deadline: nil) }
+                got = try buffer.withUnsafeMutableBytes { (raw) throws(SystemError) in try socket.receiveSome(into: raw, .forever) }
             } catch {
                 return
             }

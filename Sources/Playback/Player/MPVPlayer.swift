@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 
 /// mpv as the player, driven through its JSON IPC socket.
 ///
@@ -18,10 +19,13 @@ public final class MPVPlayer: Player, @unchecked Sendable {
     private let lock = NSLock()
     private var process: ChildProcess?
     private var connection: MPVConnection?
-    private var lifeline: StreamSocket?
+    private var lifeline: Socket?
     private var folder: String?
     private var handler: (@Sendable (PlayerEvent) -> Void)?
     private var closing = false
+
+    /// The descriptor number mpv finds its end of the lifeline at.
+    static let inheritedDescriptor: Int32 = 3
 
     public init(executable: String, extraArguments: [String] = []) {
         self.executable = executable
@@ -35,7 +39,7 @@ public final class MPVPlayer: Player, @unchecked Sendable {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in path.split(separator: ":") where !directory.isEmpty {
             let candidate = "\(directory)/mpv"
-            if isExecutable(candidate) { return candidate }
+            if isExecutableFile(candidate) { return candidate }
         }
         return nil
     }
@@ -73,35 +77,38 @@ public final class MPVPlayer: Player, @unchecked Sendable {
         let folder = try makePrivateFolder(under: Self.temporaryParent(), prefix: "mediashell-mpv.")
         lock.withLock { self.folder = folder }
         let socketName = "ipc"
-        let (ours, theirs) = try StreamSocket.pair()
+        let (ours, theirs) = try Socket.pair()
         let watch = try CreationWatch(folder: folder)
         let arguments =
             [
                 "--idle=yes", "--no-terminal", "--keep-open=yes", "--ytdl=no", "--resume-playback=no",
                 "--save-position-on-quit=no", "--hr-seek=yes", "--force-media-title=\(title)",
                 "--input-ipc-server=\(folder)/\(socketName)",
-                "--input-ipc-client=fd://\(ChildProcess.inheritedDescriptor)",
+                "--input-ipc-client=fd://\(Self.inheritedDescriptor)",
                 // Read a little ahead of the position, not the whole file.
                 "--cache=yes", "--cache-secs=4", "--demuxer-max-bytes=32MiB", "--demuxer-max-back-bytes=8MiB",
             ] + extraArguments
-        let process = try ChildProcess.spawn(
-            executable: executable, arguments: arguments, inherit: theirs, logPath: "\(folder)/mpv.log")
+        var options = ChildProcess.Options()
+        options.standardOutput = .file("\(folder)/mpv.log")
+        options.standardError = .sameAsOutput
+        options.handDown = [(theirs, Self.inheritedDescriptor)]
+        let process = try ChildProcess.spawn(executable: executable, arguments: arguments, options: options)
         theirs.close()
         lock.withLock {
             self.process = process
             self.lifeline = ours
         }
         // Nothing is read from the lifeline: tell mpv to send it no events.
-        try? ours.send(Array(#"{"command":["disable_event","all"]}"#.utf8) + [10], deadline: monotonicSeconds() + 1)
+        try? ours.send(Array(#"{"command":["disable_event","all"]}"#.utf8) + [10], .until(.after(1)))
 
-        let deadline = monotonicSeconds() + startTimeout
+        let deadline = Deadline.after(startTimeout)
         switch try watch.wait(for: socketName, orEndOf: ours, deadline: deadline) {
         case .created: break
         case .hangup: throw PlaybackError(.player, "mpv exited at start\(logTail(folder))")
         case .timedOut: throw PlaybackError(.player, "mpv did not open its control socket in \(Int(startTimeout)) s")
         }
         let socket = try connectToIPC(path: "\(folder)/\(socketName)", lifeline: ours, deadline: deadline)
-        let connection = MPVConnection(socket: socket) { [weak self] event in self?.handle(event) }
+        let connection = try MPVConnection(socket: socket) { [weak self] event in self?.handle(event) }
         lock.withLock { self.connection = connection }
 
         try command(["observe_property", 1, "eof-reached"])
@@ -111,7 +118,7 @@ public final class MPVPlayer: Player, @unchecked Sendable {
         let ends = connection.eventCount("end-file")
         try command(["loadfile", url, "replace"])
         let seen = connection.waitForEvent(
-            ["playback-restart", "end-file"], after: [restarts, ends], timeout: max(deadline - monotonicSeconds(), 1))
+            ["playback-restart", "end-file"], after: [restarts, ends], timeout: max(deadline.remaining, 1))
         switch seen {
         case "playback-restart": break
         case "end-file":
@@ -125,14 +132,17 @@ public final class MPVPlayer: Player, @unchecked Sendable {
 
     /// Connects to mpv's socket. The file appears at bind(), a moment before listen(): a refused connection
     /// in that moment is retried briefly, within the start deadline.
-    private func connectToIPC(path: String, lifeline: StreamSocket, deadline: Double) throws -> StreamSocket {
+    private func connectToIPC(path: String, lifeline: Socket, deadline: Deadline) throws -> Socket {
         while true {
-            do {
-                return try StreamSocket.connect(unixPath: path, timeout: max(deadline - monotonicSeconds(), 0.1))
-            } catch let failure as SystemCallFailure where failure.isNobodyListening {
-                if monotonicSeconds() > deadline { throw PlaybackError(.player, "mpv refused its control socket") }
-                let seen = try pollDescriptors([lifeline.descriptor], events: .readable, deadline: monotonicSeconds() + 0.005)
-                if !seen[0].isEmpty && lifeline.drainReachedEnd() { throw PlaybackError(.player, "mpv exited at start") }
+            switch Result(catching: { () throws(SystemError) in try Socket.connect(unixPath: path, timeout: max(deadline.remaining, 0.1)) }) {
+            case .success(let socket):
+                return socket
+            case .failure(let failure) where failure.isNobodyListening:
+                if deadline.hasPassed { throw PlaybackError(.player, "mpv refused its control socket") }
+                let readable = try lifeline.waitReadable(deadline: .after(0.005))
+                if readable && lifeline.drainReachedEnd() { throw PlaybackError(.player, "mpv exited at start") }
+            case .failure(let failure):
+                throw failure
             }
         }
     }
@@ -194,10 +204,9 @@ public final class MPVPlayer: Player, @unchecked Sendable {
             // mpv's end of the lifeline closes when it exits: wait for that, then reap.
             var gone = false
             if let lifeline {
-                let deadline = monotonicSeconds() + 3
-                while !gone, monotonicSeconds() < deadline {
-                    let seen = (try? pollDescriptors([lifeline.descriptor], events: .readable, deadline: deadline)) ?? [[]]
-                    if seen[0].isEmpty { break }
+                let deadline = Deadline.after(3)
+                while !gone, !deadline.hasPassed {
+                    guard (try? lifeline.waitReadable(deadline: deadline)) == true else { break }
                     gone = lifeline.drainReachedEnd()
                 }
             }
@@ -224,7 +233,7 @@ public final class MPVPlayer: Player, @unchecked Sendable {
 
     /// Closes this side of the lifeline without asking mpv to quit: what happens when the shell dies.
     func dropLifelineForTesting() {
-        let lifeline = lock.withLock { () -> StreamSocket? in
+        let lifeline = lock.withLock { () -> Socket? in
             defer { self.lifeline = nil }
             return self.lifeline
         }

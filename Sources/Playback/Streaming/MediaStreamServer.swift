@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import MediaFormats
 
 /// A read-only HTTP endpoint on 127.0.0.1 that serves one file by byte ranges, so a player can open and seek
@@ -39,10 +40,11 @@ public final class MediaStreamServer: @unchecked Sendable {
 
     // Safety: everything below `lock` is guarded by it.
     private let lock = NSCondition()
-    private var listener: StreamSocket?
+    private var listener: Socket?
     private var boundPort: UInt16 = 0
-    private var connections: [ObjectIdentifier: StreamSocket] = [:]
-    private var acceptLoopRunning = false
+    private var connections: [ObjectIdentifier: Socket] = [:]
+    private var acceptThread: JoinableThread?
+    private var connectionThreads: [ObjectIdentifier: JoinableThread] = [:]
     private var stopped = false
     private var served = 0
     private var sent: UInt64 = 0
@@ -77,52 +79,58 @@ public final class MediaStreamServer: @unchecked Sendable {
 
     /// Binds 127.0.0.1 on a free port and starts accepting.
     public func start() throws(PlaybackError) {
-        let socket: StreamSocket
+        let socket: Socket
         do {
-            socket = try StreamSocket.listenOnLoopback()
+            socket = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 16)
         } catch {
             throw PlaybackError(.stream, "cannot open the streaming endpoint: \(error)")
         }
         lock.withLock {
             listener = socket
             boundPort = socket.localPort
-            acceptLoopRunning = true
         }
-        let thread = Thread { [self] in acceptLoop(socket) }
-        thread.name = "stream-accept"
-        thread.start()
+        do {
+            let thread = try JoinableThread(name: "stream-accept") { [self] in acceptLoop(socket) }
+            lock.withLock { acceptThread = thread }
+        } catch {
+            lock.withLock { listener = nil }
+            socket.close()
+            throw PlaybackError(.stream, "cannot open the streaming endpoint: \(error)")
+        }
     }
 
-    /// Stops accepting, ends every connection and waits (a few seconds at most) for their threads to finish.
+    /// Stops accepting, ends every connection and waits for all of the endpoint's threads to be gone.
     public func stop() {
-        let (listener, open) = lock.withLock { () -> (StreamSocket?, [StreamSocket]) in
+        let (listener, acceptThread) = lock.withLock { () -> (Socket?, JoinableThread?) in
             stopped = true
-            let result = (self.listener, Array(connections.values))
-            self.listener = nil
-            return result
+            defer {
+                self.listener = nil
+                self.acceptThread = nil
+            }
+            return (self.listener, self.acceptThread)
         }
         listener?.shutdown()
+        acceptThread?.join()
+        // No connection is admitted any more: end the ones there are and wait for their threads.
+        let (open, threads) = lock.withLock { (Array(connections.values), Array(connectionThreads.values)) }
         open.forEach { $0.shutdown() }
-        let deadline = Date().addingTimeInterval(5)
-        lock.lock()
-        while (acceptLoopRunning || !connections.isEmpty) && lock.wait(until: deadline) {}
-        lock.unlock()
+        threads.forEach { $0.join() }
         listener?.close()
     }
 
     // MARK: Connections
 
-    private func acceptLoop(_ listener: StreamSocket) {
-        defer { lock.withLock { acceptLoopRunning = false; lock.broadcast() } }
+    private func acceptLoop(_ listener: Socket) {
         while true {
-            let next: (socket: StreamSocket, peerAddress: String)?
+            let next: Socket?
             do {
                 next = try listener.accept()
             } catch {
                 if lock.withLock({ stopped }) { return }
                 continue  // a client that gave up, or descriptors short for a moment
             }
-            guard let (connection, peer) = next else { return }
+            guard let connection = next else { return }
+            let peer = connection.peerHost
             // Bound to 127.0.0.1, so only this machine can connect; refuse anything else all the same.
             guard peer.hasPrefix("127.") else {
                 connection.close()
@@ -135,32 +143,38 @@ public final class MediaStreamServer: @unchecked Sendable {
             }
             guard admitted else {
                 let response = Self.head(status: 503, "Service Unavailable", headers: ["Content-Length": "0"], keepAlive: false)
-                try? connection.send(response, deadline: monotonicSeconds() + 1)
+                try? connection.send(response, .until(.after(1)))
                 connection.close()
                 continue
             }
             connection.limitSendBuffer(to: Int32(clamping: limits.sendBufferSize))
-            let thread = Thread { [self] in
-                serve(connection)
-                connection.close()
-                lock.withLock {
-                    connections[ObjectIdentifier(connection)] = nil
-                    lock.broadcast()
+            let id = ObjectIdentifier(connection)
+            do {
+                let thread = try JoinableThread(name: "stream-conn") { [self] in
+                    serve(connection)
+                    connection.close()
+                    lock.withLock {
+                        connections[id] = nil
+                        connectionThreads[id] = nil
+                    }
                 }
+                // Kept for `stop` to join, unless it has already finished.
+                lock.withLock { if connections[id] != nil { connectionThreads[id] = thread } }
+            } catch {
+                lock.withLock { connections[id] = nil }
+                connection.close()
             }
-            thread.name = "stream-connection"
-            thread.start()
         }
     }
 
     /// Answers requests on one connection until the client closes it, asks to, misbehaves, or goes quiet.
-    private func serve(_ connection: StreamSocket) {
+    private func serve(_ connection: Socket) {
         var pending = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 4096)
         while !lock.withLock({ stopped }) {
             // Wait for the next request to start (idle), then for its whole head (bounded).
-            var headDeadline: Double? = nil
-            let idleDeadline = monotonicSeconds() + limits.idleTimeout
+            var headDeadline: Deadline? = nil
+            let idleDeadline = Deadline.after(limits.idleTimeout)
             var found: (headEnd: Int, consumed: Int)?
             while found == nil {
                 if let end = Self.endOfHead(pending) {
@@ -171,11 +185,11 @@ public final class MediaStreamServer: @unchecked Sendable {
                     respondAndClose(connection, status: 431, "Request Header Fields Too Large")
                     return
                 }
-                if headDeadline == nil && !pending.isEmpty { headDeadline = monotonicSeconds() + limits.headTimeout }
+                if headDeadline == nil && !pending.isEmpty { headDeadline = .after(limits.headTimeout) }
                 let got: Int
                 do {
-                    got = try chunk.withUnsafeMutableBytes { try connection.receive(into: $0, deadline: headDeadline ?? idleDeadline) }
-                } catch let failure as SystemCallFailure where failure.isTimeout {
+                    got = try chunk.withUnsafeMutableBytes { (raw) throws(SystemError) in try connection.receiveSome(into: raw, .until(headDeadline ?? idleDeadline)) }
+                } catch let error as SystemError where error.isTimeout {
                     if !pending.isEmpty { respondAndClose(connection, status: 408, "Request Timeout") }
                     return
                 } catch {
@@ -200,7 +214,7 @@ public final class MediaStreamServer: @unchecked Sendable {
     }
 
     /// Sends the response to one request; false when the connection must close.
-    private func respond(to head: HTTPRequestHead, on connection: StreamSocket) -> Bool {
+    private func respond(to head: HTTPRequestHead, on connection: Socket) -> Bool {
         countRequest()
         // This endpoint never reads bodies; a request that carries one cannot be followed on this connection.
         let carriesBody = !head.values("transfer-encoding").isEmpty || head.values("content-length").contains { $0 != "0" }
@@ -239,7 +253,7 @@ public final class MediaStreamServer: @unchecked Sendable {
         headers["Content-Length"] = String(bodyLength)
         let keepAlive = head.keepsAlive
         do {
-            try connection.send(Self.head(status: status, reason, headers: headers, keepAlive: keepAlive), deadline: monotonicSeconds() + limits.sendTimeout)
+            try connection.send(Self.head(status: status, reason, headers: headers, keepAlive: keepAlive), .until(.after(limits.sendTimeout)))
             guard head.method == "GET", let span else { return keepAlive }
             var offset = span.lowerBound
             defer {
@@ -251,7 +265,7 @@ public final class MediaStreamServer: @unchecked Sendable {
                 let want = Int(min(UInt64(limits.chunkSize), span.upperBound - offset + 1))
                 let bytes = try source.read(offset: offset, count: want)
                 guard !bytes.isEmpty, bytes.count <= want else { return false }  // the file shrank, or a lying source
-                try connection.send(bytes, deadline: monotonicSeconds() + limits.sendTimeout)
+                try connection.send(bytes, .until(.after(limits.sendTimeout)))
                 lock.withLock { sent += UInt64(bytes.count) }
                 offset += UInt64(bytes.count)
             }
@@ -268,11 +282,11 @@ public final class MediaStreamServer: @unchecked Sendable {
     }
 
     /// Sends a response without a body; false when the connection must close.
-    private func send(_ connection: StreamSocket, status: Int, _ reason: String, extra: [String: String] = [:], keepAlive: Bool) -> Bool {
+    private func send(_ connection: Socket, status: Int, _ reason: String, extra: [String: String] = [:], keepAlive: Bool) -> Bool {
         var headers = extra
         headers["Content-Length"] = "0"
         do {
-            try connection.send(Self.head(status: status, reason, headers: headers, keepAlive: keepAlive), deadline: monotonicSeconds() + limits.headTimeout)
+            try connection.send(Self.head(status: status, reason, headers: headers, keepAlive: keepAlive), .until(.after(limits.headTimeout)))
             return keepAlive
         } catch {
             return false
@@ -282,15 +296,15 @@ public final class MediaStreamServer: @unchecked Sendable {
     /// Answers with an error and ends the connection. What the client still sends is read and dropped for a
     /// moment first (a "lingering close"), so the kernel does not reset the connection before the client has
     /// read the answer.
-    private func respondAndClose(_ connection: StreamSocket, status: Int, _ reason: String, counted: Bool = false) {
+    private func respondAndClose(_ connection: Socket, status: Int, _ reason: String, counted: Bool = false) {
         if !counted { countRequest() }
         _ = send(connection, status: status, reason, keepAlive: false)
         connection.shutdownWrite()
         var scratch = [UInt8](repeating: 0, count: 16 << 10)
         var dropped = 0
-        let deadline = monotonicSeconds() + 1
+        let deadline = Deadline.after(1)
         while dropped < (1 << 20) {
-            let got = (try? scratch.withUnsafeMutableBytes { try connection.receive(into: $0, deadline: deadline) }) ?? 0
+            let got = (try? scratch.withUnsafeMutableBytes { (raw) throws(SystemError) in try connection.receiveSome(into: raw, .until(deadline)) }) ?? 0
             if got == 0 { break }
             dropped += got
         }

@@ -1,12 +1,9 @@
-/// Every command the shell knows; the interpreter switches over these.
-public enum CommandID: String, Sendable, Hashable, CaseIterable {
-    case help, quit, open, close, devices, summary, set, history, source, lcd, lpwd
-    case storages, ls, cd, pwd, refresh, state
-    case select, info, offset
-    case thumb, fetch
-    case edit, done, delete
-    case play, pause, resume, stop, seek, step, status
-    case mode, capture
+/// A command's canonical name, as its identity (`"fetch"`, not the alias `get`).
+public struct CommandID: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public var description: String { rawValue }
 }
 
 /// The group a command is listed under in `help`.
@@ -79,6 +76,11 @@ public struct OptionName: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     public static let deleteAfter: OptionName = "delete-after"
     public static let save: OptionName = "save"
     public static let thumbs: OptionName = "thumbs"
+}
+
+extension OptionSpec {
+    /// `--json`, shared by the commands that can print data instead of text.
+    public static let json = OptionSpec(.json, long: "json", "print JSON instead of text")
 }
 
 /// An option: its short and long spellings, the value it takes if any, and its help line.

@@ -8,9 +8,3 @@ public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible 
 
     public var description: String { message }
 }
-
-/// A command stopped by Ctrl-C after it said where it stopped; a script does not go on after it.
-struct CommandInterrupted: Error {}
-
-/// A failure already reported (by a script run with `source`): the caller stops without a second message.
-struct FailureReported: Error {}

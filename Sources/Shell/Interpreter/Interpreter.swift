@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import MediaManager
 import PTP
 import Playback
@@ -150,116 +151,25 @@ public final class Interpreter {
         error.column.map { "column \($0): \(error)" } ?? error.description
     }
 
-    /// Runs one checked command; reports its failure.
+    /// Runs one checked command (the `ShellCommand` the table holds for it); reports its failure.
     func execute(_ invocation: Invocation) -> LineStatus {
+        guard let command = table.implementation(of: invocation.id) else {
+            report("\(invocation.name.text): not implemented")
+            return .failure
+        }
         do {
-            try perform(invocation)
-            return quitRequested ? .quit : .success
-        } catch is CommandInterrupted {
-            return .interrupted
+            switch try command.run(invocation, in: self) {
+            case .success: return quitRequested ? .quit : .success
+            case .failed: return quitRequested ? .quit : .failure
+            case .interrupted: return .interrupted
+            }
         } catch is Interrupted {
             report("\(invocation.name.text): interrupted", severity: .notice)
             return .interrupted
-        } catch is FailureReported {
-            return quitRequested ? .quit : .failure
         } catch {
             reportFailure(of: invocation.name.text, error)
             return .failure
         }
-    }
-
-    /// Sends a command to the code that runs it.
-    func perform(_ invocation: Invocation) throws {
-        switch invocation.id {
-        case .help: try help(invocation)
-        case .quit:
-            stopPlayback()
-            quitRequested = true
-        case .open: try openCommand(invocation)
-        case .close: try closeCommand()
-        case .devices: devices()
-        case .summary: try summary()
-        case .set: try setCommand(invocation)
-        case .history: history()
-        case .source: try source(invocation)
-        case .lcd: try lcd(invocation)
-        case .lpwd: lpwd()
-        case .storages: try storages()
-        case .ls: try list(invocation)
-        case .cd: try changeFolder(invocation)
-        case .pwd: try printFolder()
-        case .refresh: try refresh()
-        case .state: try catalogState()
-        case .select: try select(invocation)
-        case .info: try info(invocation)
-        case .offset: try offset(invocation)
-        case .thumb: try thumbnails(invocation)
-        case .fetch: try fetch(invocation)
-        case .edit: edit()
-        case .done: done()
-        case .delete: try delete(invocation)
-        case .play, .pause, .resume, .stop, .seek, .step, .status: try playbackCommand(invocation)
-        case .mode: try mode(invocation)
-        case .capture: try capture()
-        }
-    }
-
-    // MARK: - Shared by the commands
-
-    /// The open camera, or an error telling how to open one.
-    func requireCamera() throws(CommandError) -> MediaSession {
-        guard let media else {
-            throw CommandError("no camera is open (use 'open URL', for example 'open sim:')")
-        }
-        return media
-    }
-
-    /// The camera's catalog, with additions the device reported fetched first.
-    func loadedCatalog() throws -> MediaCatalog {
-        let session = try requireCamera()
-        try session.catalog.ensureLoaded()
-        return session.catalog
-    }
-
-    /// Names among the catalog, relative to the current folder.
-    func names(_ catalog: MediaCatalog) -> CatalogNames {
-        CatalogNames(catalog: catalog, folder: state.folder)
-    }
-
-    /// The selected file as the catalog knows it now.
-    func selectedFile(in catalog: MediaCatalog) throws -> MediaFile {
-        guard let selected = state.selection else {
-            throw CommandError("no file selected (name one, or 'select' one first)")
-        }
-        guard let fresh = catalog.file(atPath: selected.file.path) else {
-            state.fileRemoved(path: selected.file.path)
-            throw CommandError("\(SafeText.display(selected.file.name)) is no longer on the camera")
-        }
-        return fresh
-    }
-
-    /// The files `words` name (or the selection when there are none); folders are refused.
-    func files(for words: [Word], catalog: MediaCatalog) throws -> [MediaFile] {
-        if words.isEmpty { return [try selectedFile(in: catalog)] }
-        let entries = try names(catalog).entries(for: words)
-        var files: [MediaFile] = []
-        for entry in entries {
-            guard !entry.isFolder, let file = entry.file else {
-                if words.contains(where: { !$0.isGlob && $0.text == entry.shown }) {
-                    throw CommandError(
-                        "\(SafeText.display(entry.shown)) is a folder (name its files, e.g. '\(SafeText.display(entry.shown))/*')")
-                }
-                continue
-            }
-            files.append(file)
-        }
-        guard !files.isEmpty else { throw CommandError("no files among the names given (only folders)") }
-        return files
-    }
-
-    /// The folder downloads go to: `-o DIR`, else the `download-dir` setting, `~` expanded.
-    func downloadFolder(_ option: Word?) -> String {
-        LocalDisk.expandingTilde(option?.text ?? state.settings.downloadFolder)
     }
 
     // MARK: - Reporting
@@ -281,21 +191,27 @@ public final class Interpreter {
 
     /// Reports a command's failure; a camera that went away is closed, so that `open` can start afresh.
     func reportFailure(of command: String, _ error: Error) {
-        if Self.isDisconnect(error), let media {
-            let url = media.url
-            closeCamera()
-            report(
-                "\(command): the camera went away (\(Self.message(for: error))); it is closed now, "
-                    + "'open \(url)' reconnects")
+        if Self.isDisconnect(error), media != nil {
+            reportCameraGone(during: command, error)
             return
         }
         report("\(command): \(Self.message(for: error))" + modeHint(for: error))
     }
 
+    /// Says that the camera went away during `command` (because of `error`), with how to reconnect, and
+    /// closes it so that `open` can start afresh.
+    func reportCameraGone(during command: String, _ error: Error) {
+        let url = media.map { "\($0.url)" } ?? ""
+        closeCamera()
+        report(
+            "\(command): the camera went away (\(Self.message(for: error))); it is closed now, "
+                + "'open \(url)' reconnects")
+    }
+
     /// True when `error` says the connection to the camera is gone.
     static func isDisconnect(_ error: Error) -> Bool {
         if case PTPError.connectionClosed = error { return true }
-        return error is PTPDisconnect
+        return false
     }
 
     /// The words for an error, whatever layer it came from.
@@ -307,7 +223,7 @@ public final class Interpreter {
         case let error as SettingError: return error.description
         case let error as CameraURLError: return error.description
         case let error as CameraOpenError: return error.description
-        case let error as SystemCallError: return error.description
+        case let error as SystemError: return error.description
         case let error as CustomStringConvertible: return error.description
         default: return String(describing: error)
         }

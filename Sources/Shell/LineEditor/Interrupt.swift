@@ -1,4 +1,5 @@
 import CMediaShellShim
+import POSIX
 
 #if canImport(Glibc)
     import Glibc
@@ -17,18 +18,18 @@ public struct Interrupt: Sendable {
 
     /// Installs the SIGINT and SIGWINCH handlers (without SA_RESTART, so blocking reads return EINTR) and
     /// unblocks the terminal signals in the calling thread. Safe to call more than once.
-    public static func install() throws(SystemCallError) -> Interrupt {
+    public static func install() throws(SystemError) -> Interrupt {
         let descriptor = msh_install_interrupt_handler()
-        if descriptor < 0 { throw SystemCallError("sigaction(SIGINT)", errno: errno) }
-        if msh_install_resize_handler() != 0 { throw SystemCallError("sigaction(SIGWINCH)", errno: errno) }
+        if descriptor < 0 { throw SystemError("sigaction(SIGINT)", errno: errno) }
+        if msh_install_resize_handler() != 0 { throw SystemError("sigaction(SIGWINCH)", errno: errno) }
         unblockTerminalSignals()
         return Interrupt(pollDescriptor: descriptor)
     }
 
     /// For a server that runs until stopped: SIGINT and SIGTERM both set the flag and wake the pipe.
-    public static func installForServer() throws(SystemCallError) -> Interrupt {
+    public static func installForServer() throws(SystemError) -> Interrupt {
         let descriptor = msh_install_termination_handler()
-        if descriptor < 0 { throw SystemCallError("sigaction(SIGTERM)", errno: errno) }
+        if descriptor < 0 { throw SystemError("sigaction(SIGTERM)", errno: errno) }
         unblockTerminalSignals()
         return Interrupt(pollDescriptor: descriptor)
     }
@@ -79,18 +80,14 @@ extension Interrupt: InterruptSource {
         while !isPending {
             guard remaining > 0 else { return false }
             let started = monotonicSeconds()
-            var entry = pollfd(fd: pollDescriptor, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(min(remaining * 1000, 60_000).rounded(.up))
-            if poll(&entry, 1, milliseconds) < 0 && errno != EINTR { return isPending }
+            do {
+                _ = try pollDescriptors([pollDescriptor], events: .readable, deadline: .after(min(remaining, 60)))
+            } catch {
+                return isPending
+            }
             remaining -= monotonicSeconds() - started
         }
         return true
-    }
-
-    private func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }
 
@@ -98,18 +95,4 @@ extension Interrupt: InterruptSource {
 public struct Interrupted: Error, Sendable, Hashable, CustomStringConvertible {
     public init() {}
     public var description: String { "interrupted" }
-}
-
-/// A system call that failed, with its errno.
-public struct SystemCallError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The call that failed, e.g. `open(/tmp/x)`.
-    public let call: String
-    public let errno: Int32
-
-    public init(_ call: String, errno: Int32) {
-        self.call = call
-        self.errno = errno
-    }
-
-    public var description: String { "\(call): \(String(cString: strerror(errno)))" }
 }

@@ -1,5 +1,6 @@
 import CEditLine
 import Foundation
+import POSIX
 
 #if canImport(Glibc)
     import Glibc
@@ -39,12 +40,12 @@ public final class LineEditor: LineSource {
     public init(
         programName: String = "mediashell", historyFile: String?, historySize: Int = 1000,
         interrupt: Interrupt, prompt: @escaping () -> String, completer: Completer?
-    ) throws(SystemCallError) {
+    ) throws(SystemError) {
         Self.useUTF8Locale()
-        guard let editLine = msh_el_init(programName) else { throw SystemCallError("el_init", errno: errno) }
+        guard let editLine = msh_el_init(programName) else { throw SystemError("el_init", errno: errno) }
         guard let history = history_init() else {
             el_end(editLine)
-            throw SystemCallError("history_init", errno: errno)
+            throw SystemError("history_init", errno: errno)
         }
         self.editLine = editLine
         self.history = history
@@ -101,7 +102,7 @@ public final class LineEditor: LineSource {
                 return .interrupted
             }
             writeOut("\n")
-            return count == 0 ? .endOfInput : .failed(SystemCallError("el_gets", errno: error).description)
+            return count == 0 ? .endOfInput : .failed(SystemError("el_gets", errno: error).description)
         }
         var line = String(cString: raw)
         if line.hasSuffix("\n") { line.removeLast() }

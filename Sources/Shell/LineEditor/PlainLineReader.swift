@@ -1,3 +1,4 @@
+import POSIX
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -29,9 +30,9 @@ public final class PlainLineReader: LineSource {
     }
 
     /// Opens the file at `path` for reading.
-    public convenience init(path: String, interrupt: Interrupt? = nil) throws(SystemCallError) {
+    public convenience init(path: String, interrupt: Interrupt? = nil) throws(SystemError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        if descriptor < 0 { throw SystemCallError("open(\(SafeText.display(path)))", errno: errno) }
+        if descriptor < 0 { throw SystemError("open(\(SafeText.display(path)))", errno: errno) }
         self.init(fileDescriptor: descriptor, closesDescriptor: true, interrupt: interrupt)
     }
 
@@ -96,7 +97,7 @@ public final class PlainLineReader: LineSource {
                 continue
             }
             reachedEnd = true
-            return .failed(SystemCallError("read", errno: error).description)
+            return .failed(SystemError("read", errno: error).description)
         }
     }
 

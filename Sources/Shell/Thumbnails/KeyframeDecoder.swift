@@ -1,12 +1,7 @@
 import Foundation
 import MediaFormats
 import MediaManager
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import POSIX
 
 /// Decodes one keyframe into a JPEG with `ffmpeg`, which the shell uses only when it is on the PATH.
 ///
@@ -22,12 +17,7 @@ struct KeyframeDecoder: Sendable {
 
     /// ffmpeg from `PATH` in `environment`, nil when it is not there.
     static func find(environment: [String: String]) -> KeyframeDecoder? {
-        let folders = environment["PATH", default: "/usr/local/bin:/usr/bin:/bin"].split(separator: ":")
-        for folder in folders where !folder.isEmpty {
-            let path = String(folder) + "/ffmpeg"
-            if FileManager.default.isExecutableFile(atPath: path) { return KeyframeDecoder(executable: path) }
-        }
-        return nil
+        findExecutable("ffmpeg", path: environment["PATH"]).map { KeyframeDecoder(executable: $0) }
     }
 
     /// ffmpeg's arguments for `codec` and a clockwise `rotation` of 0, 90, 180 or 270 degrees.
@@ -50,113 +40,29 @@ struct KeyframeDecoder: Sendable {
     func jpeg(
         from stream: [UInt8], codec: AnnexB.Codec, rotation: Int, cancellation: CancellationFlag
     ) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments(codec: codec, rotation: rotation)
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
+        let finished: ChildProcess.Finished
         do {
-            try process.run()
+            finished = try ChildProcess.run(
+                executable: executable, arguments: arguments(codec: codec, rotation: rotation), input: stream,
+                outputLimit: maxOutputBytes, timeout: timeout, isCancelled: { cancellation.isCancelled })
         } catch {
-            throw CommandError("cannot run \(executable): \(error.localizedDescription)")
-        }
-        let reader = BoundedPipeReader(output.fileHandleForReading.fileDescriptor, limit: maxOutputBytes)
-        PipeFeeder.feed(stream, to: input.fileHandleForWriting)
-
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        var stopped: String?
-        while finished.wait(timeout: .now() + 0.05) == .timedOut {
-            if cancellation.isCancelled {
-                stopped = "cancelled"
-            } else if Date() > deadline {
-                stopped = "ffmpeg took more than \(Self.seconds(timeout))"
-            } else if reader.overflowed {
-                stopped = "ffmpeg wrote more than \(maxOutputBytes) bytes"
-            }
-            if stopped != nil {
-                kill(process.processIdentifier, SIGKILL)
-                // Bounded: a child of the program could keep Foundation from seeing the end.
-                _ = finished.wait(timeout: .now() + 2)
-                break
+            switch error {
+            case .couldNotStart(let why): throw CommandError("cannot run \(executable): \(errnoText(why.errno))")
+            case .cancelled: throw CancellationError()
+            case .tookTooLong: throw CommandError("ffmpeg took more than \(Self.seconds(timeout))")
+            case .tooMuchOutput: throw CommandError("ffmpeg wrote more than \(maxOutputBytes) bytes")
+            case .failed(let why): throw CommandError("ffmpeg: \(why)")
             }
         }
-        if stopped == "cancelled" { throw CancellationError() }
-        if let stopped { throw CommandError(stopped) }
-        guard let jpeg = reader.result(waitingUpTo: 2), process.terminationStatus == 0, jpeg.starts(with: [0xFF, 0xD8])
-        else {
-            throw CommandError("ffmpeg could not decode the keyframe (exit status \(process.terminationStatus))")
+        let jpeg = finished.output
+        guard finished.exitCode == 0, jpeg.starts(with: [0xFF, 0xD8]) else {
+            let status = finished.exitCode.map(String.init) ?? "none: killed by a signal"
+            throw CommandError("ffmpeg could not decode the keyframe (exit status \(status))")
         }
         return jpeg
     }
 
     static func seconds(_ value: TimeInterval) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
-    }
-}
-
-/// Writes bytes into a child's standard input on a thread of its own, then closes it. SIGPIPE is blocked on
-/// that thread, so a child that exits early makes the write fail (EPIPE) instead of killing the shell.
-private enum PipeFeeder {
-    static func feed(_ bytes: [UInt8], to handle: FileHandle) {
-        let thread = Thread {
-            var signals = sigset_t()
-            sigemptyset(&signals)
-            sigaddset(&signals, SIGPIPE)
-            pthread_sigmask(SIG_BLOCK, &signals, nil)
-            let descriptor = handle.fileDescriptor
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { break }
-                offset += written
-            }
-            try? handle.close()
-        }
-        thread.start()
-    }
-}
-
-/// Reads a child's standard output to its end on a thread of its own, keeping at most `limit` bytes.
-private final class BoundedPipeReader: @unchecked Sendable {
-    private let lock = NSLock()
-    private var bytes: [UInt8] = []
-    private var tooMuch = false
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ descriptor: Int32, limit: Int) {
-        let thread = Thread { [self] in
-            var buffer = [UInt8](repeating: 0, count: 64 << 10)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                let full = lock.withLock { () -> Bool in
-                    if bytes.count + count > limit {
-                        tooMuch = true
-                        return true
-                    }
-                    bytes += buffer[0..<count]
-                    return false
-                }
-                if full { break }
-            }
-            done.signal()
-        }
-        thread.start()
-    }
-
-    var overflowed: Bool { lock.withLock { tooMuch } }
-
-    /// What was read, once the pipe ended (the writer exited) within `seconds`; nil when it did not end
-    /// or was more than the limit.
-    func result(waitingUpTo seconds: Double) -> [UInt8]? {
-        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
-        return lock.withLock { tooMuch ? nil : bytes }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import Testing
 
 @testable import Playback
@@ -15,12 +16,12 @@ struct HTTPResponse {
 /// A raw HTTP/1.1 client over a loopback socket, for speaking to the endpoint correctly and incorrectly.
 /// Every read is bounded by a deadline, so a server that hangs fails the test instead of hanging it.
 final class TestHTTPClient {
-    let socket: StreamSocket
+    let socket: Socket
     private var pending = [UInt8]()
     static let patience = 10.0
 
     init(port: UInt16, host: String = "127.0.0.1") throws {
-        socket = try StreamSocket.connect(host: host, port: port, timeout: Self.patience)
+        socket = try Socket.connect(host: host, port: port, timeout: Self.patience)
     }
 
     deinit { socket.close() }
@@ -28,7 +29,7 @@ final class TestHTTPClient {
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     func send(_ bytes: [UInt8]) throws {
-        try socket.send(bytes, deadline: monotonicSeconds() + Self.patience)
+        try socket.send(bytes, .until(.after(Self.patience)))
     }
 
     /// Sends a request (`GET`, target, extra header lines) and reads its response.
@@ -41,7 +42,7 @@ final class TestHTTPClient {
 
     /// Reads one response: the head, then `Content-Length` bytes of body (none for HEAD).
     func readResponse(bodyless: Bool = false) throws -> HTTPResponse {
-        let deadline = monotonicSeconds() + Self.patience
+        let deadline = Deadline.after(Self.patience)
         var headEnd: (headEnd: Int, consumed: Int)?
         while true {
             headEnd = MediaStreamServer.endOfHead(pending)
@@ -72,11 +73,11 @@ final class TestHTTPClient {
     /// Reads until the server closes the connection (true), or `timeout` passes (false). A reset counts as
     /// closed.
     func waitUntilClosed(timeout: Double) -> Bool {
-        let deadline = monotonicSeconds() + timeout
+        let deadline = Deadline.after(timeout)
         while true {
             do {
                 if try !fill(deadline: deadline) { return true }
-            } catch let failure as SystemCallFailure where failure.isTimeout {
+            } catch let failure as SystemError where failure.isTimeout {
                 return false
             } catch {
                 return true
@@ -84,9 +85,9 @@ final class TestHTTPClient {
         }
     }
 
-    private func fill(deadline: Double) throws -> Bool {
+    private func fill(deadline: Deadline) throws -> Bool {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        let got = try buffer.withUnsafeMutableBytes { try socket.receive(into: $0, deadline: deadline) }
+        let got = try buffer.withUnsafeMutableBytes { (raw) throws(SystemError) in try socket.receiveSome(into: raw, .until(deadline)) }
         pending.append(contentsOf: buffer[0..<got])
         return got > 0
     }

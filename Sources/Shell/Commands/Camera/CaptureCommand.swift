@@ -1,0 +1,20 @@
+/// capture (shoot): asks the camera to take a photo and lists the files it reported.
+struct CaptureCommand: ShellCommand {
+    let spec = CommandSpec(
+        "capture", aliases: ["shoot"], area: .camera, summary: "take a photo",
+        details: "Asks the camera to take a photo; the new file appears in the list.")
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        let session = try shell.requireCamera()
+        guard session.camera.summary.canCapture else { throw CommandError("not supported by this camera") }
+        let files = try session.capture(timeout: shell.state.settings.timeout)
+        guard !files.isEmpty else {
+            shell.output.line("the camera took a picture but reported no new file ('refresh' reads the list again)")
+            return .success
+        }
+        for file in files {
+            shell.output.line("captured \(RemotePath.display(file.path)) (\(HumanReadable.size(file.size)))")
+        }
+        return .success
+    }
+}

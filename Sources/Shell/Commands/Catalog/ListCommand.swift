@@ -1,0 +1,75 @@
+import MediaManager
+
+/// ls (dir): the current folder or the names matching each GLOB, short, long (-l), as JSON, or as a contact
+/// sheet of thumbnails (--thumbs).
+struct ListCommand: ShellCommand {
+    let spec = CommandSpec(
+        "ls", aliases: ["dir"], area: .catalog,
+        options: [
+            OptionSpec(.long, short: "l", "long listing: size, date and type"),
+            OptionSpec(.byTime, short: "t", "sort by date, newest first"),
+            OptionSpec(.bySize, short: "S", "sort by size, largest first"),
+            OptionSpec(.reverse, short: "r", "reverse the order"),
+            OptionSpec(.thumbs, long: "thumbs", "a contact sheet of the photos' and videos' thumbnails"),
+            .json,
+        ],
+        arguments: [ArgumentSpec("GLOB", .remoteName, .zeroOrMore)],
+        summary: "list files on the camera",
+        details: """
+            Lists the current folder, or the files and folders matching each GLOB. With --thumbs, draws the \
+            thumbnails of the photos and videos among them, as many to a row as fit, each row as soon as its \
+            thumbnails arrived (Ctrl-C stops it); a line per file when output is not a terminal or with \
+            `set images off`.
+            """)
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        if invocation.has(.thumbs) && invocation.has(.json) {
+            throw CommandError("--thumbs draws pictures and --json writes data: use one of them")
+        }
+        let catalog = try shell.loadedCatalog()
+        var order = FileListing.Order()
+        order.byTime = invocation.has(.byTime)
+        order.bySize = invocation.has(.bySize)
+        order.reversed = invocation.has(.reverse)
+        let entries = FileListing.sorted(try self.entries(invocation.arguments, catalog: catalog, shell: shell), order)
+        let listing = FileListing(dates: shell.dates)
+        if invocation.has(.thumbs) {
+            return try shell.contactSheet(of: entries)
+        } else if invocation.has(.json) {
+            shell.output.line(listing.json(entries))
+        } else if invocation.has(.long) {
+            for line in listing.long(entries) { shell.output.line(line) }
+        } else {
+            for line in listing.short(entries, columns: shell.output.terminalColumns) { shell.output.line(line) }
+        }
+        return .success
+    }
+
+    /// What the words name: a folder named outright lists its contents (under its name when there are
+    /// several words), a glob lists what it matches.
+    private func entries(_ words: [Word], catalog: MediaCatalog, shell: Interpreter) throws -> [RemoteEntry] {
+        guard !words.isEmpty else { return contents(of: shell.state.folder, shownUnder: "", in: catalog) }
+        let names = shell.names(catalog)
+        let single = words.count == 1
+        var entries: [RemoteEntry] = []
+        for word in words {
+            for entry in try names.entries(for: word) {
+                if entry.isFolder && !word.isGlob {
+                    let prefix = single ? "" : (entry.shown.hasSuffix("/") ? entry.shown : entry.shown + "/")
+                    entries += contents(of: entry.path, shownUnder: prefix, in: catalog)
+                } else {
+                    entries.append(entry)
+                }
+            }
+        }
+        return entries
+    }
+
+    private func contents(of path: String, shownUnder prefix: String, in catalog: MediaCatalog) -> [RemoteEntry] {
+        (catalog.contents(of: path) ?? []).map { file in
+            let child = RemotePath.child(file.name, of: path)
+            return RemoteEntry(
+                path: child, file: file, isFolder: file.isFolder || catalog.isFolder(child), shown: prefix + file.name)
+        }
+    }
+}

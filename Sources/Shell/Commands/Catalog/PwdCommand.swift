@@ -1,0 +1,12 @@
+/// pwd: the current folder on the camera.
+struct PwdCommand: ShellCommand {
+    let spec = CommandSpec(
+        "pwd", area: .catalog, summary: "print the camera folder",
+        details: "Prints the current folder on the camera.")
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        _ = try shell.requireCamera()
+        shell.output.line(RemotePath.display(shell.state.folder))
+        return .success
+    }
+}

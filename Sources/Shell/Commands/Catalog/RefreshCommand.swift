@@ -1,0 +1,15 @@
+/// refresh: reads the file list from the camera again; the selection and folder follow what remains.
+struct RefreshCommand: ShellCommand {
+    let spec = CommandSpec(
+        "refresh", area: .catalog, summary: "read the file list again",
+        details: "Discards the cached file list and reads it from the camera again.")
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        let session = try shell.requireCamera()
+        try session.catalog.reload()
+        let catalog = session.catalog
+        shell.state.catalogReloaded(lookup: { catalog.file(atPath: $0) }, folderExists: { catalog.isFolder($0) })
+        shell.output.line(CatalogDescription.line(for: catalog))
+        return .success
+    }
+}

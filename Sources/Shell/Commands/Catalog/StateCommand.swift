@@ -1,0 +1,12 @@
+/// state: whether the file list is being read, up to date, or out of date.
+struct StateCommand: ShellCommand {
+    let spec = CommandSpec(
+        "state", area: .catalog, summary: "show the file list's state",
+        details: "Shows whether the file list is being read, up to date, or out of date.")
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        let session = try shell.requireCamera()
+        shell.output.line(CatalogDescription.line(for: session.catalog))
+        return .success
+    }
+}

@@ -1,0 +1,33 @@
+/// storages: each card or internal memory with its capacity and free space.
+struct StoragesCommand: ShellCommand {
+    let spec = CommandSpec(
+        "storages", area: .catalog, summary: "list the camera's storages",
+        details: "Lists each card or internal memory with its capacity and free space.")
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        let session = try shell.requireCamera()
+        let storages = try session.camera.storages()
+        guard !storages.isEmpty else {
+            shell.output.line("no storage (is a card in the camera?)")
+            return .success
+        }
+        var rows = [["ID", "NAME", "SIZE", "FREE", ""]]
+        for storage in storages {
+            let name = storage.label.isEmpty ? storage.description : storage.label
+            rows.append([
+                Self.hex(storage.id), SafeText.display(name.isEmpty ? "-" : name),
+                HumanReadable.size(storage.capacity), HumanReadable.size(storage.free),
+                storage.readOnly ? "read-only" : "",
+            ])
+        }
+        for line in ColumnTable(rows: rows, alignments: [.left, .left, .right, .right]).lines() {
+            shell.output.line(line)
+        }
+        return .success
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
+}

@@ -1,0 +1,24 @@
+extension CommandTable {
+    /// The commands of mediashell.
+    public static let standard = CommandTable(standardCommands)
+
+    /// Every command of mediashell, in the order `help` lists them within each area.
+    public static let standardCommands: [any ShellCommand] = [
+        // session
+        HelpCommand(), QuitCommand(), OpenCommand(), CloseCommand(), DevicesCommand(), SummaryCommand(),
+        SetCommand(), HistoryCommand(), SourceCommand(), LcdCommand(), LpwdCommand(),
+        // catalog
+        StoragesCommand(), ListCommand(), CdCommand(), PwdCommand(), RefreshCommand(), StateCommand(),
+        // selection
+        SelectCommand(), InfoCommand(), OffsetCommand(),
+        // transfer
+        ThumbCommand(), FetchCommand(),
+        // edit
+        EditCommand(), DoneCommand(), DeleteCommand(),
+        // playback
+        PlayCommand(), PauseCommand(), ResumeCommand(), StopCommand(), SeekCommand(), StepCommand(),
+        StatusCommand(),
+        // camera
+        ModeCommand(), CaptureCommand(),
+    ]
+}

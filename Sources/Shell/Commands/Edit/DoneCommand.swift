@@ -1,0 +1,11 @@
+/// done: leaves edit mode.
+struct DoneCommand: ShellCommand {
+    let spec = CommandSpec(
+        "done", area: .edit, summary: "leave edit mode",
+        details: "Leaves edit mode.")
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        if !shell.state.leaveEditMode() { shell.output.line("not in edit mode") }
+        return .success
+    }
+}

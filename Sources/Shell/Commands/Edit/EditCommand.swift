@@ -1,0 +1,15 @@
+/// edit: enters edit mode, where `delete` needs no --force (the prompt shows it).
+struct EditCommand: ShellCommand {
+    let spec = CommandSpec(
+        "edit", area: .edit, summary: "enter edit mode",
+        details: "In edit mode `delete` removes files without --force; the prompt shows the mode.")
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        if shell.state.enterEditMode() {
+            shell.output.line("edit mode: 'delete NAME' removes files from the camera; 'done' leaves")
+        } else {
+            shell.output.line("already in edit mode")
+        }
+        return .success
+    }
+}

@@ -1,0 +1,38 @@
+import Playback
+
+/// What the playback commands and the prompt share: the shell's side of the Playback module. Every command
+/// goes to the `PlaybackController` and prints one line saying where playback is.
+extension Interpreter {
+    /// The loaded video's name, safe to print.
+    func displayName(_ status: PlaybackStatus) -> String {
+        SafeText.display(status.media)
+    }
+
+    /// `text` as the terminal can show it: unchanged in a UTF-8 locale, else with ASCII arrows and symbols.
+    func symbols(_ text: String, state: PlaybackState? = nil) -> String {
+        guard !playbackEnvironment.unicode else { return text }
+        var text = text
+        if let state, let range = text.range(of: " \(state.symbol()) ") {
+            text.replaceSubrange(range, with: " \(state.symbol(ascii: true)) ")
+        }
+        return text.replacingOccurrences(of: "→", with: "->")
+    }
+
+    /// For the prompt while a video is loaded: `▶ 0:01.2/0:03`, preceded by the video's name when it is not
+    /// the selected file. Reads the engine's own state: the prompt never waits on the player.
+    var playbackPromptFragment: String? {
+        guard let status = playback.engine.status() else { return nil }
+        let fragment = status.promptFragment(ascii: !playbackEnvironment.unicode)
+        if let loadedVideo, state.selection?.file.path == loadedVideo.path { return fragment }
+        return TerminalWidth.truncate(SafeText.display(status.media), to: 20) + " " + fragment
+    }
+
+    /// Ends the player and the streaming endpoint and forgets the video (camera closed, `quit`).
+    func stopPlayback() {
+        playback.shutdown()
+        loadedVideo = nil
+    }
+
+    /// The process id of the mpv the last `play` started, while it runs (for tests).
+    var playerProcessID: Int32? { playerChoice.playerProcessID }
+}

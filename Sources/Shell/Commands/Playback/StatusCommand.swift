@@ -1,0 +1,25 @@
+/// status [--json]: one line, or the stable JSON (sorted keys) of `PlaybackStatus`; `{"state":"unloaded"}`
+/// when no video is loaded.
+struct StatusCommand: ShellCommand {
+    let spec = CommandSpec(
+        "status", area: .playback, options: [.json], summary: "show the playback state",
+        details: """
+            Shows the loaded video, its state, position and length, frame, rate, size, orientation, the \
+            keyframe the last seek landed on and the player's own position. --json prints it as one JSON \
+            object with sorted keys ({"state":"unloaded"} when no video is loaded).
+            """)
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        let json = invocation.has(.json)
+        guard let status = shell.playback.status() else {
+            shell.output.line(json ? #"{"state":"unloaded"}"# : "no video loaded ('play NAME' starts one)")
+            return .success
+        }
+        if json {
+            shell.output.line(status.json())
+        } else {
+            shell.output.line(shell.symbols(SafeText.display(status.line), state: status.state))
+        }
+        return .success
+    }
+}

@@ -1,0 +1,13 @@
+/// step [N]: steps N frames (one with no N; backward when negative) while paused.
+struct StepCommand: ShellCommand {
+    let spec = CommandSpec(
+        "step", area: .playback, arguments: [ArgumentSpec("N", .integer, .optional)],
+        summary: "step frames",
+        details: "Steps N frames forward (backward when negative) while paused; one frame with no N.")
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        let frames = invocation.arguments.first.flatMap { Int($0.text) } ?? 1
+        shell.output.line(shell.symbols(try shell.playback.step(frames).description))
+        return .success
+    }
+}

@@ -1,0 +1,39 @@
+import MediaManager
+
+/// offset [BYTES]: how much of the selected file is downloaded, or where the next fetch starts (back over
+/// what its `.part` holds, never past it).
+struct OffsetCommand: ShellCommand {
+    let spec = CommandSpec(
+        "offset", area: .selection, arguments: [ArgumentSpec("BYTES", .byteCount, .optional)],
+        summary: "show or set the download offset",
+        details: "Shows how much of the selected file is downloaded; with BYTES, sets where the next fetch starts.")
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        guard let selected = shell.state.selection else {
+            throw CommandError("no file selected ('select NAME' first)")
+        }
+        let name = SafeText.display(selected.file.name)
+        guard let word = invocation.arguments.first else {
+            let size = selected.file.size
+            let local = LocalDisk.join(shell.downloadFolder(nil), LocalFileName.sanitize(selected.file.name))
+            if selected.offset == 0, LocalDisk.size(local) == size {
+                shell.output.line("\(name): downloaded (\(size) bytes, \(SafeText.display(local))); offset 0")
+                return .success
+            }
+            let percent = size == 0 ? 100 : Int(Double(selected.offset) / Double(size) * 100)
+            shell.output.line("\(name): offset \(selected.offset) of \(size) bytes (\(percent)%)")
+            return .success
+        }
+        guard let wanted = UInt64(word.text) else { return .success }
+        guard wanted <= selected.file.size else {
+            throw CommandError("\(wanted) is past the end of \(name) (\(selected.file.size) bytes)")
+        }
+        let onDisk = shell.partialSize(of: selected.file) ?? 0
+        guard wanted <= onDisk else {
+            throw CommandError(
+                "only \(onDisk) bytes of \(name) are on disk (\(name).part); the offset can go back, not past them")
+        }
+        shell.state.setOffset(wanted)
+        return .success
+    }
+}

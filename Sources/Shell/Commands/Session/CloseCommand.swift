@@ -1,0 +1,14 @@
+/// close: ends the session with the camera.
+struct CloseCommand: ShellCommand {
+    let spec = CommandSpec(
+        "close", area: .session, summary: "close the camera",
+        details: "Ends the session with the camera; `open` starts another.")
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        guard let media = shell.media else { throw CommandError("no camera is open") }
+        let url = media.url
+        shell.closeCamera()
+        shell.output.line("closed \(SafeText.display(url.description))")
+        return .success
+    }
+}

@@ -1,0 +1,40 @@
+/// summary: the camera's model, serial number, storages and abilities.
+struct SummaryCommand: ShellCommand {
+    let spec = CommandSpec(
+        "summary", area: .session, summary: "describe the camera and its card",
+        details: "Shows the camera's model, serial number, storages and what it can do.")
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        let session = try shell.requireCamera()
+        let summary = session.camera.summary
+        var abilities: [String] = []
+        if summary.canListInOneRequest { abilities.append("list in one request") }
+        if summary.canReadRanges { abilities.append("read ranges (resume, playback)") }
+        if summary.hasThumbnails { abilities.append("thumbnails") }
+        if summary.canDelete { abilities.append("delete") }
+        if summary.canCapture { abilities.append("capture") }
+        if summary.canUpload { abilities.append("upload (put, mkdir)") }
+        let storages = (try? session.camera.storages()) ?? []
+        let catalog = session.catalog
+        let fileCount = catalog.allFiles().count
+        var rows = [
+            ["camera:", [summary.manufacturer, summary.model].filter { !$0.isEmpty }.joined(separator: " ")],
+            ["version:", summary.version],
+            ["opened as:", session.url.description],
+        ]
+        if !summary.serialNumber.isEmpty { rows.insert(["serial:", summary.serialNumber], at: 2) }
+        for storage in storages {
+            let name = storage.label.isEmpty ? storage.description : storage.label
+            rows.append([
+                "storage:",
+                "\(name): \(HumanReadable.size(storage.capacity)), \(HumanReadable.size(storage.free)) free"
+                    + (storage.readOnly ? " (read-only)" : ""),
+            ])
+        }
+        rows.append(["files:", "\(fileCount) in \(catalog.folderPaths.count) folders (\(catalog.state.rawValue))"])
+        rows.append(["can:", abilities.isEmpty ? "nothing beyond downloads" : abilities.joined(separator: ", ")])
+        let safe = rows.map { $0.map(SafeText.display) }
+        for line in ColumnTable(rows: safe).lines() { shell.output.line(line) }
+        return .success
+    }
+}

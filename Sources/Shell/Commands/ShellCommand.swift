@@ -1,0 +1,46 @@
+/// One command of the shell: its spec (names, help text, options and arguments, which the parser, `help` and
+/// Tab completion all read) and what it does.
+///
+/// ## Adding a command
+/// 1. Write one file, `Sources/Shell/Commands/<Area>/<Name>Command.swift`:
+///    ```swift
+///    /// hello [NAME]: greets NAME.
+///    struct HelloCommand: ShellCommand {
+///        let spec = CommandSpec(
+///            "hello", area: .session, arguments: [ArgumentSpec("NAME", .text, .optional)],
+///            summary: "say hello", details: "Prints a greeting to NAME, or to the world.")
+///
+///        func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+///            shell.output.line("hello " + SafeText.display(invocation.arguments.first?.text ?? "world"))
+///            return .success
+///        }
+///    }
+///    ```
+/// 2. Add `HelloCommand()` to the list in `CommandList.swift`, at the place `help` should show it.
+///
+/// `run` gets an `Invocation` already checked against the spec (options sorted out, argument counts and
+/// kinds such as numbers, seek positions and choices verified), so it never parses again. A failure is an
+/// error thrown: the interpreter reports it as `NAME: message`, adds the shell's hints, and closes a camera
+/// that went away. A command that reported its failures itself (one line per file of a batch) returns
+/// `.failed`; one that Ctrl-C stopped, after saying where, returns `.interrupted`. The `Interpreter` is the
+/// context: the open camera (`requireCamera()`, `loadedCatalog()`), the session state, `output`,
+/// `report(_:severity:)` and the lookups shared by commands (`files(for:catalog:)`, `oneFile(for:in:command:)`).
+/// A helper used by one command stays in that command's file; one used by several goes in its area's folder.
+public protocol ShellCommand: Sendable {
+    /// Names, help texts, options and arguments.
+    var spec: CommandSpec { get }
+    /// Runs one checked invocation of the command.
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome
+}
+
+/// How a command ended when it did not throw.
+public enum CommandOutcome: Sendable, Equatable {
+    case success
+    /// It failed and already said why (a script stops here unless `errexit` is off).
+    case failed
+    /// Ctrl-C stopped it and it said where; the rest of the line and of a script does not run.
+    case interrupted
+
+    /// `.failed` when `failures` is more than zero.
+    static func failed(if failures: Int) -> CommandOutcome { failures > 0 ? .failed : .success }
+}

@@ -1,0 +1,117 @@
+import MediaManager
+
+/// One run of `fetch`: says each file's result as it arrives, keeps the session state in step (offsets of
+/// kept `.part` files, deleted files), and at the end says how the batch stopped: a camera that went away
+/// (once, with how to reconnect), Ctrl-C in a file or between files, or failures already reported.
+final class FetchBatch {
+    let cancellation: CancellationFlag
+    let display: TransferDisplay
+    private let shell: Interpreter
+    private let session: MediaSession
+    private let folder: String
+    private let deleteAfter: Bool
+    private var failures = 0
+    /// The file Ctrl-C stopped in, and how far it got.
+    private var stopped: (file: MediaFile, at: UInt64)?
+    /// The failure that turned out to be the camera gone; the rest of the batch is cancelled.
+    private var disconnected: Error?
+
+    init(shell: Interpreter, session: MediaSession, folder: String, options: MediaSession.FetchOptions) {
+        self.shell = shell
+        self.session = session
+        self.folder = folder
+        deleteAfter = options.deleteAfter
+        let interrupt = shell.interrupt
+        cancellation = CancellationFlag(external: { interrupt.isPending })
+        display = TransferDisplay(output: shell.output, rateLimit: shell.state.settings.rateLimit, interrupt: interrupt)
+    }
+
+    /// One file's result, as the download reports it.
+    func record(_ result: MediaSession.FileResult) {
+        display.finish(result)
+        switch result.outcome {
+        case .success(.downloaded(let path, let bytes, let resumedFrom)):
+            downloaded(result, to: path, bytes: bytes, resumedFrom: resumedFrom)
+        case .success(.skippedExisting(let path)):
+            shell.output.line(
+                "skipped \(SafeText.display(result.file.name)): \(SafeText.display(path)) is already here")
+        case .failure(DownloadError.cancelled(_, let at)):
+            stopped = (result.file, at)
+        case .failure(let error):
+            failed(result.file, error)
+        }
+        if let deleteError = result.deleteError {
+            failures += 1
+            shell.report(
+                "fetch: \(SafeText.display(result.file.name)) arrived but was not deleted from the camera: "
+                    + Interpreter.message(for: deleteError))
+        }
+    }
+
+    private func downloaded(_ result: MediaSession.FileResult, to path: String, bytes: UInt64, resumedFrom: UInt64) {
+        var line = "fetched \(SafeText.display(result.file.name)) -> \(SafeText.display(path))"
+        line += " (\(HumanReadable.size(bytes))"
+        if resumedFrom > 0 { line += ", continued from \(HumanReadable.size(resumedFrom))" }
+        shell.output.line(line + ")")
+        shell.state.fetchCompleted(result.file)
+        if deleteAfter && result.deleteError == nil {
+            shell.output.line("deleted \(RemotePath.display(result.file.path)) from the camera")
+            shell.state.fileRemoved(path: result.file.path)
+        }
+    }
+
+    /// A failed file: the camera gone is kept for the end (and the rest cancelled); any other failure is one
+    /// line now. What its `.part` kept becomes the file's offset.
+    private func failed(_ file: MediaFile, _ error: Error) {
+        failures += 1
+        if disconnected == nil, case DownloadError.device = error, !cameraAnswers() {
+            disconnected = error
+            cancellation.cancel()
+        } else if case DownloadError.device = error {
+            shell.report("fetch: \(Interpreter.message(for: error))" + shell.modeHint(for: error))  // names the file
+        } else {
+            shell.report("fetch: \(SafeText.display(file.name)): \(Interpreter.message(for: error))")
+        }
+        if let kept = shell.partialSize(of: file, in: folder), kept > 0 {
+            shell.state.fetchStopped(file, at: kept)
+        }
+    }
+
+    /// After a failed read: does the camera still answer? (One cheap request, only on the failure path.)
+    private func cameraAnswers() -> Bool {
+        do {
+            _ = try session.camera.session.getDeviceInfo()
+            return true
+        } catch {
+            return !Interpreter.isDisconnect(error)
+        }
+    }
+
+    /// How the batch ended, said once: `asked` files were named, `answered` got a result.
+    func finish(asked: Int, answered: Int) -> CommandOutcome {
+        if let disconnected {
+            shell.reportCameraGone(during: "fetch", disconnected)
+            return .failed
+        }
+        let notStarted = asked - answered
+        if let stopped {
+            shell.state.fetchStopped(stopped.file, at: stopped.at)
+            let size = stopped.file.size
+            let percent = size == 0 ? 100 : Int(Double(stopped.at) / Double(size) * 100)
+            let name = SafeText.display(stopped.file.name)
+            shell.report(
+                "fetch: interrupted: \(name) stopped at \(HumanReadable.size(stopped.at)) of \(HumanReadable.size(size)) "
+                    + "(\(percent)%); \(name).part is kept and 'fetch' continues it"
+                    + (notStarted > 0 ? " (\(notStarted) more file\(notStarted == 1 ? "" : "s") not fetched)" : ""),
+                severity: .notice)
+            return .interrupted
+        }
+        if notStarted > 0 && shell.interrupt.isPending {
+            shell.report(
+                "fetch: interrupted between files; \(notStarted) file\(notStarted == 1 ? " was" : "s were") not fetched",
+                severity: .notice)
+            return .interrupted
+        }
+        return .failed(if: failures)
+    }
+}

@@ -1,0 +1,70 @@
+import MediaManager
+
+/// fetch (get): downloads through `.part` files, with a progress line on a terminal, Ctrl-C keeping the
+/// `.part` and leaving the selection's offset where it stopped, and an optional rate limit. The steps: the
+/// files and the folder, the options, the download (each result said as it comes, see `FetchBatch`), and
+/// how the batch ended.
+struct FetchCommand: ShellCommand {
+    let spec = CommandSpec(
+        "fetch", aliases: ["get"], area: .transfer,
+        options: [
+            OptionSpec(.continue, short: "c", long: "continue", "resume a partial download"),
+            OptionSpec(
+                .output, short: "o", long: "output", value: ArgumentSpec("DIR", .localFolder),
+                "download into DIR"),
+            OptionSpec(.new, long: "new", "only files not downloaded before"),
+            OptionSpec(.force, long: "force", "overwrite existing files"),
+            OptionSpec(.deleteAfter, long: "delete-after", "delete each file from the camera once it arrived"),
+        ],
+        arguments: [ArgumentSpec("NAME|GLOB", .remoteName, .zeroOrMore)],
+        summary: "download files",
+        details: """
+            Downloads each named file, or the selected file, into the download folder (the local folder unless \
+            `set download-dir` or -o says otherwise). A download writes NAME.part and renames it when complete; \
+            an interrupted one (Ctrl-C, a dropped connection) continues from where it stopped, and an existing \
+            file is never replaced without --force. -c is accepted for habit: continuing is what fetch always does.
+            """)
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        let session = try shell.requireCamera()
+        let files = try shell.files(for: invocation.arguments, catalog: try shell.loadedCatalog())
+        let folder = try destination(invocation, shell)
+        let options = Self.options(invocation, files: files, folder: folder, shell)
+        let batch = FetchBatch(shell: shell, session: session, folder: folder, options: options)
+        let results = try session.fetch(
+            files, to: folder, options: options, cancellation: batch.cancellation,
+            progress: { batch.display.update($0) }, each: { batch.record($0) })
+        return batch.finish(asked: files.count, answered: results.count)
+    }
+
+    /// `-o DIR`, else the `download-dir` setting; refused when it names something that is not a folder.
+    private func destination(_ invocation: Invocation, _ shell: Interpreter) throws -> String {
+        let folder = shell.downloadFolder(invocation.value(of: .output))
+        if LocalDisk.exists(folder) && !LocalDisk.isFolder(folder) {
+            throw CommandError("\(SafeText.display(folder)) is not a folder")
+        }
+        return folder
+    }
+
+    /// The flags as fetch options; where the selected file starts when `offset N` moved it back over what its
+    /// `.part` (in this destination) holds (any other offset only reports what a `.part` held, and the fetch
+    /// continues the one it writes to); chunks small enough for the rate limit to be smooth.
+    static func options(
+        _ invocation: Invocation, files: [MediaFile], folder: String, _ shell: Interpreter
+    ) -> MediaSession.FetchOptions {
+        var options = MediaSession.FetchOptions()
+        options.overwrite = invocation.has(.force)
+        options.onlyNew = invocation.has(.new)
+        options.deleteAfter = invocation.has(.deleteAfter)
+        if files.count == 1, let only = files.first, let selected = shell.state.selection,
+            selected.file.path == only.path, selected.isRewind, let onDisk = shell.partialSize(of: only, in: folder),
+            selected.offset < onDisk
+        {
+            options.startOffset = selected.offset
+        }
+        if let limit = shell.state.settings.rateLimit {
+            options.chunkSize = Int(min(max(limit / 8, 64 << 10), 8 << 20))
+        }
+        return options
+    }
+}

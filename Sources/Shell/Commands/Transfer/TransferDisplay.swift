@@ -1,0 +1,62 @@
+import Foundation
+import MediaManager
+
+/// The progress line of a fetch (redrawn on a terminal, nothing in batch mode) and the rate limit.
+final class TransferDisplay {
+    private let output: ShellOutput
+    private let rateLimit: UInt64?
+    private let interrupt: any InterruptSource
+    private var meter: ProgressMeter?
+    private var name: String?
+    private var lastDone: UInt64 = 0
+    private var throttleStart: (time: Double, bytes: UInt64)?
+
+    init(output: ShellOutput, rateLimit: UInt64?, interrupt: any InterruptSource) {
+        self.output = output
+        self.rateLimit = rateLimit
+        self.interrupt = interrupt
+    }
+
+    /// Called after every chunk of a download.
+    func update(_ progress: TransferProgress) {
+        let now = ProcessInfo.processInfo.systemUptime
+        if progress.name != name {
+            clearLine()
+            name = progress.name
+            throttleStart = (now, progress.bytesDone)
+            if let write = output.progress {
+                // Two cells spare for the ^C the terminal echoes when the user interrupts.
+                let width = max(20, (output.terminalColumns ?? 80) - 2)
+                meter = ProgressMeter(
+                    name: progress.name, total: progress.totalBytes, isTerminal: true, width: { width }, write: write)
+            }
+        }
+        lastDone = progress.bytesDone
+        meter?.update(done: progress.bytesDone, at: now)
+        throttle(progress.bytesDone, now: now)
+    }
+
+    /// Keeps the download under the rate limit: waits until the bytes so far are due, or Ctrl-C.
+    private func throttle(_ done: UInt64, now: Double) {
+        guard let rateLimit, let start = throttleStart, done > start.bytes else { return }
+        let due = start.time + Double(done - start.bytes) / Double(rateLimit)
+        if due > now { _ = interrupt.waitForInterrupt(upTo: due - now) }
+    }
+
+    /// Clears the progress line before a result is printed. Results of a batch arrive in groups (whole
+    /// files are renamed after one sync), so the line may belong to a later file: it is then redrawn by
+    /// that file's next update, below the results.
+    func finish(_ result: MediaSession.FileResult) {
+        clearLine()
+        if name == result.file.name {
+            meter = nil
+            name = nil
+        }
+    }
+
+    /// Erases the transient progress line (on a terminal).
+    private func clearLine() {
+        guard meter != nil, let write = output.progress else { return }
+        write("\r\u{1B}[K")
+    }
+}

@@ -1,0 +1,83 @@
+import MediaManager
+
+/// What commands share through their context, the interpreter: the open camera and its catalog, the
+/// files and folders that words name, and where downloads go.
+extension Interpreter {
+
+    /// The open camera, or an error telling how to open one.
+    func requireCamera() throws(CommandError) -> MediaSession {
+        guard let media else {
+            throw CommandError("no camera is open (use 'open URL', for example 'open sim:')")
+        }
+        return media
+    }
+
+    /// The camera's catalog, with additions the device reported fetched first.
+    func loadedCatalog() throws -> MediaCatalog {
+        let session = try requireCamera()
+        try session.catalog.ensureLoaded()
+        return session.catalog
+    }
+
+    /// Names among the catalog, relative to the current folder.
+    func names(_ catalog: MediaCatalog) -> CatalogNames {
+        CatalogNames(catalog: catalog, folder: state.folder)
+    }
+
+    /// The selected file as the catalog knows it now.
+    func selectedFile(in catalog: MediaCatalog) throws -> MediaFile {
+        guard let selected = state.selection else {
+            throw CommandError("no file selected (name one, or 'select' one first)")
+        }
+        guard let fresh = catalog.file(atPath: selected.file.path) else {
+            state.fileRemoved(path: selected.file.path)
+            throw CommandError("\(SafeText.display(selected.file.name)) is no longer on the camera")
+        }
+        return fresh
+    }
+
+    /// The files `words` name (or the selection when there are none); folders are refused.
+    func files(for words: [Word], catalog: MediaCatalog) throws -> [MediaFile] {
+        if words.isEmpty { return [try selectedFile(in: catalog)] }
+        let entries = try names(catalog).entries(for: words)
+        var files: [MediaFile] = []
+        for entry in entries {
+            guard !entry.isFolder, let file = entry.file else {
+                if words.contains(where: { !$0.isGlob && $0.text == entry.shown }) {
+                    throw CommandError(
+                        "\(SafeText.display(entry.shown)) is a folder (name its files, e.g. '\(SafeText.display(entry.shown))/*')")
+                }
+                continue
+            }
+            files.append(file)
+        }
+        guard !files.isEmpty else { throw CommandError("no files among the names given (only folders)") }
+        return files
+    }
+
+    /// The folder downloads go to: `-o DIR`, else the `download-dir` setting, `~` expanded.
+    func downloadFolder(_ option: Word?) -> String {
+        LocalDisk.expandingTilde(option?.text ?? state.settings.downloadFolder)
+    }
+
+    /// The single file `word` names; globs must match exactly one file.
+    func oneFile(for word: Word, in catalog: MediaCatalog, command: String) throws -> MediaFile {
+        let entries = try names(catalog).entries(for: word)
+        let files = entries.compactMap { $0.isFolder ? nil : $0.file }
+        guard files.count == 1, let file = files.first else {
+            if files.isEmpty { throw CommandError("\(SafeText.display(word.text)) is a folder, not a file") }
+            throw CommandError("'\(SafeText.display(word.text))' matches \(files.count) files; \(command) takes one")
+        }
+        return file
+    }
+
+    /// Where the `.part` of `file` would be in the download folder.
+    func partPath(of file: MediaFile, in folder: String? = nil) -> String {
+        LocalDisk.join(folder ?? downloadFolder(nil), LocalFileName.sanitize(file.name) + ".part")
+    }
+
+    /// The size of the `.part` of `file`, when there is one.
+    func partialSize(of file: MediaFile, in folder: String? = nil) -> UInt64? {
+        LocalDisk.size(partPath(of: file, in: folder))
+    }
+}
