@@ -15,7 +15,7 @@ struct MovieBoxParser {
 
     mutating func parse(
         _ moov: Box, size: UInt64, brands: (major: FourCC, compatible: [FourCC])?, isFastStart: Bool
-    ) throws -> MovieInfo {
+    ) throws -> (MovieInfo, MovieExtends?) {
         let children = try moov.children(depth: 1, budget: &budget)
         let header = try parseMovieHeader(children.require("mvhd", in: "the movie box"))
         let trackBoxes = children.filter { $0.type == "trak" }
@@ -30,20 +30,19 @@ struct MovieBoxParser {
             tracks.append(try trackParser.parse(box, depth: 2, budget: &budget))
         }
 
-        var duration = Double(header.duration) / Double(header.timescale)
-        if header.duration == 0 || header.duration == UInt64.max || header.duration == UInt64(UInt32.max) {
-            duration = tracks.map(\.durationSeconds).max() ?? 0
-        }
-        return MovieInfo(
+        let extends = try children.first("mvex").map { try MovieExtends($0, depth: 2, budget: &budget) }
+        let declared = header.duration == UInt64.max || header.duration == UInt64(UInt32.max) ? 0 : header.duration
+        let movie = MovieInfo(
             majorBrand: brands?.major,
             compatibleBrands: brands?.compatible ?? [],
             timescale: header.timescale,
-            durationSeconds: duration,
+            declaredDuration: declared,
             creationDate: header.creationDate,
             tracks: tracks,
             movieBoxOffset: moov.fileOffset,
             movieBoxSize: size,
             isFastStart: isFastStart)
+        return (movie, extends)
     }
 
     private struct MovieHeader {

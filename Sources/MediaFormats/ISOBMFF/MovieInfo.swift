@@ -8,12 +8,16 @@ public struct MovieInfo: Sendable {
     public let compatibleBrands: [FourCC]
     /// Units per second of the movie-level duration (`mvhd`).
     public let timescale: UInt32
-    /// The movie's length in seconds (`mvhd`, or the longest track when `mvhd` leaves it unknown).
-    public let durationSeconds: Double
+    /// The duration `mvhd` (or `mehd`) declares, in `timescale` units; 0 when it does not say.
+    public internal(set) var declaredDuration: UInt64
+    /// The movie's length in seconds as players present it: the longest track's timeline (its edit list,
+    /// its fragments, up to the last complete frame of a truncated file), else what `mvhd` declares; nil
+    /// when nothing says (never a made-up 0). `ls -l`, `info` and `play` all show this one value.
+    public internal(set) var durationSeconds: Double?
     /// When the movie was made, from `mvhd`; nil when the field is zero.
     public let creationDate: Date?
     /// The tracks in file order.
-    public let tracks: [TrackInfo]
+    public internal(set) var tracks: [TrackInfo]
     /// Where the movie box starts in the file.
     public let movieBoxOffset: UInt64
     /// The movie box's size in bytes, header included.
@@ -21,6 +25,26 @@ public struct MovieInfo: Sendable {
     /// True when the movie box comes before the media data ("fast start"), so playback can begin after
     /// reading the head of the file.
     public let isFastStart: Bool
+    /// Movie fragments (`moof`) read after the movie box; 0 for a file that is not fragmented.
+    public internal(set) var fragmentCount = 0
+    /// True when the file ends before the data its boxes describe: some samples' bytes are missing, or a
+    /// fragment is cut off. `truncation` of each track says what still plays.
+    public internal(set) var isTruncated = false
+
+    init(
+        majorBrand: FourCC?, compatibleBrands: [FourCC], timescale: UInt32, declaredDuration: UInt64,
+        creationDate: Date?, tracks: [TrackInfo], movieBoxOffset: UInt64, movieBoxSize: UInt64, isFastStart: Bool
+    ) {
+        self.majorBrand = majorBrand
+        self.compatibleBrands = compatibleBrands
+        self.timescale = timescale
+        self.declaredDuration = declaredDuration
+        self.creationDate = creationDate
+        self.tracks = tracks
+        self.movieBoxOffset = movieBoxOffset
+        self.movieBoxSize = movieBoxSize
+        self.isFastStart = isFastStart
+    }
 
     /// The first video track, if any.
     public var videoTrack: TrackInfo? { tracks.first { $0.kind == .video } }
@@ -87,8 +111,16 @@ public struct TrackInfo: Sendable {
     public let timescale: UInt32
     /// The media duration from `mdhd`, in `timescale` units.
     public let duration: UInt64
-    /// Every sample, with times, offsets, sizes and keyframe flags.
-    public let sampleTable: SampleTable
+    /// The edit list (`elst`), nil when the track has none.
+    public let editList: [EditListEntry]?
+    /// The movie's timescale, in which edit durations count.
+    let movieTimescale: UInt32
+    /// Every sample, with times, offsets, sizes and keyframe flags (the movie box's and its fragments').
+    public internal(set) var sampleTable: SampleTable
+    /// The frames as players show them (see `TrackTimeline`), or why they cannot be shown (an edit at a
+    /// rate other than 1).
+    public internal(set) var timeline: Result<TrackTimeline, MediaFormatError> = .failure(
+        MediaFormatError(.unsupported, "the timeline is not built yet"))
 
     /// The media duration in seconds.
     public var durationSeconds: Double { Double(duration) / Double(max(timescale, 1)) }
@@ -104,8 +136,8 @@ public struct TrackInfo: Sendable {
         DisplayOrientation(width: displayWidth, height: displayHeight)
     }
 
-    /// Average frames (samples) per second.
-    public var frameRate: Double? { sampleTable.frameRate }
+    /// Average shown frames per second over the presentation timeline (ffprobe's avg_frame_rate).
+    public var frameRate: Double? { (try? timeline.get())?.frameRate ?? sampleTable.frameRate }
 
     private var unrotatedWidth: Int { width >= 1 ? Int(width.rounded()) : codedWidth ?? 0 }
     private var unrotatedHeight: Int { height >= 1 ? Int(height.rounded()) : codedHeight ?? 0 }

@@ -12,6 +12,10 @@ public struct MovieReadLimits: Sendable {
     public var maxTracks = 64
     /// The most samples in one track (over two hours of 240 fps video).
     public var maxSamplesPerTrack = 2_000_000
+    /// The most top-level boxes walked after a fragmented movie's `moov` (two per fragment: `moof`, `mdat`).
+    public var maxFragmentBoxes = 400_000
+    /// The largest movie fragment box (`moof`) read into memory.
+    public var maxFragmentBoxSize: UInt64 = 16 << 20
 
     /// The default bounds, generous for any real camera file.
     public init() {}
@@ -44,34 +48,9 @@ public struct MovieReader: Sendable {
                 throw MediaFormatError.limit(
                     "more than \(limits.maxTopLevelBoxes) top-level boxes and no movie box (moov)", offset: offset)
             }
-            var header = ByteCursor(
-                try window.bytes(at: offset, count: 8, what: "a box header"), fileOffset: offset, what: "a box header")
-            let size32 = try header.readUInt32()
-            let type = FourCC(rawValue: try header.readUInt32())
-            guard type.isPrintable else {
-                throw MediaFormatError.malformed(
-                    "not an MP4/MOV file: the box type at byte \(offset) is not text ('\(type)')", offset: offset)
-            }
-            var headerSize: UInt64 = 8
-            let size: UInt64
-            switch size32 {
-            case 0:
-                size = length - offset  // The last box runs to the end of the file.
-            case 1:
-                var large = ByteCursor(
-                    try window.bytes(at: offset + 8, count: 8, what: "the 64-bit size of '\(type)'"),
-                    fileOffset: offset + 8, what: "a box header")
-                size = try large.readUInt64()
-                headerSize = 16
-            default:
-                size = UInt64(size32)
-            }
-            guard size >= headerSize else {
-                throw MediaFormatError.malformed(
-                    "box '\(type)' has size \(size), smaller than its own header", offset: offset)
-            }
-            let (end, overflow) = offset.addingReportingOverflow(size)
-            guard !overflow, end <= length else {
+            let box = try TopLevelBox.read(at: offset, from: &window)
+            let (type, size, headerSize, end) = (box.type, box.size, box.headerSize, box.end)
+            guard box.fits(in: length) else {
                 throw MediaFormatError.truncated(
                     "the '\(type)' box (\(size) bytes from byte \(offset), file is \(length) bytes) before a movie box (moov) was found",
                     offset: offset)
@@ -84,15 +63,16 @@ public struct MovieReader: Sendable {
                         "the movie box is \(size) bytes, more than the \(limits.maxMovieBoxSize) this reader accepts",
                         offset: offset)
                 }
-                let bytes = try window.bytes(at: offset, count: Int(size), what: "the movie box (moov)")
-                let moov = Box(
-                    type: type,
-                    payload: ByteCursor(
-                        bytes, range: Int(headerSize)..<bytes.count, fileOffset: offset, what: "the 'moov' box"),
-                    fileOffset: offset)
+                let moov = try box.load(from: &window)
                 var parser = MovieBoxParser(limits: limits, sourceLength: length)
-                return try parser.parse(
-                    moov, size: size, brands: brands, isFastStart: !sawMediaData)
+                var (movie, extends) = try parser.parse(moov, size: size, brands: brands, isFastStart: !sawMediaData)
+                if let extends {
+                    let walker = FragmentWalker(limits: limits, extends: extends)
+                    let found = try walker.walk(from: end, window: &window, decodeTimes: movie.decodeEnds)
+                    try movie.appendFragments(found, movieDuration: extends.fragmentDuration)
+                }
+                movie.buildTimelines(sourceLength: length)
+                return movie
             case "ftyp" where brands == nil:
                 // Brands are a few bytes; more than 64 of them is not a real file, so read no further.
                 let bodySize = Int(min(size - headerSize, 4 + 4 + 64 * 4))

@@ -20,12 +20,14 @@ struct TrackBoxParser {
             stblChildren.require("stsd", in: "the sample table of \(name)"), handler: handler, depth: depth + 5,
             budget: &budget)
 
-        var presentationShift: Int64 = 0
+        var editList: [EditListEntry]?
         if let edts = trakChildren.first("edts"),
             let elst = try edts.children(depth: depth + 1, budget: &budget).first("elst")
         {
-            presentationShift = try parseEditListShift(elst, mediaTimescale: media.timescale)
+            editList = try EditListEntry.parse(elst)
         }
+        let presentationShift = EditListEntry.firstShift(
+            editList ?? [], movieTimescale: movieTimescale, mediaTimescale: media.timescale)
 
         let tables = try RawSampleTables(stblChildren, trackName: name, maxSamples: limits.maxSamplesPerTrack)
         let sampleTable = try SampleTableBuilder(
@@ -38,7 +40,8 @@ struct TrackBoxParser {
             codedWidth: description.codedWidth, codedHeight: description.codedHeight,
             width: header.width, height: header.height, rotation: header.rotation,
             sampleRate: description.sampleRate, channelCount: description.channelCount,
-            codecConfiguration: description.codecConfiguration, timescale: media.timescale, duration: media.duration, sampleTable: sampleTable)
+            codecConfiguration: description.codecConfiguration, timescale: media.timescale, duration: media.duration,
+            editList: editList, movieTimescale: movieTimescale, sampleTable: sampleTable)
     }
 
     // MARK: - tkhd
@@ -205,40 +208,4 @@ struct TrackBoxParser {
 
     /// Parameter sets are a few dozen bytes; more is not a configuration worth keeping.
     static let maxCodecConfiguration = 64 << 10
-
-    // MARK: - elst
-
-    /// How far to move composition times so the first edit's media time shows at its place on the
-    /// timeline: the first normal edit's media time, less any leading empty edits, in media units.
-    /// Later edits (rare in camera files) are not applied.
-    private func parseEditListShift(_ box: Box, mediaTimescale: UInt32) throws -> Int64 {
-        var (version, _, cursor) = try box.fullBoxPayload()
-        let count = try cursor.readUInt32()
-        try cursor.requireEntries(UInt64(count), of: version == 1 ? 20 : 12, "edit list entries")
-        var emptyDelay: Double = 0  // movie timescale units
-        for _ in 0..<count {
-            let segmentDuration: UInt64
-            let mediaTime: Int64
-            if version == 1 {
-                segmentDuration = try cursor.readUInt64()
-                mediaTime = try cursor.readInt64()
-            } else {
-                segmentDuration = UInt64(try cursor.readUInt32())
-                mediaTime = Int64(try cursor.readInt32())
-            }
-            _ = try cursor.readUInt32()  // media rate
-            if mediaTime == -1 {
-                emptyDelay += Double(segmentDuration)
-                continue
-            }
-            let delay = emptyDelay * Double(mediaTimescale) / Double(movieTimescale)
-            let bound = Double(Int64.max / 4)
-            guard mediaTime >= 0, mediaTime < Int64.max / 4, delay < bound else {
-                throw MediaFormatError.malformed(
-                    "the edit list of a track has an impossible media time \(mediaTime)", offset: box.fileOffset)
-            }
-            return mediaTime - Int64(delay.rounded())
-        }
-        return 0
-    }
 }

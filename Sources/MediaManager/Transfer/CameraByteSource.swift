@@ -56,9 +56,16 @@ extension MediaSession {
     /// reported them, else from the container read through partial reads.
     public func videoDetails(for file: MediaFile) throws -> VideoDetails {
         if let known = file.video, known.duration != nil, known.width != nil { return known }
-        let movie = try movieInfo(for: file)
+        return VideoDetails(movie: try movieInfo(for: file))
+    }
+}
+
+extension VideoDetails {
+    /// What a movie's container says: the one duration `ls -l`, `info` and `play` show (nil when the
+    /// container does not say), the first video track's size, rate and codec.
+    public init(movie: MovieInfo) {
         let track = movie.videoTrack
-        return VideoDetails(
+        self.init(
             duration: movie.durationSeconds, width: track?.displayWidth, height: track?.displayHeight,
             framesPerSecond: track?.frameRate, codec: track?.codec?.description)
     }

@@ -251,6 +251,7 @@ public final class PlaybackEngine: @unchecked Sendable {
             media: media.name, duration: timeline.duration, orientation: video.orientation.rawValue, state: state,
             position: position, frameIndex: timeline.frame(at: position), frameCount: timeline.frameCount,
             framesPerSecond: timeline.framesPerSecond, width: video.displayWidth, height: video.displayHeight,
-            rotation: video.rotation, codec: video.codec?.description, lastSeek: lastSeek, player: nil)
+            rotation: video.rotation, codec: video.codec?.description, lastSeek: lastSeek, player: nil,
+            decodeLeadIn: timeline.decodeLeadIn, truncated: timeline.truncationNote)
     }
 }

@@ -13,6 +13,8 @@ public struct PlaybackError: Error, Sendable, Equatable, CustomStringConvertible
         case player
         /// The streaming endpoint could not be set up.
         case stream
+        /// The video uses something playback does not handle (an edit list at a rate other than 1).
+        case unsupported
     }
 
     public let kind: Kind

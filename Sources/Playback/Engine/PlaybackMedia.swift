@@ -11,11 +11,19 @@ public struct PlaybackMedia: Sendable {
     /// The video track's frames and keyframes in presentation order.
     let timeline: VideoTimeline
 
-    /// Fails with `.notAVideo` when the movie has no video track or its track has no frames.
+    /// Fails with `.notAVideo` when the movie has no video track or its timeline shows no frames, and with
+    /// `.unsupported` when its edit list cannot be played (a rate other than 1).
     public init(name: String, movie: MovieInfo, source: any ByteRangeSource & Sendable) throws(PlaybackError) {
         guard let track = movie.videoTrack else { throw PlaybackError(.notAVideo, "\(name) has no video track") }
-        guard let timeline = VideoTimeline(track: track, movieDuration: movie.durationSeconds) else {
-            throw PlaybackError(.notAVideo, "\(name) has a video track without frames")
+        let presentation: TrackTimeline
+        switch track.timeline {
+        case .success(let built): presentation = built
+        case .failure(let error): throw PlaybackError(.unsupported, "\(name): \(error.message)")
+        }
+        guard let timeline = VideoTimeline(presentation, table: track.sampleTable, movieDuration: movie.durationSeconds)
+        else {
+            let why = presentation.truncation != nil ? "the file is cut off before its first frame" : "its edit list shows none"
+            throw PlaybackError(.notAVideo, "\(name) has a video track without frames (\(why))")
         }
         self.name = name
         self.movie = movie
@@ -40,39 +48,43 @@ public struct PlaybackMedia: Sendable {
 }
 
 /// The video frames in the order they are shown, with their times and which are keyframes: what seek and
-/// step move along. Derived once from the track's sample table.
+/// step move along. Derived once from the track's presentation timeline (`TrackTimeline`): only frames the
+/// edit list shows and whose bytes are in the file count.
 struct VideoTimeline: Sendable {
     /// Presentation time in seconds of each frame, ascending (frame number = index).
     let frameTimes: [Double]
     /// The sample table index (decode order) of each frame.
     let frameSamples: [Int]
-    /// Frame numbers of the keyframes, ascending.
+    /// Frame numbers of the shown keyframes, ascending (may be empty: a clip cut mid-GOP shows none
+    /// until its next keyframe, and decodes its first frame from a hidden one).
     let keyframeFrames: [Int]
-    /// Length in seconds.
+    /// Length in seconds: the movie's (one value for `ls -l`, `info` and `play`), never less than the
+    /// last frame's time.
     let duration: Double
     /// Average frames per second.
     let framesPerSecond: Double?
     /// Half a tick of the track's timescale: how close a time must be to a frame's to count as that frame,
     /// so a time computed from a frame's own (rounded) seconds finds that frame again.
     let tolerance: Double
+    /// Set when the first frame decodes from a keyframe before the start that is never shown.
+    let leadIn: TrackTimeline.LeadIn?
+    /// Set when the file is cut short: what the tables promised.
+    let truncation: TrackTimeline.Truncation?
 
-    init?(track: TrackInfo, movieDuration: Double) {
-        let table = track.sampleTable
-        guard table.count > 0 else { return nil }
-        frameSamples = table.presentationOrder
-        frameTimes = table.presentationOrder.map { table.presentationSeconds(ofSample: $0) }
-        var keyframes = [Int]()
-        for (frame, sample) in table.presentationOrder.enumerated() where table.samples[sample].isKeyframe {
-            keyframes.append(frame)
-        }
-        // A stream that marks no keyframe at all still decodes from its first frame.
-        keyframeFrames = keyframes.isEmpty ? [0] : keyframes
-        let lastFrameEnd = frameTimes[frameTimes.count - 1] + table.seconds(max(table.typicalSampleDuration, 0))
-        var length = movieDuration.isFinite && movieDuration > 0 ? movieDuration : track.durationSeconds
+    init?(_ presentation: TrackTimeline, table: SampleTable, movieDuration: Double?) {
+        guard presentation.frameCount > 0 else { return nil }
+        frameSamples = presentation.frames.map(\.sample)
+        frameTimes = presentation.frames.map { presentation.seconds($0.time) }
+        keyframeFrames = presentation.keyframes
+        let last = frameTimes[frameTimes.count - 1]
+        let lastFrameEnd = last + table.seconds(max(table.typicalSampleDuration, 0))
+        var length = movieDuration ?? presentation.durationSeconds ?? lastFrameEnd
         if !(length.isFinite && length > 0) { length = lastFrameEnd }
-        duration = max(length, frameTimes[frameTimes.count - 1])
-        framesPerSecond = track.frameRate ?? table.nominalFrameRate
-        tolerance = 0.5 / Double(table.timescale)
+        duration = max(length, last)
+        framesPerSecond = presentation.frameRate ?? table.nominalFrameRate
+        tolerance = 0.5 / Double(presentation.timescale)
+        leadIn = presentation.leadIn
+        truncation = presentation.truncation
     }
 
     var frameCount: Int { frameTimes.count }
@@ -92,9 +104,10 @@ struct VideoTimeline: Sendable {
         return max(low - 1, 0)
     }
 
-    /// The keyframe to decode from to show `time`: the last at or before it (the first for earlier times),
-    /// as its ordinal among keyframes and its frame number.
-    func keyframe(atOrBefore time: Double) -> (ordinal: Int, frame: Int) {
+    /// Where a seek to `time` lands: the last shown keyframe at or before it, as its ordinal among keyframes
+    /// and its frame number; or the first frame (ordinal nil) when no shown keyframe is that early, which a
+    /// player decodes from the hidden keyframe before it (see `leadIn`), or from the first frame itself.
+    func keyframe(atOrBefore time: Double) -> (ordinal: Int?, frame: Int) {
         var low = 0
         var high = keyframeFrames.count
         let target = time + tolerance
@@ -102,7 +115,7 @@ struct VideoTimeline: Sendable {
             let middle = (low + high) / 2
             if frameTimes[keyframeFrames[middle]] <= target { low = middle + 1 } else { high = middle }
         }
-        let ordinal = max(low - 1, 0)
-        return (ordinal, keyframeFrames[ordinal])
+        guard low > 0 else { return (keyframeFrames.first == 0 ? 0 : nil, 0) }
+        return (low - 1, keyframeFrames[low - 1])
     }
 }

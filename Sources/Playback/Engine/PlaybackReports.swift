@@ -17,8 +17,9 @@ public struct SeekOutcome: Sendable, Codable, Equatable, CustomStringConvertible
     public var target: Double
     /// The keyframe's time, where playback now is.
     public var landed: Double
-    /// Which keyframe, counting from 0 in presentation order.
-    public var keyframeIndex: Int
+    /// Which shown keyframe, counting from 0 in presentation order; nil when the seek landed on the first
+    /// frame because no shown keyframe is that early (the player decodes it from a hidden keyframe).
+    public var keyframeIndex: Int?
     /// The keyframe's frame number (0-based, presentation order).
     public var frameIndex: Int
     /// The clip's length, for messages.
@@ -33,6 +34,9 @@ public struct SeekOutcome: Sendable, Codable, Equatable, CustomStringConvertible
         case .start: text += " is before the start: clamped to \(TimeText.format(target));"
         case .end: text += " is past the end (\(TimeText.format(duration))): clamped to \(TimeText.format(target));"
         case nil: text += ":"
+        }
+        guard let keyframeIndex else {
+            return text + " landed on the first frame at \(TimeText.format(landed)) (no keyframe is shown before it)"
         }
         return text + " landed on keyframe #\(keyframeIndex) at \(TimeText.format(landed)) (frame \(frameIndex))"
     }
@@ -113,6 +117,10 @@ public struct PlaybackStatus: Sendable, Codable, Equatable {
     public var lastSeek: SeekOutcome?
     /// The external player, when one was started.
     public var player: PlayerReport?
+    /// Set when the first frame decodes from a hidden keyframe before the start.
+    public var decodeLeadIn: DecodeLeadIn?
+    /// Set when the file is cut short, with where it stops playing.
+    public var truncated: TruncationNote?
 
     /// One line: `DJI_0003.MP4 ‖ paused 0:02.0/0:03.0 frame 60/90 30 fps 640x360 landscape, last seek ...`.
     public var line: String {
@@ -123,7 +131,8 @@ public struct PlaybackStatus: Sendable, Codable, Equatable {
         if let framesPerSecond { parts.append("\(Self.rate(framesPerSecond)) fps") }
         parts.append("\(width)x\(height) \(orientation)")
         if let lastSeek {
-            parts.append("last seek \(TimeText.format(lastSeek.requested)) → keyframe #\(lastSeek.keyframeIndex) at \(TimeText.format(lastSeek.landed))")
+            let landing = lastSeek.keyframeIndex.map { "keyframe #\($0)" } ?? "first frame"
+            parts.append("last seek \(TimeText.format(lastSeek.requested)) → \(landing) at \(TimeText.format(lastSeek.landed))")
         }
         if let player {
             if player.running {

@@ -2,9 +2,10 @@ import Foundation
 import PTPIP
 import VirtualCamera
 
-/// `mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [DIR]`: the
-/// virtual camera over PTP/IP, serving DIR (or the demo card) until Ctrl-C, one log line per session on
-/// stderr. Uploads (SendObjectInfo/SendObject, new folders, folder deletes) only with `--writable`.
+/// `mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [--quirks a,b,...]
+/// [DIR]`: the virtual camera over PTP/IP, serving DIR (or the demo card) until Ctrl-C, one log line per
+/// session on stderr. Uploads (SendObjectInfo/SendObject, new folders, folder deletes) only with
+/// `--writable`. With `--quirks` it imitates real cameras' departures from the spec (`--quirks help`).
 public struct ServeCommand {
     public var host = "127.0.0.1"
     public var port: UInt16 = 15740
@@ -12,9 +13,10 @@ public struct ServeCommand {
     /// Uploads accepted (`--writable`); nil: none, the default.
     public var uploads: UploadPolicy?
     public var folder: String?
+    public var quirks: Quirks = []
 
     public static let usage =
-        "usage: mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [DIR]"
+        "usage: mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [--quirks a,b,...|help] [DIR]"
 
     public init(arguments: [String]) throws {
         var rest = arguments[...]
@@ -34,6 +36,11 @@ public struct ServeCommand {
                     throw ArgumentError("serve: --max-upload needs a size (500M, 4G)")
                 }
                 uploads = UploadPolicy(maximumObjectSize: size)
+            case "--quirks":
+                guard let value = rest.popFirst() else { throw ArgumentError("serve: --quirks needs a list (--quirks help)") }
+                try parseQuirks(value)
+            case _ where arg.hasPrefix("--quirks="):
+                try parseQuirks(String(arg.dropFirst("--quirks=".count)))
             case "--help", "-h":
                 throw ArgumentError(Self.usage, isHelp: true)
             case "--":
@@ -42,6 +49,15 @@ public struct ServeCommand {
                 if arg.hasPrefix("-") && arg.count > 1 { throw ArgumentError("serve: unknown option \(arg)\n\(Self.usage)") }
                 try setFolder(arg)
             }
+        }
+    }
+
+    mutating func parseQuirks(_ value: String) throws {
+        if value == "help" { throw ArgumentError(Quirks.help, isHelp: true) }
+        do {
+            quirks = try Quirks(parsing: value)
+        } catch {
+            throw ArgumentError("serve: \(SafeText.display(error.description))")
         }
     }
 
@@ -87,7 +103,9 @@ public struct ServeCommand {
             return 1
         }
         card.startWatching()
-        let camera = VirtualCamera(card: card, videoFrames: KeyframeVideoFrames.find()) { Console.error("serve: \($0)") }
+        let camera = VirtualCamera(card: card, quirks: quirks, videoFrames: KeyframeVideoFrames.find()) {
+            Console.error("serve: \($0)")
+        }
         let server = PTPIPServer(
             host: host, port: port, name: camera.identity.model,
             log: { Console.error("serve: \($0)") },
@@ -106,7 +124,8 @@ public struct ServeCommand {
         }
         let access = readOnly ? " (read-only)" : uploads.map { " (writable, uploads up to \(HumanReadable.size($0.maximumObjectSize)))" } ?? ""
         let what = folder.map { "\($0)\(access)" } ?? "the demo card"
-        Console.error("serve: \(what) as a PTP/IP camera on ptpip:\(host):\(server.port) (Ctrl-C to stop)")
+        let quirky = quirks.isEmpty ? "" : " with quirks \(quirks.description)"
+        Console.error("serve: \(what) as a PTP/IP camera\(quirky) on ptpip:\(host):\(server.port) (Ctrl-C to stop)")
         waitForTermination()
         server.stop()
         card.stopWatching()

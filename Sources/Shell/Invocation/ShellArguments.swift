@@ -8,7 +8,7 @@ public struct ShellArguments: Equatable {
 
     public static let usage = """
         usage: mediashell [--camera URL] [-f SCRIPT | -c 'CMD; CMD'] [--download-dir DIR]
-               mediashell serve [--listen HOST:PORT] [--read-only] [DIR]
+               mediashell serve [--listen HOST:PORT] [--read-only] [--quirks a,b,...|help] [DIR]
                mediashell devices
                mediashell --help | --version
         Camera URLs: usb:, usb:BUS,ADDR, usb:VVVV:PPPP, ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH, sim:, sim:PATH.

@@ -197,11 +197,13 @@ public final class Card: @unchecked Sendable {
     private var diskFolders: Set<UInt32> = []
 
     /// Takes a picture: a new JPEG in the last DCIM folder (created if missing), named after the highest
-    /// number there. Sends ObjectAdded; the responder sends CaptureComplete.
-    public func capture() throws -> UInt32 {
+    /// number there; with `newFolder`, in a new DCIM folder numbered one past the last, as some cameras do.
+    /// Sends ObjectAdded; the responder sends CaptureComplete.
+    public func capture(newFolder: Bool = false) throws -> UInt32 {
         guard !readOnly else { throw CardError.readOnly }
         guard !captureImage.isEmpty else { throw CardError.unsupported("this card has no image to capture") }
-        let (folderPath, name) = nextCaptureName()
+        var (folderPath, name) = nextCaptureName()
+        if newFolder { folderPath = nextCaptureFolder() }
         if rootFD >= 0 {
             try CardFileSystem.makeDirectory(rootFD, "DCIM")
             try CardFileSystem.makeDirectory(rootFD, folderPath)
@@ -213,6 +215,19 @@ public final class Card: @unchecked Sendable {
             return handle
         }
         return add(name: name, in: folderPath, content: .bytes(captureImage))
+    }
+
+    /// "DCIM/NNNMSHOT", numbered one past the highest numbered DCIM folder.
+    func nextCaptureFolder() -> String {
+        lock.withLock {
+            let numbers = handleByPath.keys.compactMap { path -> Int? in
+                guard path.hasPrefix("DCIM/"), path.split(separator: "/").count == 2 else { return nil }
+                return Int(path.dropFirst(5).prefix(3))
+            }
+            var number = (numbers.max() ?? 99) + 1
+            while handleByPath["DCIM/" + String(format: "%03d", number) + "MSHOT"] != nil { number += 1 }
+            return "DCIM/" + String(format: "%03d", number) + "MSHOT"
+        }
     }
 
     func nextCaptureName() -> (folder: String, name: String) {

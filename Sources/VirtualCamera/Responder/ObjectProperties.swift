@@ -18,8 +18,8 @@ enum ObjectProperties {
             switch code {
             case .width: return .uint32(facts.width)
             case .height: return .uint32(facts.height)
-            case .duration: return .uint32(facts.durationMilliseconds)
-            case .framesPerThousandSeconds: return .uint32(facts.framesPerThousandSeconds)
+            case .duration: return facts.durationMilliseconds.map { .uint32($0) }
+            case .framesPerThousandSeconds: return facts.framesPerThousandSeconds.map { .uint32($0) }
             default: return .uint32(facts.fourCC)
             }
         }

@@ -12,6 +12,10 @@ final class ResponderSession: @unchecked Sendable {
     var sessionID: UInt32?
     /// What the last SendObjectInfo announced, until its SendObject.
     var pendingUpload: ResponderUpload?
+    /// What this connection's quirks remember, and how they describe objects.
+    let quirkState: QuirkState
+    let presentation: ObjectPresentation
+    var quirks: Quirks { camera.quirks }
     /// Each session starts in download mode, so initiators that know nothing of modes (gphoto2) work.
     private var mode = WorkMode.download
 
@@ -24,14 +28,17 @@ final class ResponderSession: @unchecked Sendable {
         self.camera = camera
         self.transport = transport
         self.thumbnails = thumbnails
+        quirkState = QuirkState(quirks: camera.quirks)
+        presentation = ObjectPresentation(quirks: camera.quirks, card: camera.card)
     }
 
     func run(peer: String) -> SessionStats {
         let started = Date()
         var stats = SessionStats()
         let transport = self.transport
+        let (state, card) = (quirkState, self.card)
         let subscription = card.subscribe { event in
-            try? transport.sendEvent(event)
+            if state.forwards(event, card: card) { try? transport.sendEvent(event) }
         }
         defer {
             card.unsubscribe(subscription)
@@ -80,6 +87,9 @@ final class ResponderSession: @unchecked Sendable {
             let bytes = try transport.receiveData(
                 transactionID: command.transactionID, limit: Self.maximumIncomingData)
             answer = answerWithData(command, bytes)
+        } else if let quirky = quirkyAnswer(command) {
+            guard let quirky else { return 0 }  // a stalled request: never answered
+            answer = quirky
         } else if sessionID == nil && command.code != .getDeviceInfo && command.code != .openSession {
             answer = .fail(.sessionNotOpen)
         } else {
@@ -146,11 +156,19 @@ final class ResponderSession: @unchecked Sendable {
         case .openSession:
             if let sessionID { return Answer(code: .sessionAlreadyOpen, parameters: [sessionID]) }
             guard param(0) != 0 else { return .fail(.invalidParameter) }
+            if quirks.contains(.stickySession) {
+                if let kept = camera.stickySession.openID {
+                    sessionID = kept
+                    return Answer(code: .sessionAlreadyOpen, parameters: [kept])
+                }
+                camera.stickySession.open(param(0))
+            }
             sessionID = param(0)
             return Answer()
 
         case .closeSession:
             sessionID = nil
+            if quirks.contains(.stickySession) { camera.stickySession.close() }
             return Answer()
 
         case .getStorageIDs:
@@ -172,8 +190,8 @@ final class ResponderSession: @unchecked Sendable {
             return .data(w.bytes)
 
         case .getObjectInfo:
-            guard let object = card.object(param(0)) else { return .fail(.invalidObjectHandle) }
-            return .data(objectInfo(object).encoded())
+            guard let object = card.object(param(0)), quirkState.isKnown(object) else { return .fail(.invalidObjectHandle) }
+            return .data(presentation.encode(objectInfo(object), of: object))
 
         case .getObject:
             let reader = try card.openContent(param(0))
@@ -190,6 +208,7 @@ final class ResponderSession: @unchecked Sendable {
 
         case .getThumb:
             guard card.object(param(0)) != nil else { return .fail(.invalidObjectHandle) }
+            if quirks.contains(.noThumbInfo) { return .fail(.generalError) }
             return .data(try thumbnails.thumbnail(for: param(0)))
 
         case .deleteObject:
@@ -211,9 +230,10 @@ final class ResponderSession: @unchecked Sendable {
             let card = self.card
             let transaction = command.transactionID
             // A camera answers at once and reports the new file through events, after the response.
+            let newFolder = quirks.contains(.captureNewFolder)
             return Answer(after: {
                 do {
-                    _ = try card.capture()
+                    _ = try card.capture(newFolder: newFolder)
                     card.publish(PTPEvent(.captureComplete, transactionID: transaction))
                 } catch {
                     self.camera.log("capture: \(error)")
@@ -263,6 +283,9 @@ final class ResponderSession: @unchecked Sendable {
     private func objectHandles(storage: UInt32, format: UInt32, parent: UInt32) throws -> [UInt32]? {
         guard storage == 0xFFFF_FFFF || storage == card.storage.id else { return nil }
         card.refresh(full: false)
+        if parent != 0xFFFF_FFFF && parent != 0 {
+            guard let folder = card.object(parent), quirkState.isKnown(folder) else { return nil }
+        }
         var handles: [UInt32]
         switch parent {
         case 0xFFFF_FFFF: handles = card.children(of: 0) ?? []
@@ -272,9 +295,9 @@ final class ResponderSession: @unchecked Sendable {
             handles = kids
         }
         if format != 0 {
-            handles = handles.filter { UInt32(card.object($0)?.format.rawValue ?? 0) == format }
+            handles = handles.filter { card.object($0).map { UInt32(presentation.format(of: $0).rawValue) } == format }
         }
-        return handles
+        return quirkyHandles(handles, parent: parent)
     }
 
     private func objectPropList(handle: UInt32, format: UInt32, property: UInt32, group: UInt32, depth: UInt32) throws -> Answer {
@@ -288,8 +311,10 @@ final class ResponderSession: @unchecked Sendable {
             properties = [code]
         }
         card.refresh(full: false)
+        if handle != 0 && handle != 0xFFFF_FFFF && !quirkState.isScanned(handle) { return .fail(.invalidObjectHandle) }
+        if quirks.contains(.proplistListsSelf) { return propListOfItself(handle, properties: properties) }
         var handles: [UInt32]
-        switch (handle, depth) {
+        switch (handle, quirks.contains(.proplistIgnoresDepth) ? 0xFFFF_FFFF : depth) {
         case (0xFFFF_FFFF, _), (0, 0xFFFF_FFFF):
             handles = card.descendants(of: 0)
         case (0, 1):
@@ -308,18 +333,7 @@ final class ResponderSession: @unchecked Sendable {
         default:
             return .fail(.specificationByDepthUnsupported)
         }
-        var elements: [ObjectPropList.Element] = []
-        elements.reserveCapacity(handles.count * properties.count)
-        for h in handles {
-            guard let object = card.object(h) else { continue }
-            if format != 0 && UInt32(object.format.rawValue) != format { continue }
-            for code in properties {
-                if let value = ObjectProperties.value(code, of: object, card: card, videos: videos) {
-                    elements.append(ObjectPropList.Element(handle: h, property: code, value: value))
-                }
-            }
-        }
-        return .data(ObjectPropList(elements).encoded())
+        return propList(of: handles, properties: properties, format: format)
     }
 
     func objectInfo(_ object: CardObject) -> ObjectInfo {

@@ -4,11 +4,13 @@ import PTP
 
 /// What the camera reports of a video in its object properties (duration, size, frame rate, codec),
 /// read once from the container's `moov` and kept while the file is unchanged.
+/// A value the container does not give (a duration nothing declares, a rate of a track without frames) is
+/// nil, and the property is left out rather than reported as 0.
 struct VideoFacts: Sendable {
-    var durationMilliseconds: UInt32
+    var durationMilliseconds: UInt32?
     var width: UInt32
     var height: UInt32
-    var framesPerThousandSeconds: UInt32
+    var framesPerThousandSeconds: UInt32?
     var fourCC: UInt32
 }
 
@@ -39,14 +41,14 @@ final class VideoFactsCache: @unchecked Sendable {
             let movie = try? MovieReader().read(from: ContentByteSource(reader)),
             let track = movie.videoTrack
         else { return nil }
-        let fps = track.frameRate ?? 0
         var fourCC: UInt32 = 0
         if let codec = track.codec?.description {
             for byte in codec.utf8.prefix(4) { fourCC = fourCC << 8 | UInt32(byte) }
         }
         return VideoFacts(
-            durationMilliseconds: UInt32(clamping: Int((movie.durationSeconds * 1000).rounded())),
+            durationMilliseconds: movie.durationSeconds.map { UInt32(clamping: Int(($0 * 1000).rounded())) },
             width: UInt32(clamping: track.displayWidth), height: UInt32(clamping: track.displayHeight),
-            framesPerThousandSeconds: UInt32(clamping: Int((fps * 1000).rounded())), fourCC: fourCC)
+            framesPerThousandSeconds: track.frameRate.map { UInt32(clamping: Int(($0 * 1000).rounded())) },
+            fourCC: fourCC)
     }
 }

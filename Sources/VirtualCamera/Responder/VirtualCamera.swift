@@ -11,7 +11,7 @@ public final class VirtualCamera: @unchecked Sendable {
         public var serialNumber = "MSH00000001"
         public init() {}
 
-        /// How a mounted card folder (`dir:`) describes itself: no camera model, no serial number.
+        /// How a mounted card folder (`dir:`) describes itself: its own model name, no serial number.
         public static func cardFolder(_ label: String) -> Identity {
             var identity = Identity()
             identity.model = "card folder \(label)"
@@ -24,37 +24,54 @@ public final class VirtualCamera: @unchecked Sendable {
     public let identity: Identity
     /// Called with one line for notable events (session start/end, errors); never with file contents.
     public let log: @Sendable (String) -> Void
+    /// The real-camera behaviours this camera imitates (`serve --quirks`); none by default.
+    public let quirks: Quirks
     private let thumbnails: ThumbnailCache
     let videos: VideoFactsCache
+    /// The session that outlives its connection under `sticky-session`.
+    let stickySession = StickySession()
 
     /// `videoFrames` decodes a video's first keyframe for its thumbnail; without one, videos without a
     /// `.THM` get a generated tile.
     public init(
-        card: Card, identity: Identity = Identity(), videoFrames: VideoFrameDecoder? = nil,
+        card: Card, identity: Identity = Identity(), quirks: Quirks = [], videoFrames: VideoFrameDecoder? = nil,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.card = card
         self.identity = identity
+        self.quirks = quirks
+        self.advertised = Self.operations(with: quirks)
         self.log = log
         self.thumbnails = ThumbnailCache(card: card, videoFrames: videoFrames)
         self.videos = VideoFactsCache(card: card)
     }
 
-    /// The operations every virtual camera answers.
-    public static let baseOperations: [OperationCode] = [
+    /// The operations a camera without quirks answers.
+    public static let operations: [OperationCode] = [
         .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
-        .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject,
+        .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .initiateCapture,
         .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue, .getPartialObject, .getPartialObject64,
         .getObjectPropsSupported, .getObjectPropDesc, .getObjectPropValue, .getObjectPropList,
     ]
 
-    /// The operations this camera answers, advertised in DeviceInfo: capture only when the card can take
-    /// a picture, uploads only when it accepts them.
+    /// The operations this camera answers, and so lists in DeviceInfo: its quirks take some away, capture
+    /// is there only when the card can take a picture, uploads only when it accepts them.
     public var operations: [OperationCode] {
-        var operations = Self.baseOperations
-        if card.canCapture && !card.readOnly { operations.append(.initiateCapture) }
+        var operations = advertised
+        if !card.canCapture || card.readOnly { operations.removeAll { $0 == .initiateCapture } }
         if card.uploads != nil { operations += [.sendObjectInfo, .sendObject] }
         return operations
+    }
+    private let advertised: [OperationCode]
+
+    static func operations(with quirks: Quirks) -> [OperationCode] {
+        var removed: Set<OperationCode> = []
+        if quirks.contains(.noProplist) {
+            removed.formUnion([.getObjectPropList, .getObjectPropsSupported, .getObjectPropDesc, .getObjectPropValue])
+        }
+        if quirks.contains(.noThumbs) { removed.insert(.getThumb) }
+        if quirks.contains(.noPartial) { removed.formUnion([.getPartialObject, .getPartialObject64]) }
+        return Self.operations.filter { !removed.contains($0) }
     }
 
     public var deviceInfo: DeviceInfo {

@@ -36,6 +36,9 @@ struct PlayCommand: ShellCommand {
         if let rate = status.framesPerSecond { line += ", \(FileListing.frameRate(rate))" }
         line += ", \(status.width)x\(status.height) \(status.orientation))"
         shell.output.line(line + playerNote(status, shell))
+        if let truncated = status.truncated {
+            shell.report("play: \(SafeText.display(file.name)): \(truncated)", severity: .warning)
+        }
         reportPlayerProblem(status, shell)
         return .success
     }

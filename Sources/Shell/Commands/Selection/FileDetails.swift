@@ -1,10 +1,13 @@
 import MediaFormats
 import MediaManager
+import Playback
 
 /// What `info` adds to the listing, read from the file's header through partial reads.
 struct FileDetails {
     var video: VideoDetails?
     var videoProblem: String?
+    /// Set for a video cut short: where it stops playing.
+    var truncation: String?
     var photo: JPEGInfo?
     var sidecars: [MediaFile]
     let file: MediaFile
@@ -13,24 +16,36 @@ struct FileDetails {
         self.file = file
         sidecars = Array(catalog.group(of: file).dropFirst())
         let canRead = session.camera.summary.canReadRanges
-        if file.kind.isVideo {
-            if let known = file.video, known.duration != nil, known.width != nil {
-                video = known
-                if known.codec == nil, canRead, let movie = try? session.movieInfo(for: file) {
-                    video?.codec = movie.videoTrack?.codec?.description
-                }
-            } else if canRead {
-                do {
-                    video = try session.videoDetails(for: file)
-                } catch {
-                    videoProblem = "details unreadable (\(Interpreter.message(for: error)))"
-                }
-            } else {
+        if file.kind.isVideo, canRead {
+            // The container is the one source of duration for info and play (ls -l shows the camera's
+            // listing, which the virtual camera reads from the same container).
+            do {
+                let movie = try session.movieInfo(for: file)
+                video = VideoDetails(movie: movie)
+                truncation = Self.truncationNote(movie, fileSize: file.size)
+                if video?.duration == nil { video?.duration = file.video?.duration }
+            } catch {
                 video = file.video
+                if video == nil { videoProblem = "details unreadable (\(Interpreter.message(for: error)))" }
             }
+        } else if file.kind.isVideo {
+            video = file.video
         } else if file.kind == .jpeg, canRead {
             photo = try? JPEGReader().read(from: session.byteSource(for: file))
         }
+    }
+
+    /// `plays to 0:02.7 of 0:04.0 (81 of 120 frames; the file ends at byte 54840)`, or nil when whole.
+    static func truncationNote(_ movie: MovieInfo, fileSize: UInt64) -> String? {
+        guard movie.isTruncated else { return nil }
+        var text = "plays to " + (movie.durationSeconds.map { TimeText.format($0) } ?? "unknown")
+        if let timeline = try? movie.videoTrack?.timeline.get(), let cut = timeline.truncation {
+            if let declared = cut.declaredDuration { text += " of \(TimeText.format(declared))" }
+            text += " (\(timeline.frameCount) of \(cut.declaredSamples) frames"
+        } else {
+            text += " (a fragment is cut off"
+        }
+        return text + "; the file ends at byte \(fileSize))"
     }
 
     /// The rows of `info`: name, folder, size, date, kind, the video's or photo's details, sidecars.
@@ -43,13 +58,14 @@ struct FileDetails {
         if let date = file.captureDate { rows.append(["date:", dates.details(date)]) }
         rows.append(["kind:", "\(FileListing.kind(of: file)) (\(file.kind.rawValue))"])
         if let video {
-            if let duration = video.duration { rows.append(["duration:", HumanReadable.duration(seconds: duration)]) }
+            rows.append(["duration:", video.duration.map { HumanReadable.duration(seconds: $0) } ?? "unknown"])
             if let width = video.width, let height = video.height {
                 let orientation = video.orientation.map { " (\($0.rawValue))" } ?? ""
                 rows.append(["resolution:", "\(width)x\(height)\(orientation)"])
             }
-            if let fps = video.framesPerSecond, fps > 0 { rows.append(["frame rate:", FileListing.frameRate(fps)]) }
+            rows.append(["frame rate:", video.framesPerSecond.flatMap { $0 > 0 ? FileListing.frameRate($0) : nil } ?? "unknown"])
             if let codec = video.codec { rows.append(["codec:", SafeText.display(codec)]) }
+            if let truncation { rows.append(["truncated:", truncation]) }
         } else if let videoProblem {
             rows.append(["video:", SafeText.display(videoProblem)])
         }

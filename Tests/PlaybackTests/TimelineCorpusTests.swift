@@ -1,0 +1,113 @@
+import Foundation
+import MediaFormats
+import MediaManager
+import Testing
+
+@testable import Playback
+
+/// Issue 18: the timelines of the corpus clips, read locally, over `dir:` and over PTP/IP, against what
+/// ffprobe decodes of the same files: frame count, every frame's time, the shown keyframes, the duration,
+/// where seeks land and where steps go. `ls -l` (the listing), `info` (the container) and `play` agree on
+/// the duration.
+@Suite(
+    "Timelines as players read them, against ffprobe",
+    .enabled(if: ExternalTool.ffmpeg != nil && ExternalTool.ffprobe != nil, "needs ffmpeg and ffprobe"))
+struct TimelineCorpusTests {
+    static let seekTargets = [0, 0.5, 1.0, 1.5, 2.2, 3.0, 99]
+
+    @Test(arguments: TimelineCase.allCases)
+    func timelineMatchesFFprobeEverywhere(clip: TimelineCase) throws {
+        let folder = try TemporaryFolder()
+        let card = folder.path + "/card"
+        try FileManager.default.createDirectory(atPath: card + "/DCIM/100TEST", withIntermediateDirectories: true)
+        let cardPath = "DCIM/100TEST/" + clip.fileName
+        let path = card + "/" + cardPath
+        try clip.make(at: path, scratch: folder.path)
+        let probe = try ProbedFrames(path: path)
+
+        let local = try PlaybackMedia.read(name: clip.fileName, from: FileByteSource(path: path))
+        try checkTimeline(local, clip, against: probe)
+        let moves = try walk(local, against: probe)
+        print("timeline \(clip): ffprobe \(probe.frameTimes.count) frames, \(probe.duration) s, keyframes \(probe.keyframeTimes); "
+            + "ours \(local.timeline.frameCount) frames, \(local.duration) s")
+
+        let camera = try LoopbackCamera(folder: card)
+        for url in [CameraURL.folder(path: card), camera.url] {
+            let session = try MediaSession.open(url)
+            defer { session.close() }
+            try session.catalog.ensureLoaded()
+            let file = try #require(session.catalog.file(atPath: cardPath))
+            let media = try session.playbackMedia(for: file)
+            #expect(media.timeline.frameTimes == local.timeline.frameTimes, "\(url)")
+            // One duration: `info` reads the container, `ls -l` the listing (in milliseconds).
+            #expect(VideoDetails(movie: try session.movieInfo(for: file)).duration == media.duration)
+            let listed = try #require(file.video?.duration, "\(url) lists no duration")
+            #expect(abs(listed - media.duration) < 0.0015, "\(url): ls -l says \(listed), play \(media.duration)")
+            #expect(try walk(media, against: probe) == moves, "\(url)")
+        }
+    }
+
+    private func checkTimeline(_ media: PlaybackMedia, _ clip: TimelineCase, against probe: ProbedFrames) throws {
+        let timeline = media.timeline
+        try #require(timeline.frameCount == probe.frameTimes.count, "frames: ours \(timeline.frameCount), ffprobe \(probe.frameTimes.count)")
+        for (number, (ours, theirs)) in zip(timeline.frameTimes, probe.frameTimes).enumerated() {
+            #expect(abs(ours - theirs) < 0.001, "frame \(number) at \(ours) s, ffprobe says \(theirs) s")
+        }
+        let keyframes = timeline.keyframeFrames.map { timeline.frameTimes[$0] }
+        #expect(keyframes.count == probe.keyframeTimes.count, "keyframes \(keyframes), ffprobe \(probe.keyframeTimes)")
+        for (ours, theirs) in zip(keyframes, probe.keyframeTimes) { #expect(abs(ours - theirs) < 0.001) }
+
+        let status = try #require(PlaybackEngineProbe.status(of: media))
+        if clip == .truncatedFastStart {
+            let cut = try #require(status.truncated)
+            #expect(abs((cut.declaredDuration ?? -1) - probe.duration) < 0.002)
+            #expect(abs(media.duration - (probe.frameTimes.last! + 1.0 / 30)) < 0.002)
+            #expect(cut.completeFrames == probe.frameTimes.count && cut.declaredFrames == 120)
+        } else {
+            #expect(status.truncated == nil)
+            #expect(abs(media.duration - probe.duration) < 0.002, "duration \(media.duration), ffprobe \(probe.duration)")
+        }
+        if clip == .preroll {
+            let leadIn = try #require(status.decodeLeadIn)
+            #expect(leadIn.hiddenFrames == 39 && abs(leadIn.hiddenKeyframeSecondsBefore - 1.3) < 0.001)
+        } else {
+            #expect(status.decodeLeadIn == nil)
+        }
+    }
+
+    /// Seeks and steps as a user would, each checked against ffprobe; returns where they went, so other
+    /// transports can be compared with it.
+    private func walk(_ media: PlaybackMedia, against probe: ProbedFrames) throws -> [Double] {
+        let controller = PlaybackController(clock: ManualClock(), player: .none)
+        defer { controller.shutdown() }
+        try controller.play(media)
+        try controller.pause()
+        var trail: [Double] = []
+        for target in Self.seekTargets {
+            let outcome = try controller.seek(.absolute(seconds: target))
+            let expected = probe.landing(min(target, media.duration))
+            #expect(abs(outcome.landed - expected) < 0.001, "seek \(target) landed at \(outcome.landed), ffprobe's keyframe \(expected)")
+            #expect(outcome.landed >= 0)
+            trail.append(outcome.landed)
+        }
+        let start = try controller.seek(.absolute(seconds: 1.5))
+        var frame = probe.frame(at: start.landed)
+        for count in [4, -2, 1, -1000, 10_000] {
+            let outcome = try controller.step(count)
+            frame = min(max(frame + count, 0), probe.frameTimes.count - 1)
+            #expect(outcome.frameIndex == frame, "step \(count)")
+            #expect(abs(outcome.position - probe.frameTimes[frame]) < 0.001, "step \(count) to \(outcome.position)")
+            trail.append(outcome.position)
+        }
+        return trail
+    }
+}
+
+/// The status a freshly loaded clip reports.
+enum PlaybackEngineProbe {
+    static func status(of media: PlaybackMedia) -> PlaybackStatus? {
+        let engine = PlaybackEngine(clock: ManualClock())
+        engine.load(media)
+        return engine.status()
+    }
+}
