@@ -34,9 +34,10 @@ public final class MediaSession: @unchecked Sendable {
     // MARK: Fetch
 
     public struct FetchOptions: Sendable {
-        /// Replace files that exist in the destination.
+        /// Replace a different file at a file's name (`--force`) instead of giving the new one a unique name.
         public var overwrite = false
-        /// Skip files already in the destination with the same name and size.
+        /// Kept for `fetch --new`: a file already in the destination (same name, size and capture time) is
+        /// always skipped, with or without it.
         public var onlyNew = false
         /// Delete each file from the camera once it arrived whole.
         public var deleteAfter = false
@@ -54,9 +55,11 @@ public final class MediaSession: @unchecked Sendable {
         public var deleteError: Error?
     }
 
-    /// Downloads `files` into `folder` one after another, each through its own `.part`. Local names are
-    /// sanitized and made unique within the batch. Stops at a cancellation; other failures are reported
-    /// per file and the batch goes on.
+    /// Downloads `files` into `folder` one after another, each through its own `.part`, placed by the clash
+    /// policy (`ClashResolver`): the same file already there is skipped, a different file at the name makes
+    /// the new one take a unique name (`NAME (2).JPG`), in one run or across runs; `overwrite` replaces it.
+    /// Names are sanitized first. Stops at a cancellation; other failures are reported per file and the
+    /// batch goes on.
     ///
     /// Whole `.part` files are renamed in groups after one filesystem sync for the group, rather than one
     /// fsync per file (which made a batch of small files several times slower): a file never takes its
@@ -66,7 +69,7 @@ public final class MediaSession: @unchecked Sendable {
         progress: ((TransferProgress) -> Void)? = nil, each: ((FileResult) -> Void)? = nil
     ) throws -> [FileResult] {
         try LocalFile.makeDirectory(folder)
-        let localNames = LocalFileName.uniqueNames(for: files.map(\.name))
+        var clashes = ClashResolver(overwrite: options.overwrite)
         var results: [FileResult] = []
         var pending: [(index: Int, part: CompletedPart)] = []
         var pendingBytes: UInt64 = 0
@@ -93,14 +96,20 @@ public final class MediaSession: @unchecked Sendable {
         for (index, file) in files.enumerated() where !file.isFolder {
             // A batch cancelled between files starts no more of them (and leaves no empty .part behind).
             if index > 0, cancellation?.isCancelled == true { break }
+            let desired = folder + "/" + LocalFileName.sanitize(file.name)
+            let placement = clashes.place(desired, size: file.size, captured: file.captureDate).placement
+            if case .alreadyThere(let path) = placement {
+                results.append(FileResult(file: file, outcome: .success(.skippedExisting(path: path)), deleteError: nil))
+                if pending.isEmpty { flush() }
+                continue
+            }
             var jobOptions = DownloadJob.Options()
-            jobOptions.overwrite = options.overwrite
-            jobOptions.onlyNew = options.onlyNew
+            if case .overwrite = placement { jobOptions.overwrite = true }
             jobOptions.chunkSize = options.chunkSize
             if index == 0 { jobOptions.startOffset = options.startOffset }
             let job = DownloadJob(
-                remoteName: file.name, size: file.size, destinationFolder: folder, localName: localNames[index],
-                options: jobOptions)
+                remoteName: file.name, size: file.size, destinationFolder: folder,
+                localName: (placement.path as NSString).lastPathComponent, options: jobOptions)
             let transferred = Result {
                 try job.transfer(
                     read: { offset, count, sink in try self.camera.read(file, offset: offset, count: count, into: sink) },
@@ -110,6 +119,8 @@ public final class MediaSession: @unchecked Sendable {
             case .success(.skipped(let outcome)):
                 results.append(FileResult(file: file, outcome: .success(outcome), deleteError: nil))
             case .success(.complete(let part)):
+                // The capture time as the file's time, set before the group's sync makes it durable.
+                if let date = file.captureDate { try? LocalFile.setModificationTime(part.partPath, to: date) }
                 // A placeholder until its group is committed.
                 results.append(FileResult(file: file, outcome: .failure(DownloadError.local("not committed")), deleteError: nil))
                 pending.append((results.count - 1, part))

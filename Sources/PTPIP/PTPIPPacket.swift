@@ -311,14 +311,15 @@ extension PTPIPPacket {
     }
 }
 
-/// Up to five u32 parameters filling the rest of the body.
+/// Up to five u32 parameters filling the rest of the body. One to three bytes after the last whole
+/// parameter are ignored, as libgphoto2 does: uMTP-Responder 1.3.10 answers an OpenSession on a session it
+/// kept open with SessionAlreadyOpen and one stray byte.
 private func readParameters(_ r: inout PTPReader, _ type: PTPIPPacketType) throws -> [UInt32] {
-    guard r.remaining % 4 == 0 else {
-        throw PTPError.malformed("PTP/IP \(type): \(r.remaining) parameter bytes, not a multiple of 4")
-    }
     let count = r.remaining / 4
     guard count <= 5 else { throw PTPError.malformed("PTP/IP \(type) with \(count) parameters; at most 5 exist") }
-    return try (0..<count).map { _ in try r.uint32() }
+    let parameters = try (0..<count).map { _ in try r.uint32() }
+    _ = r.rest()
+    return parameters
 }
 
 /// A UTF-16LE name up to and including its NUL.

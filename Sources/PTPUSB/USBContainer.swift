@@ -33,7 +33,7 @@ struct USBContainerHeader: Equatable, Sendable {
     }
 
     /// Decodes and checks the first 12 bytes of `bytes`: a known type, and a length that fits the type
-    /// (commands, responses and events carry at most five parameters).
+    /// (commands, responses and events carry at most five parameters, and perhaps a few stray bytes).
     init(decoding bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count >= Self.size else {
             throw PTPError.malformed("USB container of \(bytes.count) bytes, shorter than its 12-byte header")
@@ -53,7 +53,9 @@ struct USBContainerHeader: Equatable, Sendable {
         }
         if kind != .data {
             let parameters = length - UInt32(Self.size)
-            guard parameters <= 20, parameters % 4 == 0 else {
+            // Up to three stray bytes after the last whole parameter are ignored, as libgphoto2 does
+            // (uMTP-Responder 1.3.10 sends a 13-byte SessionAlreadyOpen response).
+            guard parameters < 24 else {
                 throw PTPError.malformed(
                     "USB \(kind) container of \(length) bytes: not a header plus up to five 32-bit parameters")
             }

@@ -30,6 +30,14 @@ public enum Shell {
             showsProgress: interactive, width: { editor?.terminalWidth ?? Terminal.columns ?? 80 })
         let interpreter = Interpreter(
             output: output, interrupt: interrupt, settings: settings, isInteractive: interactive)
+        if let path = arguments.ptpTraceFile {
+            do {
+                interpreter.ptpTrace = try PTPTraceFile.start(path: path, redacted: arguments.ptpTraceRedacted)
+            } catch {
+                Console.error("mediashell: --debug-ptp: \(error)")
+                return 2
+            }
+        }
         defer {
             interpreter.historyProvider = nil
             output.flush()

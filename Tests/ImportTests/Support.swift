@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import PTP
 import VirtualCamera
 
 /// A fresh folder under the system's temporary folder, removed by the caller.
@@ -67,4 +68,22 @@ final class CardOnDisk {
     }
 
     deinit { try? FileManager.default.removeItem(atPath: root) }
+}
+
+/// A camera in this process serving `card` through the in-memory transport (as `sim:` does), with the
+/// identity given (a camera without a serial number, say).
+func openInProcess(_ card: Card, identity: VirtualCamera.Identity = .init()) throws -> MediaSession {
+    let camera = VirtualCamera(card: card, identity: identity)
+    let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 1 << 20, timeout: 10)
+    let finished = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        _ = camera.serve(responder, peer: "test")
+        finished.signal()
+    }
+    thread.start()
+    let opened = try Camera(transport: initiator, location: "test:") {
+        responder.close()
+        _ = finished.wait(timeout: .now() + 5)
+    }
+    return MediaSession(camera: opened, url: .simulator(path: nil))
 }

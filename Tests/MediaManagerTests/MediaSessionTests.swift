@@ -19,6 +19,8 @@ final class CardFolder {
             let url = URL(fileURLWithPath: path + "/" + relative)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(bytes).write(to: url)
+            // Taken long ago, so that a download's time is told apart from the capture time.
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_600_000_000)], ofItemAtPath: url.path)
         }
     }
 
@@ -87,15 +89,34 @@ final class LoopbackServer: @unchecked Sendable {
                 continue
             }
             #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == card.files[result.file.path])
+            // The capture time (the card file's date) as the modification time, as gphoto2 does.
+            let mtime = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+            if let captured = result.file.captureDate, let mtime {
+                #expect(abs(mtime.timeIntervalSince(captured)) < 1, "\(path): \(mtime) is not \(captured)")
+            } else {
+                Issue.record("\(path): no capture date or modification time")
+            }
         }
-        // Only new: nothing transferred the second time.
+        // The same files are already there: nothing transferred the second time, with or without onlyNew.
         var onlyNew = MediaSession.FetchOptions()
         onlyNew.onlyNew = true
-        let again = try session.fetch(files, to: destination, options: onlyNew)
-        #expect(again.allSatisfy { if case .success(.skippedExisting) = $0.outcome { true } else { false } })
-        // No overwrite without force.
-        let refused = try session.fetch([mp4], to: destination)
-        #expect(throws: DownloadError.self) { try refused[0].outcome.get() }
+        for options in [onlyNew, MediaSession.FetchOptions()] {
+            let again = try session.fetch(files, to: destination, options: options)
+            #expect(again.allSatisfy { if case .success(.skippedExisting) = $0.outcome { true } else { false } })
+        }
+        // A different file at the name is kept, and the camera's file takes a unique name, in this run and
+        // the next; --force replaces it instead.
+        let local = destination + "/DJI_0002.MP4"
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: local))
+        let renamed = try session.fetch([mp4], to: destination)
+        #expect(try renamed[0].outcome.get() == .downloaded(path: destination + "/DJI_0002 (2).MP4", bytes: mp4.size, resumedFrom: 0))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: local)) == Data([1, 2, 3]))
+        let next = try session.fetch([mp4], to: destination)
+        #expect(try next[0].outcome.get() == .skippedExisting(path: destination + "/DJI_0002 (2).MP4"))
+        var force = MediaSession.FetchOptions()
+        force.overwrite = true
+        let replaced = try session.fetch([mp4], to: destination, options: force)
+        #expect(try replaced[0].outcome.get() == .downloaded(path: local, bytes: mp4.size, resumedFrom: 0))
     }
 
     @Test func worksOverACardFolder() throws {

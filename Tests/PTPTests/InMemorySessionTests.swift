@@ -25,10 +25,12 @@ final class ScriptedResponder: @unchecked Sendable {
         return (PTPSession(transport: initiator), ScriptedResponder(responder, answer: answer))
     }
 
-    @Test func numbersTransactionsAndOpensWithZero() throws {
-        let seen = LockedBox<[UInt32]>([])
+    /// libgphoto2's order: OpenSession (transaction 0), then GetDeviceInfo inside the session (1), and every
+    /// later transaction counted on from there, as devices that number strictly from the start expect.
+    @Test func opensTheSessionFirstThenReadsDeviceInfoAndNumbersOnFromThere() throws {
+        let seen = LockedBox<[String]>([])
         let (session, _) = makeSession { incoming, responder in
-            seen.mutate { $0.append(incoming.command.transactionID) }
+            seen.mutate { $0.append("\(incoming.command.code) \(incoming.command.transactionID)") }
             if incoming.command.code == .getDeviceInfo {
                 try responder.sendData(transactionID: incoming.command.transactionID, source: BufferSource(DeviceInfo().encoded()))
             }
@@ -37,7 +39,32 @@ final class ScriptedResponder: @unchecked Sendable {
         try session.open()
         try session.execute(.getNumObjects)
         try session.execute(.getNumObjects)
-        #expect(seen.value == [0, 0, 1, 2])
+        #expect(seen.value == ["OpenSession 0", "GetDeviceInfo 1", "GetNumObjects 2", "GetNumObjects 3"])
+        session.close()
+    }
+
+    /// Debian's uMTP-Responder 1.3.10 refuses GetDeviceInfo outside a session and, after a client that
+    /// vanished, answers OpenSession with SessionAlreadyOpen: both open.
+    @Test func opensADeviceThatRefusesDeviceInfoOutsideASessionAndKeptItsSession() throws {
+        let inSession = LockedBox(false)
+        let (session, _) = makeSession { incoming, responder in
+            let id = incoming.command.transactionID
+            switch incoming.command.code {
+            case .openSession:
+                inSession.mutate { $0 = true }
+                return PTPResponse(.sessionAlreadyOpen, transactionID: id)
+            case .getDeviceInfo:
+                guard inSession.value else { return PTPResponse(.sessionNotOpen, transactionID: id) }
+                var info = DeviceInfo()
+                info.model = "kept session"
+                try responder.sendData(transactionID: id, source: BufferSource(info.encoded()))
+                return PTPResponse(.ok, transactionID: id)
+            default:
+                return PTPResponse(.ok, transactionID: id)
+            }
+        }
+        try session.open()
+        #expect(session.deviceInfo.model == "kept session")
         session.close()
     }
 

@@ -56,6 +56,18 @@ struct USBFramingTests {
         #expect(response.parameters == [5, 6])
     }
 
+    /// uMTP-Responder 1.3.10 answers OpenSession on a session it kept with a 13-byte SessionAlreadyOpen
+    /// container; like libgphoto2, the stray byte after the last whole parameter is ignored.
+    @Test func strayBytesAfterTheResponseParametersAreIgnored() throws {
+        let device = FakePTPDevice()
+        device.script = { received in [.raw(rawHeader(13, 3, 0x201E, received.command.transactionID) + [1])] }
+        let transport = device.transport()
+        defer { transport.close() }
+        let response = try transport.transact(
+            PTPCommand(.openSession, transactionID: 0, parameters: [1]), dataOut: nil, dataIn: nil)
+        #expect(response.code == .sessionAlreadyOpen && response.parameters.isEmpty)
+    }
+
     @Test(arguments: [52, 4096 * 2 - 12], [true, false])
     func containersOfExactPacketMultiplesWithAndWithoutZeroLengthPacket(payload: Int, zlp: Bool) throws {
         // 12-byte header + 52 bytes = one full 64-byte packet; 8180 + 12 = two whole 4 KiB transfers. A

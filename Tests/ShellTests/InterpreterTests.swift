@@ -134,13 +134,32 @@ import VirtualCamera
         #expect(card.exists("DCIM/101MEDIA/IMG_0100.JPG"))
     }
 
-    @Test func fetchNeverOverwritesWithoutForce() throws {
+    @Test func fetchFollowsTheClashPolicy() throws {
         #expect(run("fetch *.JPG") == .success)
-        #expect(run("fetch DJI_0001.JPG") == .failure)
-        #expect(output.errors.last?.contains("exists (use --force to overwrite, --new to skip)") == true)
-        #expect(run("fetch --new *.JPG") == .success)
-        #expect(output.lines.last?.hasPrefix("skipped DJI_0002.JPG") == true)
-        #expect(run("fetch --force DJI_0001.JPG") == .success)
+        #expect(output.lines.last == "fetch: 2 fetched, 0 skipped (already here), 0 renamed, 0 failed; 41.0 kB in "
+            + (output.lines.last?.components(separatedBy: " in ").last ?? ""))
+        // The same files again, with or without --new: skipped, counted, listed only with -v.
+        for line in ["fetch *.JPG", "fetch --new *.JPG"] {
+            output.standardOutput = ""
+            #expect(run(line) == .success, "\(line): \(output.errors)")
+            #expect(output.lines.count == 1, "\(line): \(output.lines)")
+            #expect(output.lines.last?.hasPrefix("fetch: 0 fetched, 2 skipped (already here)") == true)
+        }
+        // One file named is said either way.
+        #expect(run("fetch DJI_0001.JPG") == .success)
+        #expect(output.lines.last?.hasPrefix("skipped DJI_0001.JPG") == true)
+        // A different file at the name is kept; the camera's file gets a unique name, this time and the next.
+        try Data([9, 9, 9]).write(to: URL(fileURLWithPath: downloads.path + "/DJI_0002.JPG"))
+        #expect(run("fetch *.JPG") == .success)
+        #expect(output.lines.contains { $0.hasPrefix("fetched DJI_0002.JPG -> \(downloads.path)/DJI_0002 (2).JPG") })
+        #expect(downloads.read("DJI_0002.JPG") == [9, 9, 9])
+        #expect(downloads.read("DJI_0002 (2).JPG") == card.read("DCIM/100MEDIA/DJI_0002.JPG"))
+        #expect(run("fetch *.JPG") == .success)
+        #expect(!downloads.exists("DJI_0002 (3).JPG"))
+        #expect(output.errors.isEmpty, "\(output.errors)")
+        // --force replaces it instead.
+        #expect(run("fetch --force DJI_0002.JPG") == .success)
+        #expect(downloads.read("DJI_0002.JPG") == card.read("DCIM/100MEDIA/DJI_0002.JPG"))
         #expect(run("fetch nothing*") == .failure)
         #expect(output.errors.last == "error: fetch: no match for 'nothing*'")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaManager
 
 /// Where ledgers live and which ledger a camera's store uses: `$XDG_DATA_HOME/mediashell/imports/`
 /// (else `~/.local/share/mediashell/imports/`), one file per camera, named by its serial number, or by

@@ -13,6 +13,19 @@ public struct BatchProgress: Sendable, Equatable {
     /// The file being transferred (its name on the card).
     public var current: String
 
+    public init(
+        filesDone: Int, filesTotal: Int, bytesDone: UInt64, bytesTotal: UInt64, bytesPerSecond: Double,
+        elapsed: TimeInterval, current: String
+    ) {
+        self.filesDone = filesDone
+        self.filesTotal = filesTotal
+        self.bytesDone = bytesDone
+        self.bytesTotal = bytesTotal
+        self.bytesPerSecond = bytesPerSecond
+        self.elapsed = elapsed
+        self.current = current
+    }
+
     /// Seconds left at the current rate; nil before the rate is known.
     public var secondsLeft: Double? {
         guard bytesPerSecond > 0 else { return nil }

@@ -14,6 +14,8 @@ public enum CameraConnector {
         public var clientName = "mediashell"
         /// Given to the in-process virtual camera (`sim:`, `dir:`) for its videos' thumbnails.
         public var videoFrames: VideoFrameDecoder?
+        /// Records every container of the session (`--debug-ptp`); nil: none.
+        public var trace: PTPTrace?
         public init() {}
     }
 
@@ -64,10 +66,17 @@ public enum CameraConnector {
         }
         thread.name = "virtual-camera"
         thread.start()
-        return try Camera(transport: initiator, location: location) {
+        return try Camera(transport: options.traced(initiator), location: location) {
             responder.close()
             _ = finished.wait(timeout: .now() + 5)
         }
+    }
+}
+
+extension CameraConnector.Options {
+    /// `transport`, wrapped so that it records into `trace` when there is one.
+    func traced(_ transport: InitiatorTransport) -> InitiatorTransport {
+        trace.map { TracingTransport(transport, trace: $0) } ?? transport
     }
 }
 
@@ -85,7 +94,7 @@ extension CameraConnector {
         let timeouts = PTPIPTimeouts(connect: options.timeout, read: options.timeout, handshake: options.timeout)
         let transport = try PTPIPInitiator.connect(
             host: host, port: port, eventPort: eventPort, name: options.clientName, timeouts: timeouts)
-        return try Camera(transport: transport, location: url.description)
+        return try Camera(transport: options.traced(transport), location: url.description)
     }
 }
 
@@ -101,6 +110,6 @@ extension CameraConnector {
         } catch let error as USBCameraError {
             throw CameraOpenError.unavailable(error.description)
         }
-        return try Camera(transport: transport, location: transport.camera?.url ?? url.description)
+        return try Camera(transport: options.traced(transport), location: transport.camera?.url ?? url.description)
     }
 }

@@ -83,6 +83,20 @@ public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+extension CameraURL {
+    /// The URL without what could name a user: a folder's path, a host name (an address stays).
+    public var redactedDescription: String {
+        switch self {
+        case .folder: return "dir:<path>"
+        case .simulator(let path?): return path.isEmpty ? "sim:" : "sim:<path>"
+        case .ptpip(let host, let port, let eventPort):
+            let isAddress = host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" }
+            return isAddress ? description : CameraURL.ptpip(host: "<host>", port: port, eventPort: eventPort).description
+        default: return description
+        }
+    }
+}
+
 public struct CameraURLError: Error, Equatable, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }

@@ -22,7 +22,7 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .exists(let path): "\(path) exists (use --force to overwrite, --new to skip)"
+        case .exists(let path): "\(path) appeared meanwhile (fetch again gives this file a unique name; fetch --force replaces it)"
         case .cancelled(let path, let at): "cancelled at byte \(at); \(path).part kept, fetch again to resume"
         case .sizeMismatch(let path, let expected, let got):
             "\(path): got \(got) bytes, the camera listed \(expected); kept as .part"

@@ -17,9 +17,41 @@ enum LocalFile {
         return UInt64(info.st_size)
     }
 
+    /// Size of a regular file; nil for anything else (absent, a folder, a symlink).
+    static func regularFileSize(_ path: String) -> UInt64? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return UInt64(info.st_size)
+    }
+
     static func size(_ fd: Int32) -> UInt64 {
         var info = stat()
         return fstat(fd, &info) == 0 ? UInt64(info.st_size) : 0
+    }
+
+    /// Modification time of a file (symlinks not followed), nil when absent.
+    static func modificationTime(_ path: String) -> Date? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+    }
+
+    /// Reads the first `count` bytes of a regular file, chunk by chunk, into `body`; false when it cannot.
+    static func readPrefix(_ path: String, count: UInt64, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var left = count
+        while left > 0 {
+            let want = Int(min(UInt64(buffer.count), left))
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, want) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            left -= UInt64(n)
+        }
+        return true
     }
 
     static func exists(_ path: String) -> Bool {
@@ -67,6 +99,17 @@ enum LocalFile {
         }
         if msh_syncfs(fd) != 0 { Glibc.sync() }
         close(fd)
+    }
+
+    /// Gives a file the capture time as its modification (and access) time, as cameras' own importers do,
+    /// so that photo managers sort downloads by when they were taken. A symlink is not followed.
+    static func setModificationTime(_ path: String, to date: Date) throws {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let stamp = timespec(tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9))
+        var times = [stamp, stamp]
+        guard utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw DownloadError.local(errorText("cannot set the time of \(path)"))
+        }
     }
 
     static func rename(_ from: String, to: String) throws {

@@ -20,9 +20,11 @@ public final class PTPSession: @unchecked Sendable {
         transport.setEventHandler(handler)
     }
 
-    /// Reads DeviceInfo and opens session `id` (OpenSession is sent with transaction id 0).
+    /// Opens session `id` (OpenSession is sent with transaction id 0), then reads DeviceInfo inside it, in
+    /// the order libgphoto2 uses: some devices refuse GetDeviceInfo outside a session, and some count
+    /// transaction ids strictly from the connection's start. A session the device kept open from an earlier
+    /// connection (SessionAlreadyOpen) is used as it is.
     public func open(id: UInt32 = 1) throws {
-        deviceInfo = try getDeviceInfo()
         let response = try lock.withLock {
             try transport.transact(
                 PTPCommand(.openSession, transactionID: 0, parameters: [id]), dataOut: nil, dataIn: nil)
@@ -34,6 +36,7 @@ public final class PTPSession: @unchecked Sendable {
             sessionOpen = true
             nextTransactionID = 1
         }
+        deviceInfo = try getDeviceInfo()
     }
 
     /// Closes the session (best effort) and the transport.

@@ -12,7 +12,7 @@ extension CommandTable {
         // selection
         SelectCommand(), InfoCommand(), OffsetCommand(),
         // transfer
-        ThumbCommand(), FetchCommand(),
+        ThumbCommand(), FetchCommand(), ImportCommand(),
         // edit
         EditCommand(), DoneCommand(), DeleteCommand(),
         // playback

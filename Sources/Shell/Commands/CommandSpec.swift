@@ -171,9 +171,14 @@ public struct CommandSpec: Sendable, Hashable {
     public func option(long: String) -> OptionSpec? { options.first { $0.long == long } }
 
     /// The usage line: `fetch [-c] [-o DIR] [NAME|GLOB...]`.
-    public var synopsis: String {
+    public var synopsis: String { synopsis(options: options.map { "[\($0.usage)]" }) }
+
+    /// The synopsis with the options as one `[OPTIONS]`, for the command list.
+    public var shortSynopsis: String { synopsis(options: options.isEmpty ? [] : ["[OPTIONS]"]) }
+
+    private func synopsis(options shown: [String]) -> String {
         var parts = [name]
-        parts += options.map { "[\($0.usage)]" }
+        parts += shown
         var positional = ""
         var openOptional = 0
         for argument in arguments {

@@ -8,7 +8,8 @@ extension CommandTable {
             if !lines.isEmpty { lines.append("") }
             lines.append("\(area.rawValue):")
             let rows = members.map { command -> [String] in
-                var synopsis = command.synopsis
+                // A command with many options shows them as one placeholder here; `help CMD` lists them.
+                var synopsis = command.synopsis.count > 72 ? command.shortSynopsis : command.synopsis
                 if !command.aliases.isEmpty { synopsis += " (" + command.aliases.joined(separator: ", ") + ")" }
                 return [synopsis, command.summary]
             }
@@ -22,7 +23,7 @@ extension CommandTable {
 
     /// The text of `help CMD`: usage, aliases, what it does, its options and arguments.
     public func help(for command: CommandSpec) -> String {
-        var lines = ["usage: \(command.synopsis)"]
+        var lines = Self.wrapUsage("usage: \(command.synopsis)", width: 80)
         if !command.aliases.isEmpty { lines.append("aliases: " + command.aliases.joined(separator: ", ")) }
         lines.append("")
         lines += Self.wrap(command.details.isEmpty ? command.summary : command.details, width: 78)
@@ -45,6 +46,32 @@ extension CommandTable {
             throw UsageError(command: "help", "unknown command '\(SafeText.display(name))'")
         }
         return help(for: command)
+    }
+
+    /// A usage line cut before an option that would pass `width`, the rest indented under the first option.
+    static func wrapUsage(_ usage: String, width: Int) -> [String] {
+        guard usage.count > width else { return [usage] }
+        let words = usage.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard words.count > 2 else { return [usage] }
+        let indent = String(repeating: " ", count: words[0].count + words[1].count + 2)
+        var lines: [String] = []
+        var line = words[0] + " " + words[1]
+        var pending = ""  // a bracketed group spans several words: keep it together
+        for word in words.dropFirst(2) {
+            pending += (pending.isEmpty ? "" : " ") + word
+            let depth = pending.filter { $0 == "[" }.count - pending.filter { $0 == "]" }.count
+            guard depth <= 0 else { continue }
+            if line.count + 1 + pending.count > width && line != indent {
+                lines.append(line)
+                line = indent + pending
+            } else {
+                line += (line == indent ? "" : " ") + pending
+            }
+            pending = ""
+        }
+        if !pending.isEmpty { line += " " + pending }
+        lines.append(line)
+        return lines
     }
 
     /// Splits text into lines of at most `width` characters at spaces (a longer word gets its own line).

@@ -36,6 +36,8 @@ public final class Interpreter {
     let playbackEnvironment: PlaybackEnvironment
     /// The camera file `playback` has loaded (the controller knows only its name).
     var loadedVideo: MediaFile?
+    /// Where every camera opened records its PTP containers (`--debug-ptp`); nil: no trace.
+    public var ptpTrace: PTPTrace?
     /// Names offered on Tab, from the cached catalog.
     public private(set) lazy var completion = SessionCompletion(interpreter: self)
 
@@ -81,6 +83,8 @@ public final class Interpreter {
         var options = CameraConnector.Options()
         options.timeout = state.settings.timeout
         options.videoFrames = KeyframeVideoFrames.find(environment: environment)
+        options.trace = ptpTrace
+        ptpTrace?.note("open \(ptpTrace?.redactor == nil ? url.description : url.redactedDescription)")
         let session = try MediaSession.open(url, options: options)
         do {
             try session.catalog.ensureLoaded()

@@ -1,18 +1,25 @@
 /// The command line of the shell itself:
-/// `mediashell [--camera URL] [-f SCRIPT | -c 'CMD; CMD'] [--download-dir DIR]`.
+/// `mediashell [--camera URL] [-f SCRIPT | -c 'CMD; CMD'] [--download-dir DIR] [--debug-ptp FILE [--debug-ptp-redact]]`.
 public struct ShellArguments: Equatable {
     public var camera: String?
     public var scriptFile: String?
     public var commands: String?
     public var downloadFolder: String?
+    /// Where to write a trace of every PTP container (`--debug-ptp FILE`), for reporting a camera.
+    public var ptpTraceFile: String?
+    /// Replace object names, serial numbers and labels in that trace (`--debug-ptp-redact`).
+    public var ptpTraceRedacted = false
 
     public static let usage = """
         usage: mediashell [--camera URL] [-f SCRIPT | -c 'CMD; CMD'] [--download-dir DIR]
+                          [--debug-ptp FILE [--debug-ptp-redact]]
                mediashell serve [--listen HOST:PORT] [--read-only] [--quirks a,b,...|help] [DIR]
                mediashell devices
                mediashell --help | --version
         Camera URLs: usb:, usb:BUS,ADDR, usb:VVVV:PPPP, ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH, sim:, sim:PATH.
         With no --camera, the first USB camera is opened, or else the built-in demo camera (sim:).
+        --debug-ptp FILE writes every PTP container exchanged with the camera to FILE (attach it when reporting
+        a camera); --debug-ptp-redact replaces file names, serial numbers and labels in it.
         Standard input that is not a terminal is read as a script. Type 'help' in the shell for its commands.
         """
 
@@ -35,11 +42,16 @@ public struct ShellArguments: Equatable {
             case "-f", "--file": scriptFile = try value(name, inline)
             case "-c", "--command": commands = try value(name, inline)
             case "--download-dir": downloadFolder = try value(name, inline)
+            case "--debug-ptp": ptpTraceFile = try value(name, inline)
+            case "--debug-ptp-redact": ptpTraceRedacted = true
             case "-h", "--help": throw ArgumentError(Self.usage, isHelp: true)
             default:
                 let what = argument.hasPrefix("-") ? "unknown option \(argument)" : "unexpected argument '\(argument)'"
                 throw ArgumentError("mediashell: \(SafeText.display(what))\n\(Self.usage)")
             }
+        }
+        if ptpTraceRedacted && ptpTraceFile == nil {
+            throw ArgumentError("mediashell: --debug-ptp-redact needs --debug-ptp FILE\n\(Self.usage)")
         }
         if scriptFile != nil && commands != nil {
             throw ArgumentError("mediashell: -f and -c cannot be used together\n\(Self.usage)")

@@ -1,3 +1,4 @@
+import Import
 import TerminalGraphics
 
 /// The shell's settings, changed with `set NAME VALUE` and listed with `set`.
@@ -27,11 +28,14 @@ public struct Settings: Sendable, Equatable {
     /// The most bytes per second a download may take; nil for no limit.
     public var rateLimit: UInt64?
     public var player = Player.auto
+    /// Where `import` puts files when no `--to` is given: a destination pattern (`help import` lists the
+    /// tokens), `~` expanded.
+    public var importPattern = "~/Pictures/%Y/%Y-%m-%d/%f"
 
     public init() {}
 
     /// Every setting's name, in the order `set` lists them.
-    public static let names = ["errexit", "progress", "timeout", "images", "download-dir", "limit-rate", "player"]
+    public static let names = ["errexit", "progress", "timeout", "images", "download-dir", "limit-rate", "player", "import-to"]
 
     /// The value of setting `name` as `set` shows it.
     public func value(of name: String) throws(SettingError) -> String {
@@ -43,6 +47,7 @@ public struct Settings: Sendable, Equatable {
         case "download-dir": return downloadFolder
         case "limit-rate": return rateLimit.map { HumanReadable.size($0) + "/s" } ?? "off"
         case "player": return player.rawValue
+        case "import-to": return importPattern
         default: throw SettingError.unknown(name)
         }
     }
@@ -79,6 +84,13 @@ public struct Settings: Sendable, Equatable {
                 throw SettingError.invalid(name, "auto, mpv or none")
             }
             player = value
+        case "import-to":
+            do {
+                _ = try DestinationPattern(text)
+            } catch {
+                throw SettingError.invalid(name, "a destination pattern such as ~/Pictures/%Y/%Y-%m-%d/%f (\(error))")
+            }
+            importPattern = text
         default: throw SettingError.unknown(name)
         }
     }

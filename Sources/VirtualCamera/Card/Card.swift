@@ -13,7 +13,13 @@ public final class Card: @unchecked Sendable {
         public var capacity: UInt64
     }
 
+    /// The first (or only) store; captures and folder cards use it.
     public let storage: Storage
+    /// More stores of an in-memory card, as on a camera with two card slots (`addStorage`).
+    public var extraStorages: [Storage] { lock.withLock { storedExtraStorages } }
+    private var storedExtraStorages: [Storage] = []
+    /// Every store's id, the first one first.
+    public var storageIDs: [UInt32] { [storage.id] + extraStorages.map(\.id) }
     public let readOnly: Bool
     /// What the card accepts from an initiator (SendObjectInfo/SendObject); nil: no uploads, the default.
     public let uploads: UploadPolicy?
@@ -94,6 +100,39 @@ public final class Card: @unchecked Sendable {
         }
     }
 
+    /// Adds a second (third, …) store to an in-memory card; returns its id. Fill it with
+    /// `add(name:in:content:modified:storage:)`.
+    @discardableResult
+    public func addStorage(description: String, volumeLabel: String, capacity: UInt64 = 64 << 30) -> UInt32 {
+        lock.withLock {
+            let id = UInt32(storedExtraStorages.count + 2) << 16 | 1
+            storedExtraStorages.append(Storage(id: id, description: description, volumeLabel: volumeLabel, capacity: capacity))
+            return id
+        }
+    }
+
+    /// The key of a path in `handleByPath`: the first store's paths as they are, another's prefixed by its id.
+    private func key(_ path: String, storage id: UInt32) -> String {
+        id == storage.id ? path : String(id, radix: 16) + ":" + path
+    }
+
+    /// The description of store `id`, nil when the card has no such store.
+    public func storageInfo(_ id: UInt32) -> StorageInfo? {
+        if id == storage.id { return storageInfo() }
+        guard let extra = extraStorages.first(where: { $0.id == id }) else { return nil }
+        var info = StorageInfo()
+        info.storageType = StorageInfo.StorageType.removableRAM.rawValue
+        info.filesystemType = 3
+        info.accessCapability = (readOnly ? StorageInfo.AccessCapability.readOnly : .readWrite).rawValue
+        let used = lock.withLock { objects.values.filter { $0.storageID == id }.reduce(UInt64(0)) { $0 + $1.size } }
+        info.maxCapacity = extra.capacity
+        info.freeSpaceInBytes = extra.capacity > used ? extra.capacity - used : 0
+        info.freeSpaceInImages = UInt32(min(info.freeSpaceInBytes / (8 << 20), 0xFFFF_FFFE))
+        info.storageDescription = extra.description
+        info.volumeLabel = extra.volumeLabel
+        return info
+    }
+
     public func storageInfo() -> StorageInfo {
         var info = StorageInfo()
         info.storageType = StorageInfo.StorageType.removableRAM.rawValue
@@ -104,7 +143,7 @@ public final class Card: @unchecked Sendable {
             info.maxCapacity = total
             info.freeSpaceInBytes = free
         } else {
-            let used = lock.withLock { objects.values.reduce(UInt64(0)) { $0 + $1.size } }
+            let used = lock.withLock { objects.values.filter { $0.storageID == storage.id }.reduce(UInt64(0)) { $0 + $1.size } }
             info.maxCapacity = storage.capacity
             info.freeSpaceInBytes = storage.capacity > used ? storage.capacity - used : 0
         }
@@ -145,10 +184,13 @@ public final class Card: @unchecked Sendable {
 
     /// Adds an in-memory or generated object under the folder path `folderPath` (created as needed).
     @discardableResult
-    public func add(name: String, in folderPath: String, content: ObjectContent, modified: Date = Date()) -> UInt32 {
+    public func add(
+        name: String, in folderPath: String, content: ObjectContent, modified: Date = Date(), storage id: UInt32? = nil
+    ) -> UInt32 {
+        let store = id ?? storage.id
         let (handle, added) = lock.withLock { () -> (UInt32, [UInt32]) in
             var added: [UInt32] = []
-            let parent = ensureFolderLocked(folderPath, modified: modified, added: &added)
+            let parent = ensureFolderLocked(folderPath, modified: modified, added: &added, storage: store)
             let size: UInt64
             switch content {
             case .bytes(let b): size = UInt64(b.count)
@@ -158,9 +200,9 @@ public final class Card: @unchecked Sendable {
                 size = stat(path, &info) == 0 ? UInt64(info.st_size) : 0
             default: size = 0
             }
-            let path = folderPath.isEmpty ? name : folderPath + "/" + name
+            let path = key(folderPath.isEmpty ? name : folderPath + "/" + name, storage: store)
             let handle = insertLocked(
-                path: path, name: name, parent: parent, content: content, size: size, modified: modified)
+                path: path, name: name, parent: parent, content: content, size: size, modified: modified, storage: store)
             added.append(handle)
             return (handle, added)
         }
@@ -451,7 +493,7 @@ public final class Card: @unchecked Sendable {
     /// order was quadratic).
     private func insertLocked(
         path: String, name: String, parent: UInt32, content: ObjectContent, size: UInt64, modified: Date,
-        keepOrder: Bool = true, handle reserved: UInt32? = nil
+        keepOrder: Bool = true, storage id: UInt32? = nil, handle reserved: UInt32? = nil
     ) -> UInt32 {
         let handle: UInt32
         if let reserved {
@@ -463,7 +505,7 @@ public final class Card: @unchecked Sendable {
         let format: ObjectFormatCode
         if case .folder = content { format = .association } else { format = ObjectFormatCode(fileName: name) }
         objects[handle] = CardObject(
-            handle: handle, storageID: storage.id, parent: parent, name: name, content: content,
+            handle: handle, storageID: id ?? storage.id, parent: parent, name: name, content: content,
             size: size, modified: modified, format: format)
         handleByPath[path] = handle
         pathByHandle[handle] = path
@@ -490,16 +532,20 @@ public final class Card: @unchecked Sendable {
         }
     }
 
-    private func ensureFolderLocked(_ folderPath: String, modified: Date, added: inout [UInt32]) -> UInt32 {
+    private func ensureFolderLocked(
+        _ folderPath: String, modified: Date, added: inout [UInt32], storage id: UInt32? = nil
+    ) -> UInt32 {
+        let store = id ?? storage.id
         var parent: UInt32 = 0
         var path = ""
         for component in folderPath.split(separator: "/") {
             path = path.isEmpty ? String(component) : path + "/" + component
-            if let existing = handleByPath[path] {
+            if let existing = handleByPath[key(path, storage: store)] {
                 parent = existing
             } else {
                 parent = insertLocked(
-                    path: path, name: String(component), parent: parent, content: .folder, size: 0, modified: modified)
+                    path: key(path, storage: store), name: String(component), parent: parent, content: .folder, size: 0,
+                    modified: modified, storage: store)
                 added.append(parent)
             }
         }

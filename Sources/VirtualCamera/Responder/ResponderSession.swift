@@ -173,16 +173,16 @@ final class ResponderSession: @unchecked Sendable {
 
         case .getStorageIDs:
             var w = PTPWriter()
-            w.uint32Array([card.storage.id])
+            w.uint32Array(card.storageIDs)
             return .data(w.bytes)
 
         case .getStorageInfo:
-            guard param(0) == card.storage.id else { return .fail(.invalidStorageID) }
-            return .data(card.storageInfo().encoded())
+            guard let info = card.storageInfo(param(0)) else { return .fail(.invalidStorageID) }
+            return .data(info.encoded())
 
         case .getNumObjects, .getObjectHandles:
             guard let handles = try objectHandles(storage: param(0), format: param(1), parent: param(2)) else {
-                return .fail(param(0) == 0xFFFF_FFFF || param(0) == card.storage.id ? .invalidParentObject : .invalidStorageID)
+                return .fail(param(0) == 0xFFFF_FFFF || card.storageIDs.contains(param(0)) ? .invalidParentObject : .invalidStorageID)
             }
             if command.code == .getNumObjects { return Answer(parameters: [UInt32(handles.count)]) }
             var w = PTPWriter(capacity: 4 + handles.count * 4)
@@ -281,15 +281,19 @@ final class ResponderSession: @unchecked Sendable {
 
     /// GetObjectHandles' selection; nil when the parent is not a folder of this card.
     private func objectHandles(storage: UInt32, format: UInt32, parent: UInt32) throws -> [UInt32]? {
-        guard storage == 0xFFFF_FFFF || storage == card.storage.id else { return nil }
+        guard storage == 0xFFFF_FFFF || card.storageIDs.contains(storage) else { return nil }
         card.refresh(full: false)
         if parent != 0xFFFF_FFFF && parent != 0 {
             guard let folder = card.object(parent), quirkState.isKnown(folder) else { return nil }
         }
         var handles: [UInt32]
         switch parent {
-        case 0xFFFF_FFFF: handles = card.children(of: 0) ?? []
-        case 0: handles = card.descendants(of: 0)
+        case 0xFFFF_FFFF, 0:
+            handles = parent == 0 ? card.descendants(of: 0) : card.children(of: 0) ?? []
+            // The root of one store holds only that store's objects.
+            if storage != 0xFFFF_FFFF && !card.extraStorages.isEmpty {
+                handles = handles.filter { card.object($0)?.storageID == storage }
+            }
         default:
             guard card.object(parent)?.isFolder == true, let kids = card.children(of: parent) else { return nil }
             handles = kids

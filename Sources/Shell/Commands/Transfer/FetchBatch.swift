@@ -1,3 +1,5 @@
+import Foundation
+import Import
 import MediaManager
 
 /// One run of `fetch`: says each file's result as it arrives, keeps the session state in step (offsets of
@@ -10,14 +12,24 @@ final class FetchBatch {
     private let session: MediaSession
     private let folder: String
     private let deleteAfter: Bool
+    private let verbose: Bool
     private var failures = 0
+    /// For the summary line of a batch.
+    private var summary = BatchSummary()
+    private let started = Date()
+    /// The batch's progress line, for more than one file: files and bytes of the whole batch.
+    private var batchLine: BatchProgressLine?
+    private var batchFiles: [MediaFile] = []
+    private var current: (name: String, index: Int)?
+    private var bytesBefore: UInt64 = 0
     /// The file Ctrl-C stopped in, and how far it got.
     private var stopped: (file: MediaFile, at: UInt64)?
     /// The failure that turned out to be the camera gone; the rest of the batch is cancelled.
     private var disconnected: Error?
 
-    init(shell: Interpreter, session: MediaSession, folder: String, options: MediaSession.FetchOptions) {
+    init(shell: Interpreter, session: MediaSession, folder: String, options: MediaSession.FetchOptions, verbose: Bool = false) {
         self.shell = shell
+        self.verbose = verbose
         self.session = session
         self.folder = folder
         deleteAfter = options.deleteAfter
@@ -26,15 +38,50 @@ final class FetchBatch {
         display = TransferDisplay(output: shell.output, rateLimit: shell.state.settings.rateLimit, interrupt: interrupt)
     }
 
+    /// Shows one progress line for the whole batch when it has more than one file.
+    func showBatch(_ files: [MediaFile]) {
+        guard files.count > 1 else { return }
+        batchFiles = files.filter { !$0.isFolder }
+        batchLine = BatchProgressLine(output: shell.output)
+        display.showsMeter = false
+    }
+
+    /// After every chunk of a download.
+    func update(_ progress: TransferProgress) {
+        display.update(progress)
+        guard let batchLine else { return }
+        if current?.name != progress.name {
+            var index = current.map { $0.index + 1 } ?? 0
+            if let c = current { bytesBefore += batchFiles[c.index].size }
+            while index < batchFiles.count - 1 && batchFiles[index].name != progress.name {
+                bytesBefore += batchFiles[index].size  // skipped as already here
+                index += 1
+            }
+            current = (progress.name, index)
+        }
+        let total = batchFiles.reduce(UInt64(0)) { $0 + $1.size }
+        let elapsed = Date().timeIntervalSince(started)
+        batchLine.update(
+            BatchProgress(
+                filesDone: current?.index ?? 0, filesTotal: batchFiles.count, bytesDone: bytesBefore + progress.bytesDone,
+                bytesTotal: total, bytesPerSecond: progress.bytesPerSecond, elapsed: elapsed, current: progress.name),
+            at: ProcessInfo.processInfo.systemUptime)
+    }
+
     /// One file's result, as the download reports it.
     func record(_ result: MediaSession.FileResult) {
         display.finish(result)
+        batchLine?.clear()
         switch result.outcome {
         case .success(.downloaded(let path, let bytes, let resumedFrom)):
             downloaded(result, to: path, bytes: bytes, resumedFrom: resumedFrom)
         case .success(.skippedExisting(let path)):
-            shell.output.line(
-                "skipped \(SafeText.display(result.file.name)): \(SafeText.display(path)) is already here")
+            summary.skipped += 1
+            // One file named is said either way; a batch counts them in its summary.
+            if verbose || batchLine == nil {
+                shell.output.line(
+                    "skipped \(SafeText.display(result.file.name)): \(SafeText.display(path)) is already here")
+            }
         case .failure(DownloadError.cancelled(_, let at)):
             stopped = (result.file, at)
         case .failure(let error):
@@ -52,6 +99,12 @@ final class FetchBatch {
         var line = "fetched \(SafeText.display(result.file.name)) -> \(SafeText.display(path))"
         line += " (\(HumanReadable.size(bytes))"
         if resumedFrom > 0 { line += ", continued from \(HumanReadable.size(resumedFrom))" }
+        summary.fetched += 1
+        summary.bytes += bytes - resumedFrom
+        if (path as NSString).lastPathComponent != LocalFileName.sanitize(result.file.name) {
+            summary.renamed += 1
+            line += "; a different file has its name here, fetch --force replaces it instead"
+        }
         shell.output.line(line + ")")
         shell.state.fetchCompleted(result.file)
         if deleteAfter && result.deleteError == nil {
@@ -64,6 +117,7 @@ final class FetchBatch {
     /// line now. What its `.part` kept becomes the file's offset.
     private func failed(_ file: MediaFile, _ error: Error) {
         failures += 1
+        summary.failed += 1
         if disconnected == nil, case DownloadError.device = error, !cameraAnswers() {
             disconnected = error
             cancellation.cancel()
@@ -89,6 +143,12 @@ final class FetchBatch {
 
     /// How the batch ended, said once: `asked` files were named, `answered` got a result.
     func finish(asked: Int, answered: Int) -> CommandOutcome {
+        batchLine?.clear()
+        if asked > 1 {
+            summary.seconds = Date().timeIntervalSince(started)
+            summary.interrupted = stopped != nil
+            shell.output.line(ImportBatch.summaryLine(summary, command: "fetch").replacingOccurrences(of: "(already imported)", with: "(already here)"))
+        }
         if let disconnected {
             shell.reportCameraGone(during: "fetch", disconnected)
             return .failed
@@ -101,7 +161,8 @@ final class FetchBatch {
             let name = SafeText.display(stopped.file.name)
             shell.report(
                 "fetch: interrupted: \(name) stopped at \(HumanReadable.size(stopped.at)) of \(HumanReadable.size(size)) "
-                    + "(\(percent)%); \(name).part is kept and 'fetch' continues it"
+                    + "(\(percent)%); \(name).part is kept and "
+                    + (asked == 1 ? "'fetch' continues it" : "the same fetch again continues it (files already here are skipped)")
                     + (notStarted > 0 ? " (\(notStarted) more file\(notStarted == 1 ? "" : "s") not fetched)" : ""),
                 severity: .notice)
             return .interrupted

@@ -12,8 +12,8 @@ struct FetchCommand: ShellCommand {
             OptionSpec(
                 .output, short: "o", long: "output", value: ArgumentSpec("DIR", .localFolder),
                 "download into DIR"),
-            OptionSpec(.new, long: "new", "only files not downloaded before"),
-            OptionSpec(.force, long: "force", "overwrite existing files"),
+            OptionSpec(.new, long: "new", "skip files already here (what fetch always does)"),
+            OptionSpec(.force, long: "force", "replace a different file at a name"),
             OptionSpec(.deleteAfter, long: "delete-after", "delete each file from the camera once it arrived"),
         ],
         arguments: [ArgumentSpec("NAME|GLOB", .remoteName, .zeroOrMore)],
@@ -21,8 +21,10 @@ struct FetchCommand: ShellCommand {
         details: """
             Downloads each named file, or the selected file, into the download folder (the local folder unless \
             `set download-dir` or -o says otherwise). A download writes NAME.part and renames it when complete; \
-            an interrupted one (Ctrl-C, a dropped connection) continues from where it stopped, and an existing \
-            file is never replaced without --force. -c is accepted for habit: continuing is what fetch always does.
+            an interrupted one (Ctrl-C, a dropped connection) continues from where it stopped. A file already \
+            there (same size and capture time) is skipped; a different file at the name is kept and the new one \
+            gets a unique name (NAME (2).JPG), unless --force replaces it. Files get the capture time as their \
+            modification time. -c is accepted for habit: continuing is what fetch always does; so is --new.
             """)
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
@@ -30,10 +32,11 @@ struct FetchCommand: ShellCommand {
         let files = try shell.files(for: invocation.arguments, catalog: try shell.loadedCatalog())
         let folder = try destination(invocation, shell)
         let options = Self.options(invocation, files: files, folder: folder, shell)
-        let batch = FetchBatch(shell: shell, session: session, folder: folder, options: options)
+        let batch = FetchBatch(shell: shell, session: session, folder: folder, options: options, verbose: false)
+        batch.showBatch(files)
         let results = try session.fetch(
             files, to: folder, options: options, cancellation: batch.cancellation,
-            progress: { batch.display.update($0) }, each: { batch.record($0) })
+            progress: { batch.update($0) }, each: { batch.record($0) })
         return batch.finish(asked: files.count, answered: results.count)
     }
 

@@ -10,6 +10,8 @@ final class TransferDisplay {
     private var name: String?
     private var lastDone: UInt64 = 0
     private var throttleStart: (time: Double, bytes: UInt64)?
+    /// False when a batch draws its own line (files and bytes of the whole batch): only the rate limit.
+    var showsMeter = true
 
     init(output: ShellOutput, rateLimit: UInt64?, interrupt: any InterruptSource) {
         self.output = output
@@ -24,7 +26,7 @@ final class TransferDisplay {
             clearLine()
             name = progress.name
             throttleStart = (now, progress.bytesDone)
-            if let write = output.progress {
+            if showsMeter, let write = output.progress {
                 // Two cells spare for the ^C the terminal echoes when the user interrupts.
                 let width = max(20, (output.terminalColumns ?? 80) - 2)
                 meter = ProgressMeter(

@@ -41,8 +41,8 @@ public struct ClashResolver: Sendable {
             attempt += 1
             let key = candidate.lowercased()
             if reserved.contains(key) { continue }
-            if ImportDisk.exists(candidate) {
-                guard let existing = ImportDisk.size(candidate) else { continue }  // a folder or a link: never touched
+            if LocalFile.exists(candidate) {
+                guard let existing = LocalFile.regularFileSize(candidate) else { continue }  // a folder or a link: never touched
                 if existing == size && Self.sameContent(candidate, captured: captured, knownHash: knownHash) {
                     reserved.insert(key)
                     return (.alreadyThere(path: candidate), attempt > 2)
@@ -54,22 +54,19 @@ public struct ClashResolver: Sendable {
                 continue
             }
             reserved.insert(key)
-            let part = ImportDisk.size(candidate + ".part") ?? 0
+            let part = LocalFile.regularFileSize(candidate + ".part") ?? 0
             return (.write(path: candidate, partBytes: part <= size ? part : 0), attempt > 2)
         }
     }
 
+    /// Same size and a modification time within two seconds of the capture, or the recorded hash.
     static func sameContent(_ path: String, captured: Date?, knownHash: String?) -> Bool {
-        if let captured, let mtime = ImportDisk.modificationTime(path), abs(mtime.timeIntervalSince(captured)) < 2 {
+        if let captured, let mtime = LocalFile.modificationTime(path), abs(mtime.timeIntervalSince(captured)) < 2 {
             return true
         }
-        guard let knownHash, let size = ImportDisk.size(path) else { return false }
+        guard let knownHash, let size = LocalFile.regularFileSize(path) else { return false }
         var hash = ContentHash()
-        do {
-            try ImportDisk.readPrefix(path, count: size) { hash.update($0) }
-        } catch {
-            return false
-        }
+        guard LocalFile.readPrefix(path, count: size, { hash.update($0) }) else { return false }
         return hash.hexDigest() == knownHash
     }
 

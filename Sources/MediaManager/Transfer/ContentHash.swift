@@ -1,5 +1,3 @@
-import PTP
-
 /// SHA-256 (FIPS 180-4) of a file's bytes, fed in pieces as they arrive from the camera, so that the
 /// ledger records what was imported without reading the file a second time.
 public struct ContentHash: Sendable {
@@ -104,22 +102,4 @@ public struct ContentHash: Sendable {
     }
 
     @inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
-}
-
-/// Passes a download's bytes on to the file and feeds them to a hash on the way.
-final class HashingSink: DataSink {
-    let inner: DataSink
-    var hash: ContentHash
-
-    init(_ inner: DataSink, hash: ContentHash) {
-        self.inner = inner
-        self.hash = hash
-    }
-
-    func begin(expectedLength: UInt64?) throws { try inner.begin(expectedLength: expectedLength) }
-
-    func write(_ chunk: UnsafeRawBufferPointer) throws {
-        try inner.write(chunk)
-        hash.update(chunk)
-    }
 }

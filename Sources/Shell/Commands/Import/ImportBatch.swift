@@ -1,0 +1,161 @@
+import Foundation
+import Import
+import MediaManager
+
+/// One run of `import` (and of `fetch`'s batches): one progress line for the whole batch on a terminal,
+/// each file said only where it matters (a failure, a unique name, everything with `-v`), the session
+/// state kept in step, and one summary line at the end.
+final class ImportBatch {
+    let cancellation: CancellationFlag
+    private let shell: Interpreter
+    private let session: MediaSession
+    private let verbose: Bool
+    private let command: String
+    private let line: BatchProgressLine
+    private var failures = 0
+    private var stopped: (item: ImportItem, at: UInt64)?
+    private var disconnected: Error?
+    private var throttleStart: (time: Double, bytes: UInt64)?
+
+    init(shell: Interpreter, session: MediaSession, verbose: Bool, deleteAfter: Bool, command: String = "import") {
+        self.shell = shell
+        self.session = session
+        self.verbose = verbose
+        self.command = command
+        let interrupt = shell.interrupt
+        cancellation = CancellationFlag(external: { interrupt.isPending })
+        line = BatchProgressLine(output: shell.output)
+    }
+
+    /// After every chunk: the progress line, and the rate limit.
+    func progress(_ p: BatchProgress) {
+        let now = ProcessInfo.processInfo.systemUptime
+        line.update(p, at: now)
+        guard let limit = shell.state.settings.rateLimit else { return }
+        let start = throttleStart ?? (now, p.bytesDone)
+        throttleStart = start
+        guard p.bytesDone > start.bytes else { return }
+        let due = start.time + Double(p.bytesDone - start.bytes) / Double(limit)
+        if due > now { _ = shell.interrupt.waitForInterrupt(upTo: due - now) }
+    }
+
+    /// One file's final outcome.
+    func event(_ event: BatchEvent) {
+        line.clear()
+        switch event {
+        case .fetched(let item, let bytes, let resumedFrom):
+            shell.state.fetchCompleted(item.file)
+            guard verbose || item.renamed || resumedFrom > 0 else { return }
+            var text = "fetched \(SafeText.display(item.file.name)) -> \(SafeText.display(item.destination)) (\(HumanReadable.size(bytes))"
+            if resumedFrom > 0 { text += ", continued from \(HumanReadable.size(resumedFrom))" }
+            if item.renamed { text += "; a different file has its name there, --force replaces it instead" }
+            shell.output.line(text + ")")
+        case .skipped(let item):
+            guard verbose else { return }
+            if case .imported(let entry) = item.action {
+                shell.output.line("skipped \(SafeText.display(item.file.name)): imported before, to \(SafeText.display(entry.path))")
+            } else {
+                shell.output.line("skipped \(SafeText.display(item.file.name)): already at \(SafeText.display(item.destination))")
+            }
+        case .failed(let item, let error):
+            failures += 1
+            if case DownloadError.device = error {
+                shell.report("\(command): \(Interpreter.message(for: error))" + shell.modeHint(for: error))  // names the file
+            } else {
+                shell.report("\(command): \(SafeText.display(item.file.name)): \(Interpreter.message(for: error))")
+            }
+        case .notDeleted(let item, let error):
+            failures += 1
+            shell.report(
+                "\(command): \(SafeText.display(item.file.name)) is home but was not deleted from the camera: "
+                    + Interpreter.message(for: error))
+        case .deleted(let item):
+            shell.state.fileRemoved(path: item.file.path)
+            if verbose { shell.output.line("deleted \(RemotePath.display(item.file.path)) from the camera") }
+        case .stopped(let item, let at):
+            stopped = (item, at)
+            shell.state.fetchStopped(item.file, at: at)
+        }
+    }
+
+    /// After a failed download: stop the batch when the camera no longer answers (one cheap request).
+    func shouldStop(after error: Error) -> Bool {
+        guard disconnected == nil, case DownloadError.device = error else { return false }
+        do {
+            _ = try session.camera.session.getDeviceInfo()
+            return false
+        } catch {
+            guard Interpreter.isDisconnect(error) else { return false }
+            disconnected = error
+            return true
+        }
+    }
+
+    /// The summary line, and how the batch ended.
+    func finish(_ summary: BatchSummary) -> CommandOutcome {
+        line.clear()
+        shell.output.line(Self.summaryLine(summary, command: command))
+        if let disconnected {
+            shell.reportCameraGone(during: command, disconnected)
+            return .failed
+        }
+        if summary.interrupted {
+            var text = "\(command): interrupted"
+            if let stopped {
+                let size = stopped.item.file.size
+                text += ": \(SafeText.display(stopped.item.file.name)) stopped at \(HumanReadable.size(stopped.at)) of "
+                    + "\(HumanReadable.size(size)), kept as .part"
+            }
+            text += "; the same '\(command)' again fetches what is left, nothing twice"
+            shell.report(text, severity: .notice)
+            return .interrupted
+        }
+        return .failed(if: failures)
+    }
+
+    /// `import: 12 fetched, 30 skipped (already imported), 1 renamed, 0 failed; 340 MB in 4.2 s`.
+    static func summaryLine(_ s: BatchSummary, command: String) -> String {
+        var text = "\(command): \(s.fetched) fetched, \(s.skipped) skipped (already imported), \(s.renamed) renamed, "
+        text += "\(s.failed) failed; \(HumanReadable.size(s.bytes)) in "
+        text += s.seconds < 60 ? String(format: "%.1f s", s.seconds) : HumanReadable.duration(seconds: s.seconds)
+        if s.seconds > 0.05 && s.bytes > 0 { text += " (\(HumanReadable.rate(bytesPerSecond: Double(s.bytes) / s.seconds)))" }
+        if s.deleted > 0 { text += "; \(s.deleted) deleted from the camera" }
+        return text
+    }
+}
+
+/// The one progress line of a batch, on a terminal only: `12/120 files  45.2 MB of 1.2 GB  31.4 MB/s  ETA 0:35  DJI_0042.MP4`.
+final class BatchProgressLine {
+    private let output: ShellOutput
+    private var lastDraw: Double?
+    private var shown = false
+    var redrawInterval = 0.1
+
+    init(output: ShellOutput) { self.output = output }
+
+    func update(_ p: BatchProgress, at time: Double) {
+        guard let write = output.progress else { return }
+        if let lastDraw, time - lastDraw < redrawInterval { return }
+        lastDraw = time
+        let width = max(20, (output.terminalColumns ?? 80) - 2)
+        write("\r" + Self.format(p, width: width) + "\u{1B}[K")
+        shown = true
+    }
+
+    func clear() {
+        guard shown, let write = output.progress else { return }
+        write("\r\u{1B}[K")
+        shown = false
+        lastDraw = nil
+    }
+
+    static func format(_ p: BatchProgress, width: Int) -> String {
+        var figures = ["\(p.filesDone)/\(p.filesTotal) files", "\(HumanReadable.size(p.bytesDone)) of \(HumanReadable.size(p.bytesTotal))"]
+        figures.append(p.bytesPerSecond > 0 ? HumanReadable.rate(bytesPerSecond: p.bytesPerSecond) : "-- B/s")
+        figures.append("ETA " + (p.secondsLeft.map { HumanReadable.duration(seconds: $0) } ?? "--:--"))
+        let stats = figures.joined(separator: "  ")
+        let room = width - TerminalWidth.of(stats) - 2
+        guard room >= 4 else { return TerminalWidth.truncate(stats, to: width) }
+        return stats + "  " + TerminalWidth.truncate(SafeText.display(p.current), to: room)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Import
+import MediaManager
+
+extension OptionName {
+    static let to: OptionName = "to"
+    static let dryRun: OptionName = "dry-run"
+    static let again: OptionName = "again"
+    static let list: OptionName = "list"
+    static let verbose: OptionName = "verbose"
+    static let noSidecars: OptionName = "no-sidecars"
+    static let noProxies: OptionName = "no-proxies"
+}
+
+/// import: brings the card's new photos and videos home, sorted into folders by capture date, each once.
+/// The steps: which files (every DCIM folder of every store, or the folders and globs given, each with its
+/// sidecars), the ledger of what this camera already gave (`Import`), the plan (where each file goes, what
+/// is new), then a listing, a dry run, or the run itself with its one progress line and summary.
+struct ImportCommand: ShellCommand {
+    let spec = CommandSpec(
+        "import", area: .transfer,
+        options: [
+            OptionSpec(.to, long: "to", value: ArgumentSpec("PATTERN", .localPath), "where files go (see below)"),
+            OptionSpec(.dryRun, short: "n", long: "dry-run", "say where each new file would go, fetch nothing"),
+            OptionSpec(.again, long: "again", "bring files imported before too"),
+            OptionSpec(.list, long: "list", "list the new files, fetch nothing"),
+            OptionSpec(.verbose, short: "v", long: "verbose", "name every file, skipped ones too"),
+            OptionSpec(.noSidecars, long: "no-sidecars", "leave .SRT, .THM and other sidecars on the card"),
+            OptionSpec(.noProxies, long: "no-proxies", "leave .LRF proxy videos on the card"),
+            OptionSpec(.deleteAfter, long: "delete-after", "delete each file from the camera once it is safely home"),
+            OptionSpec(.force, long: "force", "replace different files; skip the free-space check"),
+        ],
+        arguments: [ArgumentSpec("FOLDER|GLOB", .remoteName, .zeroOrMore)],
+        summary: "bring the card's new files home, sorted by date",
+        details: """
+            Fetches every file of every DCIM folder on every card of the camera (or of the folders and globs \
+            given) that was not imported from this camera before, with its sidecars (.SRT telemetry, .LRF \
+            proxies, .THM thumbnails, the JPEG of a RAW+JPEG pair), into folders named by when it was taken. \
+            A ledger per camera in $XDG_DATA_HOME/mediashell/imports remembers what came home, so moving or \
+            renaming your files never makes them new; --again ignores it. PATTERN (default: the import-to \
+            setting, ~/Pictures/%Y/%Y-%m-%d/%f) takes %Y %m %d %H %M %S (the capture date: EXIF where the \
+            photo has it, else the camera's), %f the file's name, %b and %e its name without extension and the \
+            extension, %F its folder on the card, %c the camera model, %n a number counting on across imports, \
+            %% a %; a pattern without %f names a folder. A different file at a name gives the new one a unique \
+            name (NAME (2).JPG); the same file already there is skipped. Files get their capture time as their \
+            modification time. Ctrl-C keeps the file in progress as NAME.part: 'import' again finishes what is \
+            left, nothing twice. Refused when the destination has too little room, unless --force.
+            """)
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        let session = try shell.requireCamera()
+        let catalog = try shell.loadedCatalog()
+        let files = try Self.chosenFiles(invocation.arguments, catalog: catalog, shell)
+        let patternText = invocation.value(of: .to)?.text ?? shell.state.settings.importPattern
+        var options = ImportOptions(pattern: try DestinationPattern(LocalDisk.expandingTilde(patternText)))
+        options.again = invocation.has(.again)
+        options.sidecars = !invocation.has(.noSidecars)
+        options.proxies = !invocation.has(.noProxies)
+        options.force = invocation.has(.force)
+        let ledgers = try Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: shell.environment))
+        let looking = invocation.has(.list) || invocation.has(.dryRun)
+        // A listing reads the ledger; a run holds it, so two imports from one camera never overlap.
+        let runs = looking ? [] : try ledgers.beginRun()
+        defer { for run in runs { run.end() } }
+        let plan = Importer.plan(CardSelection.groups(for: files, in: catalog), session: session, options: options, ledgers: ledgers)
+        let verbose = invocation.has(.verbose)
+        if invocation.has(.list) { return ImportListing.list(plan, shell) }
+        if invocation.has(.dryRun) { return ImportListing.dryRun(plan, verbose: verbose, shell) }
+        if !options.force { try ImportRun.checkFreeSpace(plan) }
+
+        let batch = ImportBatch(shell: shell, session: session, verbose: verbose, deleteAfter: invocation.has(.deleteAfter))
+        var runOptions = ImportRun.Options()
+        runOptions.deleteAfter = invocation.has(.deleteAfter)
+        if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = Int(min(max(limit / 8, 64 << 10), 8 << 20)) }
+        let summary = try ImportRun(session: session, plan: plan, ledgers: ledgers, options: runOptions).run(
+            cancellation: batch.cancellation, progress: { batch.progress($0) }, event: { batch.event($0) },
+            stopAfter: { batch.shouldStop(after: $0) })
+        return batch.finish(summary)
+    }
+
+    /// The files the words name: folders with everything below them, files and globs as they match; with no
+    /// words, every DCIM folder of every store.
+    static func chosenFiles(_ words: [Word], catalog: MediaCatalog, _ shell: Interpreter) throws -> [MediaFile] {
+        guard !words.isEmpty else {
+            let files = CardSelection.dcimFiles(in: catalog)
+            guard !files.isEmpty else {
+                throw CommandError("no files in a DCIM folder on this camera (name the folders to import, e.g. 'import /')")
+            }
+            return files
+        }
+        var files: [MediaFile] = []
+        for entry in try shell.names(catalog).entries(for: words) {
+            if entry.isFolder {
+                files += CardSelection.files(under: [entry.path], in: catalog)
+            } else if let file = entry.file {
+                files.append(file)
+            }
+        }
+        guard !files.isEmpty else { throw CommandError("no files in the folders given") }
+        return files
+    }
+}

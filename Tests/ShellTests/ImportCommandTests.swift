@@ -1,0 +1,131 @@
+import Foundation
+import MediaManager
+import Testing
+import VirtualCamera
+
+@testable import Shell
+
+/// `import` in the interpreter over a `dir:` card of several folders: every new file once with its
+/// sidecars and capture times, nothing the second time, exactly a new file after one appears, nothing when
+/// the local files moved away; the ledger, clashes, listing, dry run.
+@Suite struct ImportCommandTests {
+    let card: TemporaryFolder
+    let home: TemporaryFolder
+    let interpreter: Interpreter
+    let output: CapturedOutput
+    static let taken = Date(timeIntervalSince1970: 1_717_243_200)  // 2024-06-01 12:00 UTC
+
+    init() throws {
+        card = try makeCardFolder(bigFileSize: 200_000)
+        try card.write("DCIM/100MEDIA/DJI_0003.LRF", patternBytes(9_000, seed: 9))
+        try card.write("MISC/readme.txt", text: "not media")
+        for relative in try FileManager.default.subpathsOfDirectory(atPath: card.path) {
+            try FileManager.default.setAttributes([.modificationDate: Self.taken], ofItemAtPath: card.path + "/" + relative)
+        }
+        home = try TemporaryFolder("msh-import")
+        (interpreter, output, _) = makeInterpreter()
+        interpreter.environment["XDG_DATA_HOME"] = home.path + "/data"
+        try interpreter.open(.folder(path: card.path))
+    }
+
+    var pictures: String { home.path + "/Pictures" }
+
+    func run(_ line: String) -> LineStatus {
+        output.standardOutput = ""
+        output.errors = []
+        return interpreter.run(line: line)
+    }
+
+    func localFiles() -> [String] {
+        (FileManager.default.subpaths(atPath: pictures) ?? []).filter {
+            var isDir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: pictures + "/" + $0, isDirectory: &isDir) && !isDir.boolValue
+        }.sorted()
+    }
+
+    var day: String {
+        let f = DateFormatter()
+        f.dateFormat = "yyyy/MM-dd"
+        return f.string(from: Self.taken)
+    }
+
+    @Test func importsEveryNewFileOnce() throws {
+        #expect(run("import --to \(pictures)/%Y/%m-%d") == .success, "\(output.errors)")
+        let expected = [
+            "Birthday Party.MP4", "DJI_0001.JPG", "DJI_0002.JPG", "DJI_0003.LRF", "DJI_0003.MP4", "DJI_0003.SRT",
+            "IMG_0100.JPG", "IMG_0101.JPG", "My Clip 1.MP4", "My Clip 2.MP4",
+        ].map { "\(day)/\($0)" }.sorted()
+        #expect(localFiles() == expected)
+        #expect(output.lines.count == 1, "one summary line: \(output.lines)")
+        #expect(output.lines.last?.hasPrefix("import: 10 fetched, 0 skipped (already imported), 0 renamed, 0 failed;") == true)
+        for name in expected {
+            let mtime = try FileManager.default.attributesOfItem(atPath: pictures + "/" + name)[.modificationDate] as? Date
+            #expect(mtime.map { abs($0.timeIntervalSince(Self.taken)) < 1 } == true, "\(name): \(String(describing: mtime))")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(pictures)/\(day)/DJI_0003.MP4")) == Data(card.read("DCIM/100MEDIA/DJI_0003.MP4") ?? []))
+
+        // The second run brings nothing; -v names what it skipped.
+        #expect(run("import --to \(pictures)/%Y/%m-%d") == .success)
+        #expect(output.lines == [output.lines.last ?? ""])
+        #expect(output.lines.last?.hasPrefix("import: 0 fetched, 10 skipped (already imported)") == true)
+        #expect(run("import -v --to \(pictures)/%Y/%m-%d") == .success)
+        #expect(output.lines.filter { $0.hasPrefix("skipped ") }.count == 10)
+
+        // Moved away, they are still not new; --list and --dry-run agree.
+        try FileManager.default.moveItem(atPath: pictures, toPath: home.path + "/Archive")
+        #expect(run("import --list") == .success)
+        #expect(output.lines == ["0 new files (0 B); 10 imported before"])
+        #expect(run("import --to \(pictures)/%Y/%m-%d") == .success)
+        #expect(localFiles().isEmpty)
+
+        // A new file on the card: exactly that one (the dir: card sees it after a refresh).
+        try card.write("DCIM/101MEDIA/IMG_0102.JPG", patternBytes(1_200, seed: 10))
+        #expect(run("refresh") == .success)
+        #expect(run("import --dry-run --to \(pictures)/%Y/%m-%d") == .success)
+        #expect(output.lines.first?.hasPrefix("/DCIM/101MEDIA/IMG_0102.JPG -> \(pictures)/") == true)
+        #expect(output.lines.last?.hasPrefix("would fetch 1 file (1.2 kB); 10 skipped as already imported") == true)
+        #expect(run("import --to \(pictures)/%Y/%m-%d") == .success)
+        #expect(localFiles().count == 1 && localFiles()[0].hasSuffix("/IMG_0102.JPG"))
+    }
+
+    @Test func foldersGlobsAndLeavingSidecarsOut() throws {
+        #expect(run("import --to \(pictures) --no-sidecars --no-proxies /DCIM/100MEDIA/DJI_0003.*") == .success, "\(output.errors)")
+        #expect(localFiles() == ["DJI_0003.MP4"])
+        // A glob of the video brings its sidecars when they are not left out.
+        #expect(run("import --to \(pictures) DCIM/100MEDIA/*.MP4") == .success)
+        #expect(localFiles().contains("DJI_0003.SRT") && localFiles().contains("DJI_0003.LRF"))
+        #expect(run("import --to \(pictures) DCIM/101MEDIA") == .success)
+        #expect(localFiles().contains("IMG_0100.JPG"))
+        #expect(!localFiles().contains("DJI_0001.JPG"))
+    }
+
+    @Test func aDifferentFileGetsAUniqueNameAndTheSettingIsTheDefault() throws {
+        try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
+        try Data([1]).write(to: URL(fileURLWithPath: pictures + "/DJI_0001.JPG"))
+        #expect(run("set import-to \(pictures)/%f") == .success)
+        #expect(run("import DCIM/100MEDIA/DJI_0001.JPG") == .success, "\(output.errors)")
+        #expect(output.lines.first?.contains("DJI_0001 (2).JPG") == true, "\(output.lines)")
+        #expect(output.lines.last?.hasPrefix("import: 1 fetched, 0 skipped (already imported), 1 renamed") == true)
+        #expect(run("set import-to /x/%q") == .failure)
+        #expect(output.errors.last?.contains("unknown token %q") == true)
+        #expect(run("import --to /x/%q") == .failure)
+    }
+
+    @Test func aCorruptLedgerIsAnErrorThatNamesIt() throws {
+        #expect(run("import --to \(pictures)") == .success)
+        let folder = home.path + "/data/mediashell/imports"
+        let ledger = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".json") })
+        try Data("{".utf8).write(to: URL(fileURLWithPath: folder + "/" + ledger))
+        try FileManager.default.removeItem(atPath: pictures)
+        #expect(run("import --to \(pictures)") == .failure)
+        #expect(output.errors.last?.contains("the import ledger \(folder)/\(ledger) cannot be read") == true, "\(output.errors)")
+        #expect(localFiles().isEmpty, "nothing imported again")
+    }
+
+    @Test func deleteAfterEmptiesTheCardOfWhatCameHome() throws {
+        #expect(run("import --delete-after --to \(pictures) DCIM/101MEDIA") == .success, "\(output.errors)")
+        #expect(!card.exists("DCIM/101MEDIA/IMG_0100.JPG") && !card.exists("DCIM/101MEDIA/IMG_0101.JPG"))
+        #expect(card.exists("DCIM/100MEDIA/DJI_0001.JPG"))
+        #expect(output.lines.last?.hasSuffix("; 2 deleted from the camera") == true)
+    }
+}
