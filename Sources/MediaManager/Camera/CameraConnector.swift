@@ -31,7 +31,7 @@ public enum CameraConnector {
             // A card folder says what it is: no camera model, no serial number, no capture.
             let folder = try existingFolder(path)
             let card = try Card(folder: folder)
-            let identity = VirtualCamera.Identity.cardFolder(URL(fileURLWithPath: folder).lastPathComponent)
+            let identity = VirtualCamera.Identity.cardFolder
             return try inProcess(card: card, identity: identity, location: url.description, options: options)
         case .ptpip(let host, let port, let eventPort):
             return try openPTPIP(host: host, port: port, eventPort: eventPort, url: url, options: options)

@@ -11,10 +11,11 @@ public final class VirtualCamera: @unchecked Sendable {
         public var serialNumber = "MSH00000001"
         public init() {}
 
-        /// How a mounted card folder (`dir:`) describes itself: its own model name, no serial number.
-        public static func cardFolder(_ label: String) -> Identity {
+        /// How a mounted card folder (`dir:`) describes itself: its own model name, no serial number (and
+        /// not the folder's name, which a redacted `--debug-ptp` trace must not show).
+        public static var cardFolder: Identity {
             var identity = Identity()
-            identity.model = "card folder \(label)"
+            identity.model = "card folder"
             identity.serialNumber = ""
             return identity
         }
