@@ -42,7 +42,7 @@ let package = Package(
 
         // The virtual camera: a PTP responder serving a folder or a demo card
         .target(
-            name: "VirtualCamera", dependencies: ["PTP", "MediaFormats", "Imaging"],
+            name: "VirtualCamera", dependencies: ["PTP", "POSIX", "MediaFormats", "Imaging"],
             resources: [.copy("DemoMedia")]),
 
         // What the shell talks to

@@ -1,11 +1,13 @@
 import Foundation
+import PTP
 import PTPIP
 import VirtualCamera
 
-/// `mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [--quirks a,b,...]
-/// [DIR]`: the virtual camera over PTP/IP, serving DIR (or the demo card) until Ctrl-C, one log line per
-/// session on stderr. Uploads (SendObjectInfo/SendObject, new folders, folder deletes) only with
-/// `--writable`. With `--quirks` it imitates real cameras' departures from the spec (`--quirks help`).
+/// `mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [--link LINK]
+/// [--quirks a,b,...] [DIR]`: the virtual camera over PTP/IP, serving DIR (or the demo card) until Ctrl-C,
+/// one log line per session on stderr. Uploads (SendObjectInfo/SendObject, new folders, folder deletes)
+/// only with `--writable`. With `--quirks` it imitates real cameras' departures from the spec (`--quirks
+/// help` lists them); `--link` makes each connection cost what a Wi-Fi or USB link would (see `LinkModel`).
 public struct ServeCommand {
     public var host = "127.0.0.1"
     public var port: UInt16 = 15740
@@ -14,9 +16,10 @@ public struct ServeCommand {
     public var uploads: UploadPolicy?
     public var folder: String?
     public var quirks: Quirks = []
+    public var link: LinkModel?
 
     public static let usage =
-        "usage: mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [--quirks a,b,...|help] [DIR]"
+        "usage: mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [--link \(LinkModel.syntax)] [--quirks a,b,...|help] [DIR]"
 
     public init(arguments: [String]) throws {
         var rest = arguments[...]
@@ -41,6 +44,11 @@ public struct ServeCommand {
                 try parseQuirks(value)
             case _ where arg.hasPrefix("--quirks="):
                 try parseQuirks(String(arg.dropFirst("--quirks=".count)))
+            case "--link":
+                guard let value = rest.popFirst() else { throw ArgumentError("serve: --link needs \(LinkModel.syntax)") }
+                try parseLink(value)
+            case _ where arg.hasPrefix("--link="):
+                try parseLink(String(arg.dropFirst("--link=".count)))
             case "--help", "-h":
                 throw ArgumentError(Self.usage, isHelp: true)
             case "--":
@@ -64,6 +72,13 @@ public struct ServeCommand {
     mutating func setFolder(_ value: String) throws {
         guard folder == nil else { throw ArgumentError("serve: one folder only\n\(Self.usage)") }
         folder = value
+    }
+
+    mutating func parseLink(_ value: String) throws {
+        guard let parsed = LinkModel(parsing: value) else {
+            throw ArgumentError("serve: --link wants \(LinkModel.syntax) (RTT in ms, MB/s), got '\(value)'")
+        }
+        link = parsed
     }
 
     mutating func parseListen(_ value: String) throws {
@@ -109,10 +124,11 @@ public struct ServeCommand {
         let server = PTPIPServer(
             host: host, port: port, name: camera.identity.model,
             log: { Console.error("serve: \($0)") },
-            handler: { connection, peer in
-                let stats = camera.serve(connection, peer: peer.address)
+            handler: { [link] connection, peer in
+                let transport: ResponderTransport = link.map { LinkShapedTransport(connection, link: $0) } ?? connection
+                let stats = camera.serve(transport, peer: peer.address)
                 var line = "serve: session \(peer.address) '\(peer.name)': \(stats.transactions) requests, "
-                    + "\(HumanReadable.size(stats.bytesSent)) sent in \(String(format: "%.1f", stats.duration)) s"
+                    + "\(HumanReadable.size(stats.bytesSent)) (\(stats.bytesSent) bytes) sent in \(String(format: "%.1f", stats.duration)) s"
                 if let error = stats.error { line += " (ended: \(error))" }
                 Console.error(line)
             })
@@ -125,7 +141,8 @@ public struct ServeCommand {
         let access = readOnly ? " (read-only)" : uploads.map { " (writable, uploads up to \(HumanReadable.size($0.maximumObjectSize)))" } ?? ""
         let what = folder.map { "\($0)\(access)" } ?? "the demo card"
         let quirky = quirks.isEmpty ? "" : " with quirks \(quirks.description)"
-        Console.error("serve: \(what) as a PTP/IP camera\(quirky) on ptpip:\(host):\(server.port) (Ctrl-C to stop)")
+        let shaped = link.map { " over a modelled link (\($0))" } ?? ""
+        Console.error("serve: \(what) as a PTP/IP camera\(quirky) on ptpip:\(host):\(server.port)\(shaped) (Ctrl-C to stop)")
         waitForTermination()
         server.stop()
         card.stopWatching()

@@ -13,7 +13,7 @@ public struct ShellArguments: Equatable {
     public static let usage = """
         usage: mediashell [--camera URL] [-f SCRIPT | -c 'CMD; CMD'] [--download-dir DIR]
                           [--debug-ptp FILE [--debug-ptp-redact]]
-               mediashell serve [--listen HOST:PORT] [--read-only] [--quirks a,b,...|help] [DIR]
+               mediashell serve [--listen HOST:PORT] [--read-only] [--link LINK] [--quirks a,b,...|help] [DIR]
                mediashell devices
                mediashell --help | --version
         Camera URLs: usb:, usb:BUS,ADDR, usb:VVVV:PPPP, ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH, sim:, sim:PATH.
