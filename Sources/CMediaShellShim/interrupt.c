@@ -7,6 +7,7 @@
 #include <errno.h>
 
 static volatile sig_atomic_t msh_interrupted = 0;
+static volatile sig_atomic_t msh_termination_signal = 0;
 static volatile sig_atomic_t msh_resized = 0;
 static int msh_interrupt_pipe[2] = {-1, -1};
 
@@ -20,6 +21,14 @@ static void msh_on_sigint(int signo) {
         (void)ignored;
     }
     errno = saved;
+}
+
+/* SIGTERM, SIGHUP: the running command stops as on Ctrl-C and the shell closes and exits; a second one
+   while it closes exits at once. */
+static void msh_on_termination(int signo) {
+    if (msh_termination_signal != 0) _exit(128 + signo);
+    msh_termination_signal = signo;
+    msh_on_sigint(signo);
 }
 
 static void msh_on_sigwinch(int signo) {
@@ -54,6 +63,8 @@ int msh_install_interrupt_handler(void) {
 int msh_interrupt_pending(void) { return msh_interrupted != 0; }
 
 void msh_clear_interrupt(void) {
+    /* Once the shell is terminating, every later command is stopped too. */
+    if (msh_termination_signal != 0) return;
     msh_interrupted = 0;
     if (msh_interrupt_pipe[0] >= 0) {
         char buffer[64];
@@ -67,6 +78,13 @@ int msh_install_termination_handler(void) {
     if (msh_install(SIGTERM, msh_on_sigint) != 0) return -1;
     return fd;
 }
+
+int msh_install_shell_termination_handlers(void) {
+    if (msh_install(SIGTERM, msh_on_termination) != 0) return -1;
+    return msh_install(SIGHUP, msh_on_termination);
+}
+
+int msh_termination_signal_received(void) { return msh_termination_signal; }
 
 int msh_install_resize_handler(void) { return msh_install(SIGWINCH, msh_on_sigwinch); }
 

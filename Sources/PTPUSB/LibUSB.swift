@@ -272,6 +272,7 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
     private let bulkInAddress: UInt8
     private let bulkOutAddress: UInt8
     private let interruptInAddress: UInt8?
+    private let alternateSetting: Int32
     let bulkInPacketSize: Int
     let bulkOutPacketSize: Int
     var hasInterruptIn: Bool { interruptInAddress != nil }
@@ -293,6 +294,7 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
         bulkInAddress = endpoints.bulkIn.address
         bulkOutAddress = endpoints.bulkOut.address
         interruptInAddress = endpoints.interruptIn?.address
+        alternateSetting = Int32(interface.alternateSetting)
         bulkInPacketSize = max(endpoints.bulkIn.maxPacketSize, 8)
         bulkOutPacketSize = max(endpoints.bulkOut.maxPacketSize, 8)
         // Linux lets libusb detach a kernel driver on claim and re-attach it on release; elsewhere this
@@ -397,6 +399,14 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
     func clearHalt(_ role: USBEndpointRole) throws {
         let raw = try openHandle()
         try check { libusb_clear_halt(raw, endpoint(role)) }
+    }
+
+    func resetPort() throws {
+        let raw = try openHandle()
+        try check { libusb_reset_device(raw) }
+        // libusb re-claims what was claimed; claiming again is a no-op then, and the claim where it was not.
+        try check { libusb_claim_interface(raw, interfaceNumber) }
+        if alternateSetting != 0 { _ = libusb_set_interface_alt_setting(raw, interfaceNumber, alternateSetting) }
     }
 
     func close() {

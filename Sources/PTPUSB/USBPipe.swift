@@ -35,6 +35,10 @@ public protocol USBPipe: AnyObject, Sendable {
     func classRequestIn(_ request: UInt8, value: UInt16, length: Int, timeout: TimeInterval) throws -> [UInt8]
     /// CLEAR_FEATURE(ENDPOINT_HALT): un-stalls an endpoint and resets its data toggle.
     func clearHalt(_ endpoint: USBEndpointRole) throws
+    /// A USB port reset (libusb_reset_device), then the interface claimed again: the last resort for a device
+    /// that refuses every command. The device's PTP session is closed by it. `.notFound` when the device
+    /// came back as a different one (it must be opened again from the bus).
+    func resetPort() throws
     /// Releases the interface and the device. Later calls fail with `.noDevice`.
     func close()
 }

@@ -9,7 +9,9 @@ import PTP
 /// bytes, so memory stays flat for files of any size (a container length of 0xFFFFFFFF, used past 4 GiB,
 /// is read until the short packet that ends it). A stalled pipe is recovered with Get Device Status and
 /// clear-halt; a transaction that fails half-way is cancelled with the class Cancel request and the pipe
-/// drained, so the next transaction starts clean. An unplugged device ends every later call with
+/// drained, so the next transaction starts clean. When the first command of a session stalls or answers
+/// out of step (another program left the device mid-transaction), the full recovery runs and the command is
+/// tried again (`USBTransport+OpenRecovery.swift`). An unplugged device ends every later call with
 /// `PTPError.connectionClosed`.
 public final class USBTransport: InitiatorTransport, @unchecked Sendable {
     public let timeouts: USBTimeouts
@@ -18,8 +20,10 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
     let pipe: USBPipe
     /// Data phases larger than this are cancelled rather than drained when the sink fails.
     let drainLimit: UInt64
+    /// Whether a first command that fails runs the open recovery and is tried again.
+    let recoversFirstCommand: Bool
 
-    private let inbound: BulkInStream
+    let inbound: BulkInStream
     private let outboundChunk: Int
     private let events: USBEventReader?
     /// One transaction at a time; recursive so a sink that closes the transport cannot deadlock it.
@@ -28,19 +32,27 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
     private var closed = false
     /// Set once the device is gone: every later call fails with it.
     private var goneBecause: PTPError?
+    /// Where recovery steps are told (`--debug-ptp`); see `setLog`.
+    private var logLine: (@Sendable (String) -> Void)? = USBTransport.standardErrorLogIfDebugging
+    /// True once the device answered a transaction in step: the open recovery is for the first command.
+    private var answered = false
+    /// A transaction id the device sent that was not ours: the transaction another program abandoned.
+    var strayTransactionID: UInt32?
 
     /// "Canon EOS R6" or "the USB device", for messages.
     private var peer: String { camera?.displayName ?? "the USB device" }
 
     /// A transport over an open pipe. `chunkSize` is the largest transfer (rounded to whole packets).
+    /// `recoversFirstCommand`: see `USBTransport+OpenRecovery.swift`.
     public init(
         pipe: USBPipe, timeouts: USBTimeouts = USBTimeouts(), camera: USBCameraDescription? = nil,
-        chunkSize: Int = 256 << 10, drainLimit: UInt64 = 1 << 20
+        chunkSize: Int = 256 << 10, drainLimit: UInt64 = 1 << 20, recoversFirstCommand: Bool = true
     ) {
         self.pipe = pipe
         self.timeouts = timeouts
         self.camera = camera
         self.drainLimit = drainLimit
+        self.recoversFirstCommand = recoversFirstCommand
         inbound = BulkInStream(pipe: pipe, chunkSize: chunkSize)
         let outPacket = max(pipe.bulkOutPacketSize, 1)
         outboundChunk = max(outPacket, chunkSize / outPacket * outPacket)
@@ -64,6 +76,19 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
         let (pipe, camera) = try libUSBOpen(selector)
         return USBTransport(pipe: pipe, timeouts: timeouts, camera: camera)
     }
+
+    // MARK: Log
+
+    /// Sends each step the transport takes to recover a device to `log` (one line each, for `--debug-ptp`);
+    /// nil sends them nowhere. Until set, they go to standard error when `MEDIASHELL_USB_DEBUG` is set.
+    public func setLog(_ log: (@Sendable (String) -> Void)?) { stateLock.withLock { logLine = log } }
+
+    func log(_ line: String) { stateLock.withLock { logLine }?("usb: " + line) }
+
+    private static let standardErrorLogIfDebugging: (@Sendable (String) -> Void)? = {
+        guard !(ProcessInfo.processInfo.environment["MEDIASHELL_USB_DEBUG"] ?? "").isEmpty else { return nil }
+        return { @Sendable line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    }()
 
     // MARK: Events
 
@@ -101,19 +126,64 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
         transactionLock.lock()
         defer { transactionLock.unlock() }
         try checkOpen()
+        let first = recoversFirstCommand && !stateLock.withLock({ answered })
+        let watched = dataIn.map(WatchedSink.init)
+        do {
+            let response = try exchange(command, dataOut: dataOut, dataIn: watched)
+            stateLock.withLock { answered = true }
+            return response
+        } catch let failure as ExchangeFailure {
+            // Retried only when nothing of it reached the caller yet: no data sent, none delivered.
+            if first, failure.leavesDeviceStuck, dataOut == nil, watched?.touched != true {
+                let response = try recoverFirstCommand(command, failure: failure) {
+                    try exchange(command, dataOut: nil, dataIn: dataIn)
+                }
+                stateLock.withLock { answered = true }
+                return response
+            }
+            throw settle(failure, after: command)
+        }
+    }
+
+    /// Why a transaction failed, before it is reported.
+    enum ExchangeFailure: Error {
+        /// libusb failed (a stall that clearing did not cure, a timeout, an unplug).
+        case usb(LibUSBError)
+        /// Out of step with the device (a stray transaction id, a lying length, a source that ran dry).
+        case outOfStep(Error)
+
+        /// True when the device may still be in the middle of some transaction.
+        var leavesDeviceStuck: Bool {
+            if case .usb(let code) = self { return code != .noDevice }
+            return true
+        }
+    }
+
+    /// One transaction; the failures that leave the pipe out of step come out as `ExchangeFailure`.
+    func exchange(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
         do {
             try send(command, dataOut: dataOut)
             return try receive(command, dataIn: dataIn)
         } catch let abort as DeviceAbort {
             return PTPResponse(abort.code, transactionID: command.transactionID)
         } catch let error as LibUSBError {
+            throw ExchangeFailure.usb(error)
+        } catch let failure as TransactionFailure {
+            throw ExchangeFailure.outOfStep(failure.error)
+        }
+    }
+
+    /// After a failed transaction: cancel it and drain the pipe (unless the device is gone); the error to
+    /// report.
+    func settle(_ failure: ExchangeFailure, after command: PTPCommand) -> Error {
+        switch failure {
+        case .usb(let error):
             let translated = translate(error, "\(command.code)")
             if error != .noDevice { recover(after: command) }
-            throw translated
-        } catch let failure as TransactionFailure {
-            // Out of step with the device (a lying length, a source that ran dry): cancel, drain, report.
+            return translated
+        case .outOfStep(let error):
             recover(after: command)
-            throw failure.error
+            return error
         }
     }
 
@@ -125,7 +195,7 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
     }
 
     /// A libusb failure as a PTP error that says what happened; an unplugged device is remembered.
-    private func translate(_ error: LibUSBError, _ operation: String) -> PTPError {
+    func translate(_ error: LibUSBError, _ operation: String) -> PTPError {
         switch error {
         case .timeout:
             return .timeout(
@@ -226,6 +296,7 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
             switch header.kind {
             case .data:
                 guard header.transactionID == id else {
+                    strayTransactionID = header.transactionID
                     throw violation(command, "sent data for transaction \(header.transactionID), expected \(id)")
                 }
                 guard !sawData else { throw violation(command, "sent a second data phase") }
@@ -237,6 +308,7 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
             case .response:
                 let parameters = try readRest(of: header, command: command)
                 guard header.transactionID == id else {
+                    strayTransactionID = header.transactionID
                     throw violation(command, "answered transaction \(header.transactionID), expected \(id)")
                 }
                 let response = PTPResponse(
@@ -387,80 +459,6 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
     private func isResponse(_ bytes: UnsafeRawBufferPointer, transactionID: UInt32) -> Bool {
         guard let header = try? USBContainerHeader(decoding: bytes) else { return false }
         return header.kind == .response && header.transactionID == transactionID && Int(header.length) == bytes.count
-    }
-
-    // MARK: Stalls and recovery
-
-    /// The device ended the transaction by stalling a pipe and reported why in Get Device Status.
-    private struct DeviceAbort: Error { var code: ResponseCode }
-
-    /// An error that leaves the pipe out of step with the device.
-    private struct TransactionFailure: Error { var error: Error }
-
-    /// Runs a transfer; when the endpoint stalls, asks the device why (a response code it reports ends the
-    /// transaction with that code), clears the halt and tries again, twice at most.
-    @discardableResult
-    private func withStallRecovery<R>(_ role: USBEndpointRole, _ body: () throws -> R) throws -> R {
-        var stalls = 0
-        while true {
-            do {
-                return try body()
-            } catch LibUSBError.pipe {
-                stalls += 1
-                if stalls > 2 { throw LibUSBError.pipe }
-                let status = try? pipe.deviceStatus(timeout: timeouts.control)
-                try pipe.clearHalt(role)
-                if let status {
-                    for endpoint in status.haltedEndpoints { try? clearHalt(address: endpoint) }
-                    if status.code != .ok, status.code != .deviceBusy {
-                        inbound.discardBuffered()
-                        throw DeviceAbort(code: status.code)
-                    }
-                }
-            }
-        }
-    }
-
-    private func clearHalt(address: UInt8) throws {
-        try pipe.clearHalt(address & 0x80 != 0 ? .bulkIn : .bulkOut)
-    }
-
-    /// After a Cancel: wait (bounded) until the device is no longer busy, clear the halts it reports, and
-    /// drop whatever it still had in flight.
-    private func settleAfterCancel() {
-        let deadline = Date(timeIntervalSinceNow: timeouts.recovery)
-        while Date() < deadline {
-            guard let status = try? pipe.deviceStatus(timeout: timeouts.control) else { break }
-            for endpoint in status.haltedEndpoints { try? clearHalt(address: endpoint) }
-            if status.code != .deviceBusy { break }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        drain(until: deadline)
-    }
-
-    /// Reads and discards bulk-in data until the device has nothing more (a short wait finds nothing).
-    private func drain(until deadline: Date) {
-        inbound.discardBuffered()
-        while Date() < deadline {
-            do {
-                try inbound.fill(want: inbound.chunkSize, timeout: min(0.2, timeouts.transfer))
-                inbound.discardBuffered()
-            } catch LibUSBError.pipe {
-                if (try? pipe.clearHalt(.bulkIn)) == nil { break }
-            } catch {
-                break
-            }
-        }
-        inbound.discardBuffered()
-    }
-
-    /// Best effort after a failed transaction: cancel it, let the device settle, drain the pipe.
-    private func recover(after command: PTPCommand) {
-        if (try? pipe.cancelRequest(transactionID: command.transactionID, timeout: timeouts.control)) != nil {
-            settleAfterCancel()
-        } else {
-            drain(until: Date(timeIntervalSinceNow: timeouts.recovery))
-        }
     }
 
     // MARK: Closing

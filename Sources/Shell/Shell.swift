@@ -4,7 +4,8 @@ import MediaManager
 /// The shell's wiring: the camera to start with, where lines come from (the line editor at a terminal,
 /// or a script, `-c` text or piped input), and the exit status.
 public enum Shell {
-    /// Runs the shell as `arguments` ask; returns the exit status (0 when every command succeeded).
+    /// Runs the shell as `arguments` ask; returns the exit status (0 when every command succeeded). After
+    /// SIGTERM or SIGHUP: the running command stopped as on Ctrl-C, the camera closed, 128 + the signal.
     public static func run(_ arguments: ShellArguments) -> Int32 {
         let interrupt: Interrupt
         do {
@@ -13,6 +14,13 @@ public enum Shell {
             Console.error("mediashell: \(error)")
             return 1
         }
+        let status = run(arguments, interrupt: interrupt)
+        guard let signal = interrupt.terminationSignal else { return status }
+        Console.error("mediashell: \(signal == SIGHUP ? "SIGHUP" : "SIGTERM"): the camera session is closed")
+        return 128 + signal
+    }
+
+    private static func run(_ arguments: ShellArguments, interrupt: Interrupt) -> Int32 {
         let isScript = arguments.scriptFile != nil || arguments.commands != nil
         let interactive = !isScript && Terminal.isInteractive
 

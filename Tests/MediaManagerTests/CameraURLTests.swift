@@ -15,6 +15,12 @@ import Testing
         #expect(try CameraURL(parsing: "sim:/tmp/x") == .simulator(path: "/tmp/x"))
     }
 
+    /// One address format everywhere: `devices` lists `usb:001,004`, and the URL says the same.
+    @Test func aUSBAddressIsWrittenAsDevicesListsIt() throws {
+        #expect(try CameraURL(parsing: "usb:1,4").description == "usb:001,004")
+        #expect(CameraURL.usbAddress(bus: 12, address: 104).description == "usb:012,104")
+    }
+
     @Test func rejectsNonsenseWithAClearMessage() {
         for bad in ["", "camera", "ftp:x", "usb:1", "usb:12345:1", "usb:zz,1", "ptpip:", "ptpip:h:0", "ptpip:h:70000", "ptpip:h:1:2:3", "dir:"] {
             #expect(throws: CameraURLError.self, "\(bad)") { try CameraURL(parsing: bad) }
@@ -22,7 +28,7 @@ import Testing
     }
 
     @Test func describesItselfAsParsed() throws {
-        for text in ["usb:", "usb:1,4", "usb:04a9:32b4", "ptpip:10.0.0.1:15740", "ptpip:h:1:2", "dir:/x", "sim:"] {
+        for text in ["usb:", "usb:001,004", "usb:04a9:32b4", "ptpip:10.0.0.1:15740", "ptpip:h:1:2", "dir:/x", "sim:"] {
             #expect(try CameraURL(parsing: text).description == text)
         }
     }

@@ -10,6 +10,12 @@ void msh_clear_interrupt(void);
 /// Makes SIGINT and SIGTERM (unblocked first) write a byte to a pipe; returns its read end or -1.
 /// For long-running servers that only wait to be stopped.
 int msh_install_termination_handler(void);
+/// For the shell: SIGTERM and SIGHUP set the SIGINT flag for good (clearing it no longer does) and remember
+/// the signal; a second one exits at once with 128 + its number. Install after the interrupt handler.
+/// Returns 0, or -1 on failure (errno set).
+int msh_install_shell_termination_handlers(void);
+/// The SIGTERM or SIGHUP that arrived, or 0.
+int msh_termination_signal_received(void);
 /// Installs a SIGWINCH handler (sigaction, no SA_RESTART) that only sets a flag. Returns 0, or -1 on failure.
 int msh_install_resize_handler(void);
 /// 1 when SIGWINCH arrived since the last call; clears the flag.

@@ -72,7 +72,10 @@ public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
         }
         switch self {
         case .usbFirst: return "usb:"
-        case .usbAddress(let bus, let address): return "usb:\(bus),\(address)"
+        case .usbAddress(let bus, let address):
+            // As `devices` lists it (and lsusb): three digits each.
+            func pad(_ n: Int) -> String { String(repeating: "0", count: max(0, 3 - String(n).count)) + String(n) }
+            return "usb:\(pad(bus)),\(pad(address))"
         case .usbID(let vendor, let product): return "usb:\(hex(vendor)):\(hex(product))"
         case .ptpip(let host, let port, let eventPort):
             let h = host.contains(":") ? "[\(host)]" : host

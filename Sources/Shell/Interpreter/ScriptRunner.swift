@@ -54,10 +54,12 @@ extension Interpreter {
     }
 
     /// Reads and runs lines at the prompt until `quit` or Ctrl-D. Failures are reported and the shell goes
-    /// on; Ctrl-C discards the line being typed or stops the running command.
+    /// on; Ctrl-C discards the line being typed or stops the running command. SIGTERM or SIGHUP stops it and
+    /// ends the loop (128 + the signal).
     public func runInteractive(_ source: LineSource) -> Int32 {
         while true {
             output.flush()
+            if let signal = interrupt.terminationSignal { return 128 + signal }
             switch source.readLine() {
             case .line(let text):
                 if run(line: text) == .quit { return 0 }

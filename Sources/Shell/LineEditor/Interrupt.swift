@@ -17,10 +17,15 @@ public struct Interrupt: Sendable {
     public let pollDescriptor: Int32
 
     /// Installs the SIGINT and SIGWINCH handlers (without SA_RESTART, so blocking reads return EINTR) and
-    /// unblocks the terminal signals in the calling thread. Safe to call more than once.
+    /// unblocks the terminal signals in the calling thread. SIGTERM and SIGHUP stop the running command as
+    /// Ctrl-C does and stay pending, so the shell closes the camera and exits (`terminationSignal`); a
+    /// second one exits at once. Safe to call more than once.
     public static func install() throws(SystemError) -> Interrupt {
         let descriptor = msh_install_interrupt_handler()
         if descriptor < 0 { throw SystemError("sigaction(SIGINT)", errno: errno) }
+        if msh_install_shell_termination_handlers() != 0 {
+            throw SystemError("sigaction(SIGTERM, SIGHUP)", errno: errno)
+        }
         if msh_install_resize_handler() != 0 { throw SystemError("sigaction(SIGWINCH)", errno: errno) }
         unblockTerminalSignals()
         return Interrupt(pollDescriptor: descriptor)
@@ -45,8 +50,14 @@ public struct Interrupt: Sendable {
     /// True when Ctrl-C arrived since the last `clear()`.
     public var isPending: Bool { msh_interrupt_pending() != 0 }
 
-    /// Forgets a Ctrl-C that arrived, and empties the pipe.
+    /// Forgets a Ctrl-C that arrived, and empties the pipe (not after SIGTERM or SIGHUP: the shell is ending).
     public func clear() { msh_clear_interrupt() }
+
+    /// SIGTERM or SIGHUP, once one arrived: the shell is to close the camera and exit with 128 + it.
+    public var terminationSignal: Int32? {
+        let signal = msh_termination_signal_received()
+        return signal == 0 ? nil : signal
+    }
 
     /// Throws `Interrupted` when Ctrl-C arrived; for long commands to call between chunks.
     public func check() throws(Interrupted) {
@@ -72,6 +83,12 @@ public protocol InterruptSource: Sendable {
     func clear()
     /// Waits up to `seconds` or until Ctrl-C arrives (at once when it already did); true when it did.
     func waitForInterrupt(upTo seconds: Double) -> Bool
+    /// SIGTERM or SIGHUP, once one arrived: the shell ends after the running command.
+    var terminationSignal: Int32? { get }
+}
+
+extension InterruptSource {
+    public var terminationSignal: Int32? { nil }
 }
 
 extension Interrupt: InterruptSource {

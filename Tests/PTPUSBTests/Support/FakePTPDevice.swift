@@ -34,6 +34,16 @@ final class FakePTPDevice: @unchecked Sendable {
     /// What Get Device Status answers; nil refuses the request (stalls the control pipe, as QEMU does).
     var status: USBDeviceStatus? = USBDeviceStatus(code: .ok)
 
+    /// How long a transaction that another program left in flight keeps the device stuck.
+    enum Stuck { case untilCancel, untilReset, forever }
+    /// While set, every command's packet is refused with a stall, as QEMU's responder does while a
+    /// transaction is "inflight"; a Cancel or a port reset ends it as the case says.
+    var stuck: Stuck? {
+        get { lock.withLock { _stuck } }
+        set { lock.withLock { _stuck = newValue } }
+    }
+    private var _stuck: Stuck?
+
     private var assembling: [UInt8] = []
     private var expectingZeroLengthPacket = false
     private var pendingCommand: PTPCommand?
@@ -57,6 +67,7 @@ final class FakePTPDevice: @unchecked Sendable {
                     cancelledTransactions.append(id)
                     pendingCommand = nil
                     assembling = []
+                    if _stuck == .untilCancel { _stuck = nil }
                 }
                 pipe.deviceFlushIn()
             case StillImageRequest.deviceReset:
@@ -72,6 +83,18 @@ final class FakePTPDevice: @unchecked Sendable {
             }
             return USBDeviceStatus.encode(status)
         }
+        pipe.refusesPacket = { [unowned self] packet in
+            // A command container's first packet: type 1 at bytes 4 and 5.
+            lock.withLock { _stuck != nil && assembling.isEmpty && packet.count >= 12 && packet[4] == 1 && packet[5] == 0 }
+        }
+        pipe.onPortReset = { [unowned self] in
+            lock.withLock {
+                if _stuck == .untilReset || _stuck == .untilCancel { _stuck = nil }
+                pendingCommand = nil
+                assembling = []
+                expectingZeroLengthPacket = false
+            }
+        }
         pipe.onClearHalt = { [unowned self] endpoint in
             guard endpoint == .bulkIn else { return }
             let actions = lock.withLock {
@@ -82,11 +105,15 @@ final class FakePTPDevice: @unchecked Sendable {
         }
     }
 
+    /// A transport over this device. The open recovery is off unless asked for: the framing tests make the
+    /// first transaction fail on purpose and check what one transaction does.
     func transport(
         timeouts: USBTimeouts = USBTimeouts(transfer: 1, control: 0.5, recovery: 0.5), chunkSize: Int = 4096,
-        drainLimit: UInt64 = 1 << 20
+        drainLimit: UInt64 = 1 << 20, recoversFirstCommand: Bool = false
     ) -> USBTransport {
-        USBTransport(pipe: pipe, timeouts: timeouts, chunkSize: chunkSize, drainLimit: drainLimit)
+        USBTransport(
+            pipe: pipe, timeouts: timeouts, chunkSize: chunkSize, drainLimit: drainLimit,
+            recoversFirstCommand: recoversFirstCommand)
     }
 
     /// Sends an event container on the interrupt pipe.

@@ -31,6 +31,12 @@ final class InMemoryUSBPipe: USBPipe, @unchecked Sendable {
     var onClassOut: ((UInt8, [UInt8]) throws -> Void)?
     var onClassIn: ((UInt8) throws -> [UInt8])?
     var onClearHalt: ((USBEndpointRole) -> Void)?
+    /// The device side: a bulk-out packet it refuses by stalling the endpoint (QEMU does this to a command
+    /// while another transaction is in flight). The host's transfer fails with LIBUSB_ERROR_PIPE.
+    var refusesPacket: (([UInt8]) -> Bool)?
+    /// The device side: a USB port reset, after the bus has dropped its queued packets and stalls.
+    var onPortReset: (() -> Void)?
+    private var _portResets = 0
 
     init(packetSize: Int = 512, interruptPacketSize: Int = 8, hasInterruptIn: Bool = true) {
         bulkInPacketSize = packetSize
@@ -47,6 +53,7 @@ final class InMemoryUSBPipe: USBPipe, @unchecked Sendable {
     var clearedHalts: [USBEndpointRole] { condition.withLock { _clearedHalts } }
     var isClosed: Bool { condition.withLock { closed } }
     var queuedInPackets: Int { condition.withLock { inPackets.count } }
+    var portResets: Int { condition.withLock { _portResets } }
 
     // MARK: Host side
 
@@ -71,7 +78,13 @@ final class InMemoryUSBPipe: USBPipe, @unchecked Sendable {
             }
             _outPackets += packets
         }
-        for packet in packets { onPacket?(packet) }
+        for packet in packets {
+            if refusesPacket?(packet) == true {
+                stall(.bulkOut)
+                throw LibUSBError.pipe
+            }
+            onPacket?(packet)
+        }
     }
 
     func bulkIn(into buffer: UnsafeMutableRawBufferPointer, timeout: TimeInterval) throws -> Int {
@@ -130,6 +143,16 @@ final class InMemoryUSBPipe: USBPipe, @unchecked Sendable {
             _clearedHalts.append(endpoint)
         }
         onClearHalt?(endpoint)
+    }
+
+    func resetPort() throws {
+        try condition.withLock {
+            if unplugged || closed { throw LibUSBError.noDevice }
+            stalled.removeAll()
+            inPackets.removeAll()
+            _portResets += 1
+        }
+        onPortReset?()
     }
 
     func close() {

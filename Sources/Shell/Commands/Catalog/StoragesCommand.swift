@@ -2,7 +2,7 @@
 struct StoragesCommand: ShellCommand {
     let spec = CommandSpec(
         "storages", area: .catalog, summary: "list the camera's storages",
-        details: "Lists each card or internal memory with its capacity and free space.")
+        details: "Lists each card or internal memory with its capacity and free space, its volume label and its description; NAME is the label, or the description when the label is a placeholder such as NO NAME.")
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()
@@ -11,13 +11,14 @@ struct StoragesCommand: ShellCommand {
             shell.output.line("no storage (is a card in the camera?)")
             return .success
         }
-        var rows = [["ID", "NAME", "SIZE", "FREE", ""]]
+        // NAME is what the shell calls it (the description when the label is a placeholder); both follow.
+        var rows = [["ID", "NAME", "SIZE", "FREE", "ACCESS", "LABEL", "DESCRIPTION"]]
+        func shown(_ text: String) -> String { text.isEmpty ? "-" : SafeText.display(text) }
         for storage in storages {
-            let name = storage.label.isEmpty ? storage.description : storage.label
             rows.append([
-                Self.hex(storage.id), SafeText.display(name.isEmpty ? "-" : name),
+                Self.hex(storage.id), shown(storage.name),
                 HumanReadable.size(storage.capacity), HumanReadable.size(storage.free),
-                storage.readOnly ? "read-only" : "",
+                storage.readOnly ? "read-only" : "read-write", shown(storage.label), shown(storage.description),
             ])
         }
         for line in ColumnTable(rows: rows, alignments: [.left, .left, .right, .right]).lines() {

@@ -20,14 +20,13 @@ struct SummaryCommand: ShellCommand {
         var rows = [
             ["camera:", [summary.manufacturer, summary.model].filter { !$0.isEmpty }.joined(separator: " ")],
             ["version:", summary.version],
-            ["opened as:", session.url.description],
+            ["opened as:", session.camera.location],  // the address opened (`usb:001,004` for a bare `usb:`)
         ]
         if !summary.serialNumber.isEmpty { rows.insert(["serial:", summary.serialNumber], at: 2) }
         for storage in storages {
-            let name = storage.label.isEmpty ? storage.description : storage.label
             rows.append([
                 "storage:",
-                "\(name): \(HumanReadable.size(storage.capacity)), \(HumanReadable.size(storage.free)) free"
+                "\(storage.name.isEmpty ? "-" : storage.name): \(HumanReadable.size(storage.capacity)), \(HumanReadable.size(storage.free)) free"
                     + (storage.readOnly ? " (read-only)" : ""),
             ])
         }
