@@ -14,6 +14,8 @@ public enum CameraConnector {
         public var timeout: TimeInterval = 10
         /// Name this program gives itself in the PTP/IP handshake.
         public var clientName = "mediashell"
+        /// Given to the in-process virtual camera (`sim:`, `dir:`) for its videos' thumbnails.
+        public var videoFrames: VideoFrameDecoder?
         /// Records every container of the session (`--debug-ptp`); nil: none.
         public var trace: PTPTrace?
         public init() {}
@@ -28,8 +30,11 @@ public enum CameraConnector {
             try DemoCard.enableCapture(on: card)
             return try inProcess(card: card, location: url.description, options: options)
         case .folder(let path):
-            let card = try Card(folder: try existingFolder(path))
-            return try inProcess(card: card, location: url.description, options: options)
+            // A card folder says what it is: no camera model, no serial number, no capture.
+            let folder = try existingFolder(path)
+            let card = try Card(folder: folder)
+            let identity = VirtualCamera.Identity.cardFolder
+            return try inProcess(card: card, identity: identity, location: url.description, options: options)
         case .ptpip(let host, let port, let eventPort):
             return try openPTPIP(host: host, port: port, eventPort: eventPort, url: url, options: options)
         case .usbFirst:
@@ -51,8 +56,10 @@ public enum CameraConnector {
     }
 
     /// Runs a virtual camera on `card` in this process, connected through the in-memory transport.
-    static func inProcess(card: Card, location: String, options: Options) throws -> Camera {
-        let camera = VirtualCamera(card: card)
+    static func inProcess(
+        card: Card, identity: VirtualCamera.Identity = .init(), location: String, options: Options
+    ) throws -> Camera {
+        let camera = VirtualCamera(card: card, identity: identity, videoFrames: options.videoFrames)
         let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 1 << 20, timeout: options.timeout)
         let finished = DispatchSemaphore(value: 0)
         let thread = Thread {

@@ -80,7 +80,7 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
             case .control(.startData(let transactionID, let total)) where transactionID == lastCommand:
                 // The caller answered without taking the data the initiator sent: drop it.
                 do {
-                    _ = try readDataPhase(transactionID: transactionID, total: total, limit: 0)
+                    try readDataPhase(transactionID: transactionID, total: total, limit: 0, into: nil)
                 } catch PTPError.dataTooLarge {}
             case .control(.ping):
                 try command.write(.pong)
@@ -100,6 +100,12 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
     }
 
     public func receiveData(transactionID: UInt32, limit: Int) throws -> [UInt8] {
+        let sink = BufferSink(limit: limit)
+        try receiveData(transactionID: transactionID, limit: UInt64(max(limit, 0)), into: sink)
+        return sink.bytes
+    }
+
+    public func receiveData(transactionID: UInt32, limit: UInt64, into sink: DataSink) throws {
         let address = peer.address
         guard let first = try command.read(firstByteTimeout: timeouts.read) else {
             throw PTPError.connectionClosed("\(address) closed the connection before its data phase")
@@ -110,20 +116,28 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
         guard startID == transactionID else {
             throw PTPError.protocolViolation("\(address) sent Start_Data for transaction \(startID), expected \(transactionID)")
         }
-        return try readDataPhase(transactionID: transactionID, total: total, limit: limit)
+        try readDataPhase(transactionID: transactionID, total: total, limit: limit, into: sink)
     }
 
-    /// The rest of a data phase after its Start_Data. More than `limit` bytes are read and dropped, then
-    /// `PTPError.dataTooLarge` is thrown: the connection stays in step for the response.
-    private func readDataPhase(transactionID: UInt32, total: UInt64, limit: Int) throws -> [UInt8] {
+    /// The rest of a data phase after its Start_Data, streamed into `sink`. More than `limit` bytes, or an
+    /// error from the sink, are read to the end and dropped, then thrown (`PTPError.dataTooLarge`, or the
+    /// sink's error): the connection stays in step for the response.
+    private func readDataPhase(transactionID: UInt32, total: UInt64, limit: UInt64, into sink: DataSink?) throws {
         let address = peer.address
         lastDataOut = transactionID
         let known = total != UInt64.max
+        var failure: Error?
+        var tooLarge = known && total > limit
+        func deliver(_ body: () throws -> Void) {
+            guard failure == nil, !tooLarge else { return }
+            do { try body() } catch { failure = error }
+        }
+        deliver { try sink?.begin(expectedLength: known ? total : nil) }
         // gphoto2 sends no End_Data at all for an empty data phase.
-        if total == 0 { return [] }
-        var tooLarge = known && total > UInt64(limit)
-        var bytes: [UInt8] = []
-        if known, !tooLarge { bytes.reserveCapacity(Int(total)) }
+        if total == 0 {
+            if let failure { throw failure }
+            return
+        }
         var received: UInt64 = 0
         while true {
             guard let incoming = try command.read(firstByteTimeout: timeouts.read) else {
@@ -137,12 +151,13 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
                 if known, received + UInt64(length) > total {
                     throw PTPError.malformed("\(address) sent \(received + UInt64(length)) bytes after announcing \(total)")
                 }
-                if !tooLarge, bytes.count + length > limit { tooLarge = true }
-                try command.readPayload(length) { chunk in if !tooLarge { bytes.append(contentsOf: chunk) } }
+                if received + UInt64(length) > limit { tooLarge = true }
+                try command.readPayload(length) { chunk in deliver { try sink?.write(chunk) } }
                 received += UInt64(length)
                 if last || received == total {
-                    if tooLarge { throw PTPError.dataTooLarge(limit: UInt64(limit), announced: known ? total : received) }
-                    return bytes
+                    if tooLarge { throw PTPError.dataTooLarge(limit: limit, announced: known ? total : received) }
+                    if let failure { throw failure }
+                    return
                 }
             case .control(.ping):
                 try command.write(.pong)

@@ -134,4 +134,41 @@ import Testing
         let bytes = try #require(FileManager.default.contents(atPath: fixture.work + "/" + (thumbs.first ?? "")))
         #expect(bytes.starts(with: [0xFF, 0xD8]))
     }
+
+    @Test(.enabled(if: gphoto2 != nil)) func uploadMkdirAndRmdirAgainstAWritableServer() throws {
+        let fixture = try Fixture()
+        let bytes = (0..<300_001).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        try Data(bytes).write(to: URL(fileURLWithPath: fixture.work + "/UPLOAD.JPG"))
+        let server = try ServeProcess(arguments: ["--writable", fixture.card])
+        defer { _ = server.stop() }
+        let upload = try fixture.gphoto2(server.port, ["--folder", "/store_00010001/DCIM/100MEDIA", "--upload-file", "UPLOAD.JPG"])
+        #expect(upload.status == 0, "\(upload.stderr)")
+        #expect(FileManager.default.contents(atPath: fixture.card + "/DCIM/100MEDIA/UPLOAD.JPG").map(Array.init) == bytes)
+        let mkdir = try fixture.gphoto2(server.port, ["--folder", "/store_00010001/DCIM", "--mkdir", "200TRIP"])
+        #expect(mkdir.status == 0, "\(mkdir.stderr)")
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: fixture.card + "/DCIM/200TRIP", isDirectory: &isDirectory) && isDirectory.boolValue)
+        let list = try fixture.gphoto2(server.port, ["--list-folders"])
+        #expect(list.stdout.contains("/DCIM/200TRIP"), "\(list.stdout)")
+        let rmdir = try fixture.gphoto2(server.port, ["--folder", "/store_00010001/DCIM", "--rmdir", "200TRIP"])
+        #expect(rmdir.status == 0, "\(rmdir.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.card + "/DCIM/200TRIP"))
+        // Nothing but the upload was added: no part files.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.card + "/DCIM/100MEDIA").sorted()
+            == ["DJI_0001.JPG", "DJI_0002.MP4", "DJI_0002.SRT", "UPLOAD.JPG"])
+    }
+
+    @Test(.enabled(if: gphoto2 != nil)) func uploadsAreRefusedByDefault() throws {
+        let fixture = try Fixture()
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: fixture.work + "/UPLOAD.JPG"))
+        let server = try ServeProcess(arguments: [fixture.card])
+        defer { _ = server.stop() }
+        let upload = try fixture.gphoto2(server.port, ["--folder", "/store_00010001/DCIM/100MEDIA", "--upload-file", "UPLOAD.JPG"])
+        #expect(!upload.timedOut)
+        _ = try fixture.gphoto2(server.port, ["--folder", "/store_00010001/DCIM", "--mkdir", "200TRIP"])
+        _ = try fixture.gphoto2(server.port, ["--folder", "/store_00010001/DCIM", "--rmdir", "101MEDIA"])
+        #expect(!FileManager.default.fileExists(atPath: fixture.card + "/DCIM/100MEDIA/UPLOAD.JPG"))
+        #expect(!FileManager.default.fileExists(atPath: fixture.card + "/DCIM/200TRIP"))
+        #expect(FileManager.default.fileExists(atPath: fixture.card + "/DCIM/101MEDIA/DJI_0010.JPG"))
+    }
 }

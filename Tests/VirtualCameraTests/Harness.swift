@@ -11,7 +11,10 @@ final class Harness: @unchecked Sendable {
     let events = EventRecorder()
     private let done = DispatchSemaphore(value: 0)
 
-    init(files: [String: [UInt8]] = [:], readOnly: Bool = false, build: ((Card) -> Void)? = nil) throws {
+    init(
+        files: [String: [UInt8]] = [:], readOnly: Bool = false, uploads: UploadPolicy? = nil,
+        build: ((Card) -> Void)? = nil
+    ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("vcam-\(UUID().uuidString)")
         for (path, bytes) in files {
             let url = folder.appendingPathComponent(path)
@@ -19,7 +22,7 @@ final class Harness: @unchecked Sendable {
             try Data(bytes).write(to: url)
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        card = try Card(folder: folder.path, readOnly: readOnly)
+        card = try Card(folder: folder.path, readOnly: readOnly, uploads: uploads)
         build?(card)
         camera = VirtualCamera(card: card)
         let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 64 << 10, timeout: 10)

@@ -6,7 +6,7 @@ import Testing
 
 /// `PTPSession` is shared between threads (the shell's, thumbnail workers, the event thread): what `open`
 /// learns (DeviceInfo) is written under its lock, so `supports` may be asked at any time. A data race the
-/// sanitized run (`swift test --sanitize=thread`, in .ci/run) reports.
+/// sanitized run (`swift test --sanitize=thread`) reports.
 @Suite struct SessionRaceTests {
     @Test func supportsCanBeAskedWhileTheSessionReopens() throws {
         let h = try Harness(files: ["DCIM/100MEDIA/A.JPG": pattern(10)])

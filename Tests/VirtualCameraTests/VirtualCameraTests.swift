@@ -105,7 +105,9 @@ import Testing
     @Test func readOnlyCardRefusesDeletesAndCaptures() throws {
         let h = try Harness(files: ["DCIM/100MEDIA/A.JPG": pattern(5)], readOnly: true) { $0.captureImage = pattern(9) }
         defer { #expect(h.finish()) }
-        #expect(throws: PTPError.response(.storeReadOnly, operation: .initiateCapture)) { try h.session.initiateCapture() }
+        // A read-only card cannot take a picture, so it does not offer capture at all.
+        #expect(!h.session.supports(.initiateCapture))
+        #expect(throws: PTPError.response(.operationNotSupported, operation: .initiateCapture)) { try h.session.initiateCapture() }
         let a = try #require(try h.handle(of: "DCIM/100MEDIA/A.JPG"))
         #expect(throws: PTPError.response(.objectWriteProtected, operation: .deleteObject)) { try h.session.deleteObject(a) }
         #expect(FileManager.default.fileExists(atPath: h.path("DCIM/100MEDIA/A.JPG")))

@@ -15,6 +15,8 @@ public struct CameraSummary: Sendable {
     public var canDelete: Bool
     public var canCapture: Bool
     public var hasThumbnails: Bool
+    /// SendObjectInfo and SendObject: `put`, `mkdir`.
+    public var canUpload: Bool = false
 }
 
 /// A store on the camera, e.g. an SD card.
@@ -82,7 +84,8 @@ public final class Camera: @unchecked Sendable {
             canListInOneRequest: info.supports(.getObjectPropList),
             canReadRanges: info.supports(.getPartialObject) || info.supports(.getPartialObject64),
             canDelete: info.supports(.deleteObject), canCapture: info.supports(.initiateCapture),
-            hasThumbnails: info.supports(.getThumb))
+            hasThumbnails: info.supports(.getThumb),
+            canUpload: info.supports(.sendObjectInfo) && info.supports(.sendObject))
     }
 
     // MARK: Events

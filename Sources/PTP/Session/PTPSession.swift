@@ -170,4 +170,16 @@ public final class PTPSession: @unchecked Sendable {
     public func initiateCapture(storage: UInt32 = 0, format: ObjectFormatCode? = nil) throws {
         try execute(.initiateCapture, [storage, UInt32(format?.rawValue ?? 0)])
     }
+
+    /// SendObjectInfo: announces a file (or, with the association format, creates a folder) in `parent`
+    /// (0xFFFFFFFF: the root) of `storage`. Returns the handle the device gives it.
+    public func sendObjectInfo(_ info: ObjectInfo, storage: UInt32, parent: UInt32) throws -> UInt32 {
+        let response = try execute(.sendObjectInfo, [storage, parent], dataOut: BufferSource(info.encoded()))
+        return response.parameter(2)
+    }
+
+    /// SendObject: the bytes of the file the last SendObjectInfo announced.
+    public func sendObject(_ source: DataSource) throws {
+        try execute(.sendObject, dataOut: source)
+    }
 }

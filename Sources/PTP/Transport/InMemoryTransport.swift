@@ -170,21 +170,39 @@ public final class InMemoryResponder: ResponderTransport, @unchecked Sendable {
     }
 
     public func receiveData(transactionID: UInt32, limit: Int) throws -> [UInt8] {
-        var bytes: [UInt8] = []
+        let sink = BufferSink(limit: limit)
+        try receiveData(transactionID: transactionID, limit: UInt64(max(limit, 0)), into: sink)
+        return sink.bytes
+    }
+
+    public func receiveData(transactionID: UInt32, limit: UInt64, into sink: DataSink) throws {
+        var received: UInt64 = 0
         var started = false
+        var failure: Error?
         while true {
             guard let message = try incoming.take() else { throw PTPError.connectionClosed("in-memory initiator closed") }
             switch message {
             case .dataStart(_, let length):
-                guard length <= UInt64(limit) else { throw PTPError.dataTooLarge(limit: UInt64(limit), announced: length) }
+                guard !started else { throw PTPError.protocolViolation("a second data start") }
                 started = true
-            case .data(let chunk):
-                guard started, bytes.count + chunk.count <= limit else {
-                    throw PTPError.protocolViolation("unexpected or oversized data")
+                if length > limit {
+                    failure = PTPError.dataTooLarge(limit: limit, announced: length)
+                } else {
+                    do { try sink.begin(expectedLength: length) } catch { failure = error }
                 }
-                bytes += chunk
+            case .data(let chunk):
+                guard started else { throw PTPError.protocolViolation("data before its start") }
+                received += UInt64(chunk.count)
+                guard failure == nil else { continue }
+                if received > limit {
+                    failure = PTPError.dataTooLarge(limit: limit, announced: received)
+                    continue
+                }
+                do { try chunk.withUnsafeBytes { try sink.write($0) } } catch { failure = error }
             case .dataEnd:
-                return bytes
+                // The whole phase is taken even when refused, so the next message is the next command.
+                if let failure { throw failure }
+                return
             default:
                 throw PTPError.protocolViolation("expected a data phase")
             }

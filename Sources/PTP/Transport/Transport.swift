@@ -29,10 +29,23 @@ public protocol ResponderTransport: AnyObject, Sendable {
     func receiveCommand() throws -> IncomingCommand?
     /// The data phase the initiator sends after a command with `hasDataOut`; more than `limit` bytes is an error.
     func receiveData(transactionID: UInt32, limit: Int) throws -> [UInt8]
+    /// Streams that data phase into `sink` (SendObject's file, of any size). More than `limit` bytes, or an
+    /// error thrown by the sink, still takes the whole phase, so the connection stays in step for the
+    /// response; then `PTPError.dataTooLarge` or the sink's error is thrown.
+    func receiveData(transactionID: UInt32, limit: UInt64, into sink: DataSink) throws
     /// Sends a data phase of `source.length` bytes, streamed in chunks.
     func sendData(transactionID: UInt32, source: DataSource) throws
     func sendResponse(_ response: PTPResponse) throws
     /// May be called from any thread, also while another thread is in a transaction.
     func sendEvent(_ event: PTPEvent) throws
     func close()
+}
+
+extension ResponderTransport {
+    /// For transports that only buffer: the phase is collected (up to `limit` bytes) and handed over whole.
+    public func receiveData(transactionID: UInt32, limit: UInt64, into sink: DataSink) throws {
+        let bytes = try receiveData(transactionID: transactionID, limit: Int(min(limit, UInt64(Int.max))))
+        try sink.begin(expectedLength: UInt64(bytes.count))
+        try bytes.withUnsafeBytes { try sink.write($0) }
+    }
 }

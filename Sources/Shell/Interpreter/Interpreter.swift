@@ -83,6 +83,7 @@ public final class Interpreter {
         closeCamera()
         var options = CameraConnector.Options()
         options.timeout = state.settings.timeout
+        options.videoFrames = KeyframeVideoFrames.find(environment: environment)
         options.trace = ptpTrace
         ptpTrace?.note("open \(ptpTrace?.redactor == nil ? url.description : url.redactedDescription)")
         let session = try MediaSession.open(url, options: options)

@@ -3,20 +3,23 @@ import PTP
 import PTPIP
 import VirtualCamera
 
-/// `mediashell serve [--listen HOST:PORT] [--read-only] [--link LINK] [--quirks a,b,...] [DIR]`: the
-/// virtual camera over PTP/IP, serving DIR (or the demo card) until Ctrl-C, one log line per session on
-/// stderr. With `--quirks` it imitates real cameras' departures from the spec (`--quirks help` lists them);
-/// `--link` makes each connection cost what a Wi-Fi or USB link would (see `LinkModel`).
+/// `mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [--link LINK]
+/// [--quirks a,b,...] [DIR]`: the virtual camera over PTP/IP, serving DIR (or the demo card) until Ctrl-C,
+/// one log line per session on stderr. Uploads (SendObjectInfo/SendObject, new folders, folder deletes)
+/// only with `--writable`. With `--quirks` it imitates real cameras' departures from the spec (`--quirks
+/// help` lists them); `--link` makes each connection cost what a Wi-Fi or USB link would (see `LinkModel`).
 public struct ServeCommand {
     public var host = "127.0.0.1"
     public var port: UInt16 = 15740
     public var readOnly = false
+    /// Uploads accepted (`--writable`); nil: none, the default.
+    public var uploads: UploadPolicy?
     public var folder: String?
     public var quirks: Quirks = []
     public var link: LinkModel?
 
     public static let usage =
-        "usage: mediashell serve [--listen HOST:PORT] [--read-only] [--link \(LinkModel.syntax)] [--quirks a,b,...|help] [DIR]"
+        "usage: mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [--link \(LinkModel.syntax)] [--quirks a,b,...|help] [DIR]"
 
     public init(arguments: [String]) throws {
         var rest = arguments[...]
@@ -29,6 +32,13 @@ public struct ServeCommand {
                 try parseListen(String(arg.dropFirst("--listen=".count)))
             case "--read-only", "-r":
                 readOnly = true
+            case "--writable", "-w":
+                uploads = uploads ?? UploadPolicy()
+            case "--max-upload":
+                guard let value = rest.popFirst(), let size = Settings.byteCount(value), size > 0 else {
+                    throw ArgumentError("serve: --max-upload needs a size (500M, 4G)")
+                }
+                uploads = UploadPolicy(maximumObjectSize: size)
             case "--quirks":
                 guard let value = rest.popFirst() else { throw ArgumentError("serve: --quirks needs a list (--quirks help)") }
                 try parseQuirks(value)
@@ -87,10 +97,18 @@ public struct ServeCommand {
 
     /// Runs until SIGINT or SIGTERM; returns the exit status.
     public func run() -> Int32 {
+        if readOnly && uploads != nil {
+            Console.error("serve: --read-only and --writable cannot be used together")
+            return 2
+        }
+        if uploads != nil && folder == nil {
+            Console.error("serve: --writable needs a folder to write to\n\(Self.usage)")
+            return 2
+        }
         let card: Card
         do {
             if let folder {
-                card = try Card(folder: folder, readOnly: readOnly)
+                card = try Card(folder: folder, readOnly: readOnly, uploads: uploads)
                 try DemoCard.enableCapture(on: card)
             } else {
                 card = try DemoCard.make()
@@ -100,7 +118,9 @@ public struct ServeCommand {
             return 1
         }
         card.startWatching()
-        let camera = VirtualCamera(card: card, quirks: quirks) { Console.error("serve: \($0)") }
+        let camera = VirtualCamera(card: card, quirks: quirks, videoFrames: KeyframeVideoFrames.find()) {
+            Console.error("serve: \($0)")
+        }
         let server = PTPIPServer(
             host: host, port: port, name: camera.identity.model,
             log: { Console.error("serve: \($0)") },
@@ -118,7 +138,8 @@ public struct ServeCommand {
             Console.error("serve: cannot listen on \(host):\(port): \(error)")
             return 1
         }
-        let what = folder.map { "\($0)\(readOnly ? " (read-only)" : "")" } ?? "the demo card"
+        let access = readOnly ? " (read-only)" : uploads.map { " (writable, uploads up to \(HumanReadable.size($0.maximumObjectSize)))" } ?? ""
+        let what = folder.map { "\($0)\(access)" } ?? "the demo card"
         let quirky = quirks.isEmpty ? "" : " with quirks \(quirks.description)"
         let shaped = link.map { " over a modelled link (\($0))" } ?? ""
         Console.error("serve: \(what) as a PTP/IP camera\(quirky) on ptpip:\(host):\(server.port)\(shaped) (Ctrl-C to stop)")

@@ -22,10 +22,6 @@ struct ThumbnailResolver: Sendable {
 
     /// The most bytes read from a `.THM` sidecar.
     static let maxSidecarBytes = 1 << 20
-    /// The most bytes of a proxy's keyframe sample (an LRF keyframe is a few kB; a 4K one about 1 MB).
-    static let maxKeyframeBytes = 8 << 20
-    /// The most bytes of a proxy's movie box.
-    static let maxMovieBoxBytes: UInt64 = 16 << 20
 
     func resolve(_ file: MediaFile, device: Result<[UInt8], Error>) -> Result<Thumbnail, Error> {
         let deviceError: Error
@@ -75,27 +71,9 @@ struct ThumbnailResolver: Sendable {
 
     /// The proxy's first keyframe as a JPEG: the movie box and that one sample are all that is read.
     private func firstKeyframe(of proxy: MediaFile, decoder: KeyframeDecoder) throws -> Thumbnail {
-        let name = SafeText.display(proxy.name)
-        let source = session.byteSource(for: proxy)
-        var limits = MovieReadLimits()
-        limits.maxMovieBoxSize = Self.maxMovieBoxBytes
-        let movie = try MovieReader(limits: limits).read(from: source)
-        guard let track = movie.videoTrack, let format = track.codec else {
-            throw NoThumbnail(reason: "\(name) has no video track")
-        }
-        guard let codec = AnnexB.Codec(format: format), let payload = track.codecConfiguration else {
-            throw NoThumbnail(reason: "\(name) is '\(SafeText.display(format.description))', not H.264 or H.265")
-        }
-        guard let index = track.sampleTable.keyframeIndices.first else {
-            throw NoThumbnail(reason: "\(name) has no keyframe")
-        }
-        let sample = track.sampleTable.samples[index]
-        guard Int(sample.size) <= Self.maxKeyframeBytes else {
-            throw CommandError("the first keyframe of \(name) is \(sample.size) bytes, more than a thumbnail is worth")
-        }
-        let bytes = try source.readFully(offset: sample.offset, count: Int(sample.size), what: "the first keyframe of \(name)")
-        let stream = try AnnexB.stream(AnnexB.Configuration(payload, codec: codec), sample: bytes)
-        let jpeg = try decoder.jpeg(from: stream, codec: codec, rotation: track.rotation, cancellation: cancellation)
+        let jpeg = try MovieKeyframe.jpeg(
+            from: session.byteSource(for: proxy), name: SafeText.display(proxy.name), decoder: decoder,
+            cancellation: cancellation)
         return Thumbnail(jpeg: jpeg, origin: .proxyKeyframe(proxy.name))
     }
 

@@ -21,9 +21,14 @@ public final class Card: @unchecked Sendable {
     /// Every store's id, the first one first.
     public var storageIDs: [UInt32] { [storage.id] + extraStorages.map(\.id) }
     public let readOnly: Bool
+    /// What the card accepts from an initiator (SendObjectInfo/SendObject); nil: no uploads, the default.
+    public let uploads: UploadPolicy?
     /// The served folder, or nil for an in-memory card.
     public let folder: String?
-    private let rootFD: Int32
+    let rootFD: Int32
+    /// Serializes a scan of the folder with the card's own writes (an upload's last step), so a scan never
+    /// sees a written file before the card has recorded it under the handle it promised.
+    let scanLock = NSLock()
 
     private let lock = NSLock()
     private var objects: [UInt32: CardObject] = [:]
@@ -44,10 +49,11 @@ public final class Card: @unchecked Sendable {
     public var canCapture: Bool { !captureImage.isEmpty }
 
     /// Serves `path` as a card. Files are read when requested, so a card of any size opens at once.
-    public init(folder path: String, readOnly: Bool = false, volumeLabel: String? = nil) throws {
+    public init(folder path: String, readOnly: Bool = false, volumeLabel: String? = nil, uploads: UploadPolicy? = nil) throws {
         rootFD = try CardFileSystem.openRoot(path)
         folder = path
         self.readOnly = readOnly
+        self.uploads = readOnly ? nil : uploads
         let label = volumeLabel ?? URL(fileURLWithPath: path).lastPathComponent
         storage = Storage(id: 0x0001_0001, description: "SD card", volumeLabel: label, capacity: 0)
         _ = refresh()
@@ -58,6 +64,7 @@ public final class Card: @unchecked Sendable {
         rootFD = -1
         folder = nil
         self.readOnly = readOnly
+        uploads = nil
         storage = Storage(id: 0x0001_0001, description: "SD card", volumeLabel: label, capacity: capacity)
     }
 
@@ -297,24 +304,21 @@ public final class Card: @unchecked Sendable {
     /// whose modification time changed — one stat per folder instead of one per file; a full one (the
     /// background watcher) also notices files that grew in place. Returns the handles added and removed.
     ///
-    /// Refreshes run one at a time, each scanning and applying under `refreshing` (the watcher's and the
+    /// Refreshes run one at a time, each scanning and applying under `scanLock` (the watcher's and the
     /// quick ones before listings alike): a scan made before a change is never applied after one that saw
     /// it, so a file cannot be removed by a stale scan and come back under a new handle. The events go out
     /// after, outside it, so a subscriber that lists the card in return cannot deadlock with it.
     @discardableResult
     public func refresh(full: Bool = true) -> (added: [UInt32], removed: [UInt32]) {
         guard rootFD >= 0 else { return ([], []) }
-        let (added, removed, changed) = refreshing.withLock { scanAndApply(full: full) }
+        let (added, removed, changed) = scanLock.withLock { scanAndApply(full: full) }
         for h in removed { publish(PTPEvent(.objectRemoved, parameters: [h])) }
         for h in added { publish(PTPEvent(.objectAdded, parameters: [h])) }
         for h in changed { publish(PTPEvent(.objectInfoChanged, parameters: [h])) }
         return (added, removed)
     }
 
-    /// Held for the whole of a refresh's scan and apply.
-    private let refreshing = NSLock()
-
-    /// One refresh's scan of the folder and its changes to the tree (`refreshing` held).
+    /// One refresh's scan of the folder and its changes to the tree (`scanLock` held).
     private func scanAndApply(full: Bool) -> (added: [UInt32], removed: [UInt32], changed: [UInt32]) {
         var seen: [String: CardFileSystem.Entry] = [:]
         // Paths in the order found: a folder always before what it holds.
@@ -462,6 +466,39 @@ public final class Card: @unchecked Sendable {
         }
     }
 
+    // MARK: The card's own writes
+
+    /// A handle for an object about to be written (SendObjectInfo answers with it before the bytes come).
+    func reserveHandle() -> UInt32 {
+        lock.withLock {
+            defer { nextHandle += 1 }
+            return nextHandle
+        }
+    }
+
+    /// Records a file or folder the card has just written at `path` under the `handle` it reserved, and
+    /// announces it with ObjectAdded. Returns the handle the object has (a scan may have found it first).
+    /// Call with `scanLock` held.
+    @discardableResult
+    func recordWritten(path: String, handle: UInt32, isFolder: Bool, size: UInt64, modified: Date) -> UInt32 {
+        let parentPath = path.split(separator: "/").dropLast().joined(separator: "/")
+        let name = String(path.split(separator: "/").last ?? "")
+        let recorded = lock.withLock { () -> UInt32? in
+            if let existing = handleByPath[path] { return existing }
+            let parent = parentPath.isEmpty ? 0 : (handleByPath[parentPath] ?? 0)
+            _ = insertLocked(
+                path: path, name: name, parent: parent,
+                content: isFolder ? .folder : .file(relativePath: path), size: size, modified: modified,
+                handle: handle)
+            diskHandles.insert(handle)
+            if isFolder { diskFolders.insert(handle) }
+            return nil
+        }
+        if let recorded { return recorded }
+        publish(PTPEvent(.objectAdded, parameters: [handle]))
+        return handle
+    }
+
     // MARK: Tree maintenance (lock held)
 
     /// Adds an object. With `keepOrder` its folder's children stay sorted by name (binary search); a scan
@@ -469,10 +506,15 @@ public final class Card: @unchecked Sendable {
     /// order was quadratic).
     private func insertLocked(
         path: String, name: String, parent: UInt32, content: ObjectContent, size: UInt64, modified: Date,
-        keepOrder: Bool = true, storage id: UInt32? = nil
+        keepOrder: Bool = true, storage id: UInt32? = nil, handle reserved: UInt32? = nil
     ) -> UInt32 {
-        let handle = nextHandle
-        nextHandle += 1
+        let handle: UInt32
+        if let reserved {
+            handle = reserved
+        } else {
+            handle = nextHandle
+            nextHandle += 1
+        }
         let format: ObjectFormatCode
         if case .folder = content { format = .association } else { format = ObjectFormatCode(fileName: name) }
         objects[handle] = CardObject(

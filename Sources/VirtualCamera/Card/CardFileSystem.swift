@@ -142,6 +142,62 @@ enum CardFileSystem {
         }
     }
 
+    /// Creates a folder beneath the root (parents must exist); one that exists is `CardError.exists`.
+    static func makeNewDirectory(_ rootFD: Int32, _ relativePath: String) throws {
+        var parts = relativePath.split(separator: "/").map(String.init)
+        guard let name = parts.popLast(), name != "..", name != "." else { throw CardError.outsideRoot(relativePath) }
+        let parentFD = try openDirectory(rootFD, parts.joined(separator: "/"))
+        defer { close(parentFD) }
+        guard mkdirat(parentFD, name, 0o755) == 0 else {
+            if errno == EEXIST { throw CardError.exists(name) }
+            if errno == ENOSPC { throw CardError.full(needed: 0, free: 0) }
+            throw CardError.folder(errorText("mkdir \(relativePath)"))
+        }
+    }
+
+    /// Creates a new file `name` in the folder `dirFD` for writing; never follows or replaces anything.
+    static func createFile(in dirFD: Int32, _ name: String) throws -> Int32 {
+        let fd = openat(dirFD, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            if errno == EEXIST { throw CardError.exists(name) }
+            throw CardError.folder(errorText("create \(name)"))
+        }
+        return fd
+    }
+
+    /// Writes all of `bytes`; EINTR retried, a full disk is `CardError.full`.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, what: String) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == ENOSPC || errno == EDQUOT { throw CardError.full(needed: UInt64(bytes.count - done), free: 0) }
+                throw CardError.folder(errorText("write \(what)"))
+            }
+            done += n
+        }
+    }
+
+    /// Flushes a written file to the disk and closes it; either failing is an error (the data may be lost).
+    static func syncAndClose(_ fd: Int32, what: String) throws {
+        let synced = fsync(fd) == 0
+        let saved = errno
+        let closed = close(fd) == 0
+        guard synced, closed else { throw CardError.folder(errorText("write \(what)", synced ? errno : saved)) }
+    }
+
+    /// Gives the file `from` in `dirFD` the name `to` as well, failing if `to` exists (never replacing).
+    static func linkNew(_ dirFD: Int32, from: String, to: String) throws {
+        guard linkat(dirFD, from, dirFD, to, 0) == 0 else {
+            if errno == EEXIST { throw CardError.exists(to) }
+            throw CardError.folder(errorText("rename \(to)"))
+        }
+    }
+
+    /// Removes the file `name` in `dirFD` if it is there.
+    static func unlink(_ dirFD: Int32, _ name: String) { _ = unlinkat(dirFD, name, 0) }
+
     /// Available and total bytes of the filesystem holding `fd`.
     static func capacity(_ fd: Int32) -> (total: UInt64, free: UInt64) {
         var info = statvfs()
@@ -174,6 +230,12 @@ public enum CardError: Error, Equatable, Sendable, CustomStringConvertible {
     case outsideRoot(String)
     case folder(String)
     case unsupported(String)
+    /// The name is taken in that folder: nothing is ever replaced.
+    case exists(String)
+    /// A name with nothing usable left once sanitized.
+    case badName(String)
+    case tooLarge(UInt64, limit: UInt64)
+    case full(needed: UInt64, free: UInt64)
 
     public var description: String {
         switch self {
@@ -182,6 +244,10 @@ public enum CardError: Error, Equatable, Sendable, CustomStringConvertible {
         case .outsideRoot(let p): "refusing a path outside the card: \(p)"
         case .folder(let why): why
         case .unsupported(let why): why
+        case .exists(let name): "\(name) exists"
+        case .badName(let name): "not a usable file name: \(name.debugDescription)"
+        case .tooLarge(let size, let limit): "\(size) bytes is more than the \(limit) accepted"
+        case .full(let needed, let free): "no room: \(needed) bytes needed, \(free) free"
         }
     }
 }

@@ -10,6 +10,8 @@ final class ResponderSession: @unchecked Sendable {
     var videos: VideoFactsCache { camera.videos }
     var card: Card { camera.card }
     var sessionID: UInt32?
+    /// What the last SendObjectInfo announced, until its SendObject.
+    var pendingUpload: ResponderUpload?
     /// What this connection's quirks remember, and how they describe objects.
     let quirkState: QuirkState
     let presentation: ObjectPresentation
@@ -79,7 +81,9 @@ final class ResponderSession: @unchecked Sendable {
     private func handle(_ incoming: IncomingCommand) throws -> UInt64 {
         let command = incoming.command
         var answer: Answer
-        if incoming.hasDataOut {
+        if incoming.hasDataOut && command.code == .sendObject {
+            answer = try receiveObject(command)
+        } else if incoming.hasDataOut {
             let bytes = try transport.receiveData(
                 transactionID: command.transactionID, limit: Self.maximumIncomingData)
             answer = answerWithData(command, bytes)
@@ -111,12 +115,18 @@ final class ResponderSession: @unchecked Sendable {
         case .outsideRoot: .accessDenied
         case .folder: .generalError
         case .unsupported: operation == .getThumb ? .noThumbnailPresent : .operationNotSupported
+        case .exists: .accessDenied
+        case .badName: .invalidDataset
+        case .tooLarge: .objectTooLarge
+        case .full: .storeFull
         }
     }
 
     private func answerWithData(_ command: PTPCommand, _ bytes: [UInt8]) -> Answer {
         guard sessionID != nil else { return .fail(.sessionNotOpen) }
         switch command.code {
+        case .sendObjectInfo:
+            return answerSendObjectInfo(command, bytes)
         case .setDevicePropValue:
             let code = DevicePropertyCode(UInt16(truncatingIfNeeded: command.parameter(0)))
             if code == .workMode {
@@ -212,7 +222,9 @@ final class ResponderSession: @unchecked Sendable {
 
         case .deleteObject:
             guard param(0) != 0xFFFF_FFFF else { return .fail(.parameterNotSupported) }
-            guard card.object(param(0)) != nil else { return .fail(.invalidObjectHandle) }
+            guard let object = card.object(param(0)) else { return .fail(.invalidObjectHandle) }
+            // A folder goes with everything in it: only on a card that takes uploads (serve --writable).
+            if object.isFolder && card.uploads == nil { return .fail(.objectWriteProtected) }
             try card.delete(param(0))
             return Answer()
 

@@ -5,15 +5,20 @@ import PTP
 
 /// Thumbnails for GetThumb, computed once per object and kept while the object lives. In order: a
 /// thumbnail file the card names for the object (the demo videos'), the EXIF thumbnail of a JPEG (or of
-/// a video's `.THM` sidecar), else a generated tile showing the kind of file.
+/// a video's `.THM` sidecar), for a video the first keyframe of its `.LRF` proxy or of itself (when a
+/// `VideoFrameDecoder` was given), else a generated tile showing the kind of file.
 final class ThumbnailCache: @unchecked Sendable {
     let card: Card
+    let videoFrames: VideoFrameDecoder?
     private let lock = NSLock()
     private var cache: [UInt32: [UInt8]] = [:]
     /// Thumbnails are small; a bigger "thumbnail" is not one.
     static let maximumSize = 256 << 10
 
-    init(card: Card) { self.card = card }
+    init(card: Card, videoFrames: VideoFrameDecoder? = nil) {
+        self.card = card
+        self.videoFrames = videoFrames
+    }
 
     func cachedSize(for handle: UInt32) -> UInt32? {
         lock.withLock { cache[handle].map { UInt32($0.count) } }
@@ -22,7 +27,7 @@ final class ThumbnailCache: @unchecked Sendable {
     func thumbnail(for handle: UInt32) throws -> [UInt8] {
         if let cached = lock.withLock({ cache[handle] }) { return cached }
         guard let object = card.object(handle), !object.isFolder else { throw CardError.unsupported("no thumbnail") }
-        let bytes = try ownThumbnail(object) ?? (try generated(object))
+        let bytes = try ownThumbnail(object) ?? keyframe(of: object) ?? (try generated(object))
         lock.withLock { cache[handle] = bytes }
         return bytes
     }
@@ -45,6 +50,21 @@ final class ThumbnailCache: @unchecked Sendable {
             !bytes.isEmpty, bytes.count <= Self.maximumSize
         else { return nil }
         return bytes
+    }
+
+    /// A frame of the video: its `.LRF` proxy's first keyframe (a few kB to read), else its own.
+    private func keyframe(of object: CardObject) -> [UInt8]? {
+        let kind = MediaKind(fileName: object.name)
+        guard kind.isVideo, let videoFrames else { return nil }
+        let proxy = kind == .lowResolutionVideo ? nil : sidecar(of: object, extension: "LRF")
+        for source in [proxy, object.handle].compactMap({ $0 }) {
+            guard let reader = try? card.openContent(source),
+                let bytes = try? videoFrames.firstKeyframeJPEG(of: ContentByteSource(reader)),
+                bytes.starts(with: [0xFF, 0xD8]), bytes.count <= Self.maximumSize
+            else { continue }
+            return bytes
+        }
+        return nil
     }
 
     /// A tile for files without a thumbnail of their own, labelled with the extension.

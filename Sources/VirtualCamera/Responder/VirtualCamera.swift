@@ -10,6 +10,15 @@ public final class VirtualCamera: @unchecked Sendable {
         public var version = "1.0"
         public var serialNumber = "MSH00000001"
         public init() {}
+
+        /// How a mounted card folder (`dir:`) describes itself: its own model name, no serial number (and
+        /// not the folder's name, which a redacted `--debug-ptp` trace must not show).
+        public static var cardFolder: Identity {
+            var identity = Identity()
+            identity.model = "card folder"
+            identity.serialNumber = ""
+            return identity
+        }
     }
 
     public let card: Card
@@ -25,8 +34,10 @@ public final class VirtualCamera: @unchecked Sendable {
     /// The session that outlives its connection under `sticky-session`.
     let stickySession = StickySession()
 
+    /// `videoFrames` decodes a video's first keyframe for its thumbnail; without one, videos without a
+    /// `.THM` get a generated tile.
     public init(
-        card: Card, identity: Identity = Identity(), quirks: Quirks = [],
+        card: Card, identity: Identity = Identity(), quirks: Quirks = [], videoFrames: VideoFrameDecoder? = nil,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.card = card
@@ -34,7 +45,7 @@ public final class VirtualCamera: @unchecked Sendable {
         self.quirks = quirks
         self.advertised = Self.operations(with: quirks)
         self.log = log
-        self.thumbnails = ThumbnailCache(card: card)
+        self.thumbnails = ThumbnailCache(card: card, videoFrames: videoFrames)
         self.videos = VideoFactsCache(card: card)
     }
 
@@ -46,8 +57,14 @@ public final class VirtualCamera: @unchecked Sendable {
         .getObjectPropsSupported, .getObjectPropDesc, .getObjectPropValue, .getObjectPropList,
     ]
 
-    /// The operations this camera answers, and so lists in DeviceInfo: its quirks take some away.
-    public var operations: [OperationCode] { advertised }
+    /// The operations this camera answers, and so lists in DeviceInfo: its quirks take some away, capture
+    /// is there only when the card can take a picture, uploads only when it accepts them.
+    public var operations: [OperationCode] {
+        var operations = advertised
+        if !card.canCapture || card.readOnly { operations.removeAll { $0 == .initiateCapture } }
+        if card.uploads != nil { operations += [.sendObjectInfo, .sendObject] }
+        return operations
+    }
     private let advertised: [OperationCode]
 
     static func operations(with quirks: Quirks) -> [OperationCode] {
@@ -72,7 +89,7 @@ public final class VirtualCamera: @unchecked Sendable {
             .devicePropChanged,
         ]
         info.devicePropertiesSupported = DeviceProperties.supported
-        info.captureFormats = [.exifJPEG]
+        info.captureFormats = operations.contains(.initiateCapture) ? [.exifJPEG] : []
         info.imageFormats = [
             .association, .undefined, .text, .exifJPEG, .dng, .tiff, .png, .heif, .mp4Container, .quickTime,
         ]

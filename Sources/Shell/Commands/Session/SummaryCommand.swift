@@ -15,15 +15,16 @@ struct SummaryCommand: ShellCommand {
         if summary.hasThumbnails { abilities.append("thumbnails") }
         if summary.canDelete { abilities.append("delete") }
         if summary.canCapture { abilities.append("capture") }
+        if summary.canUpload { abilities.append("upload (put, mkdir)") }
         let storages = (try? session.camera.storages()) ?? []
         let catalog = session.catalog
         let fileCount = catalog.allFiles().count
         var rows = [
             ["camera:", [summary.manufacturer, summary.model].filter { !$0.isEmpty }.joined(separator: " ")],
             ["version:", summary.version],
-            ["serial:", summary.serialNumber],
             ["opened as:", session.camera.location],  // the address opened (`usb:001,004` for a bare `usb:`)
         ]
+        if !summary.serialNumber.isEmpty { rows.insert(["serial:", summary.serialNumber], at: 2) }
         for storage in storages {
             rows.append([
                 "storage:",

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import MediaManager
 
 /// thumb [--save DIR] [--force] [NAME|GLOB...]: draws the thumbnails of the named files (or the selection)
@@ -52,14 +53,16 @@ struct ThumbCommand: ShellCommand {
         let presenter = shell.thumbnailPresenter()
         let localNames = LocalFileName.uniqueNames(for: files.map { $0.name + ".thumb.jpg" })
         var failures = 0
-        let outcome = shell.eachThumbnail(of: files, session: session, command: "thumb", wantsOrientation: false) {
+        // Saved files are upright: the EXIF orientation is looked up and applied to the pixels.
+        let outcome = shell.eachThumbnail(of: files, session: session, command: "thumb", wantsOrientation: true) {
             index, file, result in
             let name = SafeText.display(file.name)
             switch result {
             case .success(let thumbnail):
                 let path = LocalDisk.join(folder, localNames[index])
                 do {
-                    try Self.write(thumbnail.jpeg, to: path, overwrite: overwrite)
+                    let upright = try UprightJPEG.make(thumbnail.jpeg, exifOrientation: thumbnail.orientation)
+                    try Self.write(upright, to: path, overwrite: overwrite)
                     shell.output.line(presenter.describe(thumbnail, of: file) + " -> \(SafeText.display(path))")
                 } catch {
                     failures += 1
