@@ -1,5 +1,6 @@
 import Foundation
 import Import
+import MediaFormats
 import MediaManager
 
 extension OptionName {
