@@ -51,7 +51,8 @@ extension Network {
             let server = try startServer()
             do {
                 let initiator = try connectInitiator(to: server)
-                #expect(threadCounts(named: "ptpip-events") == 1)
+                // The thread names itself once it runs (JoinableThread), so its name may come a moment later.
+                #expect(eventually { threadCounts(named: "ptpip-events") == 1 })
                 _ = initiator
             }
             // deinit closed it and joined its event thread.
