@@ -17,7 +17,8 @@ public struct ShellArguments: Equatable {
                mediashell devices
                mediashell --help | --version
         Camera URLs: usb:, usb:BUS,ADDR, usb:VVVV:PPPP, ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH, sim:, sim:PATH.
-        With no --camera, the first USB camera is opened, or else the built-in demo camera (sim:).
+        With no --camera, the first USB camera is opened; with none, a prompt opens the demo card (sim:)
+        and a script exits 1.
         --debug-ptp FILE writes every PTP container exchanged with the camera to FILE (attach it when reporting
         a camera); --debug-ptp-redact replaces file names, serial numbers and labels in it.
         Standard input that is not a terminal is read as a script. Type 'help' in the shell for its commands.
