@@ -4,7 +4,7 @@ import MediaManager
 /// The ledgers of one open camera: one for the camera when it has a serial number, else one per store
 /// (its model and the store's label), so that two cards of a camera without a serial number are told
 /// apart. The planner and the run see them as one.
-public final class CameraLedgers: @unchecked Sendable {
+public final class CameraLedgers: Sendable {
     private let byStorage: [UInt32: ImportLedger]
     private let fallback: ImportLedger
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One camera's import ledger: which objects were imported, where to and when. "New" means "not in the
 /// ledger", so it holds when the local files are moved or renamed.
@@ -7,12 +8,21 @@ import Foundation
 /// exclusive `flock` on `FILE.lock`, re-reading the file first, so that concurrent imports never lose
 /// each other's entries. A file that cannot be read as a ledger is an error naming it, never an empty
 /// ledger (which would import the whole card again).
-public final class ImportLedger: @unchecked Sendable {
+public final class ImportLedger: Sendable {
     public let path: String
     public let cameraKey: String
-    private let lock = NSLock()
-    private var document: LedgerDocument
-    private var known: [ObjectIdentity: Int] = [:]
+    /// The ledger as last read or written, and where each object's entry is in it.
+    private struct State {
+        var document: LedgerDocument
+        var known: [ObjectIdentity: Int]
+
+        init(_ document: LedgerDocument) {
+            self.document = document
+            known = [:]
+            for (i, e) in document.entries.enumerated() { known[e.identity] = i }
+        }
+    }
+    private let state: Mutex<State>
     /// Ledgers past this size are refused rather than read into memory.
     static let maximumBytes = 256 << 20
 
@@ -24,22 +34,21 @@ public final class ImportLedger: @unchecked Sendable {
     public init(path: String, cameraKey: String) throws {
         self.path = path
         self.cameraKey = cameraKey
-        document = try Self.load(path, cameraKey: cameraKey) ?? LedgerDocument(camera: cameraKey)
-        reindex()
+        state = Mutex(State(try Self.load(path, cameraKey: cameraKey) ?? LedgerDocument(camera: cameraKey)))
     }
 
     /// Every entry, oldest first.
-    public var entries: [LedgerEntry] { lock.withLock { document.entries } }
+    public var entries: [LedgerEntry] { state.withLock { $0.document.entries } }
 
     /// The last sequence number handed out (`%n` in patterns continues from it).
-    public var sequence: Int { lock.withLock { document.sequence } }
+    public var sequence: Int { state.withLock { $0.document.sequence } }
 
     /// The entry for an object, if it was imported.
     public func entry(for identity: ObjectIdentity) -> LedgerEntry? {
-        lock.withLock { known[identity].map { document.entries[$0] } }
+        state.withLock { state in state.known[identity].map { state.document.entries[$0] } }
     }
 
-    public func contains(_ identity: ObjectIdentity) -> Bool { lock.withLock { known[identity] != nil } }
+    public func contains(_ identity: ObjectIdentity) -> Bool { state.withLock { $0.known[identity] != nil } }
 
     /// Adds entries (replacing any for the same objects) and raises the sequence to at least `sequence`,
     /// merging with whatever another process recorded meanwhile, and writes the file durably.
@@ -69,10 +78,7 @@ public final class ImportLedger: @unchecked Sendable {
             throw ImportError.local("cannot encode the import ledger: \(error)")
         }
         try ImportDisk.writeAtomically(bytes, to: path)
-        lock.withLock {
-            document = latest
-            reindexLocked()
-        }
+        state.withLock { $0 = State(latest) }
     }
 
     /// Takes the ledger's run lock (`FILE.run`) for the length of one import, so that two imports from
@@ -83,12 +89,6 @@ public final class ImportLedger: @unchecked Sendable {
         return LedgerRun(fd: fd)
     }
 
-    private func reindex() { lock.withLock { reindexLocked() } }
-
-    private func reindexLocked() {
-        known = [:]
-        for (i, e) in document.entries.enumerated() { known[e.identity] = i }
-    }
 
     /// Reads a ledger file; nil when there is none yet. Anything else than a ledger of this camera throws.
     static func load(_ path: String, cameraKey: String) throws -> LedgerDocument? {
@@ -126,15 +126,15 @@ public final class ImportLedger: @unchecked Sendable {
 }
 
 /// The run lock of one import; released by `end()` (or when the process ends).
-public final class LedgerRun: @unchecked Sendable {
-    private let lock = NSLock()
-    private var fd: Int32?
+public final class LedgerRun: Sendable {
+    /// The locked file's descriptor until `end()`.
+    private let fd: Mutex<Int32?>
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32) { self.fd = Mutex(fd) }
 
     public func end() {
-        lock.withLock {
-            if let fd { ImportDisk.unlock(fd) }
+        fd.withLock { fd in
+            if let held = fd { ImportDisk.unlock(held) }
             fd = nil
         }
     }

@@ -56,7 +56,7 @@ public struct LedgerEntry: Sendable, Equatable, Codable {
 
 /// The ledger file's content: a format tag and version (so that a file of something else is refused),
 /// the camera it belongs to, the last sequence number handed out, and the entries.
-struct LedgerDocument: Codable {
+struct LedgerDocument: Codable, Sendable {
     static let formatName = "mediashell-import-ledger"
     static let currentVersion = 1
 
