@@ -1,3 +1,4 @@
+import POSIX
 
 /// The names of one folder, sorted once so that each Tab finds a prefix by binary search.
 ///
