@@ -54,7 +54,7 @@ let package = Package(
         // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
         .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX", "CMediaShellShim"]),
         // A camera URL to a transport and a camera
-        .target(name: "Connectors", dependencies: ["MediaManager", "PTP", "PTPIP", "PTPUSB", "VirtualCamera"]),
+        .target(name: "Connectors", dependencies: ["MediaManager", "PTP", "POSIX", "PTPIP", "PTPUSB", "VirtualCamera"]),
         .target(
             name: "Shell",
             dependencies: [
@@ -64,18 +64,18 @@ let package = Package(
         .executableTarget(name: "mediashell", dependencies: ["Shell"]),
 
         // Tests
-        .testTarget(name: "PTPTests", dependencies: ["PTP"]),
+        .testTarget(name: "PTPTests", dependencies: ["PTP", "POSIX"]),
         .testTarget(name: "POSIXTests", dependencies: ["POSIX"]),
         .testTarget(name: "PTPIPTests", dependencies: ["PTP", "PTPIP", "POSIX"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["PTP", "POSIX", "VirtualCamera", "MediaFormats"]),
-        .testTarget(name: "MediaManagerTests", dependencies: ["MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "VirtualCamera"]),
+        .testTarget(name: "MediaManagerTests", dependencies: ["MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(
             name: "ShellTests",
             dependencies: ["Shell", "MediaManager", "Connectors", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
         .testTarget(name: "ImportTests", dependencies: ["Import", "MediaManager", "Connectors", "PTP", "VirtualCamera"]),
-        .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP"]),
+        .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP", "Connectors", "MediaManager"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"]),
         .testTarget(name: "InteropTests", dependencies: ["PTP", "PTPIP", "MediaFormats"]),
