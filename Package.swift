@@ -75,7 +75,7 @@ let package = Package(
             name: "ShellTests",
             dependencies: ["Shell", "MediaManager", "Connectors", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
         .testTarget(name: "ImportTests", dependencies: ["Import", "MediaManager", "Connectors", "PTP", "VirtualCamera"]),
-        .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP"]),
+        .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP", "Connectors", "MediaManager"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"]),
         .testTarget(name: "InteropTests", dependencies: ["PTP", "PTPIP", "MediaFormats"]),

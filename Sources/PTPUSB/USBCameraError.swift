@@ -4,6 +4,8 @@ public enum USBCameraError: Error, Equatable, Sendable, CustomStringConvertible 
     case noUSB
     /// No attached PTP/MTP device matches; `available` lists those that are attached.
     case notFound(USBCameraSelector, available: [USBCameraDescription])
+    /// More than one attached device matches, and the caller asked for exactly one (a script).
+    case ambiguous(USBCameraSelector, matching: [USBCameraDescription])
     /// The device has no PTP interface with a bulk-in and bulk-out endpoint.
     case notACamera(USBCameraDescription)
     /// libusb_open failed (no permission, gone, ...).
@@ -29,6 +31,12 @@ public enum USBCameraError: Error, Equatable, Sendable, CustomStringConvertible 
             }
             let list = available.map { "\($0.url) \($0.usbID) \($0.displayName)" }.joined(separator: "; ")
             return "no USB camera matches \(selector); attached: \(list)"
+        case .ambiguous(let selector, let matching):
+            let list = matching.map(\.shortDescription).joined(separator: "; ")
+            let example = matching.first.map { $0.namingURL(among: matching) } ?? "usb:BUS,ADDR"
+            let which = selector == .first ? "are attached" : "match \(selector)"
+            return "\(matching.count) USB cameras \(which): \(list); name the one to open "
+                + "with usb:serial=SERIAL, usb:model=NAME or usb:BUS,ADDR (as in \(example))"
         case .notACamera(let camera):
             return "\(camera.url) (\(camera.displayName)) has no PTP interface with bulk endpoints"
         case .cannotOpen(let camera, let code):
