@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import POSIX
 import PTP
 import PTPIP
 import PTPUSB
@@ -95,11 +96,24 @@ extension CameraConnector.Options {
     }
 }
 
-public enum CameraOpenError: Error, Equatable, CustomStringConvertible {
+/// Why a camera address could not be opened, as data (the shell words it).
+public enum CameraOpenError: Error, Equatable, CustomStringConvertible, CategorizedError {
+    /// Nothing at that address can be opened (the text says why).
     case unavailable(String)
+    /// The USB camera could not be found, opened or claimed.
+    case usb(USBCameraError)
+
     public var description: String {
         switch self {
         case .unavailable(let why): why
+        case .usb(let error): error.description
+        }
+    }
+
+    public var category: FailureCategory {
+        switch self {
+        case .unavailable: .notFound
+        case .usb(let error): error.category
         }
     }
 }

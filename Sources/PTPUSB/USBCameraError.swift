@@ -1,3 +1,5 @@
+import POSIX
+
 /// Why a USB camera could not be opened, with what to do about it.
 public enum USBCameraError: Error, Equatable, Sendable, CustomStringConvertible {
     /// libusb could not start: this machine has no USB bus that a program can reach.
@@ -61,6 +63,33 @@ public enum USBCameraError: Error, Equatable, Sendable, CustomStringConvertible 
                     """
             }
             return "cannot claim the PTP interface of \(camera.url) (\(camera.displayName)): \(code)"
+        }
+    }
+}
+
+extension USBCameraError: CategorizedError {
+    /// Not attached is `.notFound`, held by another program `.busy`, no PTP interface `.notSupported`.
+    public var category: FailureCategory {
+        switch self {
+        case .noUSB, .notACamera: .notSupported
+        case .notFound: .notFound
+        case .ambiguous: .invalidRequest
+        case .cannotOpen(_, let code): code == .access ? .localIO : code.category
+        case .cannotClaim(_, let code): code == .busy ? .busy : code.category
+        }
+    }
+}
+
+extension LibUSBError: CategorizedError {
+    public var category: FailureCategory {
+        switch self {
+        case .noDevice: .disconnected
+        case .notFound: .notFound
+        case .busy: .busy
+        case .timeout: .timedOut
+        case .notSupported: .notSupported
+        case .access, .noMemory, .interrupted, .invalidParameter: .localIO
+        default: .deviceFault
         }
     }
 }

@@ -16,10 +16,10 @@ extension CameraConnector {
         let attached = options.usbBus.cameras()
         let matching = attached.filter(selector.matches)
         guard let chosen = matching.first else {
-            throw CameraOpenError.unavailable(USBCameraError.notFound(selector, available: attached).description)
+            throw CameraOpenError.usb(.notFound(selector, available: attached))
         }
         if matching.count > 1, !options.opensFirstOfSeveral {
-            throw CameraOpenError.unavailable(USBCameraError.ambiguous(selector, matching: matching).description)
+            throw CameraOpenError.usb(.ambiguous(selector, matching: matching))
         }
         let camera = try options.usbBus.open(chosen, options: options)
         if matching.count > 1 {

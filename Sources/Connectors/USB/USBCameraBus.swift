@@ -24,7 +24,7 @@ public struct LibUSBCameraBus: USBCameraBus {
             transport = try USBTransport.open(
                 .address(bus: camera.bus, address: camera.address), timeouts: USBTimeouts(transfer: options.timeout))
         } catch let error as USBCameraError {
-            throw CameraOpenError.unavailable(error.description)
+            throw CameraOpenError.usb(error)
         }
         return try Camera(
             transport: CameraConnector.sessionTransport(transport, options: options),

@@ -1,3 +1,5 @@
+import POSIX
+
 /// Where a camera is, as the user writes it: `usb:`, `usb:BUS,ADDR`, `usb:VVVV:PPPP`, `usb:serial=SERIAL`,
 /// `usb:model=NAME`, `ptpip:HOST[:PORT[:EVENTPORT]]`, `dir:PATH`, `sim:` or `sim:PATH`.
 public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
@@ -117,4 +119,9 @@ extension CameraURL {
 public struct CameraURLError: Error, Equatable, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension CameraURLError: CategorizedError {
+    /// A camera address that does not parse is a bad request.
+    public var category: FailureCategory { .invalidRequest }
 }

@@ -226,25 +226,10 @@ public final class Interpreter {
     }
 
     /// True when `error` says the connection to the camera is gone.
-    static func isDisconnect(_ error: Error) -> Bool {
-        if case PTPError.connectionClosed = error { return true }
-        return false
-    }
+    static func isDisconnect(_ error: Error) -> Bool { error.failureCategory == .disconnected }
 
-    /// The words for an error, whatever layer it came from.
-    static func message(for error: Error) -> String {
-        switch error {
-        case let error as CommandError: return error.message
-        case let error as PTPError: return error.description
-        case let error as DownloadError: return error.description
-        case let error as SettingError: return error.description
-        case let error as CameraURLError: return error.description
-        case let error as CameraOpenError: return error.description
-        case let error as SystemError: return error.description
-        case let error as CustomStringConvertible: return error.description
-        default: return String(describing: error)
-        }
-    }
+    /// The words for an error, whatever layer it came from (`ErrorWords`).
+    static func message(for error: Error) -> String { ErrorWords.sentence(for: error) }
 }
 
 /// A script being run, for `FILE:LINE:` in messages.
