@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "POSIX"),
 
         // Protocol and transports
-        .target(name: "PTP"),
+        .target(name: "PTP", dependencies: ["POSIX"]),
         .target(name: "PTPIP", dependencies: ["PTP", "POSIX"]),
         .target(name: "PTPUSB", dependencies: ["PTP", "POSIX", "CLibUSB"]),
 
@@ -49,12 +49,12 @@ let package = Package(
             resources: [.copy("DemoMedia")]),
 
         // What the shell talks to
-        .target(name: "MediaManager", dependencies: ["PTP", "MediaFormats", "CMediaShellShim"]),
+        .target(name: "MediaManager", dependencies: ["PTP", "POSIX", "MediaFormats", "CMediaShellShim"]),
         .target(name: "Playback", dependencies: ["MediaFormats", "POSIX"]),
         // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
-        .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "CMediaShellShim"]),
+        .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX", "CMediaShellShim"]),
         // A camera URL to a transport and a camera
-        .target(name: "Connectors", dependencies: ["MediaManager", "PTP", "PTPIP", "PTPUSB", "VirtualCamera"]),
+        .target(name: "Connectors", dependencies: ["MediaManager", "PTP", "POSIX", "PTPIP", "PTPUSB", "VirtualCamera"]),
         .target(
             name: "Shell",
             dependencies: [
@@ -64,18 +64,18 @@ let package = Package(
         .executableTarget(name: "mediashell", dependencies: ["Shell"]),
 
         // Tests
-        .testTarget(name: "PTPTests", dependencies: ["PTP"]),
+        .testTarget(name: "PTPTests", dependencies: ["PTP", "POSIX"]),
         .testTarget(name: "POSIXTests", dependencies: ["POSIX"]),
         .testTarget(name: "PTPIPTests", dependencies: ["PTP", "PTPIP", "POSIX"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["PTP", "VirtualCamera", "MediaFormats"]),
-        .testTarget(name: "MediaManagerTests", dependencies: ["MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "VirtualCamera"]),
+        .testTarget(name: "MediaManagerTests", dependencies: ["MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(
             name: "ShellTests",
             dependencies: ["Shell", "MediaManager", "Connectors", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
         .testTarget(name: "ImportTests", dependencies: ["Import", "MediaManager", "Connectors", "PTP", "VirtualCamera"]),
-        .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP"]),
+        .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP", "Connectors", "MediaManager"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"]),
         .testTarget(name: "InteropTests", dependencies: ["PTP", "PTPIP", "MediaFormats"]),

@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import POSIX
 import PTP
 import PTPIP
 import PTPUSB
@@ -18,6 +19,14 @@ public enum CameraConnector {
         public var videoFrames: VideoFrameDecoder?
         /// Records every container of the session (`--debug-ptp`); nil: none.
         public var trace: PTPTrace?
+        /// Where `usb:` URLs look for cameras: the machine's USB bus, unless a test presents virtual ones
+        /// (see `VirtualUSBBus`).
+        public var usbBus: USBCameraBus = CameraConnector.standardUSBBus
+        /// What a `usb:` URL that matches more than one camera does: open the first and tell `onUSBChoice`
+        /// (at a prompt), or fail with the list (false: a script must name the camera it means).
+        public var opensFirstOfSeveral = true
+        /// Told which camera was opened when a `usb:` URL matched several, and which were not.
+        public var onUSBChoice: (@Sendable (USBCameraChoice) -> Void)?
         public init() {}
     }
 
@@ -38,11 +47,15 @@ public enum CameraConnector {
         case .ptpip(let host, let port, let eventPort):
             return try openPTPIP(host: host, port: port, eventPort: eventPort, url: url, options: options)
         case .usbFirst:
-            return try openUSB(.first, url: url, options: options)
+            return try openUSB(.first, options: options)
         case .usbAddress(let bus, let address):
-            return try openUSB(.address(bus: bus, address: address), url: url, options: options)
+            return try openUSB(.address(bus: bus, address: address), options: options)
         case .usbID(let vendor, let product):
-            return try openUSB(.id(vendor: vendor, product: product), url: url, options: options)
+            return try openUSB(.id(vendor: vendor, product: product), options: options)
+        case .usbSerial(let serial):
+            return try openUSB(.serial(serial), options: options)
+        case .usbModel(let name):
+            return try openUSB(.model(name), options: options)
         }
     }
 
@@ -82,11 +95,24 @@ extension CameraConnector.Options {
     }
 }
 
-public enum CameraOpenError: Error, Equatable, CustomStringConvertible {
+/// Why a camera address could not be opened, as data (the shell words it).
+public enum CameraOpenError: Error, Equatable, CustomStringConvertible, CategorizedError {
+    /// Nothing at that address can be opened (the text says why).
     case unavailable(String)
+    /// The USB camera could not be found, opened or claimed.
+    case usb(USBCameraError)
+
     public var description: String {
         switch self {
         case .unavailable(let why): why
+        case .usb(let error): error.description
+        }
+    }
+
+    public var category: FailureCategory {
+        switch self {
+        case .unavailable: .notFound
+        case .usb(let error): error.category
         }
     }
 }
@@ -97,21 +123,5 @@ extension CameraConnector {
         let transport = try PTPIPInitiator.connect(
             host: host, port: port, eventPort: eventPort, name: options.clientName, timeouts: timeouts)
         return try Camera(transport: options.traced(transport), location: url.description)
-    }
-}
-
-extension CameraConnector {
-    /// The PTP/MTP cameras attached over USB, for `devices`: bus, address, ids, names and the URL that
-    /// opens each. Empty on a machine without USB.
-    public static func usbCameras() -> [USBCameraDescription] { USBTransport.cameras() }
-
-    static func openUSB(_ selector: USBCameraSelector, url: CameraURL, options: Options) throws -> Camera {
-        let transport: USBTransport
-        do {
-            transport = try USBTransport.open(selector, timeouts: USBTimeouts(transfer: options.timeout))
-        } catch let error as USBCameraError {
-            throw CameraOpenError.unavailable(error.description)
-        }
-        return try Camera(transport: options.traced(transport), location: transport.camera?.url ?? url.description)
     }
 }

@@ -1,6 +1,8 @@
-/// Why an import (or a fetch planned by this module) cannot go on. The cases carry the facts; the
-/// descriptions are the words the shell shows.
-public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
+import POSIX
+
+/// Why an import (or a fetch planned by this module) cannot go on. The cases carry the facts and the
+/// descriptions say them; what to do about it (which command, which option) the shell adds.
+public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
     /// The ledger file is not one this program wrote (or was damaged): importing on would bring the whole
     /// card again, so the import stops and names the file.
     case corruptLedger(path: String, detail: String)
@@ -16,15 +18,22 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .corruptLedger(let path, let detail):
-            "the import ledger \(path) cannot be read (\(detail)); nothing was imported. Move it aside "
-                + "(mv '\(path)' '\(path).bad') to start a new ledger, which treats every file as new"
+            "the import ledger \(path) cannot be read (\(detail)); nothing was imported"
         case .ledgerBusy(let path):
-            "another import from this camera is running (it holds \(path)); run 'import' again when it ends"
+            "another import from this camera is running (it holds \(path))"
         case .badPattern(let pattern, let reason): "bad destination pattern '\(pattern)': \(reason)"
         case .notEnoughSpace(let needed, let available, let folder):
             "not enough space in \(folder): the files need \(ByteCount.text(needed)), "
-                + "\(ByteCount.text(available)) is free (use --force to start anyway)"
+                + "\(ByteCount.text(available)) is free"
         case .local(let why): why
+        }
+    }
+
+    public var category: FailureCategory {
+        switch self {
+        case .corruptLedger, .local, .notEnoughSpace: .localIO
+        case .ledgerBusy: .busy
+        case .badPattern: .invalidRequest
         }
     }
 }

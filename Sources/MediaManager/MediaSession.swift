@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// An open camera with its cached catalog: what the shell holds while a camera is open.
@@ -132,7 +133,7 @@ public final class MediaSession: @unchecked Sendable {
             if pending.isEmpty || pending.count >= Self.commitGroupFiles || pendingBytes >= Self.commitGroupBytes {
                 flush()
             }
-            if case .failure(DownloadError.cancelled) = transferred { break }
+            if case .failure(let error) = transferred, error.isCancellation { break }
         }
         flush()
         return results

@@ -91,3 +91,14 @@ extension ChildProcess {
         return Finished(exitCode: child.exitCode, output: output)
     }
 }
+
+extension ChildProcess.RunFailure: CategorizedError {
+    public var category: FailureCategory {
+        switch self {
+        case .couldNotStart(let error), .failed(let error): error.category
+        case .tookTooLong: .timedOut
+        case .tooMuchOutput: .localIO
+        case .cancelled: .cancelled
+        }
+    }
+}

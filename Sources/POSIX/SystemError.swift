@@ -43,3 +43,16 @@ public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// The C library's text for an errno value ("Connection refused").
 public func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+extension SystemError: CategorizedError {
+    /// A closed or reset connection is `.disconnected`, an expired wait `.timedOut`, everything else the
+    /// local system's refusal.
+    public var category: FailureCategory {
+        if isConnectionClosed { return .disconnected }
+        if isTimeout { return .timedOut }
+        if errno == EBUSY || errno == EAGAIN { return .busy }
+        if errno == EEXIST { return .alreadyExists }
+        if errno == ENOENT { return .notFound }
+        return .localIO
+    }
+}

@@ -1,5 +1,8 @@
-/// Everything that can go wrong talking PTP, with a message a user can act on.
-/// The response code stays attached for logs and for callers that branch on it.
+import POSIX
+
+/// Everything that can go wrong talking PTP, as data: callers branch on the case or its `category`, and the
+/// response code stays attached for logs and hints. A cancelled transfer throws `CancellationError`, the one
+/// spelling of "cancelled" in every module.
 public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The device answered the operation with a response other than OK.
     case response(ResponseCode, operation: OperationCode)
@@ -13,8 +16,6 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case connectionClosed(String)
     /// A data phase larger than the caller allowed (kept bounded so a lying device cannot exhaust memory).
     case dataTooLarge(limit: UInt64, announced: UInt64)
-    /// The operation was cancelled by the user.
-    case cancelled
     /// The local system refused something (socket, file) — errno text included.
     case system(String)
 
@@ -28,7 +29,6 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .connectionClosed(let why): "connection closed: \(why)"
         case .dataTooLarge(let limit, let announced):
             "device announced \(announced) bytes, more than the \(limit) allowed here"
-        case .cancelled: "cancelled"
         case .system(let why): why
         }
     }
@@ -37,5 +37,25 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
     public var responseCode: ResponseCode? {
         if case .response(let code, _) = self { return code }
         return nil
+    }
+}
+
+extension PTPError: CategorizedError {
+    /// DeviceBusy is `.busy`, OperationNotSupported `.notSupported`, any other response or bad data from the
+    /// device `.deviceFault`.
+    public var category: FailureCategory {
+        switch self {
+        case .response(let code, _):
+            switch code {
+            case .deviceBusy: .busy
+            case .operationNotSupported: .notSupported
+            case .transactionCancelled: .cancelled
+            default: .deviceFault
+            }
+        case .malformed, .protocolViolation, .dataTooLarge: .deviceFault
+        case .timeout: .timedOut
+        case .connectionClosed: .disconnected
+        case .system: .localIO
+        }
     }
 }

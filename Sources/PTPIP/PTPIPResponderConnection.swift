@@ -29,7 +29,7 @@ public struct PTPIPPeerInfo: Equatable, Sendable {
 ///   and sent as soon as it is attached; events sent after the initiator closed its event socket are dropped.
 /// - A Cancel received while `sendData` runs (on either socket) ends the data phase early with an empty
 ///   End_Data; the transport then answers the transaction with TransactionCancelled itself and throws
-///   `PTPError.cancelled`. A `sendResponse` for that transaction afterwards is ignored.
+///   `CancellationError`. A `sendResponse` for that transaction afterwards is ignored.
 /// - Pings are answered with Pongs on the socket they came on.
 public final class PTPIPResponderConnection: ResponderTransport, @unchecked Sendable {
     // Safety: the mutable state below is only touched with `lock` held; `eventWriteLock` serializes writes
@@ -162,7 +162,7 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
             case .control(.ping):
                 try command.write(.pong)
             case .control(.cancel(let id)) where id == transactionID:
-                throw PTPError.cancelled
+                throw CancellationError()
             case .control(let other):
                 throw PTPError.protocolViolation("\(address) sent \(other.type) in the middle of its data phase")
             }
@@ -176,7 +176,7 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
         if !completed {
             try command.write(.commandResponse(PTPResponse(.transactionCancelled, transactionID: transactionID)))
             lock.withLock { answeredByTransport = transactionID }
-            throw PTPError.cancelled
+            throw CancellationError()
         }
     }
 

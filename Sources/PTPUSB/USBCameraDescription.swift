@@ -1,3 +1,5 @@
+import Foundation
+
 /// An attached USB device that speaks PTP or MTP, as `devices` lists it.
 public struct USBCameraDescription: Equatable, Sendable, CustomStringConvertible {
     /// How the device said it speaks PTP.
@@ -53,25 +55,46 @@ public struct USBCameraDescription: Equatable, Sendable, CustomStringConvertible
 
     public var description: String {
         var text = "\(url)  \(usbID)  \(displayName)"
+        if !serialNumber.isEmpty { text += "  serial \(serialNumber)" }
         if let problem { text += "  (\(problem))" }
         return text
+    }
+
+    /// "usb:001,004 Canon Inc. EOS R6 (serial 0123)": one camera in a list inside a sentence.
+    public var shortDescription: String {
+        "\(url) \(displayName)" + (serialNumber.isEmpty ? "" : " (serial \(serialNumber))")
+    }
+
+    /// The shortest URL that names exactly this camera among `attached` and stays true when it is
+    /// plugged into another port: `usb:serial=...` when its serial number is plain and its own, else its address.
+    public func namingURL(among attached: [USBCameraDescription]) -> String {
+        let plain = !serialNumber.isEmpty && serialNumber.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        let own = attached.filter { $0.serialNumber == serialNumber }.count == 1
+        return plain && own ? "usb:serial=\(serialNumber)" : url
     }
 }
 
 /// Which device `usb:` URLs pick.
 public enum USBCameraSelector: Equatable, Sendable, CustomStringConvertible {
-    /// The first PTP/MTP device found (`usb:`).
+    /// Any PTP/MTP device (`usb:`): the first when there is just one.
     case first
     /// `usb:BUS,ADDR`.
     case address(bus: Int, address: Int)
-    /// `usb:VVVV:PPPP`: the first device with these ids.
+    /// `usb:VVVV:PPPP`: the devices with these ids.
     case id(vendor: UInt16, product: UInt16)
+    /// `usb:serial=SERIAL`: the device whose serial number is exactly this.
+    case serial(String)
+    /// `usb:model=NAME`: the devices whose maker and model name contains this, in any case.
+    case model(String)
 
     public func matches(_ camera: USBCameraDescription) -> Bool {
         switch self {
         case .first: true
         case .address(let bus, let address): camera.bus == bus && camera.address == address
         case .id(let vendor, let product): camera.vendorID == vendor && camera.productID == product
+        case .serial(let serial): !serial.isEmpty && camera.serialNumber == serial
+        case .model(let name):
+            !name.isEmpty && "\(camera.manufacturer) \(camera.model)".localizedCaseInsensitiveContains(name)
         }
     }
 
@@ -80,6 +103,8 @@ public enum USBCameraSelector: Equatable, Sendable, CustomStringConvertible {
         case .first: "usb:"
         case .address(let bus, let address): "usb:\(pad(bus, 3)),\(pad(address, 3))"
         case .id(let vendor, let product): "usb:\(hex(vendor)):\(hex(product))"
+        case .serial(let serial): "usb:serial=\(serial)"
+        case .model(let name): "usb:model=\(name)"
         }
     }
 }

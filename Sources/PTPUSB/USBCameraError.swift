@@ -1,9 +1,13 @@
+import POSIX
+
 /// Why a USB camera could not be opened, with what to do about it.
 public enum USBCameraError: Error, Equatable, Sendable, CustomStringConvertible {
     /// libusb could not start: this machine has no USB bus that a program can reach.
     case noUSB
     /// No attached PTP/MTP device matches; `available` lists those that are attached.
     case notFound(USBCameraSelector, available: [USBCameraDescription])
+    /// More than one attached device matches, and the caller asked for exactly one (a script).
+    case ambiguous(USBCameraSelector, matching: [USBCameraDescription])
     /// The device has no PTP interface with a bulk-in and bulk-out endpoint.
     case notACamera(USBCameraDescription)
     /// libusb_open failed (no permission, gone, ...).
@@ -29,6 +33,12 @@ public enum USBCameraError: Error, Equatable, Sendable, CustomStringConvertible 
             }
             let list = available.map { "\($0.url) \($0.usbID) \($0.displayName)" }.joined(separator: "; ")
             return "no USB camera matches \(selector); attached: \(list)"
+        case .ambiguous(let selector, let matching):
+            let list = matching.map(\.shortDescription).joined(separator: "; ")
+            let example = matching.first.map { $0.namingURL(among: matching) } ?? "usb:BUS,ADDR"
+            let which = selector == .first ? "are attached" : "match \(selector)"
+            return "\(matching.count) USB cameras \(which): \(list); name the one to open "
+                + "with usb:serial=SERIAL, usb:model=NAME or usb:BUS,ADDR (as in \(example))"
         case .notACamera(let camera):
             return "\(camera.url) (\(camera.displayName)) has no PTP interface with bulk endpoints"
         case .cannotOpen(let camera, let code):
@@ -53,6 +63,33 @@ public enum USBCameraError: Error, Equatable, Sendable, CustomStringConvertible 
                     """
             }
             return "cannot claim the PTP interface of \(camera.url) (\(camera.displayName)): \(code)"
+        }
+    }
+}
+
+extension USBCameraError: CategorizedError {
+    /// Not attached is `.notFound`, held by another program `.busy`, no PTP interface `.notSupported`.
+    public var category: FailureCategory {
+        switch self {
+        case .noUSB, .notACamera: .notSupported
+        case .notFound: .notFound
+        case .ambiguous: .invalidRequest
+        case .cannotOpen(_, let code): code == .access ? .localIO : code.category
+        case .cannotClaim(_, let code): code == .busy ? .busy : code.category
+        }
+    }
+}
+
+extension LibUSBError: CategorizedError {
+    public var category: FailureCategory {
+        switch self {
+        case .noDevice: .disconnected
+        case .notFound: .notFound
+        case .busy: .busy
+        case .timeout: .timedOut
+        case .notSupported: .notSupported
+        case .access, .noMemory, .interrupted, .invalidParameter: .localIO
+        default: .deviceFault
         }
     }
 }

@@ -91,6 +91,7 @@ public enum Shell {
         var banner = "mediashell \(Entrypoint.version)"
         if let media = interpreter.media { banner += ": " + OpenCommand.openedLine(media) }
         output.line(banner + "; 'help' lists the commands, Ctrl-D quits")
+        if let note = interpreter.openNote { output.line(note) }
         if interpreter.media?.url == .simulator(path: nil) {
             output.line("This is the DEMO card (sim:), not a camera of yours: 'open URL' opens one, 'devices' lists them")
         }
@@ -114,10 +115,21 @@ public enum Shell {
                 return false
             }
         }
-        if (try? interpreter.open(.usbFirst)) != nil { return true }
-        guard interactive else {
-            Console.error("mediashell: \(noCameraMessage)")
-            return false
+        var attachedButFailed = false
+        do {
+            try interpreter.open(.usbFirst)
+            return true
+        } catch {
+            // A camera is attached but did not open (several, and a script must name one; in use by
+            // another program): say why, rather than that there is none.
+            attachedButFailed = !DeviceDiscovery.usbCameras().isEmpty
+            if attachedButFailed {
+                Console.error("mediashell: \(Interpreter.message(for: error))")
+                if !interactive { return false }
+            } else if !interactive {
+                Console.error("mediashell: \(noCameraMessage)")
+                return false
+            }
         }
         do {
             try interpreter.open(.simulator(path: nil))
@@ -125,7 +137,10 @@ public enum Shell {
             Console.error("mediashell: no USB camera, and the demo camera failed: \(Interpreter.message(for: error))")
             return false
         }
-        Console.error("mediashell: no camera found; this is the built-in DEMO camera (sim:), its files are not yours")
+        Console.error(
+            attachedButFailed
+                ? "mediashell: opened the built-in DEMO camera (sim:) instead; its files are not yours"
+                : "mediashell: no camera found; this is the built-in DEMO camera (sim:), its files are not yours")
         return true
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 import Testing
 @testable import MediaManager
@@ -84,16 +85,41 @@ func randomBytes(_ count: Int) -> [UInt8] {
         let remote = FakeRemote(randomBytes(10_000))
         let flag = CancellationFlag()
         let seen = LockedCounter()
-        #expect(throws: DownloadError.cancelled(path: folder + "/DJI_0001.MP4", at: 3000)) {
+        let error = #expect(throws: DownloadError.self) {
             try job(remote, folder).run(read: { offset, count, sink in
                 let n = try remote.read(offset, count, sink)
                 if seen.increment() == 3 { flag.cancel() }
                 return n
             }, cancellation: flag)
         }
+        #expect(error?.failureCategory == .cancelled)
+        #expect(error?.cancelledAt == 3000)
+        guard case .interrupted(_, let path, _, _, let cause) = error else { Issue.record("not interrupted"); return }
+        #expect(path == folder + "/DJI_0001.MP4")
+        #expect(cause is CancellationError)
         #expect(remote.requests.count == 3)
         let outcome = try job(remote, folder).run(read: remote.read)
         #expect(outcome == .downloaded(path: folder + "/DJI_0001.MP4", bytes: 10_000, resumedFrom: 3000))
+    }
+
+    @Test func aDeviceFailureKeepsItsCauseAndItsCategory() throws {
+        let folder = try temporaryFolder()
+        let remote = FakeRemote(randomBytes(10_000))
+        let error = #expect(throws: DownloadError.self) {
+            try job(remote, folder).run(read: { offset, count, sink in
+                if offset > 0 { throw PTPError.response(.deviceBusy, operation: .getPartialObject) }
+                return try remote.read(offset, count, sink)
+            })
+        }
+        // A busy camera stays busy through the download's error: the shell's hint switches on this.
+        #expect(error?.failureCategory == .busy)
+        #expect(error?.cancelledAt == nil)
+        guard case .interrupted(_, _, let at, let size, let cause as PTPError) = error else {
+            Issue.record("not interrupted by the device: \(String(describing: error))")
+            return
+        }
+        #expect(cause.responseCode == .deviceBusy)
+        #expect(at > 0 && size == 10_000)
     }
 
     @Test func neverOverwritesWithoutForceAndOnlyNewSkipsSameSize() throws {

@@ -119,7 +119,7 @@ extension Network {
             try session.open()
 
             let sink = CancellingSink()
-            #expect(throws: PTPError.cancelled) { try session.getObject(3, into: sink) }
+            #expect(throws: CancellationError.self) { try session.getObject(3, into: sink) }
             #expect(sink.written > 0)
             // The stream is in step: the next transaction works.
             let again = BufferSink()

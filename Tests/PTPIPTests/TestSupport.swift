@@ -81,7 +81,7 @@ final class CancellingSink: DataSink {
     func begin(expectedLength: UInt64?) throws {}
     func write(_ chunk: UnsafeRawBufferPointer) throws {
         written += chunk.count
-        throw PTPError.cancelled
+        throw CancellationError()
     }
 }
 
@@ -187,7 +187,7 @@ enum TestDevice {
                     }
                     do {
                         try connection.sendData(transactionID: id, source: PatternSource(length: size))
-                    } catch PTPError.cancelled {
+                    } catch is CancellationError {
                         record.cancelled(id)
                     }
                     try respond(.ok)

@@ -17,7 +17,7 @@ final class RecordingSink: DataSink {
     func begin(expectedLength: UInt64?) throws { announced = .some(expectedLength) }
 
     func write(_ chunk: UnsafeRawBufferPointer) throws {
-        if let failAfter, bytes.count + chunk.count > failAfter { throw PTPError.cancelled }
+        if let failAfter, bytes.count + chunk.count > failAfter { throw CancellationError() }
         bytes += chunk
         chunkSizes.append(chunk.count)
     }
@@ -324,7 +324,7 @@ struct USBFramingTests {
         device.script = { _ in [.data(pattern(10_000)), .response(.ok)] }
         let transport = device.transport()
         defer { transport.close() }
-        #expect(throws: PTPError.cancelled) {
+        #expect(throws: CancellationError.self) {
             try transport.transact(PTPCommand(.getObject, transactionID: 1), dataOut: nil, dataIn: RecordingSink(failAfter: 100))
         }
         #expect(device.cancelledTransactions.isEmpty)
@@ -339,7 +339,7 @@ struct USBFramingTests {
         device.script = { _ in [.data(pattern(200_000)), .response(.ok)] }
         let transport = device.transport(drainLimit: 8192)
         defer { transport.close() }
-        #expect(throws: PTPError.cancelled) {
+        #expect(throws: CancellationError.self) {
             try transport.transact(PTPCommand(.getObject, transactionID: 11), dataOut: nil, dataIn: RecordingSink(failAfter: 5000))
         }
         #expect(device.cancelledTransactions == [11])

@@ -178,7 +178,7 @@ struct USBVMTests {
         let big = try #require(files.filter { !$0.value.info.isFolder }.max { $0.value.info.compressedSize < $1.value.info.compressedSize })
         #expect(big.value.info.compressedSize > 4 << 20)
         let sink = try ComparingSink(path: Self.card + "/" + big.key, failAfter: 512 << 10)
-        #expect(throws: PTPError.cancelled) { try device.session.getObject(big.value.handle, into: sink) }
+        #expect(throws: CancellationError.self) { try device.session.getObject(big.value.handle, into: sink) }
         // The transaction was cancelled on the device (class Cancel request); the next ones work.
         let again = try ComparingSink(path: Self.card + "/" + big.key)
         try device.session.getObject(big.value.handle, into: again)
@@ -315,7 +315,7 @@ final class ComparingSink: DataSink {
     func begin(expectedLength: UInt64?) throws {}
 
     func write(_ chunk: UnsafeRawBufferPointer) throws {
-        if let failAfter, count >= failAfter { throw PTPError.cancelled }
+        if let failAfter, count >= failAfter { throw CancellationError() }
         beforeChunk?(count)
         largestChunk = max(largestChunk, chunk.count)
         let expected = try file.read(upToCount: chunk.count) ?? Data()

@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import POSIX
 import Testing
 
 @testable import Playback
@@ -161,12 +162,16 @@ struct EngineTests {
     }
 
     @Test func commandsThatDoNotApplySayWhy() throws {
-        #expect(throws: PlaybackError.self) { try engine.pause() }
-        #expect(throws: PlaybackError.self) { try engine.resume() }
+        let pause = #expect(throws: PlaybackError.self) { try engine.pause() }
+        #expect(pause?.refusal == PlaybackError.Refusal(operation: .pause, state: .stopped, name: "landscape_faststart.mp4"))
+        let resume = #expect(throws: PlaybackError.self) { try engine.resume() }
+        #expect(resume?.refusal?.operation == .resume)
+        #expect(resume?.refusal?.state == .stopped)
         try engine.play()
         let error = #expect(throws: PlaybackError.self) { try engine.step() }
         #expect(error?.kind == .wrongState)
-        #expect(error?.message == "step works while paused: pause landscape_faststart.mp4 first")
+        #expect(error?.refusal == PlaybackError.Refusal(operation: .step, state: .playing, name: "landscape_faststart.mp4"))
+        #expect(error?.failureCategory == .invalidRequest)
         // Repeating a state is harmless.
         try engine.play()
         try engine.pause()

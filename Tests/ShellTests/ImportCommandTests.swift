@@ -78,9 +78,8 @@ import VirtualCamera
         #expect(run("import --to \(pictures)/%Y/%m-%d") == .success)
         #expect(localFiles().isEmpty)
 
-        // A new file on the card: exactly that one (the dir: card sees it after a refresh).
+        // A new file on the card: exactly that one (import reads the card afresh, no refresh needed).
         try card.write("DCIM/101MEDIA/IMG_0102.JPG", patternBytes(1_200, seed: 10))
-        #expect(run("refresh") == .success)
         #expect(run("import --dry-run --to \(pictures)/%Y/%m-%d") == .success)
         #expect(output.lines.first?.hasPrefix("/DCIM/101MEDIA/IMG_0102.JPG -> \(pictures)/") == true)
         #expect(output.lines.last?.hasPrefix("would fetch 1 file (1.2 kB); 10 skipped as already imported") == true)

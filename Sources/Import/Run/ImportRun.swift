@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import POSIX
 import PTP
 
 /// Carries out an import plan: downloads each file through its `.part` (continuing what an interrupted
@@ -176,7 +177,8 @@ public struct ImportRun {
                 bytesBefore += item.file.size
                 filesDone += 1
                 if pending.count >= Self.groupFiles || pendingBytes >= Self.groupBytes { try flush() }
-            case .failure(DownloadError.cancelled(_, let at)):
+            case .failure(let error as DownloadError) where error.cancelledAt != nil:
+                let at = error.cancelledAt ?? 0
                 try flush()
                 summary.interrupted = true
                 event?(.stopped(item, at: at))

@@ -202,7 +202,7 @@ public final class Camera: @unchecked Sendable {
         guard session.supports(.initiateCapture) else { throw CameraCapabilityError.notOffered("capture") }
         try session.initiateCapture()
         let completed = collector.waitForCompletion(timeout: timeout, cancelled: cancelled)
-        if cancelled() && !completed && collector.added.isEmpty { throw PTPError.cancelled }
+        if cancelled() && !completed && collector.added.isEmpty { throw CancellationError() }
         return CaptureEvents(added: collector.added, completed: completed)
     }
 }

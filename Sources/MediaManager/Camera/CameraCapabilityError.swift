@@ -1,3 +1,5 @@
+import POSIX
+
 /// Something this camera does not offer, found from its DeviceInfo or its ObjectInfo before any request
 /// was sent (a request it never listed is never sent).
 public enum CameraCapabilityError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -15,4 +17,8 @@ public enum CameraCapabilityError: Error, Equatable, Sendable, CustomStringConve
         case .notOffered(let what): "this camera does not offer \(what)"
         }
     }
+}
+
+extension CameraCapabilityError: CategorizedError {
+    public var category: FailureCategory { .notSupported }
 }

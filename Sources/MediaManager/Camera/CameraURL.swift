@@ -1,9 +1,15 @@
-/// Where a camera is, as the user writes it: `usb:`, `usb:BUS,ADDR`, `usb:VVVV:PPPP`,
-/// `ptpip:HOST[:PORT[:EVENTPORT]]`, `dir:PATH`, `sim:` or `sim:PATH`.
+import POSIX
+
+/// Where a camera is, as the user writes it: `usb:`, `usb:BUS,ADDR`, `usb:VVVV:PPPP`, `usb:serial=SERIAL`,
+/// `usb:model=NAME`, `ptpip:HOST[:PORT[:EVENTPORT]]`, `dir:PATH`, `sim:` or `sim:PATH`.
 public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
     case usbFirst
     case usbAddress(bus: Int, address: Int)
     case usbID(vendor: UInt16, product: UInt16)
+    /// The USB camera whose serial number is exactly this.
+    case usbSerial(String)
+    /// The USB camera whose maker and model name ("Canon Inc. EOS R6") contains this, in any case.
+    case usbModel(String)
     case ptpip(host: String, port: UInt16, eventPort: UInt16)
     case folder(path: String)
     /// The built-in demo card (nil path) or the virtual camera serving a folder, in-process.
@@ -21,6 +27,13 @@ public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
         case "usb":
             if rest.isEmpty {
                 self = .usbFirst
+            } else if let equals = rest.firstIndex(of: "=") {
+                let key = rest[..<equals].lowercased()
+                let value = String(rest[rest.index(after: equals)...])
+                guard !value.isEmpty, key == "serial" || key == "model" else {
+                    throw CameraURLError("use usb:serial=SERIAL or usb:model=NAME, as in usb:serial=0123456789 or usb:model=EOS")
+                }
+                self = key == "serial" ? .usbSerial(value) : .usbModel(value)
             } else if let comma = rest.firstIndex(of: ",") {
                 guard let bus = Int(rest[..<comma]), let address = Int(rest[rest.index(after: comma)...]),
                     (0...255).contains(bus), (0...255).contains(address)
@@ -77,6 +90,8 @@ public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
             func pad(_ n: Int) -> String { String(repeating: "0", count: max(0, 3 - String(n).count)) + String(n) }
             return "usb:\(pad(bus)),\(pad(address))"
         case .usbID(let vendor, let product): return "usb:\(hex(vendor)):\(hex(product))"
+        case .usbSerial(let serial): return "usb:serial=\(serial)"
+        case .usbModel(let model): return "usb:model=\(model)"
         case .ptpip(let host, let port, let eventPort):
             let h = host.contains(":") ? "[\(host)]" : host
             return eventPort == port ? "ptpip:\(h):\(port)" : "ptpip:\(h):\(port):\(eventPort)"
@@ -91,6 +106,7 @@ extension CameraURL {
     public var redactedDescription: String {
         switch self {
         case .folder: return "dir:<path>"
+        case .usbSerial: return "usb:serial=<serial>"
         case .simulator(let path?): return path.isEmpty ? "sim:" : "sim:<path>"
         case .ptpip(let host, let port, let eventPort):
             let isAddress = host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" }
@@ -103,4 +119,9 @@ extension CameraURL {
 public struct CameraURLError: Error, Equatable, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension CameraURLError: CategorizedError {
+    /// A camera address that does not parse is a bad request.
+    public var category: FailureCategory { .invalidRequest }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 #if canImport(Glibc)
 import Glibc
@@ -12,22 +13,62 @@ public enum DownloadOutcome: Equatable, Sendable {
     case skippedExisting(path: String)
 }
 
-/// Why a download stopped. The `.part` file stays in every case, so the next fetch resumes.
-public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Why a download stopped, as data (the shell words it). The `.part` file stays in every case, so the next
+/// fetch resumes.
+public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
+    /// A file appeared at the destination while this one downloaded, and nothing may replace it.
     case exists(path: String)
-    case cancelled(path: String, at: UInt64)
+    /// The download stopped at byte `at` of `size`, what arrived kept in `path.part`. `cause` says why:
+    /// `CancellationError` when someone asked to stop, the device's or the link's error otherwise; the
+    /// category is the cause's.
+    case interrupted(remoteName: String, path: String, at: UInt64, size: UInt64, cause: any Error)
+    /// The file arrived with another size than the camera listed.
     case sizeMismatch(path: String, expected: UInt64, got: UInt64)
+    /// The local system refused (the text names the path and the system's reason).
     case local(String)
-    case device(String)
+    /// The camera sent more than a request asked for.
+    case overrun(String)
+
+    /// Where a cancelled download stopped; nil for any other failure.
+    public var cancelledAt: UInt64? {
+        if case .interrupted(_, _, let at, _, let cause) = self, cause.isCancellation { return at }
+        return nil
+    }
+
+    public var category: FailureCategory {
+        switch self {
+        case .exists: .alreadyExists
+        case .interrupted(_, _, _, _, let cause): cause.failureCategory
+        case .sizeMismatch, .overrun: .deviceFault
+        case .local: .localIO
+        }
+    }
 
     public var description: String {
         switch self {
-        case .exists(let path): "\(path) appeared meanwhile (fetch again gives this file a unique name; fetch --force replaces it)"
-        case .cancelled(let path, let at): "cancelled at byte \(at); \(path).part kept, fetch again to resume"
+        case .exists(let path): "\(path) appeared meanwhile"
+        case .interrupted(let remoteName, let path, let at, let size, let cause):
+            cause.isCancellation
+                ? "cancelled at byte \(at); \(path).part kept"
+                : "\(remoteName): \(cause) (\(at) of \(size) bytes kept in .part)"
         case .sizeMismatch(let path, let expected, let got):
             "\(path): got \(got) bytes, the camera listed \(expected); kept as .part"
         case .local(let why): why
-        case .device(let why): why
+        case .overrun(let why): why
+        }
+    }
+
+    /// Equal cases with equal facts; two causes are equal when they are of one category and read the same.
+    public static func == (lhs: DownloadError, rhs: DownloadError) -> Bool {
+        switch (lhs, rhs) {
+        case (.exists(let a), .exists(let b)): a == b
+        case (.interrupted(let n1, let p1, let a1, let s1, let c1), .interrupted(let n2, let p2, let a2, let s2, let c2)):
+            n1 == n2 && p1 == p2 && a1 == a2 && s1 == s2 && c1.failureCategory == c2.failureCategory
+                && String(describing: c1) == String(describing: c2)
+        case (.sizeMismatch(let p1, let e1, let g1), .sizeMismatch(let p2, let e2, let g2)): p1 == p2 && e1 == e2 && g1 == g2
+        case (.local(let a), .local(let b)): a == b
+        case (.overrun(let a), .overrun(let b)): a == b
+        default: false
         }
     }
 }
@@ -134,13 +175,13 @@ public struct DownloadJob {
         while offset < size {
             if cancellation?.isCancelled == true {
                 LocalFile.sync(fd)
-                throw DownloadError.cancelled(path: destination, at: offset)
+                throw interrupted(at: offset, by: CancellationError())
             }
             let want = options.wholeFile ? Int(clamping: size) : Int(min(UInt64(options.chunkSize), size - offset))
             sink.reset(offset: offset, limit: want)
             if options.wholeFile {
-                sink.afterWrite = { [destination] done in
-                    if cancellation?.isCancelled == true { throw DownloadError.cancelled(path: destination, at: done) }
+                sink.afterWrite = { done in
+                    if cancellation?.isCancelled == true { throw interrupted(at: done, by: CancellationError()) }
                     offset = done
                     report()
                 }
@@ -153,7 +194,7 @@ public struct DownloadJob {
                 throw error
             } catch {
                 LocalFile.sync(fd)
-                throw DownloadError.device("\(remoteName): \(error) (\(offset) of \(size) bytes kept in .part)")
+                throw interrupted(at: offset, by: error)
             }
             let written = sink.written
             guard written > 0 || got > 0 else {
@@ -169,6 +210,13 @@ public struct DownloadJob {
         return .complete(
             CompletedPart(partPath: partPath, destination: destination, size: size, resumedFrom: resumedFrom,
                           overwrite: options.overwrite))
+    }
+}
+
+extension DownloadJob {
+    /// This download stopped at `at`, for `cause`.
+    func interrupted(at: UInt64, by cause: any Error) -> DownloadError {
+        .interrupted(remoteName: remoteName, path: destination, at: at, size: size, cause: cause)
     }
 }
 
@@ -213,13 +261,13 @@ final class FileSink: DataSink {
 
     func begin(expectedLength: UInt64?) throws {
         if let expectedLength, expectedLength > UInt64(limit) {
-            throw DownloadError.device("the camera sent \(expectedLength) bytes for a request of \(limit)")
+            throw DownloadError.overrun("the camera sent \(expectedLength) bytes for a request of \(limit)")
         }
     }
 
     func write(_ chunk: UnsafeRawBufferPointer) throws {
         guard written + chunk.count <= limit else {
-            throw DownloadError.device("the camera sent more than the \(limit) bytes asked for")
+            throw DownloadError.overrun("the camera sent more than the \(limit) bytes asked for")
         }
         try LocalFile.write(fd, chunk, at: offset, path: path)
         offset += UInt64(chunk.count)

@@ -72,8 +72,8 @@ public final class PlaybackEngine: @unchecked Sendable {
             switch state {
             case .paused: break
             case .playing: setPosition(currentPosition(), state: .paused)
-            case .stopped: throw PlaybackError(.wrongState, "\(media.name) is stopped: nothing to pause")
-            case .ended: throw PlaybackError(.wrongState, "\(media.name) has ended: nothing to pause")
+            case .stopped: throw PlaybackError(refusing: .pause, of: media.name, in: state, "\(media.name) is stopped: nothing to pause")
+            case .ended: throw PlaybackError(refusing: .pause, of: media.name, in: state, "\(media.name) has ended: nothing to pause")
             }
         }
     }
@@ -85,9 +85,9 @@ public final class PlaybackEngine: @unchecked Sendable {
             switch state {
             case .playing: break
             case .paused: setPosition(currentPosition(), state: .playing)
-            case .stopped: throw PlaybackError(.wrongState, "\(media.name) is stopped: use play to start it")
+            case .stopped: throw PlaybackError(refusing: .resume, of: media.name, in: state, "\(media.name) is stopped")
             case .ended:
-                throw PlaybackError(.wrongState, "\(media.name) has ended: seek back, or play to start over")
+                throw PlaybackError(refusing: .resume, of: media.name, in: state, "\(media.name) has ended")
             }
         }
     }
@@ -136,7 +136,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         var outcome: StepOutcome?
         _ = try command { media throws(PlaybackError) in
             if state == .playing {
-                throw PlaybackError(.wrongState, "step works while paused: pause \(media.name) first")
+                throw PlaybackError(refusing: .step, of: media.name, in: state, "\(media.name) is playing: steps are taken while paused")
             }
             let timeline = media.timeline
             let from = timeline.frame(at: currentPosition())

@@ -1,7 +1,10 @@
-/// Why a playback command could not do what was asked, with a message a user can act on.
-public struct PlaybackError: Error, Sendable, Equatable, CustomStringConvertible {
+import POSIX
+
+/// Why a playback command could not do what was asked, as data: a kind to switch on, the facts in
+/// playback's words, and for a refused command what was asked in which state (the shell says what to do).
+public struct PlaybackError: Error, Sendable, Equatable, CustomStringConvertible, CategorizedError {
     public enum Kind: Sendable, Equatable {
-        /// No video is loaded (`play NAME` first).
+        /// No video is loaded.
         case nothingLoaded
         /// The file has no video track, or one without frames.
         case notAVideo
@@ -17,15 +20,47 @@ public struct PlaybackError: Error, Sendable, Equatable, CustomStringConvertible
         case unsupported
     }
 
+    /// What a `.wrongState` error refused: the operation asked of `name` while it was in `state`.
+    public struct Refusal: Sendable, Equatable {
+        public enum Operation: Sendable, Equatable { case pause, resume, step }
+        public let operation: Operation
+        public let state: PlaybackState
+        public let name: String
+
+        public init(operation: Operation, state: PlaybackState, name: String) {
+            self.operation = operation
+            self.state = state
+            self.name = name
+        }
+    }
+
     public let kind: Kind
     public let message: String
+    /// Set for `.wrongState`.
+    public let refusal: Refusal?
 
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
+        refusal = nil
+    }
+
+    /// `operation` does not apply to `name` in `state`; `message` says so.
+    init(refusing operation: Refusal.Operation, of name: String, in state: PlaybackState, _ message: String) {
+        kind = .wrongState
+        self.message = message
+        refusal = Refusal(operation: operation, state: state, name: name)
     }
 
     public var description: String { message }
 
-    static let nothingLoaded = PlaybackError(.nothingLoaded, "no video is loaded: play NAME first")
+    public var category: FailureCategory {
+        switch kind {
+        case .nothingLoaded, .wrongState, .invalidArgument: .invalidRequest
+        case .notAVideo, .unsupported: .notSupported
+        case .player, .stream: .localIO
+        }
+    }
+
+    static let nothingLoaded = PlaybackError(.nothingLoaded, "no video is loaded")
 }

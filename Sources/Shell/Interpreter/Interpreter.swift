@@ -1,6 +1,7 @@
 import Connectors
 import Foundation
 import POSIX
+import Synchronization
 import MediaManager
 import PTP
 import Playback
@@ -39,6 +40,9 @@ public final class Interpreter {
     var loadedVideo: MediaFile?
     /// Where every camera opened records its PTP containers (`--debug-ptp`); nil: no trace.
     public var ptpTrace: PTPTrace?
+    /// What the last `open` has to tell besides the camera it opened: which one a `usb:` that matched
+    /// several cameras took, and how to open the others. Nil when there was no choice.
+    public internal(set) var openNote: String?
     /// Names offered on Tab, from the cached catalog.
     public private(set) lazy var completion = SessionCompletion(interpreter: self)
 
@@ -85,6 +89,12 @@ public final class Interpreter {
         options.timeout = state.settings.timeout
         options.videoFrames = KeyframeVideoFrames.find(environment: environment)
         options.trace = ptpTrace
+        // At a prompt a `usb:` that matches several cameras opens the first and says so; a script must
+        // name the one it means, so there it is an error that lists them.
+        options.opensFirstOfSeveral = isInteractive
+        let choice = ChoiceNote()
+        options.onUSBChoice = { choice.text.withLock { [description = $0.description] in $0 = description } }
+        openNote = nil
         ptpTrace?.note("open \(ptpTrace?.redactor == nil ? url.description : url.redactedDescription)")
         let session = try openInterruptibly(url, options: options)
         do {
@@ -94,6 +104,7 @@ public final class Interpreter {
             throw error
         }
         media = session
+        openNote = choice.text.withLock { $0 }.map(SafeText.display)
         state.cameraClosed()
         reportCatalogWarnings(session.catalog)
     }
@@ -215,29 +226,19 @@ public final class Interpreter {
     }
 
     /// True when `error` says the connection to the camera is gone.
-    static func isDisconnect(_ error: Error) -> Bool {
-        if case PTPError.connectionClosed = error { return true }
-        return false
-    }
+    static func isDisconnect(_ error: Error) -> Bool { error.failureCategory == .disconnected }
 
-    /// The words for an error, whatever layer it came from.
-    static func message(for error: Error) -> String {
-        switch error {
-        case let error as CommandError: return error.message
-        case let error as PTPError: return error.description
-        case let error as DownloadError: return error.description
-        case let error as SettingError: return error.description
-        case let error as CameraURLError: return error.description
-        case let error as CameraOpenError: return error.description
-        case let error as SystemError: return error.description
-        case let error as CustomStringConvertible: return error.description
-        default: return String(describing: error)
-        }
-    }
+    /// The words for an error, whatever layer it came from (`ErrorWords`).
+    static func message(for error: Error) -> String { ErrorWords.sentence(for: error) }
 }
 
 /// A script being run, for `FILE:LINE:` in messages.
 struct ScriptLocation {
     let name: String
     var line: Int
+}
+
+/// Where the connector's note about a choice among several USB cameras lands while `open` runs.
+private final class ChoiceNote: Sendable {
+    let text = Mutex<String?>(nil)
 }

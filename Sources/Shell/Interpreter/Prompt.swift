@@ -22,7 +22,7 @@ extension Interpreter {
         switch url {
         case .simulator: "sim:"
         case .folder: "dir:"
-        case .usbFirst, .usbAddress, .usbID: "usb:"
+        case .usbFirst, .usbAddress, .usbID, .usbSerial, .usbModel: "usb:"
         case .ptpip(let host, _, _): "ptpip:\(SafeText.display(host)):"
         }
     }

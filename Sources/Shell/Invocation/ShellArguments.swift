@@ -16,9 +16,11 @@ public struct ShellArguments: Equatable {
                mediashell serve [--listen HOST:PORT] [--read-only] [--link LINK] [--quirks a,b,...|help] [DIR]
                mediashell devices
                mediashell --help | --version
-        Camera URLs: usb:, usb:BUS,ADDR, usb:VVVV:PPPP, ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH, sim:, sim:PATH.
-        With no --camera, the first USB camera is opened; with none, a prompt opens the demo card (sim:)
-        and a script exits 1.
+        Camera URLs: usb:, usb:BUS,ADDR, usb:VVVV:PPPP, usb:serial=SERIAL, usb:model=NAME,
+        ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH, sim:, sim:PATH.
+        With no --camera, the USB camera attached is opened; with none, a prompt opens the demo card (sim:)
+        and a script exits 1; with several, a prompt opens the first and names the others, and a script
+        exits 1 with the list ('mediashell devices' shows it too).
         --debug-ptp FILE writes every PTP container exchanged with the camera to FILE (attach it when reporting
         a camera); --debug-ptp-redact replaces file names, serial numbers and labels in it.
         Standard input that is not a terminal is read as a script. Type 'help' in the shell for its commands.

@@ -21,6 +21,7 @@ public enum DeviceDiscovery {
     public static func usbCameras() -> [DeviceListing] {
         CameraConnector.usbCameras().map { camera in
             var text = "\(camera.usbID)  \(camera.displayName)"
+            if !camera.serialNumber.isEmpty { text += "  serial \(camera.serialNumber)" }
             if let problem = camera.problem { text += "  (\(problem))" }
             return DeviceListing(url: camera.url, description: text)
         }

@@ -73,7 +73,7 @@ extension ResponderSession {
             sink.abort()
             camera.log("SendObject \(pending.path): more than the \(pending.limit) bytes accepted")
             return .fail(pending.announcedSize == nil ? .storeFull : .objectTooLarge)
-        } catch PTPError.cancelled {
+        } catch is CancellationError {
             sink.abort()
             return .fail(.transactionCancelled)
         } catch {

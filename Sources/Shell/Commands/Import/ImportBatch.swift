@@ -1,6 +1,7 @@
 import Foundation
 import Import
 import MediaManager
+import POSIX
 import PTP
 
 /// One run of `import` (and of `fetch`'s batches): one progress line for the whole batch on a terminal,
@@ -60,7 +61,7 @@ final class ImportBatch {
             }
         case .failed(let item, let error):
             failures += 1
-            if case DownloadError.device = error {
+            if case DownloadError.interrupted = error {
                 shell.report("\(command): \(Interpreter.message(for: error))" + shell.modeHint(for: error))  // names the file
             } else {
                 shell.report("\(command): \(SafeText.display(item.file.name)): \(Interpreter.message(for: error))")
@@ -81,12 +82,12 @@ final class ImportBatch {
 
     /// After a failed download: stop the batch when the camera no longer answers (one cheap request).
     func shouldStop(after error: Error) -> Bool {
-        guard disconnected == nil, case DownloadError.device = error else { return false }
+        guard disconnected == nil, case DownloadError.interrupted = error else { return false }
         do {
             _ = try session.camera.session.getDeviceInfo()
             return false
         } catch {
-            guard Interpreter.isDisconnect(error) else { return false }
+            guard error.failureCategory == .disconnected else { return false }
             disconnected = error
             return true
         }

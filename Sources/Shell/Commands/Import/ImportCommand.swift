@@ -44,12 +44,17 @@ struct ImportCommand: ShellCommand {
             %% a %; a pattern without %f names a folder. A different file at a name gives the new one a unique \
             name (NAME (2).JPG); the same file already there is skipped. Files get their capture time as their \
             modification time. Ctrl-C keeps the file in progress as NAME.part: 'import' again finishes what is \
-            left, nothing twice. Refused when the destination has too little room, unless --force.
+            left, nothing twice. Refused when the destination has too little room, unless --force. The card's file list is read \
+            afresh first, so files added since (a card reader, a camera that reports nothing) are seen.
             """)
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()
+        // The card as it is now, read afresh: files added since the last listing come too, on a card folder
+        // or a camera that sends no events (one listing: what a no-op import costs).
+        try session.catalog.reload()
         let catalog = try shell.loadedCatalog()
+        shell.state.catalogReloaded(lookup: { catalog.file(atPath: $0) }, folderExists: { catalog.isFolder($0) })
         let files = try Self.chosenFiles(invocation.arguments, catalog: catalog, shell)
         let patternText = invocation.value(of: .to)?.text ?? shell.state.settings.importPattern
         var options = ImportOptions(pattern: try DestinationPattern(LocalDisk.expandingTilde(patternText)))

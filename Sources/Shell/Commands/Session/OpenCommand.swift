@@ -7,7 +7,10 @@ struct OpenCommand: ShellCommand {
         summary: "open a camera",
         details: """
             Opens the camera at URL, closing the current one. URLs: usb:, usb:BUS,ADDR, usb:VVVV:PPPP, \
-            ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH, sim: and sim:PATH.
+            usb:serial=SERIAL, usb:model=NAME (part of the model name, any case), \
+            ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH, sim: and sim:PATH. When a usb: URL matches several \
+            cameras ('devices' lists them), the prompt opens the first and names the others; a script \
+            stops with the list.
             """)
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
@@ -21,6 +24,7 @@ struct OpenCommand: ShellCommand {
             throw CommandError("cannot open \(SafeText.display(url.description)): \(Interpreter.message(for: error))")
         }
         if let media = shell.media { shell.output.line(Self.openedLine(media)) }
+        if let note = shell.openNote { shell.output.line(note) }
         return .success
     }
 
@@ -29,7 +33,8 @@ struct OpenCommand: ShellCommand {
         let summary = media.camera.summary
         let count = media.catalog.allFiles().count
         let model = [summary.manufacturer, summary.model].filter { !$0.isEmpty }.joined(separator: " ")
-        return "opened \(SafeText.display(media.url.description)) (\(SafeText.display(model)), "
+        // The address opened (`usb:001,004` for a bare `usb:`), as `devices` and `summary` write it.
+        return "opened \(SafeText.display(media.camera.location)) (\(SafeText.display(model)), "
             + "\(count) file\(count == 1 ? "" : "s"))"
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Import
 import MediaManager
+import POSIX
 import PTP
 
 /// One run of `fetch`: says each file's result as it arrives, keeps the session state in step (offsets of
@@ -83,8 +84,8 @@ final class FetchBatch {
                 shell.output.line(
                     "skipped \(SafeText.display(result.file.name)): \(SafeText.display(path)) is already here")
             }
-        case .failure(DownloadError.cancelled(_, let at)):
-            stopped = (result.file, at)
+        case .failure(let error as DownloadError) where error.cancelledAt != nil:
+            stopped = (result.file, error.cancelledAt ?? 0)
         case .failure(let error):
             failed(result.file, error)
         }
@@ -125,10 +126,10 @@ final class FetchBatch {
     private func failed(_ file: MediaFile, _ error: Error) {
         failures += 1
         summary.failed += 1
-        if disconnected == nil, case DownloadError.device = error, !cameraAnswers() {
+        if disconnected == nil, case DownloadError.interrupted = error, !cameraAnswers() {
             disconnected = error
             cancellation.cancel()
-        } else if case DownloadError.device = error {
+        } else if case DownloadError.interrupted = error {
             shell.report("fetch: \(Interpreter.message(for: error))" + shell.modeHint(for: error))  // names the file
         } else {
             shell.report("fetch: \(SafeText.display(file.name)): \(Interpreter.message(for: error))")
@@ -144,7 +145,7 @@ final class FetchBatch {
             _ = try session.camera.session.getDeviceInfo()
             return true
         } catch {
-            return !Interpreter.isDisconnect(error)
+            return error.failureCategory != .disconnected
         }
     }
 

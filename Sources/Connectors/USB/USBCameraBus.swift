@@ -1,0 +1,40 @@
+import Foundation
+import MediaManager
+import PTPUSB
+
+/// Where `usb:` URLs find cameras: the machine's USB bus through libusb, or a set of virtual cameras that
+/// tests present as if they were attached (`VirtualUSBBus`), so that choosing among several cameras is
+/// tested without a bus.
+public protocol USBCameraBus: Sendable {
+    /// The PTP/MTP cameras attached, in bus order.
+    func cameras() -> [USBCameraDescription]
+    /// Opens `camera` (one that `cameras()` listed) as a camera whose location is its address.
+    func open(_ camera: USBCameraDescription, options: CameraConnector.Options) throws -> Camera
+}
+
+/// The machine's USB bus, through libusb.
+public struct LibUSBCameraBus: USBCameraBus {
+    public init() {}
+
+    public func cameras() -> [USBCameraDescription] { USBTransport.cameras() }
+
+    public func open(_ camera: USBCameraDescription, options: CameraConnector.Options) throws -> Camera {
+        let transport: USBTransport
+        do {
+            transport = try USBTransport.open(
+                .address(bus: camera.bus, address: camera.address), timeouts: USBTimeouts(transfer: options.timeout))
+        } catch let error as USBCameraError {
+            throw CameraOpenError.usb(error)
+        }
+        return try Camera(
+            transport: CameraConnector.sessionTransport(transport, options: options),
+            location: transport.camera?.url ?? camera.url)
+    }
+}
+
+extension CameraConnector {
+    /// The bus `usb:` uses unless told otherwise: virtual cameras when `MEDIASHELL_TEST_USB_CAMERAS` is
+    /// set (tests of the binary), else libusb's.
+    public static let standardUSBBus: USBCameraBus =
+        VirtualUSBBus(environment: ProcessInfo.processInfo.environment) ?? LibUSBCameraBus()
+}

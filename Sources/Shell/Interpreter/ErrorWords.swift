@@ -1,0 +1,57 @@
+import Connectors
+import Import
+import MediaManager
+import POSIX
+import PTP
+import Playback
+
+/// The one place that turns an error from any layer into the sentence a user reads. Lower layers say the
+/// facts; what to do about them (which command, which option) is added here, from the error's case.
+enum ErrorWords {
+    /// The sentence for `error`, with what to do about it when there is something to do.
+    static func sentence(for error: Error) -> String {
+        switch error {
+        case let error as CommandError: return error.message
+        case let error as DownloadError: return sentence(for: error)
+        case let error as ImportError: return sentence(for: error)
+        case let error as PlaybackError: return sentence(for: error)
+        case let error as CustomStringConvertible: return error.description
+        case is CancellationError: return "cancelled"
+        default: return String(describing: error)
+        }
+    }
+
+    private static func sentence(for error: DownloadError) -> String {
+        switch error {
+        case .exists:
+            return error.description + " (fetch again gives this file a unique name; fetch --force replaces it)"
+        case .interrupted(let remoteName, _, let at, let size, let cause):
+            if cause.isCancellation { return error.description + ", fetch again to resume" }
+            return "\(remoteName): \(sentence(for: cause)) (\(at) of \(size) bytes kept in .part)"
+        case .sizeMismatch, .local, .overrun:
+            return error.description
+        }
+    }
+
+    private static func sentence(for error: ImportError) -> String {
+        switch error {
+        case .corruptLedger(let path, _):
+            return error.description + ". Move it aside (mv '\(path)' '\(path).bad') to start a new ledger, "
+                + "which treats every file as new"
+        case .ledgerBusy: return error.description + "; run 'import' again when it ends"
+        case .notEnoughSpace: return error.description + " (use --force to start anyway)"
+        case .badPattern, .local: return error.description
+        }
+    }
+
+    private static func sentence(for error: PlaybackError) -> String {
+        if error.kind == .nothingLoaded { return error.message + ": play NAME first" }
+        guard let refusal = error.refusal else { return error.message }
+        switch (refusal.operation, refusal.state) {
+        case (.resume, .stopped): return "\(refusal.name) is stopped: use play to start it"
+        case (.resume, .ended): return "\(refusal.name) has ended: seek back, or play to start over"
+        case (.step, _): return "step works while paused: pause \(refusal.name) first"
+        default: return error.message
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import POSIX
+import Testing
+
+@testable import PTP
+
+/// A caller decides from a PTP error's category (reconnect, hint, stop the batch), never from its words.
+struct ErrorCategoryTests {
+    @Test func responsesAndLinkFailuresHaveTheirCategory() {
+        #expect(PTPError.response(.deviceBusy, operation: .getObject).failureCategory == .busy)
+        #expect(PTPError.response(.operationNotSupported, operation: .getObject).failureCategory == .notSupported)
+        #expect(PTPError.response(.transactionCancelled, operation: .getObject).failureCategory == .cancelled)
+        #expect(PTPError.response(ResponseCode(0x2002), operation: .getObject).failureCategory == .deviceFault)
+        #expect(PTPError.malformed("x").failureCategory == .deviceFault)
+        #expect(PTPError.protocolViolation("x").failureCategory == .deviceFault)
+        #expect(PTPError.dataTooLarge(limit: 1, announced: 2).failureCategory == .deviceFault)
+        #expect(PTPError.timeout("x").failureCategory == .timedOut)
+        #expect(PTPError.connectionClosed("x").failureCategory == .disconnected)
+        #expect(PTPError.system("x").failureCategory == .localIO)
+    }
+
+    @Test func cancellationHasOneSpelling() {
+        #expect(CancellationError().failureCategory == .cancelled)
+        #expect(CancellationError().isCancellation)
+        #expect(!PTPError.timeout("x").isCancellation)
+        struct Unknown: Error {}
+        #expect(Unknown().failureCategory == .other)
+    }
+
+    @Test func systemErrorsKeepTheirErrnoAndSayTheirCategory() {
+        #expect(SystemError("send", errno: EPIPE).failureCategory == .disconnected)
+        #expect(SystemError.timeout("poll").failureCategory == .timedOut)
+        #expect(SystemError("open(/x)", errno: ENOENT).failureCategory == .notFound)
+        #expect(SystemError("open(/x)", errno: EACCES).failureCategory == .localIO)
+    }
+}
