@@ -52,7 +52,7 @@ extension Camera {
     }
 
     private func isCancellation<T>(_ result: Result<T, Error>) -> Bool {
-        if case .failure(PTPError.cancelled) = result { return true }
+        if case .failure(let error) = result { return error is CancellationError }
         return false
     }
 }

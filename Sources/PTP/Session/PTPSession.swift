@@ -62,7 +62,7 @@ public final class PTPSession: @unchecked Sendable {
     // MARK: Transactions
 
     /// Runs `body` so that once `cancelled` says so, no further transaction is sent: each throws
-    /// `PTPError.cancelled` instead. A transaction already under way is not affected (the transport's
+    /// `CancellationError` instead. A transaction already under way is not affected (the transport's
     /// timeout bounds it; `Camera.interruptibly` ends one the device never answers). Nests.
     public func whileCancellable<T>(_ cancelled: @escaping @Sendable () -> Bool, _ body: () throws -> T) rethrows -> T {
         let outer = cancellation.withLock { current -> (@Sendable () -> Bool)? in
@@ -73,9 +73,9 @@ public final class PTPSession: @unchecked Sendable {
         return try body()
     }
 
-    /// Throws `PTPError.cancelled` when a `whileCancellable` caller said stop.
+    /// Throws `CancellationError` when a `whileCancellable` caller said stop.
     private func checkCancelled() throws {
-        if let cancelled = cancellation.withLock({ $0 }), cancelled() { throw PTPError.cancelled }
+        if let cancelled = cancellation.withLock({ $0 }), cancelled() { throw CancellationError() }
     }
 
     /// Runs one transaction; throws unless the response is OK.
