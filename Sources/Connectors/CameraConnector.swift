@@ -35,14 +35,15 @@ public enum CameraConnector {
         case .simulator(nil):
             return try inProcess(card: try DemoCard.make(), location: url.description, options: options)
         case .simulator(let path?):
-            let card = try Card(folder: try existingFolder(path))
-            try DemoCard.enableCapture(on: card)
-            return try inProcess(card: card, location: url.description, options: options)
-        case .folder(let path):
-            // A card folder says what it is: no camera model, no serial number, no capture.
             let folder = try existingFolder(path)
             let card = try Card(folder: folder)
-            let identity = VirtualCamera.Identity.cardFolder
+            try DemoCard.enableCapture(on: card)
+            return try inProcess(card: card, identity: .servingFolder(folder), location: url.description, options: options)
+        case .folder(let path):
+            // A card folder says what it is: no camera model, no capture; the card's identity as its serial.
+            let folder = try existingFolder(path)
+            let card = try Card(folder: folder)
+            let identity = VirtualCamera.Identity.cardFolder(folder)
             return try inProcess(card: card, identity: identity, location: url.description, options: options)
         case .ptpip(let host, let port, let eventPort):
             return try openPTPIP(host: host, port: port, eventPort: eventPort, url: url, options: options)

@@ -77,8 +77,8 @@ import Testing
         #expect(trace.contains("# open dir:" + fixture.card))
         #expect(trace.contains("names NOT redacted"))
         for name in Fixture.names { #expect(trace.contains("ObjectFileName=\"\(name)\""), "\(name)") }
-        // A card folder has no serial number to show.
-        #expect(trace.contains("serial \"\""))
+        // A card folder's serial number is the card's identity, a hash (see CardIdentity).
+        #expect(trace.range(of: #"serial "DIR-[0-9a-f]{12}""#, options: .regularExpression) != nil, "\(trace)")
         // The file's first bytes, as the device sent them (0 * 13 + 1, 1 * 13 + 1, ...).
         #expect(trace.contains("bytes 01 0E 1B 28 35 42"), "\(trace)")
     }
@@ -94,7 +94,8 @@ import Testing
         }
         // Placeholders keep a file's kind and tell files apart.
         #expect(trace.contains(".JPG\"") && trace.contains(".MOV\""))
-        #expect(trace.contains("serial \"\""), "a card folder has no serial number to redact")
+        #expect(trace.contains("serial \"<serial-1>\""), "the card's identity is redacted like any serial number")
+        #expect(!trace.contains("DIR-"))
         #expect(trace.contains("# open dir:<path>"))
         // A file's content shows only its first 8 bytes; datasets that can hold names show none.
         #expect(trace.contains("bytes 01 0E 1B 28 35 42 4F 5C …"))

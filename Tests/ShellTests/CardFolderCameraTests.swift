@@ -29,7 +29,9 @@ import Testing
         let text = result.standardOutput
         #expect(text.contains("mediashell card folder"), "\(text)")
         #expect(!text.contains("Virtual Camera") && !text.contains("MSH0"), "\(text)")
-        #expect(!text.contains("serial:"))
+        // Its serial number is the card's identity (for its import ledger), a hash that names no path.
+        let serial = try #require(result.outputLines.first { $0.hasPrefix("serial:") }, "\(text)")
+        #expect(serial.range(of: #"^serial: +DIR-[0-9a-f]{12}$"#, options: .regularExpression) != nil, "\(serial)")
         let can = try #require(result.outputLines.first { $0.hasPrefix("can:") })
         #expect(!can.contains("capture") && !can.contains("upload"), "\(can)")
         let capture = try run("capture")

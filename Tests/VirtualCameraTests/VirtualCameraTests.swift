@@ -204,3 +204,37 @@ import Testing
         #expect(done.wait(timeout: .now() + 10) == .success)
     }
 }
+
+/// The identity a folder's card gets as its serial number.
+@Suite struct CardIdentityTests {
+    @Test func theSameFolderIsTheSameCardAndOthersAreNot() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("msh-cardid-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for name in ["a/CARD", "b/CARD"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + name, withIntermediateDirectories: true)
+        }
+        try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: root + "/a/CARD")
+        let a = CardIdentity.serialNumber(forFolder: root + "/a/CARD", prefix: "DIR")
+        #expect(a.range(of: #"^DIR-[0-9a-f]{12}$"#, options: .regularExpression) != nil, "\(a)")
+        #expect(CardIdentity.serialNumber(forFolder: root + "/b/CARD", prefix: "DIR") != a)
+        #expect(CardIdentity.serialNumber(forFolder: root + "/link", prefix: "DIR") == a)
+        #expect(CardIdentity.serialNumber(forFolder: root + "/a/./CARD/", prefix: "DIR") == a)
+        // Without a UUID for the filesystem the key is the real path; with one, the place inside it.
+        let key = CardIdentity.key(forFolder: root + "/link", uuidsFolder: root + "/no-such-folder")
+        #expect(key == "path:" + URL(fileURLWithPath: root + "/a/CARD").resolvingSymlinksInPath().path)
+        #expect(CardIdentity.hash("") == 0xCBF2_9CE4_8422_2325, "FNV-1a's offset basis: the same on every run")
+    }
+
+    @Test func aVolumeUUIDNamesTheCardWhereverItIsMounted() throws {
+        // Where this machine's /dev/disk/by-uuid names the filesystem of the temporary folder, the key is
+        // that UUID and the place inside the filesystem, never the mount point.
+        let folder = FileManager.default.temporaryDirectory.path
+        let key = CardIdentity.key(forFolder: folder)
+        if key.hasPrefix("volume:") {
+            #expect(key.split(separator: "/").count >= 1)
+            #expect(!key.hasPrefix("volume:/"), "\(key)")
+        } else {
+            #expect(key.hasPrefix("path:/"), "\(key)")
+        }
+    }
+}

@@ -27,6 +27,10 @@ public struct MovieInfo: Sendable {
     public let isFastStart: Bool
     /// Movie fragments (`moof`) read after the movie box; 0 for a file that is not fragmented.
     public internal(set) var fragmentCount = 0
+    /// True when the fragments were located through the file's index (`sidx`, `mfra`) and only the first
+    /// and last were read: the video track's timeline is exact, on its constant frame grid, but its sample
+    /// table holds only the first fragment's samples, and other fragmented tracks have no timeline.
+    public internal(set) var fragmentsFromIndex = false
     /// True when the file ends before the data its boxes describe: some samples' bytes are missing, or a
     /// fragment is cut off. `truncation` of each track says what still plays.
     public internal(set) var isTruncated = false

@@ -16,6 +16,10 @@ public struct MovieReadLimits: Sendable {
     public var maxFragmentBoxes = 400_000
     /// The largest movie fragment box (`moof`) read into memory.
     public var maxFragmentBoxSize: UInt64 = 16 << 20
+    /// Up to this many fragments, a fragmented movie's fragments are all read even when an index (`sidx`,
+    /// `mfra`) says where they are; beyond it the index and the first and last fragments are enough for
+    /// a constant-rate video track (see `IndexedFragments`).
+    public var eagerFragments = 16
 
     /// The default bounds, generous for any real camera file.
     public init() {}
@@ -66,6 +70,12 @@ public struct MovieReader: Sendable {
                 let moov = try box.load(from: &window)
                 var parser = MovieBoxParser(limits: limits, sourceLength: length)
                 var (movie, extends) = try parser.parse(moov, size: size, brands: brands, isFastStart: !sawMediaData)
+                if let extends,
+                    let indexed = try IndexedFragments(limits: limits, extends: extends).read(movie, moovEnd: end, window: &window)
+                {
+                    try movie.adoptIndexedFragments(indexed, sourceLength: length)
+                    return movie
+                }
                 if let extends {
                     let walker = FragmentWalker(limits: limits, extends: extends)
                     let found = try walker.walk(from: end, window: &window, decodeTimes: movie.decodeEnds)

@@ -118,7 +118,9 @@ public struct ServeCommand {
             return 1
         }
         card.startWatching()
-        let camera = VirtualCamera(card: card, quirks: quirks, videoFrames: KeyframeVideoFrames.find()) {
+        // A served folder is a camera of its own (its own serial number, so its own import ledger).
+        let identity = folder.map { VirtualCamera.Identity.servingFolder($0) } ?? VirtualCamera.Identity()
+        let camera = VirtualCamera(card: card, identity: identity, quirks: quirks, videoFrames: KeyframeVideoFrames.find()) {
             Console.error("serve: \($0)")
         }
         let server = PTPIPServer(

@@ -23,16 +23,30 @@ enum MovieKeyframe {
         guard let codec = AnnexB.Codec(format: format), let payload = track.codecConfiguration else {
             throw NoThumbnail(reason: "\(name) is '\(SafeText.display(format.description))', not H.264 or H.265")
         }
-        guard let index = track.sampleTable.keyframeIndices.first else {
+        guard let sample = thumbnailSample(of: track) else {
             throw NoThumbnail(reason: "\(name) has no keyframe")
         }
-        let sample = track.sampleTable.samples[index]
         guard Int(sample.size) <= maxKeyframeBytes else {
             throw CommandError("the first keyframe of \(name) is \(sample.size) bytes, more than a thumbnail is worth")
         }
         let bytes = try source.readFully(offset: sample.offset, count: Int(sample.size), what: "the first keyframe of \(name)")
         let stream = try AnnexB.stream(AnnexB.Configuration(payload, codec: codec), sample: bytes)
         return try decoder.jpeg(from: stream, codec: codec, rotation: track.rotation, cancellation: cancellation)
+    }
+}
+
+extension MovieKeyframe {
+    /// The keyframe a video's thumbnail shows: its first shown one on the presentation timeline, never a
+    /// hidden pre-roll keyframe the edit list skips (a clip cut with `ffmpeg -ss … -c copy` starts with one
+    /// no player shows). With no keyframe shown (a clip cut after its last one) or no timeline (an edit at a
+    /// rate other than 1), the first keyframe in presentation order: the nearest picture there is.
+    static func thumbnailSample(of track: TrackInfo) -> Sample? {
+        let table = track.sampleTable
+        if let timeline = try? track.timeline.get(), let first = timeline.keyframes.first {
+            let index = timeline.frames[first].sample
+            if table.samples.indices.contains(index) { return table.samples[index] }
+        }
+        return table.keyframeIndices.first.map { table.samples[$0] }
     }
 }
 

@@ -11,12 +11,21 @@ public final class VirtualCamera: @unchecked Sendable {
         public var serialNumber = "MSH00000001"
         public init() {}
 
-        /// How a mounted card folder (`dir:`) describes itself: its own model name, no serial number (and
-        /// not the folder's name, which a redacted `--debug-ptp` trace must not show).
-        public static var cardFolder: Identity {
+        /// How a mounted card folder (`dir:`) describes itself: its own model name, and for a serial number
+        /// the card's identity (`CardIdentity`: its volume, else its path, hashed: not the folder's name,
+        /// which a redacted `--debug-ptp` trace must not show), so each card has its own import ledger.
+        public static func cardFolder(_ path: String) -> Identity {
             var identity = Identity()
             identity.model = "card folder"
-            identity.serialNumber = ""
+            identity.serialNumber = CardIdentity.serialNumber(forFolder: path, prefix: "DIR")
+            return identity
+        }
+
+        /// The virtual camera serving a folder (`sim:PATH`, `serve DIR`): a serial number of that folder's
+        /// own, so two folders are two cameras to an import ledger (the demo card keeps MSH00000001).
+        public static func servingFolder(_ path: String) -> Identity {
+            var identity = Identity()
+            identity.serialNumber = CardIdentity.serialNumber(forFolder: path, prefix: "MSH")
             return identity
         }
     }

@@ -7,6 +7,7 @@ enum EditListWriter {
     struct Entry {
         var duration: UInt32  // movie timescale
         var mediaTime: Int32  // media timescale, -1 for an empty edit
+        var rate: UInt32 = 0x0001_0000  // 16.16: 1.0 plays at normal speed
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -32,7 +33,7 @@ enum EditListWriter {
         for entry in entries {
             append(entry.duration, to: &box)
             append(UInt32(bitPattern: entry.mediaTime), to: &box)
-            append(0x0001_0000, to: &box)  // rate 1.0
+            append(entry.rate, to: &box)
         }
         let delta = box.count - size(bytes, elst)
         for container in [moov, trak, edts] { put(UInt32(size(bytes, container) + delta), at: container, in: &bytes) }

@@ -9,6 +9,8 @@ struct MovieFragmentParser {
     var nextDecodeTime: [UInt32: Int64]
     /// The most samples one track may gather.
     let maxSamples: Int
+    /// Tracks with a track fragment that does not say when it starts (no `tfdt`).
+    var tracksWithoutDecodeTime: Set<UInt32> = []
 
     /// The samples of `moof` (whose bytes start at `moofOffset`), appended to `samples` by track ID.
     mutating func parse(
@@ -30,6 +32,8 @@ struct MovieFragmentParser {
                     throw MediaFormatError.malformed("a track fragment starts at an impossible time \(time)", offset: tfdt.fileOffset)
                 }
                 decodeTime = Int64(time)
+            } else {
+                tracksWithoutDecodeTime.insert(header.trackID)
             }
             var dataPosition = header.baseDataOffset
             var trackSamples = samples[header.trackID] ?? []

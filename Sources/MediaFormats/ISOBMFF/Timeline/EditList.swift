@@ -19,6 +19,14 @@ public struct EditListEntry: Sendable, Equatable {
 
     /// The rate as a number (1.0 normal, 0 a held frame, 0.5 half speed).
     public var rateValue: Double { Double(rate) / 65536 }
+
+    /// What the rate does, for messages: "at rate 0.5 (slow motion)", "at rate 0 (a held frame)".
+    public var rateDescription: String {
+        let value = rateValue
+        let number = value == value.rounded() ? String(Int(value)) : String(value)
+        let meaning = value == 0 ? "a held frame" : value < 0 ? "played backwards" : value < 1 ? "slow motion" : "fast motion"
+        return "at rate \(number) (\(meaning))"
+    }
 }
 
 extension EditListEntry {

@@ -17,10 +17,36 @@ extension MovieInfo {
         }
     }
 
-    /// Builds every track's timeline and the movie's duration from them (see `durationSeconds`).
-    mutating func buildTimelines(sourceLength: UInt64) {
+    /// Takes a long fragmented movie as read from its index (see `IndexedFragments`): the first fragment's
+    /// samples, the video track's timeline on its frame grid, and no timeline for other fragmented tracks
+    /// (their fragments were not read).
+    mutating func adoptIndexedFragments(_ indexed: IndexedFragments.Result, sourceLength: UInt64) throws {
+        fragmentCount = indexed.fragmentCount
+        fragmentsFromIndex = true
+        var prebuilt: [UInt32: Result<TrackTimeline, MediaFormatError>] = [indexed.trackID: .success(indexed.timeline)]
         for index in tracks.indices {
-            tracks[index].buildTimeline(sourceLength: sourceLength)
+            let id = tracks[index].id
+            guard let samples = indexed.firstFragment[id], !samples.isEmpty else { continue }
+            try tracks[index].appendSamples(samples, endingAt: nil)
+            if id != indexed.trackID {
+                prebuilt[id] = .failure(MediaFormatError(
+                    .unsupported, "track \(id) is fragmented and only its first fragment was read"))
+            }
+        }
+        buildTimelines(sourceLength: sourceLength, prebuilt: prebuilt)
+    }
+
+    /// Builds every track's timeline (or takes the one in `prebuilt`) and the movie's duration from them
+    /// (see `durationSeconds`).
+    mutating func buildTimelines(
+        sourceLength: UInt64, prebuilt: [UInt32: Result<TrackTimeline, MediaFormatError>] = [:]
+    ) {
+        for index in tracks.indices {
+            if let timeline = prebuilt[tracks[index].id] {
+                tracks[index].timeline = timeline
+            } else {
+                tracks[index].buildTimeline(sourceLength: sourceLength)
+            }
             if case .success(let timeline) = tracks[index].timeline, timeline.truncation != nil { isTruncated = true }
         }
         let lengths = tracks.compactMap { (try? $0.timeline.get())?.durationSeconds }

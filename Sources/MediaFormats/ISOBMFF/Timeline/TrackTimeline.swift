@@ -6,7 +6,8 @@
 public struct TrackTimeline: Sendable {
     /// One shown frame: which sample, and when on the timeline.
     public struct Frame: Sendable, Equatable {
-        /// The sample's index in the sample table (decode order).
+        /// The sample's index in the sample table (decode order); -1 for a frame of a fragment that was not
+        /// read (a long fragmented movie read from its index: see `MovieInfo.fragmentsFromIndex`).
         public var sample: Int
         /// When it is shown, in the track's timescale units from the start of the timeline (never negative).
         public var time: Int64

@@ -29,8 +29,7 @@ struct TrackTimelineBuilder {
                 guard edit.rate == 0x10000 else {
                     throw MediaFormatError(
                         .unsupported,
-                        "\(trackName) has an edit at rate \(edit.rateValue) (slow motion or a held frame): "
-                            + "only rate 1 is supported")
+                        "\(trackName) has an edit \(edit.rateDescription): only rate 1 (normal speed) is supported")
                 }
                 // A zero-length last edit means "the rest of the media" (written by fragmenting muxers).
                 if length == 0, number == edits.count - 1 {

@@ -1,0 +1,33 @@
+import Foundation
+import MediaFormats
+import Testing
+
+@testable import Playback
+
+/// Issue 18: an edit list at a rate other than 1 (a phone's slow motion, a held frame) is refused when the
+/// video is loaded, in words that name the file, the track and what the rate means, and nothing is loaded.
+@Suite("Edits at a rate other than 1 are refused clearly", .enabled(if: ExternalTool.ffmpeg != nil, "needs ffmpeg"))
+struct EditRateRefusalTests {
+    @Test(arguments: [
+        (UInt32(0x8000), "at rate 0.5 (slow motion)"), (0, "at rate 0 (a held frame)"),
+        (0x2_0000, "at rate 2 (fast motion)"),
+    ])
+    func playRefusesTheEditAndSaysWhy(rate: UInt32, words: String) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/SLOWMO.MP4"
+        try makeClip(at: path, seconds: 2, size: "64x64")
+        try EditListWriter.rewrite(path, movieDuration: 2000, entries: [.init(duration: 2000, mediaTime: 0, rate: rate)])
+
+        let controller = PlaybackController(clock: ManualClock(), player: .none)
+        defer { controller.shutdown() }
+        do {
+            let media = try PlaybackMedia.read(name: "SLOWMO.MP4", from: FileByteSource(path: path))
+            try controller.play(media)
+            Issue.record("rate \(rate) was played")
+        } catch let error as PlaybackError {
+            #expect(error.kind == .unsupported)
+            #expect(error.description == "SLOWMO.MP4: track 1 has an edit \(words): only rate 1 (normal speed) is supported")
+        }
+        #expect(controller.status() == nil, "nothing is loaded after the refusal")
+    }
+}
