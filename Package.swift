@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "POSIXTests", dependencies: ["POSIX"]),
         .testTarget(name: "PTPIPTests", dependencies: ["PTP", "PTPIP", "POSIX"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"]),
-        .testTarget(name: "VirtualCameraTests", dependencies: ["PTP", "VirtualCamera", "MediaFormats"]),
+        .testTarget(name: "VirtualCameraTests", dependencies: ["PTP", "POSIX", "VirtualCamera", "MediaFormats"]),
         .testTarget(name: "MediaManagerTests", dependencies: ["MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(
