@@ -3,6 +3,7 @@ import MediaFormats
 import Testing
 
 @testable import Shell
+@testable import Thumbnails
 
 /// Issue 18: a video's thumbnail is its first shown keyframe. A clip cut with `ffmpeg -ss 1.3 -c copy` keeps
 /// the keyframe before the cut as hidden pre-roll; the thumbnail must not show that picture, which no player
