@@ -4,7 +4,7 @@
 //   C boundary (CEditLine, CLibUSB, CTurboJPEG, CMediaShellShim), POSIX (system calls, sockets, threads, processes)
 //   PTP (pure protocol) <- PTPIP, PTPUSB (transports); MediaFormats (pure: ISO-BMFF, JPEG/EXIF); Imaging
 //   VirtualCamera (a PTP responder over PTP's responder transport)
-//   MediaManager (a camera over PTP's initiator transport: catalog, downloads) <- Import
+//   MediaManager (a camera over PTP's initiator transport: catalog, downloads, rate limits) <- Import, Thumbnails
 //   Playback (over MediaFormats' byte sources)
 //   Connectors (camera URL -> transport + camera: the only module that knows every transport)
 //   Shell (commands, words for every error) <- mediashell
@@ -51,6 +51,8 @@ let package = Package(
         // What the shell talks to
         .target(name: "MediaManager", dependencies: ["PTP", "POSIX", "MediaFormats", "CMediaShellShim"]),
         .target(name: "Playback", dependencies: ["MediaFormats", "POSIX"]),
+        // Thumbnails: the fallback policy (device, EXIF, .THM, the first keyframe of an .LRF through ffmpeg)
+        .target(name: "Thumbnails", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX"]),
         // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
         .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX", "CMediaShellShim"]),
         // A camera URL to a transport and a camera
@@ -58,7 +60,7 @@ let package = Package(
         .target(
             name: "Shell",
             dependencies: [
-                "MediaManager", "Connectors", "Import", "Playback", "PTP", "PTPIP", "PTPUSB", "VirtualCamera", "TerminalGraphics",
+                "MediaManager", "Connectors", "Import", "Thumbnails", "Playback", "PTP", "PTPIP", "PTPUSB", "VirtualCamera", "TerminalGraphics",
                 "Imaging", "MediaFormats", "POSIX", "CEditLine", "CMediaShellShim",
             ]),
         .executableTarget(name: "mediashell", dependencies: ["Shell"]),
@@ -68,12 +70,12 @@ let package = Package(
         .testTarget(name: "POSIXTests", dependencies: ["POSIX"]),
         .testTarget(name: "PTPIPTests", dependencies: ["PTP", "PTPIP", "POSIX"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"]),
-        .testTarget(name: "VirtualCameraTests", dependencies: ["PTP", "VirtualCamera", "MediaFormats"]),
+        .testTarget(name: "VirtualCameraTests", dependencies: ["PTP", "POSIX", "VirtualCamera", "MediaFormats"]),
         .testTarget(name: "MediaManagerTests", dependencies: ["MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(
             name: "ShellTests",
-            dependencies: ["Shell", "MediaManager", "Connectors", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
+            dependencies: ["Shell", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
         .testTarget(name: "ImportTests", dependencies: ["Import", "MediaManager", "Connectors", "PTP", "VirtualCamera"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP", "Connectors", "MediaManager"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),

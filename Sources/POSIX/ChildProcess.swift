@@ -3,7 +3,6 @@
 #elseif canImport(Musl)
     import Musl
 #endif
-import Synchronization
 
 /// A child process started with posix_spawn: its own process group (Ctrl-C at the shell does not reach it),
 /// default signal dispositions and an empty signal mask (whatever the spawning thread had blocked), and
@@ -39,7 +38,7 @@ public final class ChildProcess: Sendable {
     /// Reads the child's standard output when it is `.capture`d.
     public let standardOutput: Socket?
     /// The wait status once reaped.
-    private let exitStatus = Mutex<Int32?>(nil)
+    private let exitStatus = Locked<Int32?>(nil)
 
     private init(pid: pid_t, standardInput: Socket?, standardOutput: Socket?) {
         self.pid = pid

@@ -3,7 +3,6 @@
 #elseif canImport(Musl)
     import Musl
 #endif
-import Synchronization
 
 /// A thread that can be joined, so whoever starts it can wait until it is really gone (Foundation's
 /// Thread cannot be joined, which makes counting threads after a shutdown racy, and leaves a stop that
@@ -15,7 +14,7 @@ public final class JoinableThread: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private final class Context: @unchecked Sendable {
         // Safety: immutable, handed once to the new thread.

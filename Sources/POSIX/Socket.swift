@@ -3,7 +3,6 @@
 #elseif canImport(Musl)
     import Musl
 #endif
-import Synchronization
 
 /// A stream socket (TCP over IPv4, or Unix): blocking reads and writes bounded through poll, `shutdown()`
 /// from any thread to wake a blocked reader or writer, and `close()` from any thread.
@@ -18,14 +17,14 @@ public final class Socket: Sendable, CustomStringConvertible {
         var closing = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// The peer, for messages: "127.0.0.1:53211", a socket path, or "socket pair".
     public let peer: String
     /// The peer's IPv4 address for an accepted connection ("127.0.0.1"), else empty.
     public let peerHost: String
 
     init(fd: Int32, peer: String, peerHost: String = "") {
-        state = Mutex(State(fd: fd))
+        state = Locked(State(fd: fd))
         self.peer = peer
         self.peerHost = peerHost
     }

@@ -1,5 +1,5 @@
+import POSIX
 import Foundation
-import Synchronization
 
 /// A one-way gate between threads: `wait` returns once `open` was called (bounded, so a bug fails a test
 /// instead of hanging it).
@@ -11,7 +11,7 @@ final class Gate: Sendable {
 
 /// A value handed between threads.
 final class Box<Value: Sendable>: Sendable {
-    private let value = Mutex<Value?>(nil)
+    private let value = Locked<Value?>(nil)
     func set(_ new: Value) { value.withLock { $0 = new } }
     func get() -> Value? { value.withLock { $0 } }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import POSIX
-import Synchronization
 import Testing
 @testable import Playback
 
@@ -33,7 +32,7 @@ import Testing
 }
 
 private final class Flag: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
     func set() { value.withLock { $0 = true } }
     var isSet: Bool { value.withLock { $0 } }
 }

@@ -2,6 +2,7 @@ import Foundation
 import MediaFormats
 import MediaManager
 import Testing
+import Thumbnails
 
 @testable import Shell
 
@@ -38,7 +39,7 @@ import Testing
 
     @Test func aProgramThatExitsWithoutReadingIsAnErrorNotACrash() throws {
         let decoder = try program("exit 3")
-        #expect(throws: CommandError.self) {
+        #expect(throws: KeyframeError.noPicture(exitStatus: 3)) {
             try decoder.jpeg(from: patternBytes(4 << 20), codec: .h264, rotation: 0, cancellation: CancellationFlag())
         }
     }
@@ -55,7 +56,7 @@ import Testing
         }
         var slow = hang
         slow.timeout = 0.3
-        #expect(throws: CommandError.self) {
+        #expect(throws: KeyframeError.tookTooLong(seconds: 0.3)) {
             try slow.jpeg(from: [0, 0, 0, 1, 0x65], codec: .h264, rotation: 0, cancellation: CancellationFlag())
         }
         #expect(Date().timeIntervalSince(started) < 10, "killed, not waited for")
@@ -64,7 +65,7 @@ import Testing
     @Test func tooMuchOutputIsRefused() throws {
         var chatty = try program("exec cat /dev/zero")
         chatty.maxOutputBytes = 1 << 20
-        #expect(throws: CommandError.self) {
+        #expect(throws: KeyframeError.tooMuchOutput(limit: 1 << 20)) {
             try chatty.jpeg(from: [0, 0, 0, 1, 0x65], codec: .h264, rotation: 0, cancellation: CancellationFlag())
         }
     }

@@ -3,6 +3,7 @@ import Imaging
 import MediaFormats
 import MediaManager
 import Testing
+import Thumbnails
 import VirtualCamera
 
 @testable import Shell

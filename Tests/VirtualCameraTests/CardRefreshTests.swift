@@ -1,6 +1,6 @@
+import POSIX
 import Foundation
 import PTP
-import Synchronization
 import Testing
 @testable import VirtualCamera
 
@@ -40,7 +40,7 @@ import Testing
 
 /// True for the first caller only.
 private final class FirstCall: Sendable {
-    private let taken = Mutex(false)
+    private let taken = Locked(false)
     func take() -> Bool {
         taken.withLock { taken in
             defer { taken = true }

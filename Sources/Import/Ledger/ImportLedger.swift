@@ -1,5 +1,5 @@
+import POSIX
 import Foundation
-import Synchronization
 
 /// One camera's import ledger: which objects were imported, where to and when. "New" means "not in the
 /// ledger", so it holds when the local files are moved or renamed.
@@ -22,7 +22,7 @@ public final class ImportLedger: Sendable {
             for (i, e) in document.entries.enumerated() { known[e.identity] = i }
         }
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Ledgers past this size are refused rather than read into memory.
     static let maximumBytes = 256 << 20
 
@@ -34,7 +34,7 @@ public final class ImportLedger: Sendable {
     public init(path: String, cameraKey: String) throws {
         self.path = path
         self.cameraKey = cameraKey
-        state = Mutex(State(try Self.load(path, cameraKey: cameraKey) ?? LedgerDocument(camera: cameraKey)))
+        state = Locked(State(try Self.load(path, cameraKey: cameraKey) ?? LedgerDocument(camera: cameraKey)))
     }
 
     /// Every entry, oldest first.
@@ -128,9 +128,9 @@ public final class ImportLedger: Sendable {
 /// The run lock of one import; released by `end()` (or when the process ends).
 public final class LedgerRun: Sendable {
     /// The locked file's descriptor until `end()`.
-    private let fd: Mutex<Int32?>
+    private let fd: Locked<Int32?>
 
-    init(fd: Int32) { self.fd = Mutex(fd) }
+    init(fd: Int32) { self.fd = Locked(fd) }
 
     public func end() {
         fd.withLock { fd in

@@ -1,5 +1,5 @@
+import POSIX
 import Foundation
-import Synchronization
 
 /// How far a transfer is: bytes, rate and time left, as a progress line shows them.
 public struct TransferProgress: Sendable, Equatable {
@@ -21,7 +21,7 @@ public struct TransferProgress: Sendable, Equatable {
 
 /// Lets a running command be stopped between chunks (Ctrl-C at the shell).
 public final class CancellationFlag: Sendable {
-    private let cancelled = Mutex(false)
+    private let cancelled = Locked(false)
     private let external: (@Sendable () -> Bool)?
 
     /// `external` is polled too (e.g. the shell's SIGINT flag).

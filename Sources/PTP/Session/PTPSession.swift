@@ -1,18 +1,18 @@
+import POSIX
 import Foundation
-import Synchronization
 
 /// The initiator's session with a device: numbers transactions, runs their phases over a transport,
 /// turns non-OK responses into `PTPError.response`, and offers the operations by name.
 /// Thread-safe: transactions from several threads are run one after another.
 public final class PTPSession: @unchecked Sendable {
     // Safety: `nextTransactionID` and `sessionOpen` are only touched with `lock` held (held for the whole of
-    // each transaction, so they run one after another); DeviceInfo lives in a Mutex of its own, so asking
+    // each transaction, so they run one after another); DeviceInfo lives in a lock of its own, so asking
     // `supports` never waits for a transaction; `transport` is immutable and Sendable.
     public let transport: InitiatorTransport
     private let lock = NSLock()
     private var nextTransactionID: UInt32 = 1
     private var sessionOpen = false
-    private let info = Mutex(DeviceInfo())
+    private let info = Locked(DeviceInfo())
 
     /// What the device said about itself; filled by `open()`.
     public var deviceInfo: DeviceInfo { info.withLock { $0 } }

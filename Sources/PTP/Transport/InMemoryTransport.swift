@@ -1,5 +1,5 @@
+import POSIX
 import Foundation
-import Synchronization
 
 /// A connected initiator/responder pair in one process, for tests and for the built-in `sim:` camera.
 /// Data phases are split into chunks of `chunkSize` so streaming code paths run as they do over a wire.
@@ -72,7 +72,7 @@ final class MessageQueue: @unchecked Sendable {
 }
 
 final class EventHandlerBox: Sendable {
-    private let handler = Mutex<(@Sendable (PTPEvent) -> Void)?>(nil)
+    private let handler = Locked<(@Sendable (PTPEvent) -> Void)?>(nil)
     func set(_ h: (@Sendable (PTPEvent) -> Void)?) { handler.withLock { $0 = h } }
     func get() -> (@Sendable (PTPEvent) -> Void)? { handler.withLock { $0 } }
 }

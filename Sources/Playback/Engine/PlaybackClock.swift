@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import POSIX
 
 /// Where the playback engine reads the time from, so tests can move time by hand.
@@ -17,10 +16,10 @@ public struct SystemPlaybackClock: PlaybackClock {
 
 /// A clock that moves only when told: for tests and for replaying a session deterministically.
 public final class ManualClock: PlaybackClock, Sendable {
-    private let time: Mutex<Double>
+    private let time: Locked<Double>
 
     public init(now: Double = 0) {
-        time = Mutex(now)
+        time = Locked(now)
     }
 
     public var now: Double { time.withLock { $0 } }

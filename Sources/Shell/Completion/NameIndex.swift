@@ -1,4 +1,4 @@
-import Synchronization
+import POSIX
 
 /// The names of one folder, sorted once so that each Tab finds a prefix by binary search.
 ///
@@ -13,7 +13,7 @@ public final class NameIndex: Sendable {
 
     private let items: [Item]
     private let folders: [Item]
-    private let foldedIndex = Mutex<FoldedIndex?>(nil)
+    private let foldedIndex = Locked<FoldedIndex?>(nil)
 
     private struct FoldedIndex: Sendable {
         var keys: [String]

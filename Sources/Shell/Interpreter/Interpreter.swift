@@ -1,7 +1,6 @@
 import Connectors
 import Foundation
 import POSIX
-import Synchronization
 import MediaManager
 import PTP
 import Playback
@@ -240,5 +239,5 @@ struct ScriptLocation {
 
 /// Where the connector's note about a choice among several USB cameras lands while `open` runs.
 private final class ChoiceNote: Sendable {
-    let text = Mutex<String?>(nil)
+    let text = Locked<String?>(nil)
 }

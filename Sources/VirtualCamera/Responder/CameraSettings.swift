@@ -1,6 +1,6 @@
+import POSIX
 import Foundation
 import PTP
-import Synchronization
 
 /// The virtual camera's settings, shared by all its sessions as a real camera's are: battery (which drains a
 /// percent per shot), clock (kept as an offset from this computer's, so setting it moves it), image size,
@@ -11,7 +11,7 @@ public final class CameraSettings: Sendable {
         var clockOffset: TimeInterval = 0
         var values: [DevicePropertyCode: PTPValue] = CameraSettings.defaults
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

@@ -2,6 +2,7 @@ import Foundation
 import MediaFormats
 import MediaManager
 import PTP
+import Thumbnails
 import VirtualCamera
 
 @testable import Shell

@@ -17,7 +17,7 @@ final class ImportBatch {
     private var failures = 0
     private var stopped: (item: ImportItem, at: UInt64)?
     private var disconnected: Error?
-    private var throttleStart: (time: Double, bytes: UInt64)?
+    private let limiter: RateLimiter?
 
     init(shell: Interpreter, session: MediaSession, verbose: Bool, deleteAfter: Bool, command: String = "import") {
         self.shell = shell
@@ -27,18 +27,16 @@ final class ImportBatch {
         let interrupt = shell.interrupt
         cancellation = CancellationFlag(external: { interrupt.isPending })
         line = BatchProgressLine(output: shell.output)
+        limiter = shell.state.settings.rateLimit.map {
+            RateLimiter(bytesPerSecond: $0, wait: { _ = interrupt.waitForInterrupt(upTo: $0) })
+        }
     }
 
     /// After every chunk: the progress line, and the rate limit.
     func progress(_ p: BatchProgress) {
         let now = ProcessInfo.processInfo.systemUptime
         line.update(p, at: now)
-        guard let limit = shell.state.settings.rateLimit else { return }
-        let start = throttleStart ?? (now, p.bytesDone)
-        throttleStart = start
-        guard p.bytesDone > start.bytes else { return }
-        let due = start.time + Double(p.bytesDone - start.bytes) / Double(limit)
-        if due > now { _ = shell.interrupt.waitForInterrupt(upTo: due - now) }
+        limiter?.pace(p.bytesDone)
     }
 
     /// One file's final outcome.

@@ -1,6 +1,7 @@
 import MediaFormats
 import MediaManager
 import TerminalGraphics
+import Thumbnails
 
 /// Thumbnails in the terminal, shared by `thumb`, `ls --thumbs` and the picture beside `info`: fetched through
 /// the session's thumbnail queue (one request at a time, in order) and drawn as they arrive (see

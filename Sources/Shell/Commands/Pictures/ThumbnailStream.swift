@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import Thumbnails
 
 extension Interpreter {
     /// Queues the thumbnails of `files` (each once) on the session's thumbnail queue, all at once, and hands

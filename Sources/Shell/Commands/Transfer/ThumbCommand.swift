@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import MediaManager
+import Thumbnails
 
 /// thumb [--save DIR] [--force] [NAME|GLOB...]: draws the thumbnails of the named files (or the selection)
 /// as they arrive from the session's thumbnail queue, or with --save writes them as NAME.thumb.jpg files.

@@ -1,22 +1,20 @@
 import Foundation
 import MediaManager
 
-/// The progress line of a fetch (redrawn on a terminal, nothing in batch mode) and the rate limit.
+/// The progress line of a fetch (redrawn on a terminal, nothing in batch mode), and the rate limit
+/// (MediaManager's `RateLimiter`, its wait ended by Ctrl-C).
 final class TransferDisplay {
     private let output: ShellOutput
-    private let rateLimit: UInt64?
-    private let interrupt: any InterruptSource
+    private let limiter: RateLimiter?
     private var meter: ProgressMeter?
     private var name: String?
     private var lastDone: UInt64 = 0
-    private var throttleStart: (time: Double, bytes: UInt64)?
     /// False when a batch draws its own line (files and bytes of the whole batch): only the rate limit.
     var showsMeter = true
 
     init(output: ShellOutput, rateLimit: UInt64?, interrupt: any InterruptSource) {
         self.output = output
-        self.rateLimit = rateLimit
-        self.interrupt = interrupt
+        limiter = rateLimit.map { RateLimiter(bytesPerSecond: $0, wait: { _ = interrupt.waitForInterrupt(upTo: $0) }) }
     }
 
     /// Called after every chunk of a download.
@@ -25,7 +23,7 @@ final class TransferDisplay {
         if progress.name != name {
             clearLine()
             name = progress.name
-            throttleStart = (now, progress.bytesDone)
+            limiter?.restart(at: progress.bytesDone)
             if showsMeter, let write = output.progress {
                 // Two cells spare for the ^C the terminal echoes when the user interrupts.
                 let width = max(20, (output.terminalColumns ?? 80) - 2)
@@ -35,14 +33,8 @@ final class TransferDisplay {
         }
         lastDone = progress.bytesDone
         meter?.update(done: progress.bytesDone, at: now)
-        throttle(progress.bytesDone, now: now)
-    }
-
-    /// Keeps the download under the rate limit: waits until the bytes so far are due, or Ctrl-C.
-    private func throttle(_ done: UInt64, now: Double) {
-        guard let rateLimit, let start = throttleStart, done > start.bytes else { return }
-        let due = start.time + Double(done - start.bytes) / Double(rateLimit)
-        if due > now { _ = interrupt.waitForInterrupt(upTo: due - now) }
+        // Under the rate limit: waits until the bytes so far are due, or Ctrl-C.
+        limiter?.pace(progress.bytesDone)
     }
 
     /// Clears the progress line before a result is printed. Results of a batch arrive in groups (whole

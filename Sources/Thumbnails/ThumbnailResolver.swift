@@ -1,6 +1,7 @@
 import Foundation
 import MediaFormats
 import MediaManager
+import POSIX
 import PTP
 
 /// Turns the camera's answer to GetThumb into a thumbnail to show. Runs on the thumbnail queue's thread, in
@@ -11,19 +12,25 @@ import PTP
 /// its thumbnail shares); else, for a video, its `.THM` sidecar, then the first keyframe of its `.LRF` proxy
 /// (or of the file itself when it is one), decoded by ffmpeg; for a photo, its EXIF thumbnail read through a
 /// partial read; else `NoThumbnail`. Every read is bounded.
-struct ThumbnailResolver: Sendable {
-    let session: MediaSession
+public struct ThumbnailResolver: Sendable {
+    public let session: MediaSession
     /// Nil when ffmpeg is not installed: proxies are then not decoded.
-    let keyframes: KeyframeDecoder?
+    public let keyframes: KeyframeDecoder?
     /// Set by Ctrl-C; stops a fallback between steps and kills a running ffmpeg.
-    let cancellation: CancellationFlag
+    public let cancellation: CancellationFlag
     /// Look up the photo's EXIF orientation (one partial read per photo); only worth it when drawing.
-    var wantsOrientation = true
+    public var wantsOrientation = true
+
+    public init(session: MediaSession, keyframes: KeyframeDecoder?, cancellation: CancellationFlag) {
+        self.session = session
+        self.keyframes = keyframes
+        self.cancellation = cancellation
+    }
 
     /// The most bytes read from a `.THM` sidecar.
     static let maxSidecarBytes = 1 << 20
 
-    func resolve(_ file: MediaFile, device: Result<[UInt8], Error>) -> Result<Thumbnail, Error> {
+    public func resolve(_ file: MediaFile, device: Result<[UInt8], Error>) -> Result<Thumbnail, Error> {
         let deviceError: Error
         switch device {
         case .success(let bytes) where !bytes.isEmpty:
@@ -31,15 +38,15 @@ struct ThumbnailResolver: Sendable {
             if wantsOrientation, file.kind == .jpeg { thumbnail.orientation = orientation(of: file, thumbnail: bytes) }
             return .success(thumbnail)
         case .success:
-            deviceError = NoThumbnail(reason: "the camera sent an empty one")
+            deviceError = NoThumbnail(.emptyFromCamera)
         case .failure(let error):
-            if error is CancellationError || Interpreter.isDisconnect(error) { return .failure(error) }
+            if error.isCancellation || error.failureCategory == .disconnected { return .failure(error) }
             deviceError = error
         }
         if cancellation.isCancelled { return .failure(CancellationError()) }
         return Result {
             if let thumbnail = try fallback(for: file) { return thumbnail }
-            throw Self.saysNone(deviceError) ? NoThumbnail(reason: noneReason(for: file)) : deviceError
+            throw Self.saysNone(deviceError) ? NoThumbnail(noneReason(for: file)) : deviceError
         }
     }
 
@@ -51,7 +58,7 @@ struct ThumbnailResolver: Sendable {
             let group = session.catalog.group(of: file)
             if let sidecar = group.first(where: { $0.kind == .thumbnail }), sidecar.size <= Self.maxSidecarBytes {
                 let bytes = try session.byteSource(for: sidecar).readFully(
-                    offset: 0, count: Int(sidecar.size), what: SafeText.display(sidecar.name))
+                    offset: 0, count: Int(sidecar.size), what: sidecar.name)
                 let orientation = (try? JPEGReader().read(from: MemoryByteSource(bytes)))?.exif?.orientation ?? 1
                 return Thumbnail(jpeg: bytes, orientation: orientation, origin: .sidecar(sidecar.name))
             }
@@ -72,7 +79,7 @@ struct ThumbnailResolver: Sendable {
     /// The proxy's first keyframe as a JPEG: the movie box and that one sample are all that is read.
     private func firstKeyframe(of proxy: MediaFile, decoder: KeyframeDecoder) throws -> Thumbnail {
         let jpeg = try MovieKeyframe.jpeg(
-            from: session.byteSource(for: proxy), name: SafeText.display(proxy.name), decoder: decoder,
+            from: session.byteSource(for: proxy), name: proxy.name, decoder: decoder,
             cancellation: cancellation)
         return Thumbnail(jpeg: jpeg, origin: .proxyKeyframe(proxy.name))
     }
@@ -87,7 +94,7 @@ struct ThumbnailResolver: Sendable {
         return (try? JPEGReader().read(from: session.byteSource(for: file)))?.exif?.orientation ?? 1
     }
 
-    // MARK: - Wording
+    // MARK: - None
 
     /// True when the camera's error means "this file has no thumbnail" rather than a failure.
     static func saysNone(_ error: Error) -> Bool {
@@ -96,11 +103,11 @@ struct ThumbnailResolver: Sendable {
         return code == .noThumbnailPresent || code == .operationNotSupported
     }
 
-    private func noneReason(for file: MediaFile) -> String {
-        guard file.kind.isVideo else { return "the camera has none for this file" }
+    private func noneReason(for file: MediaFile) -> NoThumbnail.Reason {
+        guard file.kind.isVideo else { return .noneForPhoto }
         if keyframes == nil, session.catalog.group(of: file).contains(where: { $0.kind == .lowResolutionVideo }) {
-            return "the camera has none, and decoding the .LRF proxy needs ffmpeg"
+            return .proxyNeedsFFmpeg
         }
-        return "the camera has none, and there is no .THM or .LRF beside it"
+        return .noSidecarOrProxy
     }
 }

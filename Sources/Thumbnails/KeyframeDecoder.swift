@@ -3,20 +3,22 @@ import MediaFormats
 import MediaManager
 import POSIX
 
-/// Decodes one keyframe into a JPEG with `ffmpeg`, which the shell uses only when it is on the PATH.
+/// Decodes one keyframe into a JPEG with `ffmpeg`, used only when it is on the PATH.
 ///
 /// The keyframe goes in as a raw H.264/H.265 stream (`AnnexB.stream`: parameter sets and one sample, a few
 /// kB for a proxy) on ffmpeg's standard input; one JPEG, at most `maxSide` pixels wide and turned upright by
 /// the track's rotation, comes back on its standard output. The run is bounded in time and output, and
 /// ffmpeg is killed when the command is cancelled.
-struct KeyframeDecoder: Sendable {
-    let executable: String
-    var timeout: TimeInterval = 10
-    var maxOutputBytes = 4 << 20
-    var maxSide = 320
+public struct KeyframeDecoder: Sendable {
+    public let executable: String
+    public var timeout: TimeInterval = 10
+    public var maxOutputBytes = 4 << 20
+    public var maxSide = 320
+
+    public init(executable: String) { self.executable = executable }
 
     /// ffmpeg from `PATH` in `environment`, nil when it is not there.
-    static func find(environment: [String: String]) -> KeyframeDecoder? {
+    public static func find(environment: [String: String]) -> KeyframeDecoder? {
         findExecutable("ffmpeg", path: environment["PATH"]).map { KeyframeDecoder(executable: $0) }
     }
 
@@ -37,7 +39,7 @@ struct KeyframeDecoder: Sendable {
         ]
     }
 
-    func jpeg(
+    public func jpeg(
         from stream: [UInt8], codec: AnnexB.Codec, rotation: Int, cancellation: CancellationFlag
     ) throws -> [UInt8] {
         let finished: ChildProcess.Finished
@@ -47,17 +49,16 @@ struct KeyframeDecoder: Sendable {
                 outputLimit: maxOutputBytes, timeout: timeout, isCancelled: { cancellation.isCancelled })
         } catch {
             switch error {
-            case .couldNotStart(let why): throw CommandError("cannot run \(executable): \(errnoText(why.errno))")
+            case .couldNotStart(let why): throw KeyframeError.couldNotStart(executable: executable, why)
             case .cancelled: throw CancellationError()
-            case .tookTooLong: throw CommandError("ffmpeg took more than \(Self.seconds(timeout))")
-            case .tooMuchOutput: throw CommandError("ffmpeg wrote more than \(maxOutputBytes) bytes")
-            case .failed(let why): throw CommandError("ffmpeg: \(why)")
+            case .tookTooLong: throw KeyframeError.tookTooLong(seconds: timeout)
+            case .tooMuchOutput: throw KeyframeError.tooMuchOutput(limit: maxOutputBytes)
+            case .failed(let why): throw KeyframeError.failed(why)
             }
         }
         let jpeg = finished.output
         guard finished.exitCode == 0, jpeg.starts(with: [0xFF, 0xD8]) else {
-            let status = finished.exitCode.map(String.init) ?? "none: killed by a signal"
-            throw CommandError("ffmpeg could not decode the keyframe (exit status \(status))")
+            throw KeyframeError.noPicture(exitStatus: finished.exitCode)
         }
         return jpeg
     }
