@@ -53,7 +53,9 @@ public enum Shell {
             interpreter.closeCamera()
         }
 
-        if !openFirstCamera(arguments.camera, interpreter, interactive: interactive) && !interactive { return 1 }
+        if !openFirstCamera(arguments.camera, interpreter, interactive: interactive) && !interactive {
+            return interrupt.isPending ? ScriptResult.interrupted.exitStatus : 1
+        }
 
         if let path = arguments.scriptFile {
             let reader: PlainLineReader
@@ -105,6 +107,9 @@ public enum Shell {
             do {
                 try interpreter.open(try CameraURL(parsing: requested))
                 return true
+            } catch let interrupted as Interrupted {
+                Console.error("mediashell: opening \(SafeText.display(requested)): \(interrupted)")
+                return false
             } catch {
                 Console.error("mediashell: cannot open \(SafeText.display(requested)): \(Interpreter.message(for: error))")
                 return false

@@ -57,6 +57,9 @@ public final class MediaCatalog: @unchecked Sendable {
         if state == .reset { try reload() } else { try applyPendingChanges() }
     }
 
+    /// True when `ensureLoaded` has nothing to ask the device: the tree was read and no change is pending.
+    public var isCurrent: Bool { lock.withLock { storedState != .reset && storedState != .syncing && pendingAdded.isEmpty } }
+
     /// The deepest nesting read, and the most objects kept: bounds against a device whose tree never ends.
     public static let maximumDepth = 32
     public static let maximumObjects = 1_000_000

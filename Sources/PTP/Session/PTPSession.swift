@@ -13,6 +13,8 @@ public final class PTPSession: @unchecked Sendable {
     private var nextTransactionID: UInt32 = 1
     private var sessionOpen = false
     private let info = Locked(DeviceInfo())
+    /// While set (`whileCancellable`), asked before each transaction: true stops it before it is sent.
+    private let cancellation = Locked<(@Sendable () -> Bool)?>(nil)
 
     /// What the device said about itself; filled by `open()`.
     public var deviceInfo: DeviceInfo { info.withLock { $0 } }
@@ -59,11 +61,29 @@ public final class PTPSession: @unchecked Sendable {
 
     // MARK: Transactions
 
+    /// Runs `body` so that once `cancelled` says so, no further transaction is sent: each throws
+    /// `CancellationError` instead. A transaction already under way is not affected (the transport's
+    /// timeout bounds it; `Camera.interruptibly` ends one the device never answers). Nests.
+    public func whileCancellable<T>(_ cancelled: @escaping @Sendable () -> Bool, _ body: () throws -> T) rethrows -> T {
+        let outer = cancellation.withLock { current -> (@Sendable () -> Bool)? in
+            defer { current = cancelled }
+            return current
+        }
+        defer { cancellation.withLock { $0 = outer } }
+        return try body()
+    }
+
+    /// Throws `CancellationError` when a `whileCancellable` caller said stop.
+    private func checkCancelled() throws {
+        if let cancelled = cancellation.withLock({ $0 }), cancelled() { throw CancellationError() }
+    }
+
     /// Runs one transaction; throws unless the response is OK.
     @discardableResult
     public func execute(
         _ operation: OperationCode, _ parameters: [UInt32] = [], dataOut: DataSource? = nil, dataIn: DataSink? = nil
     ) throws -> PTPResponse {
+        try checkCancelled()
         let response = try lock.withLock {
             let id = nextTransactionID
             nextTransactionID = id >= 0xFFFF_FFFE ? 1 : id + 1
@@ -85,6 +105,7 @@ public final class PTPSession: @unchecked Sendable {
 
     public func getDeviceInfo() throws -> DeviceInfo {
         // GetDeviceInfo is allowed outside a session; it uses transaction id 0 then.
+        try checkCancelled()
         let sink = BufferSink(limit: 1 << 20)
         let response = try lock.withLock {
             let id = sessionOpen ? nextTransactionID : 0

@@ -16,7 +16,7 @@ extension Interpreter {
     /// not describe (or whose names needed repair) are one warning line each, once.
     func loadedCatalog() throws -> MediaCatalog {
         let session = try requireCamera()
-        try session.catalog.ensureLoaded()
+        if !session.catalog.isCurrent { try interruptibly(session) { try session.catalog.ensureLoaded() } }
         reportCatalogWarnings(session.catalog)
         return session.catalog
     }

@@ -95,9 +95,9 @@ public final class Interpreter {
         options.onUSBChoice = { choice.text.withLock { [description = $0.description] in $0 = description } }
         openNote = nil
         ptpTrace?.note("open \(ptpTrace?.redactor == nil ? url.description : url.redactedDescription)")
-        let session = try MediaSession.open(url, options: options)
+        let session = try openInterruptibly(url, options: options)
         do {
-            try session.catalog.ensureLoaded()
+            try interruptibly(session) { try session.catalog.ensureLoaded() }
         } catch {
             session.close()
             throw error
@@ -179,8 +179,8 @@ public final class Interpreter {
             case .failed: return quitRequested ? .quit : .failure
             case .interrupted: return .interrupted
             }
-        } catch is Interrupted {
-            report("\(invocation.name.text): interrupted", severity: .notice)
+        } catch let interrupted as Interrupted {
+            report("\(invocation.name.text): \(interrupted)", severity: .notice)
             return .interrupted
         } catch {
             reportFailure(of: invocation.name.text, error)

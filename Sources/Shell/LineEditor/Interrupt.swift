@@ -108,8 +108,9 @@ extension Interrupt: InterruptSource {
     }
 }
 
-/// A command stopped by Ctrl-C.
+/// A command stopped by Ctrl-C, with what became of the camera when that matters (it was closed).
 public struct Interrupted: Error, Sendable, Hashable, CustomStringConvertible {
-    public init() {}
-    public var description: String { "interrupted" }
+    public var detail: String?
+    public init(detail: String? = nil) { self.detail = detail }
+    public var description: String { detail.map { "interrupted; " + $0 } ?? "interrupted" }
 }

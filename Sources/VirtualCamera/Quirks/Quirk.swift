@@ -23,6 +23,7 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
     case captureNewFolder = "capture-new-folder"
     case okUnknownOps = "ok-unknown-ops"
     case stallListing = "stall-listing"
+    case stallOpen = "stall-open"
 
     public static func < (a: Quirk, b: Quirk) -> Bool { a.rawValue < b.rawValue }
 
@@ -71,6 +72,8 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
             "operations it does not list answer OK with no data, as libgphoto2's vcamera"
         case .stallListing:
             "never answers GetObjectHandles or GetObjectPropList below the root (a camera that hangs)"
+        case .stallOpen:
+            "opens the session, then never answers GetDeviceInfo (a camera that hangs while it is opened)"
         }
     }
 }

@@ -20,14 +20,21 @@ extension ResponderSession {
         }
         if quirks.contains(.stallListing) && (command.code == .getObjectHandles || command.code == .getObjectPropList) {
             let folder = command.code == .getObjectHandles ? command.parameter(2) : command.parameter(0)
-            if folder != 0 && folder != 0xFFFF_FFFF { return .some(nil) }
+            if folder != 0 && folder != 0xFFFF_FFFF { return stalled(command, by: .stallListing) }
         }
+        if quirks.contains(.stallOpen) && command.code == .getDeviceInfo { return stalled(command, by: .stallOpen) }
         if sessionID != nil, [.getObject, .getPartialObject, .getPartialObject64, .getThumb, .deleteObject, .getObjectPropValue]
             .contains(command.code), let object = card.object(command.parameter(0)), !quirkState.isKnown(object)
         {
             return .some(.fail(.invalidObjectHandle))
         }
         return nil
+    }
+
+    /// No answer to `command`, ever; said in the log, so that a test knows the initiator is waiting now.
+    private func stalled(_ command: PTPCommand, by quirk: Quirk) -> Answer?? {
+        camera.log("\(command.code) left unanswered (\(quirk.rawValue))")
+        return .some(nil)
     }
 
     /// GetObjectHandles' answer after quirks: only known objects; a scan of the folder; a loop.

@@ -10,7 +10,10 @@ struct CaptureCommand: ShellCommand {
         let session = try shell.requireCamera()
         guard session.camera.summary.canCapture else { throw CommandError("not supported by this camera") }
         let interrupt = shell.interrupt
-        let result = try session.capture(timeout: shell.state.settings.timeout, cancelled: { interrupt.isPending })
+        let timeout = shell.state.settings.timeout
+        let result = try shell.interruptibly(session) {
+            try session.capture(timeout: timeout, cancelled: { interrupt.isPending })
+        }
         if result.foundByListing {
             let what = result.cameraSentNoEvents ? "no events" : "no ObjectAdded event"
             shell.output.line("the camera sent \(what); its folders were listed again to find the new file")

@@ -8,7 +8,7 @@ struct RefreshCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()
-        try session.catalog.reload()
+        try shell.interruptibly(session) { try session.catalog.reload() }
         let catalog = session.catalog
         shell.state.catalogReloaded(lookup: { catalog.file(atPath: $0) }, folderExists: { catalog.isFolder($0) })
         shell.output.line(CatalogDescription.line(for: catalog))

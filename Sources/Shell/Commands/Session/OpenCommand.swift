@@ -18,6 +18,8 @@ struct OpenCommand: ShellCommand {
         let url = try CameraURL(parsing: text)
         do {
             try shell.open(url)
+        } catch let interrupted as Interrupted {
+            throw interrupted
         } catch {
             throw CommandError("cannot open \(SafeText.display(url.description)): \(Interpreter.message(for: error))")
         }
