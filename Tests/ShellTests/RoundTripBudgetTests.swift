@@ -1,0 +1,154 @@
+import Foundation
+import MediaManager
+import PTP
+import Testing
+import VirtualCamera
+
+@testable import Shell
+
+/// Every request the initiator sends, with its parameters, so a test can count round trips.
+final class RequestLog: InitiatorTransport, @unchecked Sendable {
+    let inner: InitiatorTransport
+    private let lock = NSLock()
+    private var sent: [PTPCommand] = []
+
+    init(_ inner: InitiatorTransport) { self.inner = inner }
+
+    var requests: [PTPCommand] { lock.withLock { sent } }
+    var codes: [OperationCode] { requests.map(\.code) }
+    func reset() { lock.withLock { sent = [] } }
+
+    func transact(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
+        lock.withLock { sent.append(command) }
+        return try inner.transact(command, dataOut: dataOut, dataIn: dataIn)
+    }
+
+    func setEventHandler(_ handler: (@Sendable (PTPEvent) -> Void)?) { inner.setEventHandler(handler) }
+    func close() { inner.close() }
+}
+
+/// Issue 15: the round-trip budgets, counted against the virtual camera (each request a round trip on a
+/// real link: 2 to 10 ms on Wi-Fi).
+@Suite("Round-trip budgets against the virtual camera")
+struct RoundTripBudgetTests {
+    /// A virtual camera serving `folder` in this process, reached through a request log.
+    struct CountedCamera {
+        let session: MediaSession
+        let log: RequestLog
+
+        init(folder: String) throws {
+            try self.init(card: try Card(folder: folder))
+        }
+
+        init(card: Card) throws {
+            let camera = VirtualCamera(card: card)
+            let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 1 << 20, timeout: 10)
+            Thread { camera.serve(responder, peer: "test") }.start()
+            log = RequestLog(initiator)
+            let device = try Camera(transport: log, location: "sim:") { responder.close() }
+            session = MediaSession(camera: device, url: .simulator(path: nil))
+        }
+    }
+
+    /// A card folder with `count` photos in DCIM/100TEST (the demo photo, so each has a thumbnail).
+    static func card(photos count: Int) throws -> TemporaryFolder {
+        let card = try TemporaryFolder("msh-budget")
+        let photo = try demoBytes("photo_landscape.jpg")
+        for number in 1...count { try card.write(String(format: "DCIM/100TEST/IMG_%05d.JPG", number), photo) }
+        return card
+    }
+
+    /// An in-memory card with `count` generated files of 1 MB in DCIM/100TEST (a big card without a big disk).
+    static func generatedCard(files count: Int) -> Card {
+        let card = Card(inMemoryLabel: "BUDGET")
+        for number in 1...count {
+            card.add(name: String(format: "IMG_%05d.JPG", number), in: "DCIM/100TEST", content: .generated(length: 1 << 20))
+        }
+        return card
+    }
+
+    @Test func listingAFolderIsOneGetObjectPropListWhateverItHolds() throws {
+        for count in [3, 3000] {
+            let camera = try CountedCamera(card: Self.generatedCard(files: count))
+            defer { camera.session.close() }
+            try camera.session.catalog.ensureLoaded()
+            let folder = try #require(camera.session.catalog.file(atPath: "DCIM/100TEST"))
+            camera.log.reset()
+            let listing = try camera.session.camera.list(folder: folder.id, storage: folder.storageID, folderPath: "DCIM/100TEST")
+            #expect(listing.files.count == count)
+            #expect(camera.log.codes == [.getObjectPropList], "\(count) files cost \(camera.log.codes)")
+        }
+    }
+
+    @Test func downloadingAListedFileIsOneGetObject() throws {
+        let card = try Self.card(photos: 3)
+        let downloads = try TemporaryFolder("msh-budget-get")
+        let camera = try CountedCamera(folder: card.path)
+        var settings = Settings()
+        settings.downloadFolder = downloads.path
+        let (shell, output, _) = makeInterpreter(settings: settings)
+        shell.attach(camera.session)
+        defer { camera.session.close() }
+        _ = shell.run(line: "ls DCIM/100TEST")
+        camera.log.reset()
+        _ = shell.run(line: "fetch DCIM/100TEST/IMG_00002.JPG")
+        #expect(output.errors.isEmpty, "\(output.errors)")
+        #expect(FileManager.default.fileExists(atPath: downloads.path + "/IMG_00002.JPG"))
+        // One request: a GetObject, or a GetPartialObject of the whole file (what resuming needs anyway).
+        #expect(camera.log.codes.count == 1, "the download cost \(camera.log.codes)")
+        #expect([.getObject, .getPartialObject, .getPartialObject64].contains(camera.log.codes.first))
+    }
+
+    @Test func thumbnailsAskForWhatIsShownInTheOrderItIsShown() throws {
+        let card = try Self.card(photos: 12)
+        let camera = try CountedCamera(folder: card.path)
+        let (shell, output, _) = makeInterpreter()
+        shell.attach(camera.session)
+        defer { camera.session.close() }
+        _ = shell.run(line: "cd DCIM/100TEST")
+        let catalog = camera.session.catalog
+        let handle = { (name: String) in catalog.file(atPath: "DCIM/100TEST/" + name)?.id ?? 0 }
+        for (line, shown) in [
+            ("thumb IMG_00007.JPG IMG_00002.JPG IMG_00011.JPG", ["IMG_00007.JPG", "IMG_00002.JPG", "IMG_00011.JPG"]),
+            ("thumb IMG_0000[3-5].JPG", ["IMG_00003.JPG", "IMG_00004.JPG", "IMG_00005.JPG"]),
+            ("ls --thumbs IMG_0001*.JPG", ["IMG_00010.JPG", "IMG_00011.JPG", "IMG_00012.JPG"]),
+        ] {
+            camera.log.reset()
+            _ = shell.run(line: line)
+            #expect(output.errors.isEmpty, "\(line): \(output.errors)")
+            #expect(camera.log.codes == shown.map { _ in .getThumb }, "\(line) cost \(camera.log.codes)")
+            #expect(camera.log.requests.map { $0.parameters.first ?? 0 } == shown.map(handle), "\(line): asked out of order")
+        }
+    }
+
+    @Test func openingACameraCostsTheSameWhateverTheCardHolds() throws {
+        var costs: [Int: [OperationCode]] = [:]
+        for count in [10, 10_000] {
+            let camera = try CountedCamera(card: Self.generatedCard(files: count))
+            defer { camera.session.close() }
+            try camera.session.catalog.ensureLoaded()
+            #expect(camera.session.catalog.contents(of: "DCIM/100TEST")?.count == count)
+            costs[count] = camera.log.codes
+        }
+        #expect(costs[10] == costs[10_000], "10 files: \(costs[10] ?? []), 10,000 files: \(costs[10_000] ?? [])")
+        #expect((costs[10_000]?.count ?? .max) <= 8, "opening cost \(costs[10_000] ?? [])")
+    }
+
+    /// A card as cameras fill it (DCF: at most 999 files a folder) costs one request per folder, never one
+    /// per file: the tree is read folder by folder before the first prompt.
+    @Test func openingACardOfManyFoldersCostsOneRequestPerFolder() throws {
+        let card = Card(inMemoryLabel: "BUDGET")
+        for number in 0..<10_000 {
+            let folder = String(format: "DCIM/%03dMEDIA", 100 + number / 999)
+            card.add(name: String(format: "DJI_%04d.JPG", number % 999 + 1), in: folder, content: .generated(length: 1 << 20))
+        }
+        let camera = try CountedCamera(card: card)
+        defer { camera.session.close() }
+        try camera.session.catalog.ensureLoaded()
+        let folders = (camera.session.catalog.contents(of: "DCIM") ?? []).count
+        #expect(folders == 11)
+        let codes = camera.log.codes
+        #expect(codes.prefix(4) == [.openSession, .getDeviceInfo, .getStorageIDs, .getStorageInfo])
+        #expect(codes.dropFirst(4) == ArraySlice(Array(repeating: .getObjectPropList, count: folders + 2)), "\(codes)")
+    }
+}
