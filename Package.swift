@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "Shell",
             dependencies: [
-                "MediaManager", "Connectors", "Import", "Thumbnails", "Playback", "PTP", "PTPIP", "PTPUSB", "VirtualCamera", "TerminalGraphics",
+                "MediaManager", "Connectors", "Import", "Thumbnails", "Playback", "PTP", "PTPIP", "VirtualCamera", "TerminalGraphics",
                 "Imaging", "MediaFormats", "POSIX", "CEditLine", "CMediaShellShim",
             ]),
         .executableTarget(name: "mediashell", dependencies: ["Shell"]),

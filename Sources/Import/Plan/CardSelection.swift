@@ -31,11 +31,18 @@ public enum CardSelection {
 
     /// The groups of `files`, each completed with its sidecars from the catalog, in the catalog's order.
     public static func groups(for files: [MediaFile], in catalog: MediaCatalog) -> [MediaGroup] {
+        // One pass over the card: each (folder, stem) with its members, so that completing every file's
+        // group costs a lookup (asking the catalog file by file scanned the folder each time: 1,000 photos
+        // in one folder took 0.3 s of string folding).
+        let all = catalog.allFiles()
+        var byStem: [String: [String]] = [:]
+        for f in all where !f.isFolder { byStem[MediaGroup.key(of: f), default: []].append(f.path) }
         var chosen = Set<String>()
         for f in files where !f.isFolder {
-            for member in catalog.group(of: f) { chosen.insert(member.path) }
+            chosen.insert(f.path)
+            for path in byStem[MediaGroup.key(of: f)] ?? [] { chosen.insert(path) }
         }
-        var ordered = catalog.allFiles().filter { chosen.contains($0.path) }
+        var ordered = all.filter { chosen.contains($0.path) }
         // Files the catalog no longer lists (removed meanwhile) are dropped; files given but not listed
         // (a caller's own list) keep their place at the end.
         let listed = Set(ordered.map(\.path))

@@ -33,12 +33,15 @@ public struct MediaGroup: Sendable {
         }
     }
 
+    /// What the members of a group share: the folder and the stem, case folded.
+    static func key(of file: MediaFile) -> String { file.folder + "/" + file.stem.lowercased() }
+
     /// Groups `files` by folder and stem (case-insensitively), in the order of their first member.
     public static func grouping(_ files: [MediaFile]) -> [MediaGroup] {
         var order: [String] = []
         var members: [String: [MediaFile]] = [:]
         for f in files where !f.isFolder {
-            let key = f.folder + "/" + f.stem.lowercased()
+            let key = key(of: f)
             if members[key] == nil { order.append(key) }
             members[key, default: []].append(f)
         }

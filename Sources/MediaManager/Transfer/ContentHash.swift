@@ -17,13 +17,14 @@ public struct ContentHash: Sendable {
             pending += bytes[0..<take]
             index = take
             if pending.count == 64 {
-                pending.withUnsafeBytes { compress(UnsafeRawBufferPointer(rebasing: $0[0..<64])) }
+                pending.withUnsafeBytes { compress($0.baseAddress!, blocks: 1) }
                 pending.removeAll(keepingCapacity: true)
             }
         }
-        while bytes.count - index >= 64 {
-            compress(UnsafeRawBufferPointer(rebasing: bytes[index..<index + 64]))
-            index += 64
+        let blocks = (bytes.count - index) / 64
+        if blocks > 0, let base = bytes.baseAddress {
+            compress(base + index, blocks: blocks)
+            index += blocks * 64
         }
         if index < bytes.count { pending += bytes[index...] }
     }
@@ -59,46 +60,54 @@ public struct ContentHash: Sendable {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    private mutating func compress(_ block: UnsafeRawBufferPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { compress(block, schedule: $0) }
-    }
-
-    private mutating func compress(_ block: UnsafeRawBufferPointer, schedule w: UnsafeMutableBufferPointer<UInt32>) {
-        for i in 0..<16 {
-            w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8
-                | UInt32(block[i * 4 + 3])
+    /// Runs the compression function over `blocks` consecutive 64-byte blocks at `base`. The state, the
+    /// round constants and the message schedule are reached without bounds or uniqueness checks inside
+    /// the loop: this is where an import spends its CPU (a card's every byte passes through here).
+    private mutating func compress(_ base: UnsafeRawPointer, blocks: Int) {
+        var h0 = state[0], h1 = state[1], h2 = state[2], h3 = state[3]
+        var h4 = state[4], h5 = state[5], h6 = state[6], h7 = state[7]
+        Self.k.withUnsafeBufferPointer { k in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                for block in 0..<blocks {
+                    let p = base + block * 64
+                    for i in 0..<16 {
+                        w[i] = UInt32(bigEndian: p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                    }
+                    for i in 16..<64 {
+                        let x = w[i - 15], y = w[i - 2]
+                        let s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
+                        let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10)
+                        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                    }
+                    var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7
+                    for i in 0..<64 {
+                        let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                        let choice = (e & f) ^ (~e & g)
+                        let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
+                        let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        let t2 = s0 &+ majority
+                        h = g
+                        g = f
+                        f = e
+                        e = d &+ t1
+                        d = c
+                        c = b
+                        b = a
+                        a = t1 &+ t2
+                    }
+                    h0 &+= a
+                    h1 &+= b
+                    h2 &+= c
+                    h3 &+= d
+                    h4 &+= e
+                    h5 &+= f
+                    h6 &+= g
+                    h7 &+= h
+                }
+            }
         }
-        for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var a = state[0], b = state[1], c = state[2], d = state[3]
-        var e = state[4], f = state[5], g = state[6], h = state[7]
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ Self.k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            h = g
-            g = f
-            f = e
-            e = d &+ t1
-            d = c
-            c = b
-            b = a
-            a = t1 &+ t2
-        }
-        state[0] &+= a
-        state[1] &+= b
-        state[2] &+= c
-        state[3] &+= d
-        state[4] &+= e
-        state[5] &+= f
-        state[6] &+= g
-        state[7] &+= h
+        state = [h0, h1, h2, h3, h4, h5, h6, h7]
     }
 
     @inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

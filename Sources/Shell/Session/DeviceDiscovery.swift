@@ -1,6 +1,4 @@
 import Connectors
-import MediaManager
-import PTPUSB
 
 /// A camera attached to this computer, as `devices` lists it.
 public struct DeviceListing: Sendable, Equatable {
@@ -15,11 +13,11 @@ public struct DeviceListing: Sendable, Equatable {
     }
 }
 
-/// Finding cameras to open: the PTP/MTP devices on USB, through the media manager's connector.
+/// Finding cameras to open: the PTP/MTP devices on USB, through the connector (the shell knows no transport).
 public enum DeviceDiscovery {
     /// The USB cameras attached (none on a machine without USB).
     public static func usbCameras() -> [DeviceListing] {
-        CameraConnector.usbCameras().map { camera in
+        CameraConnector.attachedCameras().map { camera in
             var text = "\(camera.usbID)  \(camera.displayName)"
             if !camera.serialNumber.isEmpty { text += "  serial \(camera.serialNumber)" }
             if let problem = camera.problem { text += "  (\(problem))" }
