@@ -11,9 +11,11 @@ import Testing
     "Shell against Debian's umtp-responder", .serialized,
     .enabled(if: UMTPPeer.isEnabled, "set MEDIASHELL_UMTP_PEERS (scripts/test does, where ../shared/peers is)"))
 struct UMTPInteropTests {
-    /// How the peer is served: as Debian ships it, or with GetObjectPropList hidden from its DeviceInfo
-    /// (the per-object listing path).
+    /// How the peer is served: as Debian ships it (GetObjectPropList answering the root's listing with
+    /// handle 0 itself, which the listing drops and falls back from), or with GetObjectPropList hidden from
+    /// its DeviceInfo (the per-object listing path from the start).
     enum Serving: String, CaseIterable, CustomTestStringConvertible {
+        case asShipped
         case withoutPropList
         var hidden: [UInt16] { self == .withoutPropList ? [0x9805] : [] }
         var testDescription: String { rawValue }
@@ -159,9 +161,11 @@ struct UMTPInteropTests {
         let peer = try fixture.peer(serving)
         defer { peer.stop() }
         let saved = fixture.base + "/thumbs"
-        let result = try fixture.shell(peer, "cd /DCIM/100TEST; thumb photo_landscape.jpg; thumb --save '\(saved)' photo_landscape.jpg photo_portrait.jpg")
+        let result = try fixture.shell(peer, "cd /DCIM/100TEST; ls --thumbs; thumb photo_landscape.jpg; thumb --save '\(saved)' photo_landscape.jpg photo_portrait.jpg")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("photo_landscape.jpg: thumbnail 160x120 (EXIF)"), "\(result.stdout)")
+        // Only operations its DeviceInfo lists are sent: never GetThumb.
+        #expect(!fixture.trace.contains("GetThumb"), "GetThumb was sent to a responder that does not list it")
         for name in ["photo_landscape.jpg", "photo_portrait.jpg"] {
             let thumbnail = try #require(FileManager.default.contents(atPath: saved + "/\(name).thumb.jpg"), "\(name)")
             #expect(thumbnail.prefix(2) == Data([0xFF, 0xD8]))
