@@ -101,7 +101,15 @@ public final class ChildProcess: Sendable {
         let argv = ([executable] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], environ)
+        var status = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], environ)
+        // ETXTBSY: the program was written a moment ago and another thread's child, between its fork and
+        // its exec, still holds it open for writing. That ends within milliseconds: try again for a while.
+        var tries = 0
+        while status == ETXTBSY && tries < 50 {
+            tries += 1
+            sleep(until: .after(0.002 * Double(min(tries, 10))))
+            status = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], environ)
+        }
         kept.forEach { $0.close() }
         try checkReturnedErrno("start \(executable)", status)
         return ChildProcess(pid: pid, standardInput: ours[0], standardOutput: ours[1])
