@@ -77,7 +77,7 @@ let package = Package(
             name: "ShellTests",
             dependencies: ["Shell", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
         .testTarget(name: "ImportTests", dependencies: ["Import", "MediaManager", "Connectors", "PTP", "VirtualCamera"]),
-        .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP", "Connectors", "MediaManager"]),
+        .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP", "POSIX", "Connectors", "MediaManager"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"]),
         .testTarget(name: "InteropTests", dependencies: ["PTP", "PTPIP", "MediaFormats"]),

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// What the transport does when the first command of a session stalls or answers out of step: the device
@@ -78,18 +79,18 @@ extension USBTransport {
         if !cancelled { cancelled = cancel(Self.unknownTransactionID, why: "its id unknown") }
 
         if cancelled || busy {
-            let deadline = Date(timeIntervalSinceNow: timeouts.recovery)
-            while Date() < deadline, let status = try? pipe.deviceStatus(timeout: timeouts.control) {
+            let deadline = clock.now() + timeouts.recovery
+            while clock.now() < deadline, let status = try? pipe.deviceStatus(timeout: timeouts.control) {
                 for endpoint in status.haltedEndpoints { try? clearHalt(address: endpoint) }
                 guard status.code == .deviceBusy else {
                     log("Get Device Status after Cancel: \(status)")
                     break
                 }
-                Thread.sleep(forTimeInterval: 0.02)
+                clock.pause(0.02)
             }
         }
 
-        let drained = drain(until: Date(timeIntervalSinceNow: timeouts.recovery))
+        let drained = drain(until: clock.now() + timeouts.recovery)
         log("drained bulk-in: \(drained) bytes")
         for role in [USBEndpointRole.bulkIn, .bulkOut] {
             do {

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// How the USB transport gets back in step with a device within a session: a stall is explained by Get
@@ -42,12 +43,12 @@ extension USBTransport {
     /// After a Cancel: wait (bounded) until the device is no longer busy, clear the halts it reports, and
     /// drop whatever it still had in flight.
     func settleAfterCancel() {
-        let deadline = Date(timeIntervalSinceNow: timeouts.recovery)
-        while Date() < deadline {
+        let deadline = clock.now() + timeouts.recovery
+        while clock.now() < deadline {
             guard let status = try? pipe.deviceStatus(timeout: timeouts.control) else { break }
             for endpoint in status.haltedEndpoints { try? clearHalt(address: endpoint) }
             if status.code != .deviceBusy { break }
-            Thread.sleep(forTimeInterval: 0.02)
+            clock.pause(0.02)
         }
         drain(until: deadline)
     }
@@ -55,10 +56,10 @@ extension USBTransport {
     /// Reads and discards bulk-in data until the device has nothing more (a short wait finds nothing);
     /// returns how many bytes that was.
     @discardableResult
-    func drain(until deadline: Date) -> UInt64 {
+    func drain(until deadline: Double) -> UInt64 {
         var drained = UInt64(inbound.available)
         inbound.discardBuffered()
-        while Date() < deadline {
+        while clock.now() < deadline {
             do {
                 drained += UInt64(try inbound.fill(want: inbound.chunkSize, timeout: min(0.2, timeouts.transfer)))
                 inbound.discardBuffered()
@@ -77,7 +78,7 @@ extension USBTransport {
         if (try? pipe.cancelRequest(transactionID: command.transactionID, timeout: timeouts.control)) != nil {
             settleAfterCancel()
         } else {
-            drain(until: Date(timeIntervalSinceNow: timeouts.recovery))
+            drain(until: clock.now() + timeouts.recovery)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// PTP over USB (the still-image class's bulk-only protocol): commands and outgoing data on bulk-out,
@@ -39,16 +40,22 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
     /// A transaction id the device sent that was not ours: the transaction another program abandoned.
     var strayTransactionID: UInt32?
 
+    /// The time of the recovery loops' bounds (a manual one in tests).
+    let clock: any WaitClock
+
     /// "Canon EOS R6" or "the USB device", for messages.
     private var peer: String { camera?.displayName ?? "the USB device" }
 
     /// A transport over an open pipe. `chunkSize` is the largest transfer (rounded to whole packets).
-    /// `recoversFirstCommand`: see `USBTransport+OpenRecovery.swift`.
+    /// `recoversFirstCommand`: see `USBTransport+OpenRecovery.swift`. `clock` bounds the recovery loops
+    /// (waiting for a busy device to settle after a Cancel, draining what it still sends).
     public init(
         pipe: USBPipe, timeouts: USBTimeouts = USBTimeouts(), camera: USBCameraDescription? = nil,
-        chunkSize: Int = 256 << 10, drainLimit: UInt64 = 1 << 20, recoversFirstCommand: Bool = true
+        chunkSize: Int = 256 << 10, drainLimit: UInt64 = 1 << 20, recoversFirstCommand: Bool = true,
+        clock: any WaitClock = MonotonicClock()
     ) {
         self.pipe = pipe
+        self.clock = clock
         self.timeouts = timeouts
         self.camera = camera
         self.drainLimit = drainLimit

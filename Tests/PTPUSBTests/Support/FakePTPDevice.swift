@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 @testable import PTPUSB
@@ -54,6 +55,9 @@ final class FakePTPDevice: @unchecked Sendable {
     private(set) var hostErrors: [String] = []
     private(set) var cancelledTransactions: [UInt32] = []
     private(set) var resets = 0
+    /// How many Get Device Status requests the host sent.
+    var statusRequestCount: Int { lock.withLock { statusRequests } }
+    private var statusRequests = 0
 
     init(packetSize: Int = 512, interruptPacketSize: Int = 8) {
         pipe = InMemoryUSBPipe(packetSize: packetSize, interruptPacketSize: interruptPacketSize)
@@ -78,6 +82,7 @@ final class FakePTPDevice: @unchecked Sendable {
             }
         }
         pipe.onClassIn = { [unowned self] request in
+            if request == StillImageRequest.getDeviceStatus { lock.withLock { statusRequests += 1 } }
             guard request == StillImageRequest.getDeviceStatus, let status = lock.withLock({ self.status }) else {
                 throw LibUSBError.pipe
             }
@@ -109,11 +114,11 @@ final class FakePTPDevice: @unchecked Sendable {
     /// first transaction fail on purpose and check what one transaction does.
     func transport(
         timeouts: USBTimeouts = USBTimeouts(transfer: 1, control: 0.5, recovery: 0.5), chunkSize: Int = 4096,
-        drainLimit: UInt64 = 1 << 20, recoversFirstCommand: Bool = false
+        drainLimit: UInt64 = 1 << 20, recoversFirstCommand: Bool = false, clock: any WaitClock = MonotonicClock()
     ) -> USBTransport {
         USBTransport(
             pipe: pipe, timeouts: timeouts, chunkSize: chunkSize, drainLimit: drainLimit,
-            recoversFirstCommand: recoversFirstCommand)
+            recoversFirstCommand: recoversFirstCommand, clock: clock)
     }
 
     /// Sends an event container on the interrupt pipe.
