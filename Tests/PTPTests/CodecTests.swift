@@ -69,6 +69,31 @@ import Testing
         #expect(decoded.byObject().map(\.handle) == [1, 2])
     }
 
+    @Test func propListGroupsAnObjectWhoseElementsComeApart() {
+        // Devices normally send an object's properties together; one that interleaves them still gets each
+        // object once, in the order objects first appear, with every property (the later value wins).
+        let list = ObjectPropList([
+            .init(handle: 7, property: .objectFileName, value: .string("A.JPG")),
+            .init(handle: 9, property: .objectFileName, value: .string("B.JPG")),
+            .init(handle: 7, property: .objectSize, value: .uint64(10)),
+            .init(handle: 9, property: .objectSize, value: .uint64(20)),
+            .init(handle: 9, property: .objectSize, value: .uint64(21)),
+        ])
+        let objects = list.byObject()
+        #expect(objects.map(\.handle) == [7, 9])
+        #expect(objects[0].properties == [.objectFileName: .string("A.JPG"), .objectSize: .uint64(10)])
+        #expect(objects[1].properties == [.objectFileName: .string("B.JPG"), .objectSize: .uint64(21)])
+    }
+
+    @Test func asciiAndNonASCIINamesDecodeAlike() throws {
+        for text in ["DJI_0001.JPG", "\u{7F}", "caf\u{E9}.jpg", "\u{80}x"] {
+            var w = PTPWriter()
+            w.string(text)
+            var r = PTPReader(w.bytes)
+            #expect(try r.string() == text)
+        }
+    }
+
     @Test func propListCountThatCannotFitIsAnError() {
         #expect(throws: PTPError.self) { try ObjectPropList(decoding: [0xFF, 0xFF, 0xFF, 0x7F, 0, 0, 0]) }
     }

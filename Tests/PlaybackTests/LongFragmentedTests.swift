@@ -52,17 +52,19 @@ struct LongFragmentedTests {
         try check(local, against: probe)
         #expect(counted.readCount <= Self.openBudget, "seeking and stepping read \(counted.readCount) times in all")
 
-        // The same over PTP/IP: each read is a GetPartialObject.
+        // The same over `dir:` and PTP/IP: each read is a GetPartialObject.
         let camera = try LoopbackCamera(folder: card)
-        let session = try MediaSession.open(camera.url)
-        defer { session.close() }
-        try session.catalog.ensureLoaded()
-        let file = try #require(session.catalog.file(atPath: cardPath))
-        let source = session.byteSource(for: file)
-        let remote = try PlaybackMedia.read(name: file.name, from: source)
-        #expect(source.readCount <= Self.openBudget, "opening over PTP/IP cost \(source.readCount) GetPartialObject")
-        #expect(remote.timeline.frameTimes == local.timeline.frameTimes)
-        #expect(VideoDetails(movie: try session.movieInfo(for: file)).duration == remote.duration)
+        for url in [CameraURL.folder(path: card), camera.url] {
+            let session = try MediaSession.open(url)
+            defer { session.close() }
+            try session.catalog.ensureLoaded()
+            let file = try #require(session.catalog.file(atPath: cardPath))
+            let source = session.byteSource(for: file)
+            let remote = try PlaybackMedia.read(name: file.name, from: source)
+            #expect(source.readCount <= Self.openBudget, "opening over \(url) cost \(source.readCount) GetPartialObject")
+            #expect(remote.timeline.frameTimes == local.timeline.frameTimes, "\(url)")
+            #expect(VideoDetails(movie: try session.movieInfo(for: file)).duration == remote.duration, "\(url)")
+        }
     }
 
     /// A recording cut off before its index was written (the power cut fragmenting is for): every fragment

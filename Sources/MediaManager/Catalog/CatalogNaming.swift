@@ -7,6 +7,7 @@ enum CatalogNaming {
     /// already used in the folder.
     static func distinct(_ files: [MediaFile], taken: Set<String> = []) -> [MediaFile] {
         var used = taken
+        used.reserveCapacity(taken.count + files.count)
         return files.map { file in
             var file = file
             let usable = usableName(file.name)

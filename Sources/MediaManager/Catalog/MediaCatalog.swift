@@ -139,13 +139,18 @@ public final class MediaCatalog: @unchecked Sendable {
             setState(.reset)
             throw error
         }
+        // The lookup tables are built before taking the lock, sized once (a card of 100,000 objects would
+        // otherwise rehash the table some 17 times while every query waits).
+        var newByID: [UInt32: MediaFile] = [:]
+        newByID.reserveCapacity(objects)
+        for list in newFolders.values { for f in list where f.id != 0 { newByID[f.id] = f } }
+        var newPathByFolderID: [UInt32: String] = [:]
+        for (path, ids) in newIDs { if let id = ids.1 { newPathByFolderID[id] = path } }
         lock.withLock {
             folders = newFolders
             folderIDs = newIDs.mapValues { (storage: $0.0, id: $0.1) }
-            pathByFolderID = [:]
-            for (path, ids) in folderIDs { if let id = ids.id { pathByFolderID[id] = path } }
-            byID = [:]
-            for list in newFolders.values { for f in list where f.id != 0 { byID[f.id] = f } }
+            pathByFolderID = newPathByFolderID
+            byID = newByID
             storePrefixes = prefixes
             pendingAdded = []
             gaps = newGaps

@@ -50,12 +50,22 @@ public struct ObjectPropList: Equatable, Sendable {
 
     /// The elements grouped by object, in the order objects first appear.
     public func byObject() -> [(handle: UInt32, properties: [ObjectPropertyCode: PTPValue])] {
-        var order: [UInt32] = []
-        var table: [UInt32: [ObjectPropertyCode: PTPValue]] = [:]
+        var groups: [(handle: UInt32, properties: [ObjectPropertyCode: PTPValue])] = []
+        var place: [UInt32: Int] = [:]
+        var current = -1
         for e in elements {
-            if table[e.handle] == nil { order.append(e.handle) }
-            table[e.handle, default: [:]][e.property] = e.value
+            // Devices send an object's properties together: look the handle up only when it changes.
+            if current < 0 || groups[current].handle != e.handle {
+                if let known = place[e.handle] {
+                    current = known
+                } else {
+                    current = groups.count
+                    place[e.handle] = current
+                    groups.append((e.handle, [:]))
+                }
+            }
+            groups[current].properties[e.property] = e.value
         }
-        return order.map { ($0, table[$0]!) }
+        return groups
     }
 }
