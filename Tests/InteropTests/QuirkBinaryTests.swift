@@ -150,6 +150,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.downloads + "/big.bin.part"))
     }
 
+    /// Every file 0x3000, dimensions 0, and a name without an extension: `info` tells the kind from the
+    /// first bytes and reads the dimensions from the header, never showing 0.
+    @Test func kindFromContent() throws {
+        let fixture = try Fixture()
+        let photo = BuildProducts.packageRoot.appendingPathComponent("Sources/VirtualCamera/DemoMedia/photo_landscape.jpg").path
+        try FileManager.default.copyItem(atPath: photo, toPath: fixture.card + "/DCIM/100A/PHOTO0001")
+        let server = try fixture.serve("generic-format,zero-dimensions")
+        defer { _ = server.stop() }
+        let result = try fixture.shell(server, "cd DCIM/100A; info PHOTO0001")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("jpeg (from its first bytes"), "\(result.stdout)")
+        #expect(result.stdout.range(of: #"dimensions: +[1-9][0-9]*x[1-9][0-9]*"#, options: .regularExpression) != nil, "\(result.stdout)")
+        #expect(!result.stdout.contains("0x0"))
+    }
+
     /// A tree the device describes wrongly (Depth ignored, folders listing themselves and their parent):
     /// each file listed once.
     @Test func treesThatLoop() throws {

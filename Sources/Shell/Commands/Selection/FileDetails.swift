@@ -10,13 +10,23 @@ struct FileDetails {
     var truncation: String?
     var photo: JPEGInfo?
     var sidecars: [MediaFile]
+    /// The kind its first bytes show, read (one small partial read) only when the name says nothing.
+    var kindFromContent: MediaKind?
     let file: MediaFile
 
     init(file: MediaFile, session: MediaSession, catalog: MediaCatalog) {
         self.file = file
         sidecars = Array(catalog.group(of: file).dropFirst())
         let canRead = session.camera.summary.canReadRanges
-        if file.kind.isVideo, canRead {
+        var kind = file.kind
+        if kind == .other, canRead, file.size > 0,
+            let start = try? session.byteSource(for: file).read(offset: 0, count: MediaKind.contentSniffLength),
+            let sniffed = MediaKind(contentStart: start)
+        {
+            kindFromContent = sniffed
+            kind = sniffed
+        }
+        if kind.isVideo, canRead {
             // The container is the one source of duration for info and play (ls -l shows the camera's
             // listing, which the virtual camera reads from the same container).
             do {
@@ -28,9 +38,9 @@ struct FileDetails {
                 video = file.video
                 if video == nil { videoProblem = "details unreadable (\(Interpreter.message(for: error)))" }
             }
-        } else if file.kind.isVideo {
+        } else if kind.isVideo {
             video = file.video
-        } else if file.kind == .jpeg, canRead {
+        } else if kind == .jpeg, canRead {
             photo = try? JPEGReader().read(from: session.byteSource(for: file))
         }
     }
@@ -56,7 +66,11 @@ struct FileDetails {
             ["size:", "\(HumanReadable.size(file.size)) (\(file.size) bytes)"],
         ]
         if let date = file.captureDate { rows.append(["date:", dates.details(date)]) }
-        rows.append(["kind:", "\(FileListing.kind(of: file)) (\(file.kind.rawValue))"])
+        if let kindFromContent {
+            rows.append(["kind:", "\(kindFromContent.rawValue) (from its first bytes; the camera and the name say nothing)"])
+        } else {
+            rows.append(["kind:", "\(FileListing.kind(of: file)) (\(file.kind.rawValue))"])
+        }
         if let video {
             rows.append(["duration:", video.duration.map { HumanReadable.duration(seconds: $0) } ?? "unknown"])
             if let width = video.width, let height = video.height {
