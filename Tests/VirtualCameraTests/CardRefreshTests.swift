@@ -47,4 +47,30 @@ private final class FirstCall: Sendable {
             return !taken
         }
     }
+    /// A quick refresh takes an unchanged folder's entries from the tree, not the disk: when another folder
+    /// changed, the unchanged one keeps every file under its handle, and only the change is applied.
+    @Test func aQuickRefreshKeepsTheUnchangedFoldersAndAppliesTheChangedOne() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vcam-quick-\(UUID().uuidString)")
+        let fm = FileManager.default
+        for sub in ["DCIM/100MEDIA/DEEP", "DCIM/101MEDIA"] {
+            try fm.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        defer { try? fm.removeItem(at: folder) }
+        for name in ["DCIM/100MEDIA/A.JPG", "DCIM/100MEDIA/DEEP/B.JPG", "DCIM/101MEDIA/C.JPG"] {
+            try Data([1]).write(to: folder.appendingPathComponent(name))
+        }
+        let card = try Card(folder: folder.path)
+        let before = ["DCIM/100MEDIA/A.JPG", "DCIM/100MEDIA/DEEP/B.JPG", "DCIM/101MEDIA/C.JPG"].map { card.handle(forPath: $0) }
+        #expect(!before.contains(nil))
+        #expect(card.refresh(full: false).added.isEmpty, "nothing changed, nothing added")
+        try Data([2]).write(to: folder.appendingPathComponent("DCIM/101MEDIA/D.JPG"))
+        try fm.removeItem(at: folder.appendingPathComponent("DCIM/101MEDIA/C.JPG"))
+        let change = card.refresh(full: false)
+        #expect(change.added.count == 1)
+        #expect(change.removed == [before[2]!])
+        #expect(card.handle(forPath: "DCIM/100MEDIA/A.JPG") == before[0])
+        #expect(card.handle(forPath: "DCIM/100MEDIA/DEEP/B.JPG") == before[1])
+        #expect(card.handle(forPath: "DCIM/101MEDIA/D.JPG") == change.added.first)
+        #expect(card.handle(forPath: "DCIM/101MEDIA/C.JPG") == nil)
+    }
 }

@@ -414,22 +414,19 @@ public final class Card: @unchecked Sendable {
 
     /// What a folder held at the last scan, as directory entries (lock held); nil when unknown.
     private func entriesLocked(inFolder path: String) -> [CardFileSystem.Entry]? {
-        let handle: UInt32
-        if path.isEmpty {
-            handle = 0
-        } else {
-            guard let h = handleByPath[path] else { return nil }
-            handle = h
-        }
-        return (children[handle] ?? []).compactMap { h in
-            guard diskHandles.contains(h), let o = objects[h] else { return nil }
-            return CardFileSystem.Entry(name: o.name, isDirectory: o.isFolder, size: o.size, modified: o.modified)
+        scannedChildrenLocked(ofFolder: path)?.map {
+            CardFileSystem.Entry(name: $0.name, isDirectory: $0.isFolder, size: $0.size, modified: $0.modified)
         }
     }
-    private var diskHandles: Set<UInt32> = []
 
     /// The names of the folders a folder held at the last scan (lock held); nil when unknown.
     private func subfolderNamesLocked(inFolder path: String) -> [String]? {
+        scannedChildrenLocked(ofFolder: path)?.filter(\.isFolder).map(\.name)
+    }
+
+    /// The objects found on disk in a folder at the last scan (lock held; not the card's own writes in
+    /// progress); nil when the folder is unknown.
+    private func scannedChildrenLocked(ofFolder path: String) -> [CardObject]? {
         let handle: UInt32
         if path.isEmpty {
             handle = 0
@@ -437,11 +434,9 @@ public final class Card: @unchecked Sendable {
             guard let h = handleByPath[path] else { return nil }
             handle = h
         }
-        return (children[handle] ?? []).compactMap { h in
-            guard diskHandles.contains(h), let o = objects[h], o.isFolder else { return nil }
-            return o.name
-        }
+        return (children[handle] ?? []).compactMap { h in diskHandles.contains(h) ? objects[h] : nil }
     }
+    private var diskHandles: Set<UInt32> = []
 
     // MARK: Events
 
