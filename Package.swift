@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "CMediaShellShim"),
 
         // The one seam with the C library for system calls: errno, sockets, threads, child processes
-        .target(name: "POSIX"),
+        .target(name: "POSIX", dependencies: ["CMediaShellShim"]),
 
         // Protocol and transports
         .target(name: "PTP", dependencies: ["POSIX"]),

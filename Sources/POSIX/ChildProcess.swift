@@ -3,6 +3,7 @@
 #elseif canImport(Musl)
     import Musl
 #endif
+import CMediaShellShim
 
 /// A child process started with posix_spawn: its own process group (Ctrl-C at the shell does not reach it),
 /// default signal dispositions and an empty signal mask (whatever the spawning thread had blocked), and
@@ -84,6 +85,11 @@ public final class ChildProcess: Sendable {
         try attach(options.standardOutput, to: 1, writable: true)
         try attach(options.standardError, to: 2, writable: true)
         for (socket, target) in options.handDown { try handDown(socket, as: target) }
+        // Nothing else goes down to the child: not a camera's socket, a ledger's lock or a file another
+        // thread is writing (which a child holding it open would make unrunnable: ETXTBSY), whether or not
+        // whoever opened it asked for close-on-exec.
+        let highest = options.handDown.map(\.1).max() ?? 2
+        _ = msh_spawn_close_from(&actions, max(highest, 2) + 1)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

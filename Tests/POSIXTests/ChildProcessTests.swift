@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import POSIX
 import Testing
 
@@ -7,6 +10,23 @@ import Testing
             executable: "/bin/cat", arguments: [], input: Array("through cat".utf8), outputLimit: 1 << 20, timeout: 30)
         #expect(finished.exitCode == 0)
         #expect(finished.output == Array("through cat".utf8))
+    }
+
+    @Test func aChildInheritsNoDescriptorItWasNotGiven() throws {
+        // Opened without close-on-exec, as a library might: the child must not get it all the same.
+        let path = "/tmp/msh-inherit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(fd > 2)
+        defer {
+            close(fd)
+            unlink(path)
+        }
+        let finished = try ChildProcess.run(
+            executable: "/bin/sh", arguments: ["-c", "ls /proc/$$/fd"], input: [], outputLimit: 1 << 16, timeout: 30)
+        let held = String(decoding: finished.output, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }
+        #expect(finished.exitCode == 0)
+        #expect(held.contains(1), "the child's own output is open: \(held)")
+        #expect(!held.contains(fd), "descriptor \(fd) went down to the child: \(held)")
     }
 
     @Test func anExitCodeComesBack() throws {

@@ -16,10 +16,13 @@ struct ThumbnailTerminalTests {
     }
 
     /// Starts the shell on a 100x40 pty with a 24-bit colour xterm, logging everything it prints.
+    /// `noflsh`: on Ctrl-C the pty would otherwise throw away the output still queued in it (whatever the
+    /// shell wrote that expect had not read yet, a part of an escape sequence included), and the transcript
+    /// would show the kernel's cut, not the shell's.
     private func spawn(_ arguments: String, transcript: String) -> String {
         """
         log_file -a -noappend {\(transcript)}
-        spawn -noecho sh -c "stty cols 100 rows 40; exec env TERM=xterm COLORTERM=truecolor LANG=C.UTF-8 \
+        spawn -noecho sh -c "stty cols 100 rows 40 noflsh; exec env TERM=xterm COLORTERM=truecolor LANG=C.UTF-8 \
         HOME='\(home.path)' XDG_STATE_HOME='\(home.path)/state' '\(ShellBinary.path)' \(arguments)"
         """
     }

@@ -21,7 +21,18 @@ final class TemporaryFolder: @unchecked Sendable {
     func write(_ relative: String, _ bytes: [UInt8]) throws -> String {
         let url = URL(fileURLWithPath: path + "/" + relative)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(bytes).write(to: url)
+        // Opened close-on-exec: a child another test starts meanwhile must not keep it open for writing (a
+        // script written here could not then be run: ETXTBSY).
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        defer { close(fd) }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+            done += n
+        }
         return url.path
     }
 
