@@ -48,6 +48,8 @@ public final class Interpreter {
     /// The scripts being run, innermost last: their names and current lines, for error messages.
     var locations: [ScriptLocation] = []
     var quitRequested = false
+    /// True once standard output's reader went away (EPIPE): the shell ends quietly, as `ls | head` does.
+    public internal(set) var outputClosed = false
     lazy var dates = DateText()
     /// The process environment: how pictures are drawn is detected from it (`TERM`, `KITTY_WINDOW_ID`, …),
     /// and ffmpeg is looked for on its `PATH`. Tests set their own.
@@ -140,7 +142,7 @@ public final class Interpreter {
             do {
                 invocations.append(try table.invocation(for: statement))
             } catch {
-                report(Self.describe(error))
+                report(Self.describe(error) + quoteHint(statement.words.dropFirst()))
                 if statement.ignoresFailure { continue }
                 return .failure
             }
@@ -167,8 +169,14 @@ public final class Interpreter {
         error.column.map { "column \($0): \(error)" } ?? error.description
     }
 
-    /// Runs one checked command (the `ShellCommand` the table holds for it); reports its failure.
+    /// Runs one checked command (the `ShellCommand` the table holds for it); reports its failure, and a
+    /// failure to write its output (`OutputCheck`).
     func execute(_ invocation: Invocation) -> LineStatus {
+        let status = executeUnchecked(invocation)
+        return checkOutput(of: invocation.name.text) ?? status
+    }
+
+    private func executeUnchecked(_ invocation: Invocation) -> LineStatus {
         guard let command = table.implementation(of: invocation.id) else {
             report("\(invocation.name.text): not implemented")
             return .failure
@@ -176,14 +184,17 @@ public final class Interpreter {
         do {
             switch try command.run(invocation, in: self) {
             case .success: return quitRequested ? .quit : .success
-            case .failed: return quitRequested ? .quit : .failure
+            case .failed:
+                let hint = quoteHint(invocation.arguments)
+                if !hint.isEmpty { report("hint: " + hint.dropFirst(2), severity: .notice) }
+                return quitRequested ? .quit : .failure
             case .interrupted: return .interrupted
             }
         } catch let interrupted as Interrupted {
             report("\(invocation.name.text): \(interrupted)", severity: .notice)
             return .interrupted
         } catch {
-            reportFailure(of: invocation.name.text, error)
+            reportFailure(of: invocation.name.text, error, hint: quoteHint(invocation.arguments))
             return .failure
         }
     }
@@ -206,12 +217,12 @@ public final class Interpreter {
     }
 
     /// Reports a command's failure; a camera that went away is closed, so that `open` can start afresh.
-    func reportFailure(of command: String, _ error: Error) {
+    func reportFailure(of command: String, _ error: Error, hint: String = "") {
         if Self.isDisconnect(error), media != nil {
             reportCameraGone(during: command, error)
             return
         }
-        report("\(command): \(Self.message(for: error))" + modeHint(for: error))
+        report("\(command): \(Self.message(for: error))" + modeHint(for: error) + hint)
     }
 
     /// Says that the camera went away during `command` (because of `error`), with how to reconnect, and
