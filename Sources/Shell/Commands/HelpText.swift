@@ -11,10 +11,9 @@ extension CommandTable {
             lines.append("\(area.rawValue):")
             let rows = members.map { command -> HelpEntry in
                 // A command with many options shows them as one placeholder here; `help CMD` lists them.
-                let fits = command.synopsis.count <= min(72, width - 2)
-                var synopsis = fits ? command.synopsis : command.shortSynopsis
-                if !command.aliases.isEmpty { synopsis += " (" + command.aliases.joined(separator: ", ") + ")" }
-                return HelpEntry(synopsis, command.summary)
+                let aliases = command.aliases.isEmpty ? "" : " (" + command.aliases.joined(separator: ", ") + ")"
+                let fits = TerminalWidth.of(command.synopsis + aliases) <= HelpLayout.termColumnCap(width: width)
+                return HelpEntry((fits ? command.synopsis : command.shortSynopsis) + aliases, command.summary)
             }
             lines += HelpLayout.definitions(rows, width: width)
         }
@@ -140,7 +139,7 @@ enum HelpLayout {
     /// themselves, and a term too wide for its column (more than about half the width) stands on its own
     /// line with its text on the next. At narrow widths every text goes under its term.
     static func definitions(_ entries: [HelpEntry], width: Int, indent: Int = 2) -> [String] {
-        let cap = max(8, width / 2 - indent)
+        let cap = termColumnCap(width: width, indent: indent)
         let termWidths = entries.map { TerminalWidth.of($0.term) }
         let column = termWidths.filter { $0 <= cap }.max() ?? 0
         let textStart = indent + column + 2
@@ -165,6 +164,9 @@ enum HelpLayout {
         }
         return lines
     }
+
+    /// The widest term that gets a column of its own beside its text.
+    static func termColumnCap(width: Int, indent: Int = 2) -> Int { max(8, width / 2 - indent) }
 
     /// A usage line cut before an option that would pass `width`, the rest indented under the first option
     /// (or by four when that leaves too little room). A bracketed group stays together when it fits.
