@@ -1,6 +1,7 @@
 import Foundation
 import MediaManager
 import Testing
+import TestSupport
 
 @testable import Shell
 
