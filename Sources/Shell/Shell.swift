@@ -56,7 +56,12 @@ public enum Shell {
             interpreter.closeCamera()
         }
 
-        if !openFirstCamera(arguments.camera, interpreter, interactive: interactive) && !interactive {
+        interpreter.configPath = ConfigFile.path(environment: ProcessInfo.processInfo.environment)
+        if !arguments.skipsConfig, let path = interpreter.configPath { interpreter.runConfig(at: path) }
+        // The command line wins over the config file.
+        if arguments.downloadFolder != nil { interpreter.state.settings.downloadFolder = settings.downloadFolder }
+        let camera = arguments.camera ?? (interpreter.state.settings.camera.isEmpty ? nil : interpreter.state.settings.camera)
+        if !openFirstCamera(camera, interpreter, interactive: interactive) && !interactive {
             return interrupt.isPending ? ScriptResult.interrupted.exitStatus : 1
         }
 

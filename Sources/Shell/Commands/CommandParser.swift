@@ -6,6 +6,11 @@ extension CommandTable {
             throw UsageError(command: nil, "empty command")
         }
         guard let spec = command(named: nameWord.text) else {
+            if nameWord.text.hasPrefix("!") {
+                throw UsageError(
+                    command: nil, "'!' runs the rest of a line in the local shell: start the line with it",
+                    column: nameWord.column)
+            }
             var message = "unknown command '\(SafeText.display(nameWord.text))'"
             if let suggestion = suggestion(for: nameWord.text) { message += "; did you mean '\(suggestion)'?" }
             message += " (try 'help')"
@@ -27,7 +32,9 @@ extension CommandTable {
             let word = words[index]
             index += 1
             let text = word.text
-            if optionsEnded || !(Self.looksLikeOption(text) || Self.isDigitOptionCluster(text, of: spec)) {
+            if optionsEnded || spec.passesOptions
+                || !(Self.looksLikeOption(text) || Self.isDigitOptionCluster(text, of: spec))
+            {
                 arguments.append(word)
                 continue
             }

@@ -8,7 +8,7 @@ public struct CommandID: RawRepresentable, Sendable, Hashable, ExpressibleByStri
 
 /// The group a command is listed under in `help`.
 public enum CommandArea: String, Sendable, Hashable, CaseIterable {
-    case session, catalog, selection, transfer, edit, playback, camera
+    case session, catalog, selection, transfer, edit, playback, camera, local, config
 }
 
 /// What a positional argument or an option value names; drives checking and completion.
@@ -154,12 +154,15 @@ public struct CommandSpec: Sendable, Hashable {
     public let examples: [String]
     /// Further lists for `help CMD` (a setting per line for `set`).
     public let sections: [HelpSection]
+    /// Every word is an argument, `-l` included, for the command to hand on (`lls -l`, `alias`).
+    public let passesOptions: Bool
 
     public init(
         _ id: CommandID, aliases: [String] = [], area: CommandArea, options: [OptionSpec] = [],
         arguments: [ArgumentSpec] = [], summary: String, details: String = "", examples: [String] = [],
-        sections: [HelpSection] = []
+        sections: [HelpSection] = [], passesOptions: Bool = false
     ) {
+        self.passesOptions = passesOptions
         self.examples = examples
         self.sections = sections
         self.id = id

@@ -48,6 +48,14 @@ public final class Interpreter {
     /// The scripts being run, innermost last: their names and current lines, for error messages.
     var locations: [ScriptLocation] = []
     var quitRequested = false
+    /// The local folder before the last `lcd`, for `lcd -`.
+    var previousLocalFolder: String?
+    /// The user's aliases (`alias NAME 'CMDS'`): name to body.
+    public internal(set) var aliases: [String: String] = [:]
+    /// Where `set --save` writes and the config file is read from (`ConfigFile`).
+    public var configPath: String?
+    /// True while the config file runs: its failures are reported and the file goes on.
+    var isRunningConfig = false
     /// True once standard output's reader went away (EPIPE): the shell ends quietly, as `ls | head` does.
     public internal(set) var outputClosed = false
     lazy var dates = DateText()
@@ -130,11 +138,23 @@ public final class Interpreter {
     /// Runs one line: every command of it is checked first, then run in order. A failure stops the rest of
     /// the line (unless the command has a leading `-`, or `errexit` is off).
     public func run(line: String) -> LineStatus {
-        let statements: [Statement]
+        if let command = Self.localShellCommand(in: line) {
+            // `!CMD`: the whole rest of the line is the local shell's, `;` and quotes included.
+            let invocation = Invocation(
+                command: table.command("!"), name: Word("!"), arguments: command.isEmpty ? [] : [Word(command)])
+            return execute(invocation)
+        }
+        var statements: [Statement]
         do {
             statements = try Tokenizer.statements(in: line)
         } catch {
             report("column \(error.column): \(error.message)")
+            return .failure
+        }
+        do {
+            statements = try expandingAliases(statements)
+        } catch {
+            report(Self.describe(error))
             return .failure
         }
         var invocations: [Invocation] = []
@@ -156,7 +176,7 @@ public final class Interpreter {
             case .failure:
                 if invocation.ignoresFailure { continue }
                 failed = true
-                if state.settings.errexit { return .failure }
+                if state.settings.errexit && !isRunningConfig { return .failure }
             case .interrupted: return .interrupted
             case .quit: return .quit
             }

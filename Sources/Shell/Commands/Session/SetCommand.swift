@@ -2,6 +2,7 @@
 struct SetCommand: ShellCommand {
     let spec = CommandSpec(
         "set", area: .session,
+        options: [OptionSpec(.save, long: "save", "also write the setting to the config file")],
         arguments: [ArgumentSpec("NAME", .settingName, .optional), ArgumentSpec("VALUE", .text, .optional)],
         summary: "show or change a setting",
         details: "With no argument, lists the settings; with NAME, shows one; with NAME VALUE, changes it. "
@@ -20,6 +21,7 @@ struct SetCommand: ShellCommand {
             return .success
         }
         guard arguments.count > 1 else {
+            if invocation.has(.save) { throw CommandError("--save needs NAME VALUE") }
             shell.output.line("\(name) \(SafeText.display(try shell.state.settings.value(of: name)))")
             return .success
         }
@@ -32,6 +34,12 @@ struct SetCommand: ShellCommand {
             }
         }
         shell.state.settings = settings
+        if invocation.has(.save) {
+            guard let path = shell.configPath else {
+                throw CommandError("no config file: neither $XDG_CONFIG_HOME nor $HOME is an absolute folder")
+            }
+            try ConfigFile.save(setting: name, value: arguments[1].text, at: path)
+        }
         return .success
     }
 }
