@@ -33,7 +33,7 @@ struct ConfigAndLocalTests {
         #expect(result.errorLines == ["\(config):3: error: column 1: unknown command 'bogus' (try 'help')"])
         #expect(result.outputLines == ["limit-rate 20.0 MB/s", "DJI_0001.JPG", "DJI_0002.JPG", "DJI_0003.MP4", "DJI_0003.SRT"])
 
-        let skipped = try run(["-n", "--camera", "dir:\(card.path)", "-c", "set limit-rate; recent"])
+        let skipped = try run(["-n", "--camera", "dir:\(card.path)", "-c", "set limit-rate\nrecent"])
         #expect(skipped.status == 1)
         #expect(skipped.outputLines == ["limit-rate off"])
         #expect(skipped.errorLines.count == 1 && skipped.errorLines[0].contains("unknown command 'recent'"))

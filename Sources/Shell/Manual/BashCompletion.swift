@@ -44,16 +44,18 @@ enum BashCompletion {
                     -c|--command|--listen|--link|--quirks|--max-upload)
                         ;;
                     *)
-                        if [[ ${parts[1]} == serve && ${#parts[@]} -gt 1 ]]; then
+                        local position=${#parts[@]}
+                        [[ -z $cur ]] && position=$((position + 1))
+                        if ((position == 2)); then
+                            while IFS= read -r path; do found+=("$path"); done < <(compgen -W "serve devices \#(shellOptions)" -- "$cur")
+                        elif [[ ${parts[1]} == serve ]]; then
                             if [[ $cur == -* ]]; then
                                 while IFS= read -r path; do found+=("$path"); done < <(compgen -W "\#(serveOptions)" -- "$cur")
                             else
                                 while IFS= read -r path; do found+=("$path"); done < <(compgen -d -- "$cur")
                             fi
-                        elif [[ $cur == -* || ${#parts[@]} -gt 1 ]]; then
-                            while IFS= read -r path; do found+=("$path"); done < <(compgen -W "\#(shellOptions)" -- "$cur")
                         else
-                            while IFS= read -r path; do found+=("$path"); done < <(compgen -W "serve devices \#(shellOptions)" -- "$cur")
+                            while IFS= read -r path; do found+=("$path"); done < <(compgen -W "\#(shellOptions)" -- "$cur")
                         fi
                         ;;
                 esac
