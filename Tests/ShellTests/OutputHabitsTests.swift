@@ -8,12 +8,12 @@ import TestSupport
 /// away ends the shell quietly, `ls -1/-h/-a`, GNU ls quoting on a terminal, the hint to quote a name with
 /// spaces, and `fetch --force` saying what it replaced.
 @Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
-struct OutputHygieneTests {
+struct OutputHabitsTests {
     let folder: TemporaryFolder
     let card: TemporaryFolder
 
     init() throws {
-        folder = try TemporaryFolder("msh-hygiene")
+        folder = try TemporaryFolder("msh-output")
         card = try makeCardFolder()
     }
 
