@@ -65,22 +65,24 @@ let package = Package(
             ]),
         .executableTarget(name: "mediashell", dependencies: ["Shell"]),
 
-        // Tests
-        .testTarget(name: "PTPTests", dependencies: ["PTP", "POSIX"]),
-        .testTarget(name: "POSIXTests", dependencies: ["POSIX"]),
-        .testTarget(name: "PTPIPTests", dependencies: ["PTP", "PTPIP", "POSIX"]),
-        .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"]),
-        .testTarget(name: "VirtualCameraTests", dependencies: ["PTP", "POSIX", "VirtualCamera", "MediaFormats"]),
-        .testTarget(name: "MediaManagerTests", dependencies: ["MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "POSIX", "VirtualCamera"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
+        // Tests: the doubles and helpers every test target shares (lock box, seeded generators, temporary
+        // folders, bounded waits, external tools); a library only test targets link, never the product.
+        .target(name: "TestSupport", dependencies: ["POSIX"], path: "Tests/TestSupport"),
+        .testTarget(name: "PTPTests", dependencies: ["TestSupport", "PTP", "POSIX"]),
+        .testTarget(name: "POSIXTests", dependencies: ["TestSupport", "POSIX"]),
+        .testTarget(name: "PTPIPTests", dependencies: ["TestSupport", "PTP", "PTPIP", "POSIX"]),
+        .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
+        .testTarget(name: "VirtualCameraTests", dependencies: ["TestSupport", "PTP", "POSIX", "VirtualCamera", "MediaFormats"]),
+        .testTarget(name: "MediaManagerTests", dependencies: ["TestSupport", "MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "POSIX", "VirtualCamera"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(
             name: "ShellTests",
-            dependencies: ["Shell", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
-        .testTarget(name: "ImportTests", dependencies: ["Import", "MediaManager", "Connectors", "PTP", "VirtualCamera"]),
-        .testTarget(name: "PTPUSBTests", dependencies: ["PTPUSB", "PTP", "POSIX", "Connectors", "MediaManager"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Imaging"]),
-        .testTarget(name: "InteropTests", dependencies: ["PTP", "PTPIP", "MediaFormats"]),
+            dependencies: ["TestSupport", "Shell", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
+        .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaManager", "Connectors", "PTP", "VirtualCamera"]),
+        .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "PTP", "POSIX", "Connectors", "MediaManager"]),
+        .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"]),
+        .testTarget(name: "InteropTests", dependencies: ["TestSupport", "PTP", "PTPIP", "MediaFormats"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import TestSupport
 
 /// JPEGs for the decoding tests: made by ImageMagick once per test process, plus the committed demo media.
 enum Fixtures {
@@ -75,17 +76,6 @@ enum Fixtures {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for garbage inputs that are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 extension RGB {
     func isClose(to other: RGB, tolerance: Int) -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import TestSupport
 import Testing
 
 /// Broken and hostile inputs: each gives a one-line error (or, for damaged image data, a picture with a
@@ -38,25 +39,25 @@ import Testing
     }
 
     @Test func randomGarbage() {
-        var rng = SplitMix64(state: 42)
+        var rng = SeededRandom(test: "JPEG decoder garbage")
         for length in [1, 2, 3, 10, 100, 1000, 10_000] {
             for _ in 0..<20 {
                 let garbage = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
-                #expect(Self.attempt(garbage) != nil)
+                #expect(Self.attempt(garbage) != nil, "\(rng)")
                 // Garbage behind a valid start-of-image marker: an error, never a crash.
-                #expect(Self.attempt([0xFF, 0xD8] + garbage) != nil)
+                #expect(Self.attempt([0xFF, 0xD8] + garbage) != nil, "\(rng)")
             }
         }
     }
 
     @Test func garbageImageDataAfterAValidHeaderIsRecoveredWithAWarning() throws {
-        var rng = SplitMix64(state: 7)
+        var rng = SeededRandom(test: "JPEG decoder garbage scan")
         let start = Fixtures.scanDataOffset(Fixtures.noisy)
         var bytes = Array(Fixtures.noisy[..<start])
         bytes += (0..<2000).map { _ in UInt8.random(in: 0...255, using: &rng) }
         let decoded = try JPEGDecoder.decode(bytes, limits: generous)
         #expect(decoded.image.size == PixelSize(width: 96, height: 64))
-        #expect(decoded.warning != nil)
+        #expect(decoded.warning != nil, "\(rng)")
         #expect(throws: ImagingError.self) { try JPEGDecoder.decode(bytes, limits: generous, strict: true) }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import TestSupport
 import Testing
 
 let generous = DecodeLimits(maxBytes: 64 << 20)

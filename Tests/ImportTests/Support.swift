@@ -1,6 +1,7 @@
 import Foundation
 import MediaManager
 import PTP
+import TestSupport
 import VirtualCamera
 
 /// A fresh folder under the system's temporary folder, removed by the caller.

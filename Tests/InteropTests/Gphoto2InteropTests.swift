@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// gphoto2, an independent PTP/IP initiator, against `mediashell serve` on a folder.
@@ -20,15 +21,8 @@ import Testing
             for dir in [card + "/DCIM/100MEDIA", card + "/DCIM/101MEDIA", home, work] {
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             }
-            var g = SystemRandomNumberGenerator()
-            func random(_ n: Int) -> [UInt8] {
-                var bytes = [UInt8](repeating: 0, count: n)
-                for i in stride(from: 0, to: n, by: 8) {
-                    let v = g.next()
-                    for j in 0..<min(8, n - i) { bytes[i + j] = UInt8(truncatingIfNeeded: v >> (8 * UInt64(j))) }
-                }
-                return bytes
-            }
+            var generator = SeededRandom(test: "gphoto2 interop card")
+            func random(_ n: Int) -> [UInt8] { generator.bytes(n) }
             var layout = [
                 "DCIM/100MEDIA/DJI_0001.JPG": 150_000, "DCIM/100MEDIA/DJI_0002.MP4": 3_000_001,
                 "DCIM/100MEDIA/DJI_0002.SRT": 1_234, "DCIM/101MEDIA/DJI_0010.JPG": 1,

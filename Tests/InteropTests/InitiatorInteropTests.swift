@@ -2,6 +2,7 @@ import Foundation
 import MediaFormats
 import PTP
 import PTPIP
+import TestSupport
 import Testing
 
 /// Our own PTP/IP initiator against `mediashell serve` (the built binary), doing what gphoto2 does.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Where the package's build products are (the built `mediashell` binary among them).
@@ -44,8 +45,8 @@ enum ProcessRunner {
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
         try process.run()
-        let outData = LockedData()
-        let errData = LockedData()
+        let outData = LockedBox(Data())
+        let errData = LockedBox(Data())
         let readers = DispatchGroup()
         for (pipe, sink) in [(out, outData), (err, errData)] {
             readers.enter()
@@ -62,8 +63,8 @@ enum ProcessRunner {
         }
         _ = readers.wait(timeout: .now() + 5)
         return ProcessResult(
-            status: process.terminationStatus, stdout: String(decoding: outData.get(), as: UTF8.self),
-            stderr: String(decoding: errData.get(), as: UTF8.self), timedOut: timedOut)
+            status: process.terminationStatus, stdout: String(decoding: outData.value, as: UTF8.self),
+            stderr: String(decoding: errData.value, as: UTF8.self), timedOut: timedOut)
     }
 
     static func which(_ name: String) -> String? {
@@ -75,19 +76,12 @@ enum ProcessRunner {
     }
 }
 
-final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    func set(_ d: Data) { lock.withLock { data = d } }
-    func append(_ d: Data) { lock.withLock { data.append(d) } }
-    func get() -> Data { lock.withLock { data } }
-}
 
 /// `mediashell serve` running as its own process on a port the system chose.
 final class ServeProcess: @unchecked Sendable {
     let process = Process()
     let port: UInt16
-    private let stderrData = LockedData()
+    private let stderrData = LockedBox(Data())
     private let condition = NSCondition()
     private let exited = DispatchSemaphore(value: 0)
 
@@ -105,7 +99,7 @@ final class ServeProcess: @unchecked Sendable {
         err.fileHandleForReading.readabilityHandler = { handle in
             let chunk = handle.availableData
             condition.lock()
-            data.append(chunk)
+            data.append(contentsOf: chunk)
             condition.broadcast()
             condition.unlock()
             if chunk.isEmpty { handle.readabilityHandler = nil }
@@ -116,7 +110,7 @@ final class ServeProcess: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: 30)
         condition.lock()
         while found == nil {
-            let text = String(decoding: data.get(), as: UTF8.self)
+            let text = String(decoding: data.value, as: UTF8.self)
             if let range = text.range(of: "ptpip:127.0.0.1:") {
                 let digits = text[range.upperBound...].prefix { $0.isNumber }
                 found = UInt16(digits)
@@ -127,12 +121,12 @@ final class ServeProcess: @unchecked Sendable {
         condition.unlock()
         guard let found else {
             process.terminate()
-            throw ServeFailed(log: String(decoding: data.get(), as: UTF8.self))
+            throw ServeFailed(log: String(decoding: data.value, as: UTF8.self))
         }
         port = found
     }
 
-    var log: String { String(decoding: stderrData.get(), as: UTF8.self) }
+    var log: String { String(decoding: stderrData.value, as: UTF8.self) }
 
     /// Waits (up to `timeout`) until the server's log holds `count` lines containing `text`.
     @discardableResult
@@ -149,12 +143,8 @@ final class ServeProcess: @unchecked Sendable {
     /// Descriptor and thread counts once they settle back to `expected` (a thread that has finished its
     /// session leaves /proc a moment after its last log line), or the last counts after `timeout`.
     func resourceCounts(settlingTo expected: (fds: Int, threads: Int), timeout: TimeInterval = 5) throws -> (fds: Int, threads: Int) {
-        let deadline = Date(timeIntervalSinceNow: timeout)
         var counts = try resourceCounts()
-        while counts != expected && Date() < deadline {
-            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + 0.05)
-            counts = try resourceCounts()
-        }
+        _ = eventually(timeout: timeout) { counts = (try? resourceCounts()) ?? counts; return counts == expected }
         return counts
     }
     var pid: Int32 { process.processIdentifier }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The quirks end to end, as a user meets them: `mediashell serve --quirks X` on a port chosen at run time

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// SIGTERM and SIGHUP sent to the `mediashell` binary in the middle of a `fetch` (issue 17): the fetch ends
@@ -55,19 +56,13 @@ import Testing
 
         /// Waits (bounded) until `condition` holds or the process ended; true when it holds.
         func wait(timeout: TimeInterval = 30, until condition: () -> Bool) -> Bool {
-            let deadline = Date(timeIntervalSinceNow: timeout)
-            while !condition() {
-                if !process.isRunning || Date() > deadline { return condition() }
-                Thread.sleep(forTimeInterval: 0.01)
-            }
-            return true
+            _ = TestSupport.eventually(timeout: timeout) { condition() || !process.isRunning }
+            return condition()
         }
 
         /// Waits (bounded) for the process to end; false when it is still running (then it is killed).
         func waitForExit(timeout: TimeInterval = 30) -> Bool {
-            let deadline = Date(timeIntervalSinceNow: timeout)
-            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            if process.isRunning {
+            if !TestSupport.eventually(timeout: timeout, { !process.isRunning }) {
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
                 return false

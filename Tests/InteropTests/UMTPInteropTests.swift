@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The shell binary against Debian's umtp-responder (1.3.10), a third-party MTP responder nobody here
@@ -122,12 +123,8 @@ struct UMTPInteropTests {
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
         // Bounded wait for the first megabyte, polling the file's size (there is no event for it).
-        let deadline = Date(timeIntervalSinceNow: 60)
         var size: UInt64 = 0
-        while size < 1_000_000, process.isRunning, Date() < deadline {
-            size = (try? FileManager.default.attributesOfItem(atPath: part)[.size] as? NSNumber)?.uint64Value ?? 0
-            _ = exited.wait(timeout: .now() + 0.05)
-        }
+        _ = eventually(timeout: 60) { size = fileSize(part); return size >= 1_000_000 || !process.isRunning }
         kill(process.processIdentifier, SIGKILL)
         _ = exited.wait(timeout: .now() + 10)
         #expect(size >= 1_000_000 && size < 3_000_017, "the .part had \(size) bytes when the client was killed")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Debian's umtp-responder (a third-party MTP responder written for Linux USB gadgets) served as a PTP/IP
 /// camera by `../shared/peers/serve-umtp.sh`, which fakes FunctionFS for it. The peer serves a scratch copy
@@ -17,7 +18,7 @@ final class UMTPPeer: @unchecked Sendable {
     let port: UInt16
     private let process = Process()
     private let exited = DispatchSemaphore(value: 0)
-    private let logData = LockedData()
+    private let logData = LockedBox(Data())
     private let condition = NSCondition()
 
     /// Starts the peer on a copy of `source`; `hiddenOperations` are dropped from its DeviceInfo by the
@@ -43,7 +44,7 @@ final class UMTPPeer: @unchecked Sendable {
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let chunk = handle.availableData
             condition.lock()
-            data.append(chunk)
+            data.append(contentsOf: chunk)
             condition.broadcast()
             condition.unlock()
             if chunk.isEmpty { handle.readabilityHandler = nil }
@@ -57,7 +58,7 @@ final class UMTPPeer: @unchecked Sendable {
 
     deinit { stop() }
 
-    var log: String { String(decoding: logData.get(), as: UTF8.self) }
+    var log: String { String(decoding: logData.value, as: UTF8.self) }
     var url: String { "ptpip:127.0.0.1:\(port)" }
 
     /// Waits (up to `timeout`) until the peer's log holds `text`, or it exited.

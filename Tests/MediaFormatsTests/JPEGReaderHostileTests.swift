@@ -1,4 +1,5 @@
 import MediaFormats
+import TestSupport
 import Testing
 
 /// Hostile JPEG headers and EXIF blocks: each ends in a `MediaFormatError`, never a crash or a huge read.
@@ -133,18 +134,18 @@ struct JPEGReaderHostileTests {
     func randomByteFlipsInTheHeader(name: String) throws {
         let bytes = try Fixtures.bytes(name)
         let end = headerEnd(bytes)
-        var random = SeededRandom(seed: UInt64(name.utf8.count) &* 104_729)
+        var random = SeededRandom(test: "JPEG header flips \(name)")
         for round in 0..<400 {
             var damaged = bytes
             for _ in 0..<Int.random(in: 1...6, using: &random) {
                 damaged[Int.random(in: 0..<end, using: &random)] = UInt8.random(in: 0...255, using: &random)
             }
-            expectTotal("\(name) round \(round)") { try read(damaged) }
+            expectTotal("\(name) round \(round), \(random)") { try read(damaged) }
         }
     }
 
     @Test func randomGarbageAfterAStartOfImage() {
-        var random = SeededRandom(seed: 0x4A50_4547)
+        var random = SeededRandom(test: "JPEG garbage after SOI")
         for round in 0..<300 {
             let count = Int.random(in: 0..<4096, using: &random)
             var bytes: [UInt8] = [0xFF, 0xD8]
@@ -152,7 +153,7 @@ struct JPEGReaderHostileTests {
                 // Bias toward 0xFF so markers and fill bytes are common.
                 bytes.append(Bool.random(using: &random) ? 0xFF : UInt8.random(in: 0...255, using: &random))
             }
-            expectTotal("garbage round \(round)") { try read(bytes) }
+            expectTotal("garbage round \(round), \(random)") { try read(bytes) }
         }
     }
 }

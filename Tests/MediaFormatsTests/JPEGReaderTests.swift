@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import TestSupport
 import Testing
 
 /// The JPEG reader on the demo photos (checked against exiftool) and on synthetic EXIF in both byte orders.

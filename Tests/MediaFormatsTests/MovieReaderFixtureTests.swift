@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import TestSupport
 import Testing
 
 /// The movie reader on the demo clips, checked against what ffprobe reports for the same files.

@@ -1,4 +1,5 @@
 import MediaFormats
+import TestSupport
 import Testing
 
 /// Hostile movie files: every one must end in a `MediaFormatError` (or, where the damage misses the movie
@@ -269,7 +270,7 @@ struct MovieReaderHostileTests {
     // MARK: Garbage
 
     @Test func randomGarbage() {
-        var random = SeededRandom(seed: 0x6D6F_6F76)
+        var random = SeededRandom(test: "movie garbage")
         for round in 0..<300 {
             let count = Int.random(in: 0..<2048, using: &random)
             var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
@@ -277,7 +278,7 @@ struct MovieReaderHostileTests {
                 // Make the start look like a box so the walk goes further.
                 bytes.replaceSubrange(4..<8, with: B.fourCC(["ftyp", "moov", "mdat", "free"][round / 2 % 4]))
             }
-            expectTotal("garbage round \(round)") { try read(bytes) }
+            expectTotal("garbage round \(round), \(random)") { try read(bytes) }
         }
     }
 
@@ -303,13 +304,13 @@ struct MovieReaderHostileTests {
         let bytes = try Fixtures.bytes(name)
         let whole = try read(bytes)
         let range = Int(whole.movieBoxOffset)..<Int(whole.movieBoxOffset + whole.movieBoxSize)
-        var random = SeededRandom(seed: UInt64(name.utf8.count) &* 7919)
+        var random = SeededRandom(test: "movie box flips \(name)")
         for round in 0..<400 {
             var damaged = bytes
             for _ in 0..<Int.random(in: 1...8, using: &random) {
                 damaged[Int.random(in: range, using: &random)] = UInt8.random(in: 0...255, using: &random)
             }
-            expectTotal("\(name) round \(round)") { try read(damaged) }
+            expectTotal("\(name) round \(round), \(random)") { try read(damaged) }
         }
     }
 }

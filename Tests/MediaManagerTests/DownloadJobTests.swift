@@ -1,6 +1,7 @@
 import Foundation
 import POSIX
 import PTP
+import TestSupport
 import Testing
 @testable import MediaManager
 
@@ -34,17 +35,8 @@ func temporaryFolder() throws -> String {
 }
 
 func randomBytes(_ count: Int) -> [UInt8] {
-    var g = SystemRandomNumberGenerator()
-    var bytes = [UInt8](repeating: 0, count: count)
-    bytes.withUnsafeMutableBytes { buffer in
-        var i = 0
-        while i < count {
-            let word = g.next()
-            for j in 0..<min(8, count - i) { buffer[i + j] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(j))) }
-            i += 8
-        }
-    }
-    return bytes
+    var random = SeededRandom(test: "download bytes \(count)")
+    return random.bytes(count)
 }
 
 @Suite struct DownloadJobTests {
@@ -84,7 +76,7 @@ func randomBytes(_ count: Int) -> [UInt8] {
         let folder = try temporaryFolder()
         let remote = FakeRemote(randomBytes(10_000))
         let flag = CancellationFlag()
-        let seen = LockedCounter()
+        let seen = LockedBox(0)
         let error = #expect(throws: DownloadError.self) {
             try job(remote, folder).run(read: { offset, count, sink in
                 let n = try remote.read(offset, count, sink)
@@ -164,23 +156,12 @@ func randomBytes(_ count: Int) -> [UInt8] {
     @Test func progressReportsBytesAndEnds() throws {
         let folder = try temporaryFolder()
         let remote = FakeRemote(randomBytes(5000))
-        let reports = LockedReports()
+        let reports = LockedBox<[TransferProgress]>([])
         _ = try job(remote, folder).run(read: remote.read, progress: { reports.append($0) })
-        #expect(reports.all.first?.bytesDone == 0)
-        #expect(reports.all.last?.bytesDone == 5000)
-        #expect(reports.all.last?.fraction == 1)
+        #expect(reports.value.first?.bytesDone == 0)
+        #expect(reports.value.last?.bytesDone == 5000)
+        #expect(reports.value.last?.fraction == 1)
     }
 }
 
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var n = 0
-    func increment() -> Int { lock.withLock { n += 1; return n } }
-}
 
-final class LockedReports: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [TransferProgress] = []
-    func append(_ p: TransferProgress) { lock.withLock { items.append(p) } }
-    var all: [TransferProgress] { lock.withLock { items } }
-}

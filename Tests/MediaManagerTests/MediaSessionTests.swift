@@ -3,6 +3,7 @@ import Foundation
 import MediaFormats
 import PTP
 import PTPIP
+import TestSupport
 import Testing
 import VirtualCamera
 @testable import MediaManager
@@ -78,7 +79,7 @@ final class LoopbackServer: @unchecked Sendable {
         #expect(session.catalog.group(of: raw).map(\.name) == ["IMG_0001.CR3", "IMG_0001.JPG"])
 
         let destination = try temporaryFolder()
-        let reported = LockedBoxMM<[String]>([])
+        let reported = LockedBox<[String]>([])
         let results = try session.fetch(files, to: destination, each: { r in reported.mutate { $0.append(r.file.path) } })
         #expect(results.count == files.count)
         // Reported once each, in order, after being committed; no .part is left.
@@ -157,11 +158,11 @@ final class LoopbackServer: @unchecked Sendable {
             let session = try MediaSession.open(server.url)
             try session.catalog.ensureLoaded()
             let file = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/BIG.MP4"))
-            let stopped = LockedFlag()
+            let stopped = LockedBox(false)
             let results = try session.fetch([file], to: destination, options: options, progress: { p in
                 // Kill the responder once ~3.3 MB arrived, from inside the transfer.
                 if p.bytesDone > 3_300_000 && !stopped.value {
-                    stopped.set()
+                    stopped.set(true)
                     server.server.stop()
                 }
             })
@@ -187,7 +188,7 @@ final class LoopbackServer: @unchecked Sendable {
         try session.catalog.ensureLoaded()
         let mp4 = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0002.MP4"))
         let group = session.catalog.group(of: mp4)
-        let states = LockedBoxMM<[MediaCatalog.State]>([])
+        let states = LockedBox<[MediaCatalog.State]>([])
         let results = session.delete(group) { _, _ in states.mutate { $0.append(session.catalog.state) } }
         #expect(states.value == [.deleting, .deleting, .deleting])
         #expect(session.catalog.state == .upToDate)
@@ -248,12 +249,6 @@ final class LoopbackServer: @unchecked Sendable {
     }
 }
 
-final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var flag = false
-    var value: Bool { lock.withLock { flag } }
-    func set() { lock.withLock { flag = true } }
-}
 
 @Suite struct CameraModeTests {
     @Test func theVirtualCameraRefusesMediaAccessInShootModeLikeADrone() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import MediaManager
 
@@ -24,7 +25,7 @@ import Testing
     @Test func runsInOrderAndHonoursMovesToFrontAndEnd() throws {
         let gate = Gate()
         let queue = ThumbnailQueue<String>(fetch: gate.fetch)
-        let results = LockedBoxMM<[String: Int]>([:])
+        let results = LockedBox<[String: Int]>([:])
         let record: ThumbnailQueue<String>.Completion = { key, result in
             results.mutate { $0[key] = (try? result.get())?.count ?? -1 }
         }
@@ -57,7 +58,7 @@ import Testing
     @Test func aKeyAlreadyPendingKeepsItsPlaceAndGetsBothCompletions() throws {
         let gate = Gate()
         let queue = ThumbnailQueue<String>(fetch: gate.fetch)
-        let heard = LockedBoxMM<[String]>([])
+        let heard = LockedBox<[String]>([])
         queue.suspend()
         queue.enqueue("a") { key, _ in heard.mutate { $0.append("\(key)1") } }
         queue.enqueue("b") { key, _ in heard.mutate { $0.append("\(key)1") } }
@@ -72,7 +73,7 @@ import Testing
     /// Cancelling a merged task completes each of its completions.
     @Test func cancellingAMergedTaskCompletesEveryCompletion() throws {
         let queue = ThumbnailQueue<String>(fetch: Gate().fetch)
-        let cancelled = LockedBoxMM<Int>(0)
+        let cancelled = LockedBox<Int>(0)
         queue.suspend()
         for _ in 0..<3 {
             queue.enqueue("p") { _, result in
@@ -86,7 +87,7 @@ import Testing
     @Test func cancelAllCompletesPendingTasksWithCancellation() throws {
         let gate = Gate()
         let queue = ThumbnailQueue<String>(fetch: gate.fetch)
-        let cancelled = LockedBoxMM<[String]>([])
+        let cancelled = LockedBox<[String]>([])
         queue.suspend()
         for key in ["p", "q"] {
             queue.enqueue(key) { key, result in
@@ -99,10 +100,3 @@ import Testing
     }
 }
 
-final class LockedBoxMM<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: T
-    init(_ value: T) { stored = value }
-    var value: T { lock.withLock { stored } }
-    func mutate(_ body: (inout T) -> Void) { lock.withLock { body(&stored) } }
-}

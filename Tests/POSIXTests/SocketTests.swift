@@ -1,4 +1,5 @@
 import POSIX
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -49,7 +50,7 @@ import Testing
         let number = try a.withDescriptor("test") { $0 }
         let entered = Gate()
         let release = Gate()
-        let outcome = Box<String>()
+        let outcome = LockedBox<String?>(nil)
         let reader = try JoinableThread(name: "test-reader") {
             do {
                 _ = try a.withDescriptor("test") { fd in
@@ -72,7 +73,7 @@ import Testing
         Glibc.close(probe)
         release.open()
         reader.join()
-        #expect(outcome.get() == "receive from socket pair: socket closed")
+        #expect(outcome.value == "receive from socket pair: socket closed")
         _ = b
     }
 

@@ -8,10 +8,3 @@ final class Gate: Sendable {
     func open() { semaphore.signal() }
     func wait() { _ = semaphore.wait(timeout: .now() + 30) }
 }
-
-/// A value handed between threads.
-final class Box<Value: Sendable>: Sendable {
-    private let value = Locked<Value?>(nil)
-    func set(_ new: Value) { value.withLock { $0 = new } }
-    func get() -> Value? { value.withLock { $0 } }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import PTP
 @testable import PTPIP
+import TestSupport
 import Testing
 
 private let gphoto2 = "/usr/bin/gphoto2"

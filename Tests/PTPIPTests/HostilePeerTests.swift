@@ -2,6 +2,7 @@ import Foundation
 import POSIX
 import PTP
 @testable import PTPIP
+import TestSupport
 import Testing
 
 /// A session that must still work after a hostile peer: the server keeps serving.

@@ -2,6 +2,7 @@ import Foundation
 import POSIX
 import PTP
 @testable import PTPIP
+import TestSupport
 import Testing
 
 extension Network {

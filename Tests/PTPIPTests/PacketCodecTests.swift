@@ -1,5 +1,6 @@
 import PTP
 @testable import PTPIP
+import TestSupport
 import Testing
 
 @Suite struct PacketCodec {
@@ -109,7 +110,7 @@ import Testing
     }
 
     @Test func garbage() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom(test: "PTP/IP packet garbage")
         for _ in 0..<2000 {
             let count = Int.random(in: 0..<64, using: &generator)
             var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -124,11 +125,11 @@ import Testing
                 _ = try PTPIPPacket(decoding: bytes)
             } catch let error as PTPError {
                 guard case .malformed = error else {
-                    Issue.record("garbage gave \(error), not .malformed")
+                    Issue.record("garbage \(bytes) gave \(error), not .malformed; \(generator)")
                     return
                 }
             } catch {
-                Issue.record("garbage gave a foreign error \(error)")
+                Issue.record("garbage \(bytes) gave a foreign error \(error); \(generator)")
                 return
             }
         }

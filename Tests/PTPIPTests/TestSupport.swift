@@ -2,6 +2,7 @@ import Foundation
 import POSIX
 import PTP
 @testable import PTPIP
+import TestSupport
 import Testing
 
 /// Every test that opens sockets or starts threads lives in this suite (or one nested in it), so they run
@@ -9,32 +10,6 @@ import Testing
 @Suite(.serialized) struct Network {}
 
 // MARK: Waiting with a bound
-
-/// A thread-safe FIFO to wait on, never longer than a timeout.
-final class Mailbox<T: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var items: [T] = []
-
-    func put(_ item: T) {
-        condition.withLock {
-            items.append(item)
-            condition.broadcast()
-        }
-    }
-
-    /// The first item matching `predicate`, removed; nil after `timeout` seconds.
-    func take(timeout: TimeInterval = 10, where predicate: (T) -> Bool = { _ in true }) -> T? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let index = items.firstIndex(where: predicate) { return items.remove(at: index) }
-            if !condition.wait(until: deadline) { return nil }
-        }
-    }
-
-    var all: [T] { condition.withLock { items } }
-}
 
 /// Collects a server's log lines.
 final class LogLines: @unchecked Sendable {
@@ -249,18 +224,6 @@ final class RawClient {
 /// Open descriptors of this process.
 func openDescriptorCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-}
-
-/// Waits until `condition` holds, at most `timeout` seconds; returns whether it did.
-/// Only for what no event announces: a joined thread's task leaves /proc/self/task a few microseconds
-/// after pthread_join returns (the kernel wakes the joiner before it finishes reaping the task).
-func eventually(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while !condition() {
-        if Date() > deadline { return false }
-        Thread.sleep(forTimeInterval: 0.001)
-    }
-    return true
 }
 
 /// Threads of this process whose name is `name`.

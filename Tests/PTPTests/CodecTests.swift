@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import PTP
 
@@ -126,7 +127,9 @@ import Testing
                 _ = try? ObjectPropList(decoding: prefix)
             }
         }
-        var generator = SystemRandomNumberGenerator()
+        // A crash here is the failure; the seed is printed first so the run can be repeated.
+        var generator = SeededRandom(test: "PTP dataset garbage")
+        print("dataset garbage: \(generator)")
         for _ in 0..<2000 {
             let bytes = (0..<Int.random(in: 0..<200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
             _ = try? DeviceInfo(decoding: bytes)

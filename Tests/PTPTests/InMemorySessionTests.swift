@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import PTP
 
@@ -114,11 +115,3 @@ final class ScriptedResponder: @unchecked Sendable {
     }
 }
 
-/// A value shared between test threads.
-final class LockedBox<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: T
-    init(_ value: T) { stored = value }
-    var value: T { lock.withLock { stored } }
-    func mutate(_ body: (inout T) -> Void) { lock.withLock { body(&stored) } }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import PTP
+import TestSupport
 import Testing
 
 @testable import PTPUSB
@@ -272,7 +273,7 @@ struct USBFramingTests {
     }
 
     @Test func randomGarbageNeverCrashes() throws {
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SeededRandom(test: "USB framing garbage")
         let device = FakePTPDevice(packetSize: 64)
         let transport = device.transport(timeouts: USBTimeouts(transfer: 0.02, control: 0.02, recovery: 0.05), chunkSize: 256)
         defer { transport.close() }
@@ -291,6 +292,8 @@ struct USBFramingTests {
                     PTPCommand(.getObject, transactionID: UInt32(round + 1)), dataOut: nil, dataIn: RecordingSink())
             } catch is PTPError {
                 // expected
+            } catch {
+                Issue.record("round \(round) gave a foreign error \(error), \(generator)")
             }
         }
     }
@@ -357,8 +360,7 @@ struct USBFramingTests {
         transport.setEventHandler { event in received.mutate { $0.append(event) } }
         device.sendEvent(.objectAdded, parameters: [42])
         device.sendEvent(.storeRemoved, parameters: [0x0001_0001, 2])
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while received.value.count < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        _ = eventually(timeout: 5) { received.value.count >= 2 }
         #expect(received.value.map(\.code) == [.objectAdded, .storeRemoved])
         #expect(received.value.first?.parameters == [42])
         #expect(received.value.last?.parameters == [0x0001_0001, 2])
@@ -390,22 +392,4 @@ func rawHeader(_ length: UInt32, _ kind: UInt8, _ code: UInt16, _ id: UInt32) ->
     return w.bytes
 }
 
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
-final class LockedBox<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _value: T
-    init(_ value: T) { _value = value }
-    var value: T { lock.withLock { _value } }
-    func mutate(_ body: (inout T) -> Void) { lock.withLock { body(&_value) } }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import PTP
+import TestSupport
 import Testing
 
 @testable import PTPUSB

@@ -1,5 +1,6 @@
 import Foundation
 import PTP
+import TestSupport
 import Testing
 
 @testable import PTPUSB
@@ -129,12 +130,8 @@ struct USBVMShellTests {
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        let deadline = Date(timeIntervalSinceNow: 120)
         var size: UInt64 = 0
-        while size < 1 << 20, process.isRunning, Date() < deadline {
-            size = (try? FileManager.default.attributesOfItem(atPath: part)[.size] as? NSNumber)?.uint64Value ?? 0
-            _ = exited.wait(timeout: .now() + 0.1)
-        }
+        _ = eventually(timeout: 120) { size = fileSize(part); return size >= 1 << 20 || !process.isRunning }
         kill(process.processIdentifier, SIGKILL)
         _ = exited.wait(timeout: .now() + 10)
         let total = (try FileManager.default.attributesOfItem(atPath: original)[.size] as? NSNumber)?.uint64Value ?? 0

@@ -1,5 +1,6 @@
 import Foundation
 import PTP
+import TestSupport
 import Testing
 
 @testable import PTPUSB
@@ -45,14 +46,10 @@ extension USBVMTests {
 
     /// Waits (bounded) until the process ends; false if it did not.
     static func waitForExit(_ process: Process, timeout: TimeInterval) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        return !process.isRunning
+        eventually(timeout: timeout) { !process.isRunning }
     }
 
-    static func size(_ path: String) -> UInt64 {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
-    }
+    static func size(_ path: String) -> UInt64 { fileSize(path) }
 
     static func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
 
@@ -69,8 +66,7 @@ extension USBVMTests {
         // No rate limit: the signal lands in the middle of a GetPartialObject.
         let first = try Self.startShell(
             ["--camera", url, "-c", "fetch -o \(folder) \(Self.bigName)"], in: folder, name: "first")
-        let deadline = Date(timeIntervalSinceNow: 120)
-        while first.process.isRunning, Self.size(part) < 2 << 20, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        _ = eventually(timeout: 120) { !first.process.isRunning || Self.size(part) >= 2 << 20 }
         try #require(first.process.isRunning, "the fetch ended before the signal: \(Self.text(first.errors))")
         kill(first.process.processIdentifier, signal)
         try #require(Self.waitForExit(first.process, timeout: 60), "mediashell outlived signal \(signal)")

@@ -1,5 +1,6 @@
 import Foundation
 import PTP
+import TestSupport
 import Testing
 
 @testable import PTPUSB
@@ -235,10 +236,10 @@ struct USBVMTests {
         }
         try device.session.execute(.sendObject, dataOut: BufferSource(payload))
         var handle: UInt32?
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while handle == nil, Date() < deadline {
-            handle = try Self.walk(device.session, storage: device.storage)[name]?.handle
-            if handle == nil { Thread.sleep(forTimeInterval: 0.1) }
+        // The VM's card shows the new object once QEMU has written it: polled, for at most 20 s.
+        _ = eventually(timeout: 20) {
+            handle = (try? Self.walk(device.session, storage: device.storage))?[name]?.handle
+            return handle != nil
         }
         let back = BufferSink()
         try device.session.getObject(try #require(handle, "\(name) never appeared"), into: back)
@@ -254,8 +255,7 @@ struct USBVMTests {
         _ = try device.session.getObjectHandles(storage: device.storage, parent: 0xFFFF_FFFF)  // QEMU watches listed folders
         let name = "event-\(getpid()).txt"
         try Data("hello".utf8).write(to: URL(fileURLWithPath: Self.writableCard + "/" + name))
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while added.value.isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        _ = eventually(timeout: 20) { !added.value.isEmpty }
         print("usb-vm: events after creating \(name): \(added.value.map { "\($0.code)(\($0.parameters))" })")
         #expect(added.value.contains { $0.code == .objectAdded })
         let handle = try #require(added.value.first { $0.code == .objectAdded }?.parameter(0))

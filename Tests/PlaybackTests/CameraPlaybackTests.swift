@@ -3,6 +3,7 @@ import Foundation
 import MediaFormats
 import MediaManager
 import PTPIP
+import TestSupport
 import Testing
 import VirtualCamera
 

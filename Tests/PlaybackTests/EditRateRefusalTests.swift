@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import TestSupport
 import Testing
 
 @testable import Playback

@@ -3,6 +3,7 @@ import Foundation
 import POSIX
 import MediaFormats
 import MediaManager
+import TestSupport
 import Testing
 
 @testable import Playback

@@ -1,6 +1,7 @@
 import Foundation
 import POSIX
 import MediaFormats
+import TestSupport
 import Testing
 
 @testable import Playback
@@ -70,12 +71,12 @@ final class StreamServerTests {
             #expect(response["Content-Length"] == String(expected.count))
             #expect(response.body == Array(bytes[expected]), "\(header)")
         }
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom(test: "stream server ranges")
         for _ in 0..<30 {
             let start = Int.random(in: 0..<length, using: &generator)
             let end = min(length - 1, start + Int.random(in: 0..<300_000, using: &generator))
             let response = try client.request("GET", server.path, headers: ["Range: bytes=\(start)-\(end)"])
-            #expect(response.status == 206 && response.body == Array(bytes[start...end]))
+            #expect(response.status == 206 && response.body == Array(bytes[start...end]), "bytes=\(start)-\(end), \(generator)")
         }
     }
 
@@ -168,12 +169,12 @@ final class StreamServerTests {
     }
 
     @Test func binaryJunkIsSurvived() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom(test: "stream server junk")
         for _ in 0..<20 {
             let client = try client()
             let junk = (0..<Int.random(in: 1..<5000, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
             try? client.send(junk + Array("\r\n\r\n".utf8))
-            #expect(client.waitUntilClosed(timeout: 5))
+            #expect(client.waitUntilClosed(timeout: 5), "\(generator)")
         }
         #expect(try client().request("HEAD", server.path).status == 200)
     }

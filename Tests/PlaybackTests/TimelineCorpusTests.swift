@@ -2,6 +2,7 @@ import Connectors
 import Foundation
 import MediaFormats
 import MediaManager
+import TestSupport
 import Testing
 
 @testable import Playback

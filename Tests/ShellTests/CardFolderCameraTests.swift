@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import TestSupport
 import Testing
 
 /// A card folder (`dir:`) as a user meets it through the binary: what it says it is and can do, its

@@ -1,6 +1,7 @@
 import Connectors
 import Foundation
 import MediaManager
+import TestSupport
 import Testing
 
 @testable import Shell

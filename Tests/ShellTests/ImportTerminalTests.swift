@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `import` at a real prompt through a pty (expect): the batch's progress line, Ctrl-C in the middle,

@@ -1,6 +1,7 @@
 import Foundation
 import MediaFormats
 import MediaManager
+import TestSupport
 import Testing
 import Thumbnails
 

@@ -1,6 +1,7 @@
 import Foundation
 import MediaManager
 import Playback
+import TestSupport
 import Testing
 
 @testable import Shell

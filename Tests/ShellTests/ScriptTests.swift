@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The built binary running scripts: exit statuses, `FILE:LINE: error:` of the first error, `-` lines,

@@ -1,6 +1,7 @@
 import Foundation
 import MediaManager
 import PTP
+import TestSupport
 import Testing
 import VirtualCamera
 

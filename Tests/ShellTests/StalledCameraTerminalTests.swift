@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Ctrl-C while the camera hangs (issue 10): `mediashell serve --quirks stall-open|stall-listing` on a

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The built `mediashell` driven through a real pty by `expect`, as a person at the keyboard would:

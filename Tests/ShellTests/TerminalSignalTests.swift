@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// SIGHUP (the terminal closed) and SIGTERM at the prompt, through a real pty: a running fetch ends as on

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import MediaFormats
 import MediaManager
+import TestSupport
 import Testing
 import Thumbnails
 import VirtualCamera

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Choosing among several USB cameras, with virtual cameras presented as attached

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import TestSupport
 import Testing
 
 @testable import TerminalGraphics
@@ -105,10 +106,10 @@ let fourByFour = image([
     }
 
     @Test func base64MatchesFoundation() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededRandom(test: "base64")
         for length in 0...70 {
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
-            #expect(Base64.encode(bytes) == Data(bytes).base64EncodedString())
+            #expect(Base64.encode(bytes) == Data(bytes).base64EncodedString(), "\(rng)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PTP
+import TestSupport
 import Testing
 @testable import VirtualCamera
 
@@ -40,10 +41,7 @@ final class ManualLinkClock: LinkClock, @unchecked Sendable {
     struct Served {
         let session: PTPSession
         let finished: DispatchSemaphore
-        let stats: StatsBox
-    }
-    final class StatsBox: @unchecked Sendable {
-        var value: SessionStats?
+        let stats: LockedBox<SessionStats?>
     }
 
     func serve(_ files: [String: [UInt8]], link: LinkModel, clock: ManualLinkClock) throws -> (Served, URL) {
@@ -57,9 +55,9 @@ final class ManualLinkClock: LinkClock, @unchecked Sendable {
         let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 256 << 10, timeout: 10)
         let shaped = LinkShapedTransport(responder, link: link, clock: clock)
         let finished = DispatchSemaphore(value: 0)
-        let stats = StatsBox()
+        let stats = LockedBox<SessionStats?>(nil)
         Thread {
-            stats.value = camera.serve(shaped)
+            stats.set(camera.serve(shaped))
             finished.signal()
         }.start()
         return (Served(session: PTPSession(transport: initiator), finished: finished, stats: stats), folder)

@@ -1,6 +1,7 @@
 import Foundation
 import MediaFormats
 import PTP
+import TestSupport
 import Testing
 @testable import VirtualCamera
 

@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import TestSupport
 
 /// The demo media committed in Sources/VirtualCamera/DemoMedia, found from this file's path so tests need
 /// no bundle lookups.
@@ -10,17 +11,7 @@ enum Fixtures {
     ]
     static let photos = ["photo_landscape.jpg", "photo_portrait.jpg", "photo_rotated_orientation6.jpg"]
 
-    /// The DemoMedia folder: walk up from this source file to the package root.
-    static let directory: URL = {
-        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while url.path != "/" {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
-                return url.appendingPathComponent("Sources/VirtualCamera/DemoMedia")
-            }
-            url = url.deletingLastPathComponent()
-        }
-        fatalError("no Package.swift above \(#filePath)")
-    }()
+    static var directory: URL { DemoMedia.directory }
 
     static func path(_ name: String) -> String {
         directory.appendingPathComponent(name).path

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// What ffprobe says about a movie: the subset of `-show_streams -show_format` the tests check.
 struct ProbeResult: Decodable, Sendable {

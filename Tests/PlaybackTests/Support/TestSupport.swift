@@ -1,6 +1,7 @@
 import Foundation
 import MediaFormats
 import MediaManager
+import TestSupport
 import Testing
 
 @testable import Playback
@@ -9,76 +10,13 @@ import Testing
 enum DemoClips {
     static let videos = ["landscape_faststart.mp4", "portrait_moovend.mp4", "clip.mov"]
 
-    static let directory: URL = {
-        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while url.path != "/" {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
-                return url.appendingPathComponent("Sources/VirtualCamera/DemoMedia")
-            }
-            url = url.deletingLastPathComponent()
-        }
-        fatalError("no Package.swift above \(#filePath)")
-    }()
+    static var directory: URL { DemoMedia.directory }
 
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     static func media(_ name: String) throws -> PlaybackMedia {
         try PlaybackMedia.read(name: name, from: FileByteSource(path: path(name)))
     }
-}
-
-/// A command-line tool the tests use when it is installed (ffprobe, ffmpeg, mpv).
-struct ExternalTool: Sendable {
-    let executable: String
-
-    static let ffprobe = find("ffprobe")
-    static let ffmpeg = find("ffmpeg")
-    static let mpv = find("mpv")
-
-    static func find(_ name: String) -> ExternalTool? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return ExternalTool(executable: candidate) }
-        }
-        return nil
-    }
-
-    /// Runs the tool to completion and returns its standard output; throws if it exits non-zero.
-    @discardableResult
-    func run(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolFailure(description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
-        }
-        return data
-    }
-
-    struct ToolFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-}
-
-/// A folder under the system's temporary directory, removed when this value goes away.
-final class TemporaryFolder: @unchecked Sendable {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("playback-tests-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// Makes an H.264 test clip with ffmpeg: `seconds` long, a keyframe exactly every second, moov at the end

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The clips of issue 18, made with ffmpeg at run time (64x64, a few seconds, so the whole corpus takes

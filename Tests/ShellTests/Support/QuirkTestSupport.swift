@@ -1,6 +1,7 @@
 import Foundation
 import MediaManager
 import PTP
+import TestSupport
 import VirtualCamera
 
 @testable import Shell

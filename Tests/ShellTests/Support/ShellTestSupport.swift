@@ -1,50 +1,10 @@
 import Foundation
 import MediaManager
 import PTP
+import TestSupport
 import VirtualCamera
 
 @testable import Shell
-
-/// A folder under the temporary directory, removed when the value goes away.
-final class TemporaryFolder: @unchecked Sendable {
-    let path: String
-
-    init(_ label: String = "msh") throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// Writes `bytes` at `relative`, creating folders.
-    @discardableResult
-    func write(_ relative: String, _ bytes: [UInt8]) throws -> String {
-        let url = URL(fileURLWithPath: path + "/" + relative)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        // Opened close-on-exec: a child another test starts meanwhile must not keep it open for writing (a
-        // script written here could not then be run: ETXTBSY).
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
-        defer { close(fd) }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
-            done += n
-        }
-        return url.path
-    }
-
-    @discardableResult
-    func write(_ relative: String, text: String) throws -> String { try write(relative, Array(text.utf8)) }
-
-    func read(_ relative: String) -> [UInt8]? {
-        (try? Data(contentsOf: URL(fileURLWithPath: path + "/" + relative))).map { [UInt8]($0) }
-    }
-
-    func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: path + "/" + relative) }
-}
 
 /// Bytes that do not repeat, so that a misplaced chunk shows.
 func patternBytes(_ count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UInt8] {

@@ -2,6 +2,7 @@ import Foundation
 import MediaFormats
 import MediaManager
 import PTP
+import TestSupport
 import Thumbnails
 import VirtualCamera
 
