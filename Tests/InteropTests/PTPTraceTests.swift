@@ -50,7 +50,8 @@ import Testing
             "DeviceInfo: manufacturer \"mediashell\" model \"", "< response OK (0x2001) tid=1",
             "> command  GetStorageIDs (0x1004) tid=2", "storage ids (1): 0x10001",
             "> command  GetObjectPropList (0x9805)", "ObjectPropList: ",
-            "> command  GetObject", "< data     GetObject", "> command  CloseSession (0x1003)", "> close",
+            // The download: a partial read of the whole file (what resuming needs anyway).
+            "> command  GetPartialObject", "< data     GetPartialObject", "> command  CloseSession (0x1003)", "> close",
         ]
         var position = 0
         for text in wanted {

@@ -77,6 +77,9 @@ import VirtualCamera
             return true
         }
         defer { camera.close() }
+        // Folder by folder, so that there is a request after the first folder's (one request reads a
+        // whole card where the device can).
+        camera.disableTreeListingForTesting()
         let catalog = MediaCatalog(camera: camera)
         #expect(throws: CameraInterruption.betweenRequests) {
             try camera.interruptibly(cancelled: { flag.isRaised }) { try catalog.reload() }
@@ -93,9 +96,10 @@ import VirtualCamera
     @Test func aRequestTheDeviceNeverAnswersIsEndedByClosingTheConnection() throws {
         let card = try Self.card()
         defer { card.remove() }
-        // stall-listing: the first folder below the root is never answered; the flag goes up as it is asked.
+        // stall-listing: the whole card's list (and the first folder below the root) is never answered;
+        // the flag goes up as it is asked.
         let (camera, _, flag) = try Self.camera(card.folder, quirks: [.stallListing]) { command in
-            command.code == .getObjectPropList && command.parameter(0) != 0
+            command.code == .getObjectPropList && (command.parameter(0) != 0 || command.parameter(4) != 1)
         }
         defer { camera.close() }
         let catalog = MediaCatalog(camera: camera)

@@ -19,8 +19,19 @@ final class RequestLog: InitiatorTransport, @unchecked Sendable {
     var codes: [OperationCode] { requests.map(\.code) }
     func reset() { lock.withLock { sent = [] } }
 
+    /// Sends GetObjectPropList's Depth all as Depth 1: a device that cuts the depth short.
+    var depthAllAsOne: Bool {
+        get { lock.withLock { cutsDepth } }
+        set { lock.withLock { cutsDepth = newValue } }
+    }
+    private var cutsDepth = false
+
     func transact(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
-        lock.withLock { sent.append(command) }
+        var command = command
+        lock.withLock {
+            sent.append(command)
+            if cutsDepth && command.code == .getObjectPropList && command.parameter(4) == 0xFFFF_FFFF { command.parameters[4] = 1 }
+        }
         return try inner.transact(command, dataOut: dataOut, dataIn: dataIn)
     }
 
@@ -135,21 +146,41 @@ struct RoundTripBudgetTests {
         #expect((costs[10_000]?.count ?? .max) <= 8, "opening cost \(costs[10_000] ?? [])")
     }
 
-    /// A card as cameras fill it (DCF: at most 999 files a folder) costs one request per folder, never one
-    /// per file: the tree is read folder by folder before the first prompt.
-    @Test func openingACardOfManyFoldersCostsOneRequestPerFolder() throws {
+    /// A card as cameras fill it (DCF: at most 999 files a folder) costs one listing request for the whole
+    /// card, never one per folder (nor per file): GetObjectPropList from the root with Depth all.
+    @Test func openingACardOfManyFoldersCostsOneListingRequest() throws {
+        var costs: [Int: [OperationCode]] = [:]
+        for files in [1_000, 10_000] {
+            let card = Card(inMemoryLabel: "BUDGET")
+            for number in 0..<files {
+                let folder = String(format: "DCIM/%03dMEDIA", 100 + number / 999)
+                card.add(name: String(format: "DJI_%04d.JPG", number % 999 + 1), in: folder, content: .generated(length: 1 << 20))
+            }
+            let camera = try CountedCamera(card: card)
+            defer { camera.session.close() }
+            try camera.session.catalog.ensureLoaded()
+            let folders = (camera.session.catalog.contents(of: "DCIM") ?? []).count
+            #expect(folders == (files + 998) / 999)
+            #expect(camera.session.catalog.allFiles().count == files)
+            #expect(camera.session.catalog.contents(of: "DCIM/101MEDIA")?.first?.name == "DJI_0001.JPG")
+            costs[folders] = camera.log.codes
+        }
+        #expect(costs[2] == costs[11], "2 folders: \(costs[2] ?? []), 11 folders: \(costs[11] ?? [])")
+        #expect(costs[11] == [.openSession, .getDeviceInfo, .getStorageIDs, .getStorageInfo, .getObjectPropList], "\(costs[11] ?? [])")
+    }
+
+    /// A device that answers Depth all as Depth 1 (the root's objects only) is read folder by folder: its
+    /// folders look empty in the answer, and the catalog does not take that for the truth.
+    @Test func aDeviceThatCutsDepthShortIsReadFolderByFolder() throws {
         let card = Card(inMemoryLabel: "BUDGET")
-        for number in 0..<10_000 {
-            let folder = String(format: "DCIM/%03dMEDIA", 100 + number / 999)
-            card.add(name: String(format: "DJI_%04d.JPG", number % 999 + 1), in: folder, content: .generated(length: 1 << 20))
+        for number in 1...30 {
+            card.add(name: String(format: "DJI_%04d.JPG", number), in: number <= 20 ? "DCIM/100MEDIA" : "DCIM/101MEDIA", content: .generated(length: 1000))
         }
         let camera = try CountedCamera(card: card)
         defer { camera.session.close() }
+        camera.log.depthAllAsOne = true
         try camera.session.catalog.ensureLoaded()
-        let folders = (camera.session.catalog.contents(of: "DCIM") ?? []).count
-        #expect(folders == 11)
-        let codes = camera.log.codes
-        #expect(codes.prefix(4) == [.openSession, .getDeviceInfo, .getStorageIDs, .getStorageInfo])
-        #expect(codes.dropFirst(4) == ArraySlice(Array(repeating: .getObjectPropList, count: folders + 2)), "\(codes)")
+        #expect(camera.session.catalog.allFiles().count == 30, "\(camera.log.requests) \(camera.session.catalog.folderPaths) \(camera.session.catalog.incompleteBecause)")
+        #expect(camera.session.catalog.contents(of: "DCIM/101MEDIA")?.count == 10)
     }
 }

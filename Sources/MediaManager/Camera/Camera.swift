@@ -71,6 +71,11 @@ public final class Camera: @unchecked Sendable {
 
     func setPropListWorks(_ value: Bool) { lock.withLock { propListTrusted = value } }
 
+    /// False when the catalog must read folder by folder instead of the whole card in one request (tests
+    /// of what happens between those requests).
+    var treeListingWanted: Bool { lock.withLock { treeWanted } }
+    private var treeWanted = true
+
     public func close() {
         session.close()
         onClose?()
@@ -260,4 +265,7 @@ final class CaptureCollector: @unchecked Sendable {
 extension Camera {
     /// Makes listing use GetObjectHandles and GetObjectInfo, as with a device that lacks GetObjectPropList.
     func disablePropListForTesting() { setPropListWorks(false) }
+
+    /// Makes the catalog read folder by folder, as with a device that refuses GetObjectPropList's Depth all.
+    public func disableTreeListingForTesting() { lock.withLock { treeWanted = false } }
 }

@@ -52,27 +52,31 @@ extension Camera {
     /// The listing from one GetObjectPropList, or nil when the answer does not make sense for `folder`
     /// (it holds the folder itself, the root, or objects of another folder: the device ignored Depth).
     private func listWithPropList(folder: UInt32?, storage: UInt32, folderPath: String) throws -> FolderListing? {
-        let list = try session.getObjectPropList(handle: folder ?? 0, depth: 1)
+        let objects = try session.listObjects(handle: folder ?? 0, depth: 1)
         var listing = FolderListing()
-        var seen = Set<UInt32>()
-        for (handle, props) in list.byObject() {
+        listing.files.reserveCapacity(objects.count)
+        var seen = Set<UInt32>(minimumCapacity: objects.count)
+        for object in objects {
+            let handle = object.handle
             guard handle != 0, handle != 0xFFFF_FFFF, handle != folder else { return nil }
-            if let parent = props[.parentObject]?.unsignedValue.map({ UInt32(truncatingIfNeeded: $0) }),
-                Self.normalizedParent(parent) != (folder ?? 0)
-            {
+            if let parent = object.parent.map({ UInt32(truncatingIfNeeded: $0) }), Self.normalizedParent(parent) != (folder ?? 0) {
                 return nil
             }
-            if let s = props[.storageID]?.unsignedValue, UInt32(truncatingIfNeeded: s) != storage, folder == nil { continue }
+            if let s = object.storageID, UInt32(truncatingIfNeeded: s) != storage, folder == nil { continue }
             guard seen.insert(handle).inserted else { continue }
-            guard let name = props[.objectFileName]?.stringValue ?? props[.name]?.stringValue else {
-                // No name in the list: ask for this one object's description.
-                try describe(handle, folder: folder, folderPath: folderPath, into: &listing)
-                continue
-            }
-            listing.files.append(Self.file(handle, props, name: name, storage: storage, folder: folder, folderPath: folderPath))
-            noteRepairs(of: listing.files[listing.files.count - 1], into: &listing)
+            try add(object, storage: storage, folder: folder, folderPath: folderPath, into: &listing)
         }
         return listing
+    }
+
+    /// Adds one object of a property list; one without a name is asked for its ObjectInfo.
+    func add(_ object: ListedObject, storage: UInt32, folder: UInt32?, folderPath: String, into listing: inout FolderListing) throws {
+        guard let name = object.displayName else {
+            try describe(object.handle, folder: folder, folderPath: folderPath, into: &listing)
+            return
+        }
+        listing.files.append(Self.file(object, name: name, storage: storage, folder: folder, folderPath: folderPath))
+        noteRepairs(of: listing.files[listing.files.count - 1], into: &listing)
     }
 
     private func listWithObjectInfo(folder: UInt32?, storage: UInt32, folderPath: String) throws -> FolderListing {
@@ -87,7 +91,7 @@ extension Camera {
 
     /// Adds one object by its ObjectInfo, unless it belongs to another folder; an unreadable ObjectInfo
     /// costs that object only. Only a connection failure is thrown.
-    private func describe(_ handle: UInt32, folder: UInt32?, folderPath: String, into listing: inout FolderListing) throws {
+    func describe(_ handle: UInt32, folder: UInt32?, folderPath: String, into listing: inout FolderListing) throws {
         let file: MediaFile
         do {
             file = try self.file(handle, folderPath: folderPath)
@@ -100,7 +104,7 @@ extension Camera {
         noteRepairs(of: file, into: &listing)
     }
 
-    private func noteRepairs(of file: MediaFile, into listing: inout FolderListing) {
+    func noteRepairs(of file: MediaFile, into listing: inout FolderListing) {
         if file.name.unicodeScalars.contains("\u{FFFD}") {
             listing.repaired.append(ObjectProblem(
                 folder: file.folder, handle: file.id, name: file.name,
@@ -111,23 +115,19 @@ extension Camera {
     /// ParentObject as the root: 0, though some devices say 0xFFFFFFFF.
     static func normalizedParent(_ parent: UInt32) -> UInt32 { parent == 0xFFFF_FFFF ? 0 : parent }
 
-    static func file(
-        _ handle: UInt32, _ props: [ObjectPropertyCode: PTPValue], name: String, storage: UInt32, folder: UInt32?,
-        folderPath: String
-    ) -> MediaFile {
-        let format = ObjectFormatCode(UInt16(truncatingIfNeeded: props[.objectFormat]?.unsignedValue ?? 0x3000))
-        let date = (props[.dateCreated]?.stringValue).flatMap { PTPDateTime.parse($0) }
-            ?? (props[.dateModified]?.stringValue).flatMap { PTPDateTime.parse($0) }
+    static func file(_ object: ListedObject, name: String, storage: UInt32, folder: UInt32?, folderPath: String) -> MediaFile {
+        let format = ObjectFormatCode(UInt16(truncatingIfNeeded: object.format ?? 0x3000))
+        let date = object.dateCreated.flatMap { PTPDateTime.parse($0) } ?? object.dateModified.flatMap { PTPDateTime.parse($0) }
         var file = MediaFile(
-            id: handle, storageID: UInt32(truncatingIfNeeded: props[.storageID]?.unsignedValue ?? UInt64(storage)),
+            id: object.handle, storageID: UInt32(truncatingIfNeeded: object.storageID ?? UInt64(storage)),
             parentID: folder ?? 0, name: name, folder: folderPath, kind: MediaKind(fileName: name),
-            isFolder: format == .association, format: format, size: props[.objectSize]?.unsignedValue ?? 0,
+            isFolder: format == .association, format: format, size: object.size ?? 0,
             captureDate: date, video: nil)
         if file.kind.isVideo {
-            let duration = props[.duration]?.unsignedValue.map { Double($0) / 1000 }
-            let width = props[.width]?.unsignedValue.flatMap { $0 > 0 ? Int($0) : nil }
-            let height = props[.height]?.unsignedValue.flatMap { $0 > 0 ? Int($0) : nil }
-            let fps = props[.framesPerThousandSeconds]?.unsignedValue.map { Double($0) / 1000 }
+            let duration = object.duration.map { Double($0) / 1000 }
+            let width = object.width.flatMap { $0 > 0 ? Int($0) : nil }
+            let height = object.height.flatMap { $0 > 0 ? Int($0) : nil }
+            let fps = object.framesPerThousandSeconds.map { Double($0) / 1000 }
             if duration != nil || width != nil {
                 file.video = VideoDetails(duration: duration, width: width, height: height, framesPerSecond: fps)
             }

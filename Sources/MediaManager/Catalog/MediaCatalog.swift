@@ -2,8 +2,9 @@ import Foundation
 import MediaFormats
 import PTP
 
-/// The camera's file list, cached: read once (one request per folder where the device allows), kept up
-/// to date from device events, and re-read on request. Tab completion and globbing read only the cache.
+/// The camera's file list, cached: read once (one request for the whole card where the device allows, else
+/// one per folder), kept up to date from device events, and re-read on request. Tab completion and
+/// globbing read only the cache.
 public final class MediaCatalog: @unchecked Sendable {
     /// Like the seed's file-list states.
     public enum State: String, Sendable {
@@ -97,6 +98,8 @@ public final class MediaCatalog: @unchecked Sendable {
                         isFolder: true, format: .association, size: 0, captureDate: nil, video: nil)
                 }
             }
+            // The whole card in one request where the device can; folders it cannot vouch for are read below.
+            let tree = try camera.tree(storages: storages.map(\.id))
             storeLoop: for s in storages {
                 let rootPath = prefixes[s.id] ?? ""
                 var queue: [(path: String, id: UInt32?, depth: Int)] = [(rootPath, nil, 0)]
@@ -105,7 +108,11 @@ public final class MediaCatalog: @unchecked Sendable {
                 while let (path, id, depth) = queue.popLast() {
                     let listing: FolderListing
                     do {
-                        listing = try camera.list(folder: id, storage: s.id, folderPath: path)
+                        if let tree, let known = try camera.list(folder: id, storage: s.id, folderPath: path, from: tree) {
+                            listing = known
+                        } else {
+                            listing = try camera.list(folder: id, storage: s.id, folderPath: path)
+                        }
                     } catch let error as PTPError where error.responseCode != nil || error.isMalformed {
                         newGaps.append("/\(path) could not be read: \(error)")
                         continue

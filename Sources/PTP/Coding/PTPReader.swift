@@ -74,28 +74,46 @@ public struct PTPReader: Sendable {
         let count = Int(try uint8())
         if count == 0 { return "" }
         try need(count * 2, "string of \(count) characters")
-        var units = [UInt16]()
-        units.reserveCapacity(count)
-        for i in 0..<count {
-            let p = offset + 2 * i
-            units.append(UInt16(bytes[p]) | UInt16(bytes[p + 1]) << 8)
+        let start = offset
+        offset += count * 2
+        return try bytes.withUnsafeBufferPointer { all -> String in
+            let units = UnsafeBufferPointer(rebasing: all[start..<start + count * 2])
+            func unit(_ i: Int) -> UInt16 { UInt16(units[2 * i]) | UInt16(units[2 * i + 1]) << 8 }
+            guard unit(count - 1) == 0 else { throw fail("string without terminating NUL") }
+            // Tolerate extra NULs before the terminator (some devices pad); cut at the first.
+            var length = 0
+            var ascii = true
+            while length < count - 1 {
+                let u = unit(length)
+                if u == 0 { break }
+                if u >= 0x80 { ascii = false }
+                length += 1
+            }
+            // Most names are ASCII (DCIM rules): those are copied straight into UTF-8, without transcoding
+            // or an array of code units, which matters on a card of 100,000 names.
+            if ascii {
+                return String(unsafeUninitializedCapacity: length) { utf8 in
+                    for i in 0..<length { utf8[i] = units[2 * i] }
+                    return length
+                }
+            }
+            // Ill-formed UTF-16 (a lone surrogate) becomes U+FFFD, as the listing promises: one bad name
+            // costs that name's characters, not the object.
+            return String(decoding: (0..<length).map(unit), as: UTF16.self)
+        }
+    }
+
+    /// Steps over a PTP string with the checks `string()` makes, without building it.
+    public mutating func skipString() throws {
+        let count = Int(try uint8())
+        if count == 0 { return }
+        try need(count * 2, "string of \(count) characters")
+        let last = offset + 2 * (count - 1)
+        guard bytes[last] == 0 && bytes[last + 1] == 0 else {
+            offset += count * 2
+            throw fail("string without terminating NUL")
         }
         offset += count * 2
-        guard units.last == 0 else { throw fail("string without terminating NUL") }
-        units.removeLast()
-        // Tolerate extra NULs before the terminator (some devices pad); cut at the first.
-        if let nul = units.firstIndex(of: 0) { units.removeSubrange(nul...) }
-        // Most names are ASCII (DCIM rules): those are copied straight into UTF-8, ten times faster than
-        // transcoding, which matters on a card of 100,000 names.
-        if units.allSatisfy({ $0 < 0x80 }) {
-            return String(unsafeUninitializedCapacity: units.count) { utf8 in
-                for (i, unit) in units.enumerated() { utf8[i] = UInt8(truncatingIfNeeded: unit) }
-                return units.count
-            }
-        }
-        // Ill-formed UTF-16 (a lone surrogate) becomes U+FFFD, as the listing promises: one bad name costs
-        // that name's characters, not the object.
-        return String(decoding: units, as: UTF16.self)
     }
 
     /// A PTP array: u32 element count, then the elements. The count is checked against the bytes left

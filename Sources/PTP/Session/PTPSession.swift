@@ -149,6 +149,12 @@ public final class PTPSession: @unchecked Sendable {
             decoding: try request(.getObjectPropList, [handle, format, property, group, depth], limit: 512 << 20))
     }
 
+    /// GetObjectPropList decoded into one compact record per object (what listings need): the answer's
+    /// bytes are dropped as soon as they are decoded.
+    public func listObjects(handle: UInt32, depth: UInt32) throws -> [ListedObject] {
+        try ListedObject.decodeAll(try request(.getObjectPropList, [handle, 0, 0xFFFF_FFFF, 0, depth], limit: 512 << 20))
+    }
+
     public func getObjectPropValue(handle: UInt32, property: ObjectPropertyCode, type: DataTypeCode) throws -> PTPValue {
         var r = PTPReader(
             try request(.getObjectPropValue, [handle, UInt32(property.rawValue)], limit: 1 << 20),

@@ -71,7 +71,7 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
         case .okUnknownOps:
             "operations it does not list answer OK with no data, as libgphoto2's vcamera"
         case .stallListing:
-            "never answers GetObjectHandles or GetObjectPropList below the root (a camera that hangs)"
+            "never answers GetObjectHandles or GetObjectPropList below the root, nor a Depth-all list (a camera that hangs)"
         case .stallOpen:
             "opens the session, then never answers GetDeviceInfo (a camera that hangs while it is opened)"
         }

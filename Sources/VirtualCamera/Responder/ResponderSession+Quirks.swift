@@ -20,7 +20,9 @@ extension ResponderSession {
         }
         if quirks.contains(.stallListing) && (command.code == .getObjectHandles || command.code == .getObjectPropList) {
             let folder = command.code == .getObjectHandles ? command.parameter(2) : command.parameter(0)
-            if folder != 0 && folder != 0xFFFF_FFFF { return stalled(command, by: .stallListing) }
+            // A property list from the root reaches below it too unless its Depth is 1.
+            let deep = command.code == .getObjectPropList && (folder == 0xFFFF_FFFF || command.parameter(4) != 1)
+            if deep || folder != 0 && folder != 0xFFFF_FFFF { return stalled(command, by: .stallListing) }
         }
         if quirks.contains(.stallOpen) && command.code == .getDeviceInfo { return stalled(command, by: .stallOpen) }
         if sessionID != nil, [.getObject, .getPartialObject, .getPartialObject64, .getThumb, .deleteObject, .getObjectPropValue]
