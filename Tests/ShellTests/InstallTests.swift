@@ -20,7 +20,7 @@ struct InstallTests {
 
         let man = try ShellBinary.runProgram(
             "/bin/sh", ["-c", "man -l \"$1\" | col -b", "sh", prefix.path + "/share/man/man1/mediashell.1"],
-            environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"])
+            environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat", "LANG": "C", "LC_ALL": "C"])
         #expect(man.status == 0, "\(man.standardError)")
         let page = man.standardOutput.replacingOccurrences(of: "\n", with: " ")
             .split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")

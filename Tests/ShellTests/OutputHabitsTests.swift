@@ -55,6 +55,12 @@ struct OutputHabitsTests {
         #expect(Array(lines[21..<28]) == long && Array(lines[28..<35]) == long, "-lh and -1l are ls -l")
     }
 
+    @Test func hiddenNamesAreThoseBeginningWithADot() {
+        #expect(RemoteEntry(path: "DCIM/.thumbnails", file: nil, isFolder: true, shown: ".thumbnails").isHidden)
+        #expect(RemoteEntry(path: ".trashed-1.JPG", file: nil, isFolder: false, shown: ".trashed-1.JPG").isHidden)
+        #expect(!RemoteEntry(path: "DCIM/100MEDIA/DJI.JPG", file: nil, isFolder: false, shown: "../x/DJI.JPG").isHidden)
+    }
+
     @Test func aNameWithSpacesTypedUnquotedGetsAHint() throws {
         let result = try shell(
             #"$MSH --camera "$CARD" -c $'cd DCIM/100MEDIA\n-select My Clip 1.MP4\nfetch My Clip 2.MP4'"#)

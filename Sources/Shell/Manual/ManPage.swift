@@ -7,6 +7,9 @@ enum ManPage {
     static func render(table: CommandTable, version: String) -> String {
         var out: [String] = []
         out.append(".TH MEDIASHELL 1 \"\" \"mediashell \(version)\" \"User Commands\"")
+        // No hyphenation and no justification: names and options stay whole and searchable.
+        out.append(".nh")
+        out.append(".ad l")
         out.append(".SH NAME")
         out.append("mediashell \\- a shell for the photos and videos on a camera or drone")
         out.append(".SH SYNOPSIS")
