@@ -23,6 +23,8 @@ public protocol CompletionContext {
     func cameraURLSchemes() -> [String]
     /// The user's aliases, offered beside the command names.
     func aliasNames() -> [String]
+    /// The text an alias stands for (`fetch -o ~/Pictures`), or nil when `name` is no alias.
+    func aliasBody(_ name: String) -> String?
 }
 
 extension CompletionContext {
@@ -33,6 +35,7 @@ extension CompletionContext {
 
     /// No aliases unless the context has some.
     public func aliasNames() -> [String] { [] }
+    public func aliasBody(_ name: String) -> String? { nil }
 
     /// The schemes of the product's camera URLs.
     public func cameraURLSchemes() -> [String] { ["dir:", "ptpip:", "sim:", "usb:"] }

@@ -40,21 +40,42 @@ public struct CompletionEngine: Sendable {
         }
         var commandName = String(decoding: first.text, as: UTF8.self)
         if first.startsWithBareDash { commandName.removeFirst() }
-        guard let command = table.command(named: commandName) else { return .nothing(at: cursor) }
-        return finish(word, matches: matches(for: command, previous: words.dropFirst(), typed: word.text, context))
+        var previous = words.dropFirst().map { String(decoding: $0.text, as: UTF8.self) }
+        guard let command = command(named: commandName, previous: &previous, context) else { return .nothing(at: cursor) }
+        return finish(word, matches: matches(for: command, previous: previous[...], typed: word.text, context))
+    }
+
+    /// The command `name` runs: a command of the table, or the command an alias's last statement begins with,
+    /// the words the alias puts before the typed ones (not its `$@` or `$1`) going before `previous`, so that
+    /// an alias for `fetch` completes as `fetch` does. Aliases of aliases are followed a few levels deep.
+    private func command(
+        named name: String, previous: inout [String], _ context: some CompletionContext
+    ) -> CommandSpec? {
+        var name = name
+        for _ in 0..<8 {
+            if let command = table.command(named: name) { return command }
+            guard let body = context.aliasBody(name),
+                let statement = LineScanner.scan(Array(body.utf8)).statements.last(where: { !$0.words.isEmpty })
+            else { return nil }
+            var words = statement.words.map { String(decoding: $0.text, as: UTF8.self) }.filter { !$0.contains("$") }
+            guard !words.isEmpty else { return nil }
+            name = words.removeFirst()
+            if name.hasPrefix("-") { name.removeFirst() }
+            previous = words + previous
+        }
+        return nil
     }
 
     // MARK: - What is being completed
 
     private func matches(
-        for command: CommandSpec, previous: ArraySlice<LineScanner.ScannedWord>, typed: String,
+        for command: CommandSpec, previous: ArraySlice<String>, typed: String,
         _ context: some CompletionContext
     ) -> Matches {
         var positional = 0
         var optionsEnded = false
         var pendingValue: ArgumentSpec?
-        for scanned in previous {
-            let text = String(decoding: scanned.text, as: UTF8.self)
+        for text in previous {
             if pendingValue != nil {
                 pendingValue = nil
             } else if !optionsEnded && text == "--" {
