@@ -33,7 +33,7 @@ public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
         connectionNumber: UInt32, timeouts: PTPIPTimeouts
     ) {
         self.command = command
-        self.events = EventChannel(events)
+        self.events = EventChannel(events, clock: timeouts.clock)
         self.deviceName = deviceName
         self.deviceGUID = deviceGUID
         self.connectionNumber = connectionNumber
@@ -266,9 +266,12 @@ private final class EventChannel: @unchecked Sendable {
     private var handler: (@Sendable (PTPEvent) -> Void)?
     private var stopped = false
     private let writeLock = NSLock()
-    private let pongs = PongWaiter()
+    private let pongs: PongWaiter
 
-    init(_ stream: PacketStream) { self.stream = stream }
+    init(_ stream: PacketStream, clock: any WaitClock) {
+        self.stream = stream
+        pongs = PongWaiter(clock: clock)
+    }
 
     func setHandler(_ handler: (@Sendable (PTPEvent) -> Void)?) {
         lock.withLock { self.handler = handler }

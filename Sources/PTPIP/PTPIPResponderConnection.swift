@@ -55,12 +55,13 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
     private var lastDataOut: UInt32?
     /// The last command received, whose data phase is drained if the caller did not take it.
     private var lastCommand: UInt32?
-    private let pongs = PongWaiter()
+    private let pongs: PongWaiter
 
     init(command: PacketStream, peer: PTPIPPeerInfo, timeouts: PTPIPTimeouts) {
         self.command = command
         self.peer = peer
         self.timeouts = timeouts
+        pongs = PongWaiter(clock: timeouts.clock)
     }
 
     // MARK: Commands

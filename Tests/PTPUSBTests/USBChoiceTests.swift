@@ -41,8 +41,9 @@ struct USBChoiceTests {
         let choice = try #require(choices.value.first)
         #expect(choice.others.map(\.address) == [3, 4])
         // The other two: one by its serial, one (without a serial) by its address.
-        #expect(choice.description.contains("'open usb:serial=B-2' opens usb:001,003 mediashell Z 6 (serial B-2)"), "\(choice)")
-        #expect(choice.description.contains("'open usb:001,004' opens usb:001,004 mediashell EOS R5"), "\(choice)")
+        #expect(choice.matched == 3 && choice.selectorText == nil)
+        #expect(choice.alternatives.map(\.url) == ["usb:serial=B-2", "usb:001,004"])
+        #expect(choice.alternatives.map(\.camera) == ["usb:001,003 mediashell Z 6 (serial B-2)", "usb:001,004 mediashell EOS R5"])
 
         let named = try CameraConnector.open(.usbSerial("B-2"), options: Self.options(firstOfSeveral: false, choices: choices))
         defer { named.close() }

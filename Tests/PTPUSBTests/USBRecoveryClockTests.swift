@@ -1,6 +1,7 @@
 import Foundation
 import POSIX
 import PTP
+import TestSupport
 import Testing
 
 @testable import PTPUSB

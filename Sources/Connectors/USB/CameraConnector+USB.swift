@@ -37,18 +37,25 @@ extension CameraConnector {
     }
 }
 
-/// Which camera a `usb:` URL that matched several opened, and the ones it did not.
-public struct USBCameraChoice: Sendable, Equatable, CustomStringConvertible {
+/// Which camera a `usb:` URL that matched several opened, and the ones it did not: the facts, which the
+/// shell puts into words (with the command that opens each other one).
+public struct USBCameraChoice: Sendable, Equatable {
     public let selector: USBCameraSelector
     public let opened: USBCameraDescription
     public let others: [USBCameraDescription]
 
-    /// `2 USB cameras are attached; opened usb:001,002 ... ; 'open usb:serial=B2' opens usb:001,003 ...`.
-    public var description: String {
+    /// How many cameras the URL matched.
+    public var matched: Int { 1 + others.count }
+
+    /// What the URL named (`serial=B2`), nil for a bare `usb:` (every attached camera).
+    public var selectorText: String? { selector == .first ? nil : "\(selector)" }
+
+    /// The opened camera: `usb:001,002 mediashell Alpha One (serial A1)`.
+    public var openedCamera: String { opened.shortDescription }
+
+    /// Each camera not opened: the URL that names it alone among those matched, and what it is.
+    public var alternatives: [(url: String, camera: String)] {
         let all = [opened] + others
-        let rest = others.map { "'open \($0.namingURL(among: all))' opens \($0.shortDescription)" }
-        let which = selector == .first ? "are attached" : "match \(selector)"
-        return "\(all.count) USB cameras \(which); opened \(opened.shortDescription); "
-            + rest.joined(separator: "; ")
+        return others.map { ($0.namingURL(among: all), $0.shortDescription) }
     }
 }

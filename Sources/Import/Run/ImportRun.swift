@@ -46,7 +46,7 @@ public struct ImportRun {
         cancellation: CancellationFlag? = nil, progress: ((BatchProgress) -> Void)? = nil,
         event: ((BatchEvent) -> Void)? = nil, stopAfter: ((Error) -> Bool)? = nil
     ) throws -> BatchSummary {
-        let started = Date()
+        let started = monotonicSeconds()
         var summary = BatchSummary()
         let work = plan.toFetch
         let totalBytes = work.reduce(UInt64(0)) { $0 + $1.file.size }
@@ -154,7 +154,7 @@ public struct ImportRun {
                     cancellation: cancellation,
                     progress: { p in
                         guard let progress else { return }
-                        let elapsed = Date().timeIntervalSince(started)
+                        let elapsed = monotonicSeconds() - started
                         let moved = before + (p.bytesDone - min(p.bytesDone, resumeAt))
                         progress(BatchProgress(
                             filesDone: filesDone, filesTotal: work.count, bytesDone: done + p.bytesDone,
@@ -182,7 +182,7 @@ public struct ImportRun {
                 try flush()
                 summary.interrupted = true
                 event?(.stopped(item, at: at))
-                summary.seconds = Date().timeIntervalSince(started)
+                summary.seconds = monotonicSeconds() - started
                 return summary
             case .failure(let error):
                 summary.failed += 1
@@ -197,7 +197,7 @@ public struct ImportRun {
             if failure != nil { break }
         }
         try flush()
-        summary.seconds = Date().timeIntervalSince(started)
+        summary.seconds = monotonicSeconds() - started
         return summary
     }
 

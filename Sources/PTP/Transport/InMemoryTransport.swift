@@ -49,10 +49,12 @@ final class MessageQueue: @unchecked Sendable {
     func take() throws -> InMemoryMessage? {
         condition.lock()
         defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        // The bound is a monotonic deadline; the condition's wall-clock wait only paces one pass.
+        let deadline = Deadline.after(timeout)
         while head == items.count {
             if closed { return nil }
-            if !condition.wait(until: deadline) { throw PTPError.timeout("no message from in-memory peer") }
+            if deadline.hasPassed { throw PTPError.timeout("no message from in-memory peer") }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: deadline.remaining))
         }
         let message = items[head]
         head += 1

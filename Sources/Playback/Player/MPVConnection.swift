@@ -70,7 +70,8 @@ final class MPVConnection: @unchecked Sendable {
         } catch {
             throw .closed
         }
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        // The bound is a monotonic deadline; the condition's wall-clock wait only paces one pass.
+        let deadline = Deadline.after(timeout)
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -79,10 +80,11 @@ final class MPVConnection: @unchecked Sendable {
                 return reply.data
             }
             if !open { throw .closed }
-            if !condition.wait(until: deadline) {
+            if deadline.hasPassed {
                 abandoned.insert(id)
                 throw .timedOut(name)
             }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: deadline.remaining))
         }
     }
 
@@ -94,13 +96,13 @@ final class MPVConnection: @unchecked Sendable {
     /// Waits until more than `count` events named one of `names` arrived, or `timeout` passes, or the
     /// connection closes; returns the name that arrived, nil otherwise.
     func waitForEvent(_ names: [String], after counts: [Int], timeout: Double) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline.after(timeout)
         condition.lock()
         defer { condition.unlock() }
         while true {
             for (name, count) in zip(names, counts) where eventCounts[name, default: 0] > count { return name }
-            if !open { return nil }
-            if !condition.wait(until: deadline) { return nil }
+            if !open || deadline.hasPassed { return nil }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: deadline.remaining))
         }
     }
 

@@ -92,7 +92,7 @@ public final class Interpreter {
         // name the one it means, so there it is an error that lists them.
         options.opensFirstOfSeveral = isInteractive
         let choice = ChoiceNote()
-        options.onUSBChoice = { choice.text.withLock { [description = $0.description] in $0 = description } }
+        options.onUSBChoice = { choice.text.withLock { [sentence = USBChoiceWords.sentence(for: $0)] in $0 = sentence } }
         openNote = nil
         ptpTrace?.note("open \(ptpTrace?.redactor == nil ? url.description : url.redactedDescription)")
         let session = try openInterruptibly(url, options: options)

@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import POSIX
 import PTP
 
 /// One initiator's session with the virtual camera: reads commands, answers each, forwards card events.
@@ -33,7 +34,7 @@ final class ResponderSession: @unchecked Sendable {
     }
 
     func run(peer: String) -> SessionStats {
-        let started = Date()
+        let started = monotonicSeconds()
         var stats = SessionStats()
         let transport = self.transport
         let (state, card) = (quirkState, self.card)
@@ -62,7 +63,7 @@ final class ResponderSession: @unchecked Sendable {
                 break
             }
         }
-        stats.duration = Date().timeIntervalSince(started)
+        stats.duration = monotonicSeconds() - started
         return stats
     }
 

@@ -18,7 +18,7 @@ final class FetchBatch {
     private var failures = 0
     /// For the summary line of a batch.
     private var summary = BatchSummary()
-    private let started = Date()
+    private let started = monotonicSeconds()
     /// The batch's progress line, for more than one file: files and bytes of the whole batch.
     private var batchLine: BatchProgressLine?
     private var batchFiles: [MediaFile] = []
@@ -62,7 +62,7 @@ final class FetchBatch {
             current = (progress.name, index)
         }
         let total = batchFiles.reduce(UInt64(0)) { $0 + $1.size }
-        let elapsed = Date().timeIntervalSince(started)
+        let elapsed = monotonicSeconds() - started
         batchLine.update(
             BatchProgress(
                 filesDone: current?.index ?? 0, filesTotal: batchFiles.count, bytesDone: bytesBefore + progress.bytesDone,
@@ -153,7 +153,7 @@ final class FetchBatch {
     func finish(asked: Int, answered: Int) -> CommandOutcome {
         batchLine?.clear()
         if asked > 1 {
-            summary.seconds = Date().timeIntervalSince(started)
+            summary.seconds = monotonicSeconds() - started
             summary.interrupted = stopped != nil
             shell.output.line(ImportBatch.summaryLine(summary, command: "fetch").replacingOccurrences(of: "(already imported)", with: "(already here)"))
         }

@@ -1,0 +1,70 @@
+import Foundation
+import POSIX
+import PTP
+@testable import PTPIP
+import TestSupport
+import Testing
+
+/// The wait for a Pong is measured on the injected clock: a manual clock moved past the deadline ends it
+/// with a timeout, one moved short of it does not, and no real time has to pass for either.
+@Suite struct PongTimeoutClockTests {
+    /// Starts `wait(after:)` on a thread of its own; the mailbox gets its outcome.
+    func startWaiting(_ waiter: PongWaiter, timeout: Double) -> Mailbox<String> {
+        let outcome = Mailbox<String>()
+        let before = waiter.current
+        Thread.detachNewThread {
+            do {
+                try waiter.wait(after: before, timeout: timeout, peer: "test peer")
+                outcome.put("pong")
+            } catch let error as PTPError {
+                if case .timeout(let message) = error { outcome.put("timeout: \(message)") } else { outcome.put("\(error)") }
+            } catch {
+                outcome.put("\(error)")
+            }
+        }
+        return outcome
+    }
+
+    @Test func theClockPassingTheDeadlineEndsTheWaitWithATimeout() throws {
+        let clock = ManualWaitClock()
+        let waiter = PongWaiter(clock: clock)
+        let reads = clock.readCount
+        let outcome = startWaiting(waiter, timeout: 30)
+        // Twice read: the deadline taken, then the first check of what is left.
+        #expect(clock.waitForReads(moreThan: reads + 1))
+        clock.advance(by: 30)
+        waiter.clockMoved()
+        let result = try #require(outcome.take(timeout: 10))
+        #expect(result == "timeout: no Pong from test peer within 30.0 s")
+    }
+
+    @Test func aPongBeforeTheDeadlineOnTheClockIsNotATimeout() throws {
+        let clock = ManualWaitClock()
+        let waiter = PongWaiter(clock: clock)
+        let reads = clock.readCount
+        let outcome = startWaiting(waiter, timeout: 30)
+        #expect(clock.waitForReads(moreThan: reads + 1))
+        clock.advance(by: 29.9)
+        waiter.clockMoved()
+        // The waiter has read the moved clock (still short of the deadline) and waits on.
+        #expect(clock.waitForReads(moreThan: reads + 2))
+        #expect(outcome.all.isEmpty)
+        waiter.received()
+        #expect(outcome.take(timeout: 10) == "pong")
+    }
+
+    @Test func theEventSocketEndingEndsTheWaitAtOnce() throws {
+        let waiter = PongWaiter(clock: ManualWaitClock())
+        let outcome = startWaiting(waiter, timeout: 30)
+        waiter.close()
+        #expect(outcome.take(timeout: 10)?.contains("ended before its Pong") == true)
+    }
+
+    @Test func theTimeoutsCarryTheClockToTheWaiters() {
+        let clock = ManualWaitClock()
+        let timeouts = PTPIPTimeouts(read: 3, clock: clock)
+        #expect(timeouts.clock as? ManualWaitClock === clock)
+        #expect(timeouts == PTPIPTimeouts(read: 3))
+        #expect(PTPIPTimeouts().clock is MonotonicClock)
+    }
+}
