@@ -11,4 +11,68 @@ static inline int msh_libusb_set_log_level(libusb_context *ctx, int level) {
 static inline const struct libusb_interface *msh_libusb_config_interfaces(const struct libusb_config_descriptor *config) {
     return config->interface;
 }
+
+/// Sets a flag that `msh_libusb_transfer` polls, from any thread.
+static inline void msh_flag_raise(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
+
+/// Whether `msh_flag_raise` was called on `flag`.
+static inline int msh_flag_is_raised(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
+
+/// The completion callback of `msh_libusb_transfer`: marks its transfer finished.
+static inline void LIBUSB_CALL msh_libusb_transfer_finished(struct libusb_transfer *transfer) {
+    *(int *)transfer->user_data = 1;
+}
+
+/// One bulk (`type` LIBUSB_TRANSFER_TYPE_BULK) or interrupt transfer, as libusb_bulk_transfer does it, but
+/// through the asynchronous API so that another thread can end it: the events are handled in slices of
+/// 100 ms, and once `*cancel` is raised the transfer is cancelled and LIBUSB_ERROR_INTERRUPTED returned
+/// (with the bytes that had arrived in `*transferred`). Without that, a synchronous transfer can only
+/// end by its timeout, and Ctrl-C during a long wait on the device would wait it out.
+static inline int msh_libusb_transfer(
+    libusb_context *context, libusb_device_handle *handle, unsigned char endpoint, unsigned char type,
+    unsigned char *data, int length, int *transferred, unsigned int timeout, const int *cancel
+) {
+    *transferred = 0;
+    if (msh_flag_is_raised(cancel)) return LIBUSB_ERROR_INTERRUPTED;
+    struct libusb_transfer *transfer = libusb_alloc_transfer(0);
+    if (!transfer) return LIBUSB_ERROR_NO_MEM;
+    int finished = 0;
+    if (type == LIBUSB_TRANSFER_TYPE_INTERRUPT) {
+        libusb_fill_interrupt_transfer(transfer, handle, endpoint, data, length, msh_libusb_transfer_finished, &finished, timeout);
+    } else {
+        libusb_fill_bulk_transfer(transfer, handle, endpoint, data, length, msh_libusb_transfer_finished, &finished, timeout);
+    }
+    int status = libusb_submit_transfer(transfer);
+    if (status < 0) {
+        libusb_free_transfer(transfer);
+        return status;
+    }
+    int cancelled = 0;
+    while (!finished) {
+        if (!cancelled && msh_flag_is_raised(cancel)) {
+            libusb_cancel_transfer(transfer);
+            cancelled = 1;
+        }
+        struct timeval slice = {0, 100000};
+        int handled = libusb_handle_events_timeout_completed(context, &slice, &finished);
+        if (handled < 0 && handled != LIBUSB_ERROR_INTERRUPTED && !cancelled) {
+            // The event loop itself failed: cancel, and wait for the cancellation to arrive.
+            libusb_cancel_transfer(transfer);
+            cancelled = 1;
+        }
+    }
+    *transferred = transfer->actual_length;
+    int result;
+    switch (transfer->status) {
+    case LIBUSB_TRANSFER_COMPLETED: result = 0; break;
+    case LIBUSB_TRANSFER_TIMED_OUT: result = LIBUSB_ERROR_TIMEOUT; break;
+    case LIBUSB_TRANSFER_STALL: result = LIBUSB_ERROR_PIPE; break;
+    case LIBUSB_TRANSFER_NO_DEVICE: result = LIBUSB_ERROR_NO_DEVICE; break;
+    case LIBUSB_TRANSFER_OVERFLOW: result = LIBUSB_ERROR_OVERFLOW; break;
+    case LIBUSB_TRANSFER_CANCELLED: result = msh_flag_is_raised(cancel) ? LIBUSB_ERROR_INTERRUPTED : LIBUSB_ERROR_IO; break;
+    default: result = LIBUSB_ERROR_IO; break;
+    }
+    libusb_free_transfer(transfer);
+    return result;
+}
 #endif

@@ -10,6 +10,8 @@ public final class MediaSession: @unchecked Sendable {
     public let catalog: MediaCatalog
     /// Thumbnail fetches, one at a time, in the order the user wants them.
     public let thumbnails: ThumbnailQueue<UInt32>
+    /// Kinds and video details read from the files' own bytes where the listing says nothing.
+    public let contentCheck = ContentCheck()
 
     public init(camera: Camera, url: CameraURL) {
         self.url = url

@@ -265,7 +265,8 @@ private func openProblem(_ error: LibUSBError) -> String {
 // MARK: The pipe
 
 /// The PTP interface of an open device: claimed, with its endpoints found. Transfers from several threads
-/// at once are fine (libusb's synchronous API is thread-safe); `close` waits for none of them.
+/// at once are fine (libusb is thread-safe); `close` waits for none of them. Bulk and interrupt transfers
+/// go through `msh_libusb_transfer`, so that `interruptTransfers` ends one in progress within 0.1 s.
 final class LibUSBPipe: USBPipe, @unchecked Sendable {
     private let handle: LibUSBDeviceHandle
     private let interfaceNumber: Int32
@@ -278,6 +279,12 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
     var hasInterruptIn: Bool { interruptInAddress != nil }
     private let lock = NSLock()
     private var closed = false
+    /// Raised by `interruptTransfers` (read by C, atomically).
+    private let interrupted: UnsafeMutablePointer<Int32> = {
+        let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        flag.initialize(to: 0)
+        return flag
+    }()
     /// Keeps the device referenced for as long as the pipe is open.
     private let list: LibUSBDeviceList
 
@@ -310,7 +317,10 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
         }
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        interrupted.deallocate()
+    }
 
     private func endpoint(_ role: USBEndpointRole) -> UInt8 {
         switch role {
@@ -323,11 +333,30 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
     private func openHandle() throws(LibUSBError) -> OpaquePointer {
         let isClosed = lock.withLock { closed }
         if isClosed { throw .noDevice }
+        if msh_flag_is_raised(interrupted) != 0 { throw .interrupted }
         return handle.raw
     }
 
+    func interruptTransfers() { msh_flag_raise(interrupted) }
+
+    /// One bulk or interrupt transfer that `interruptTransfers` can end (LIBUSB_ERROR_INTERRUPTED then).
+    private func transfer(
+        _ address: UInt8, interrupt: Bool, _ pointer: UnsafeMutablePointer<UInt8>?, _ count: Int32,
+        _ transferred: inout Int32, _ timeout: TimeInterval
+    ) -> Int32 {
+        let type = UInt8(interrupt ? LIBUSB_TRANSFER_TYPE_INTERRUPT.rawValue : LIBUSB_TRANSFER_TYPE_BULK.rawValue)
+        return msh_libusb_transfer(
+            handle.context.raw, handle.raw, address, type, pointer, count, &transferred, milliseconds(timeout),
+            interrupted)
+    }
+
+    /// True when a transfer ended because `interruptTransfers` was called.
+    private func wasInterrupted(_ status: Int32) -> Bool {
+        status == LIBUSB_ERROR_INTERRUPTED.rawValue && msh_flag_is_raised(interrupted) != 0
+    }
+
     func bulkOut(_ bytes: UnsafeRawBufferPointer, timeout: TimeInterval) throws {
-        let raw = try openHandle()
+        _ = try openHandle()
         var offset = 0
         // A transfer that times out part-way reports what went; continue only if something did.
         repeat {
@@ -335,9 +364,10 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
             let pointer = UnsafeMutablePointer(mutating: bytes.baseAddress?.advanced(by: offset)
                 .assumingMemoryBound(to: UInt8.self))
             let count = Int32(bytes.count - offset)
-            let status = libusb_bulk_transfer(raw, bulkOutAddress, pointer, count, &transferred, milliseconds(timeout))
+            let status = transfer(bulkOutAddress, interrupt: false, pointer, count, &transferred, timeout)
             offset += Int(transferred)
             if status == 0 { break }
+            if wasInterrupted(status) { throw LibUSBError.interrupted }
             if status == LIBUSB_ERROR_INTERRUPTED.rawValue { continue }
             if status == LIBUSB_ERROR_TIMEOUT.rawValue, transferred > 0, offset < bytes.count { continue }
             throw LibUSBError(rawValue: status)
@@ -356,15 +386,13 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
     private func transferIn(
         address: UInt8, into buffer: UnsafeMutableRawBufferPointer, timeout: TimeInterval, interrupt: Bool
     ) throws -> Int {
-        let raw = try openHandle()
+        _ = try openHandle()
         let pointer = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
         while true {
             var transferred: Int32 = 0
-            let status =
-                interrupt
-                ? libusb_interrupt_transfer(raw, address, pointer, Int32(buffer.count), &transferred, milliseconds(timeout))
-                : libusb_bulk_transfer(raw, address, pointer, Int32(buffer.count), &transferred, milliseconds(timeout))
+            let status = transfer(address, interrupt: interrupt, pointer, Int32(buffer.count), &transferred, timeout)
             if status == 0 { return Int(transferred) }
+            if wasInterrupted(status) { throw LibUSBError.interrupted }
             if status == LIBUSB_ERROR_INTERRUPTED.rawValue, transferred == 0 { continue }
             // Bytes that arrived before a timeout are part of the stream: hand them over.
             if status == LIBUSB_ERROR_TIMEOUT.rawValue, transferred > 0 { return Int(transferred) }

@@ -39,6 +39,10 @@ public protocol USBPipe: AnyObject, Sendable {
     /// that refuses every command. The device's PTP session is closed by it. `.notFound` when the device
     /// came back as a different one (it must be opened again from the bus).
     func resetPort() throws
+    /// Ends the bulk and interrupt transfers in progress at once (within 0.1 s), and every later call, with
+    /// `.interrupted`; callable from any thread while another waits on the device. For `close` during a
+    /// transfer: Ctrl-C must not wait out a transfer's timeout.
+    func interruptTransfers()
     /// Releases the interface and the device. Later calls fail with `.noDevice`.
     func close()
 }

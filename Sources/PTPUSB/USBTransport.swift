@@ -140,6 +140,10 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
             stateLock.withLock { answered = true }
             return response
         } catch let failure as ExchangeFailure {
+            // Closed from another thread (Ctrl-C): nothing to recover, the interface is going away.
+            if stateLock.withLock({ closed }) {
+                throw PTPError.connectionClosed("the USB connection to \(peer) was closed during \(command.code)")
+            }
             // Retried only when nothing of it reached the caller yet: no data sent, none delivered.
             if first, failure.leavesDeviceStuck, dataOut == nil, watched?.touched != true {
                 let response = try recoverFirstCommand(command, failure: failure) {
@@ -470,13 +474,16 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
 
     // MARK: Closing
 
-    /// Stops the event thread and releases the interface. Waits for a transaction in progress.
+    /// Stops the event thread and releases the interface. A transaction in progress on another thread is
+    /// ended at once (its transfer interrupted, no recovery attempted: it fails with
+    /// `PTPError.connectionClosed`), so closing never waits out a transfer's timeout or a long data phase.
     public func close() {
         let first = stateLock.withLock {
             defer { closed = true }
             return !closed
         }
         guard first else { return }
+        pipe.interruptTransfers()
         events?.stop()
         transactionLock.withLock { pipe.close() }
     }

@@ -111,7 +111,7 @@ public enum Shell {
                 Console.error("mediashell: opening \(SafeText.display(requested)): \(interrupted)")
                 return false
             } catch {
-                Console.error("mediashell: cannot open \(SafeText.display(requested)): \(Interpreter.message(for: error))")
+                Console.error("mediashell: cannot open \(URLText.inMessage(requested)): \(Interpreter.message(for: error))")
                 return false
             }
         }

@@ -166,6 +166,30 @@ import Testing
         #expect(!result.stdout.contains("0x0"))
     }
 
+    /// The same in `ls -l`: a photo and a video without extensions get their kinds from their first bytes,
+    /// and videos whose dimensions the listing gives as 0 show those of their headers (read for the rows
+    /// shown, through partial reads), in a listing of the folder and of the one file alike.
+    @Test func kindAndVideoSizeFromContentInTheLongListing() throws {
+        let fixture = try Fixture()
+        let media = BuildProducts.packageRoot.appendingPathComponent("Sources/VirtualCamera/DemoMedia").path
+        for (source, name) in [("photo_landscape.jpg", "PHOTO0001"), ("landscape_faststart.mp4", "CLIP0001"),
+                               ("landscape_faststart.mp4", "clip.mp4")] {
+            try FileManager.default.copyItem(atPath: media + "/" + source, toPath: fixture.card + "/DCIM/100A/" + name)
+        }
+        let server = try fixture.serve("generic-format,zero-dimensions")
+        defer { _ = server.stop() }
+        let result = try fixture.shell(server, "cd DCIM/100A; ls -l; ls -l CLIP0001")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = Self.lines(result.stdout)
+        func row(_ name: String) -> [String] { lines.filter { $0.hasSuffix("  " + name) } }
+        #expect(row("PHOTO0001").first?.contains(" photo ") == true, "\(lines)")
+        #expect(row("CLIP0001").count == 2, "\(lines)")
+        for line in row("CLIP0001") + row("clip.mp4") {
+            #expect(line.contains(" video ") && line.contains("640x360"), "\(line)")
+        }
+        #expect(!result.stdout.contains("0x0"), "\(result.stdout)")
+    }
+
     /// A tree the device describes wrongly (Depth ignored, folders listing themselves and their parent):
     /// each file listed once.
     @Test func treesThatLoop() throws {

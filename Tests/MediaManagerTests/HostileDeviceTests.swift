@@ -1,4 +1,6 @@
 import Foundation
+import MediaFormats
+import POSIX
 import PTP
 import Testing
 @testable import MediaManager
@@ -12,6 +14,8 @@ final class HostileDevice: @unchecked Sendable {
         var listedSize: UInt64
         /// What a read actually returns.
         var content: [UInt8]
+        /// The format code it is listed with (EXIF/JPEG when nil).
+        var format: UInt16? = nil
     }
 
     let objects: [Object]
@@ -21,6 +25,9 @@ final class HostileDevice: @unchecked Sendable {
     var extraBytes = 0
     /// An object of this name is a folder the device refuses to list.
     var unlistableFolder: String?
+    /// How many GetPartialObject requests arrived.
+    var partialReads: Int { partialReadCount.withLock { $0 } }
+    private let partialReadCount = Locked(0)
     let responder: InMemoryResponder
     let initiator: InMemoryInitiator
 
@@ -70,7 +77,7 @@ final class HostileDevice: @unchecked Sendable {
                 for (i, o) in objects.enumerated() {
                     let h = UInt32(i + 1)
                     elements.append(.init(handle: h, property: .objectFileName, value: .string(o.name)))
-                    elements.append(.init(handle: h, property: .objectFormat, value: .uint16(o.name == unlistableFolder ? 0x3001 : 0x3801)))
+                    elements.append(.init(handle: h, property: .objectFormat, value: .uint16(o.name == unlistableFolder ? 0x3001 : o.format ?? 0x3801)))
                     elements.append(.init(handle: h, property: .objectSize, value: .uint64(o.listedSize)))
                     elements.append(.init(handle: h, property: .storageID, value: .uint32(0x0001_0001)))
                     elements.append(.init(handle: h, property: .parentObject, value: .uint32(0)))
@@ -82,10 +89,12 @@ final class HostileDevice: @unchecked Sendable {
                 var info = ObjectInfo()
                 info.storageID = 0x0001_0001
                 info.filename = objects[index].name
-                info.format = objects[index].name == unlistableFolder ? .association : .exifJPEG
+                info.format = objects[index].name == unlistableFolder
+                    ? .association : ObjectFormatCode(objects[index].format ?? 0x3801)
                 info.compressedSize = UInt32(clamping: objects[index].listedSize)
                 data = info.encoded()
             case .getPartialObject:
+                partialReadCount.withLock { $0 += 1 }
                 let index = Int(c.parameter(0)) - 1
                 guard objects.indices.contains(index) else { code = .invalidObjectHandle; break }
                 let offset = UInt64(c.parameter(1))
@@ -129,6 +138,47 @@ final class HostileDevice: @unchecked Sendable {
         #expect(landed.count == evil.count)
         #expect(landed.allSatisfy { !$0.hasPrefix(".") && !$0.contains("/") && $0.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } })
         #expect(!FileManager.default.fileExists(atPath: outer + "/x"))
+    }
+
+    @Test func anUnknownFormatIsOneWarningNamingTheObjectOncePerSessionAndTheFileStaysReadable() throws {
+        let device = HostileDevice([
+            .init(name: "BLOB", listedSize: 3, content: [7, 8, 9], format: 0xB0FF),
+            .init(name: "C0001.CR2", listedSize: 3, content: [1, 2, 3], format: 0xB103),
+            .init(name: "A.JPG", listedSize: 3, content: [1, 2, 3]),
+        ])
+        let session = try device.openSession()
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        let warnings = session.catalog.takeWarnings()
+        // A vendor code on a name that tells the kind (a Canon raw) is no news; one on a name that says nothing is.
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first?.hasPrefix("/BLOB: the camera gives its format as 0xB0FF") == true, "\(warnings)")
+        #expect(session.catalog.state == .upToDate)
+        let blob = try #require(session.catalog.file(atPath: "BLOB"))
+        #expect(try session.byteSource(for: blob).read(offset: 0, count: 3) == [7, 8, 9])
+        // Said once per object: a reload lists it again, silently.
+        try session.catalog.reload()
+        #expect(session.catalog.file(atPath: "BLOB") != nil)
+        #expect(session.catalog.takeWarnings().isEmpty)
+    }
+
+    /// Kinds from content are read for the files shown, at most `filesPerListing` per listing, and once.
+    @Test func contentChecksAreBoundedPerListingAndCached() throws {
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0, count: 12)
+        let count = ContentCheck.filesPerListing + 8
+        let device = HostileDevice((0..<count).map { .init(name: "F\($0)", listedSize: 16, content: jpeg, format: 0x3000) })
+        let session = try device.openSession()
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        let files = try #require(session.catalog.contents(of: ""))
+        #expect(files.count == count)
+        #expect(files.allSatisfy { $0.kind == .other })
+        let first = session.contentCheck.described(files, session: session)
+        #expect(first.filter { $0.kind == .jpeg }.count == ContentCheck.filesPerListing)
+        #expect(device.partialReads == ContentCheck.filesPerListing)
+        let second = session.contentCheck.described(files, session: session)
+        #expect(second.allSatisfy { $0.kind == .jpeg })
+        #expect(device.partialReads == count, "the first ones were not read again")
     }
 
     @Test func aFolderTheDeviceRefusesToListLeavesTheCatalogIncomplete() throws {

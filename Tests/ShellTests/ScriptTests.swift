@@ -141,7 +141,7 @@ struct ScriptTests {
         #expect(devices.outputLines == ["no USB cameras found"])
         let badCamera = try ShellBinary.run(["--camera", "ptpip:", "-c", "pwd"])
         #expect(badCamera.status == 1)
-        #expect(badCamera.errorLines.first?.hasPrefix("mediashell: cannot open ptpip:") == true)
+        #expect(badCamera.errorLines.first?.hasPrefix("mediashell: cannot open 'ptpip:': ") == true)
     }
 
     @Test func aScriptNeverFallsBackToTheDemoCamera() throws {

@@ -39,6 +39,7 @@ struct USBChoiceScriptTests {
             #expect(error.contains("usb:001,003 mediashell Beta Two (serial B2)"), "\(error)")
             #expect(error.contains("usb:serial=SERIAL, usb:model=NAME or usb:BUS,ADDR"), "\(error)")
             #expect(!error.contains("no camera found"), "\(error)")
+            #expect(!error.contains("usb::"), "the URL and the message's colon apart: \(error)")
         }
     }
 
@@ -69,7 +70,7 @@ struct USBChoiceScriptTests {
         #expect(result.outputLines.first == "opened usb:001,003 (mediashell Beta Two, 10 files)")
         #expect(row("serial:", in: result) == "B2")
         #expect(result.errorLines.count == 1)
-        #expect(result.errorLines.first?.hasPrefix("-c:1: error: open: cannot open usb:: 2 USB cameras are attached") == true,
+        #expect(result.errorLines.first?.hasPrefix("-c:1: error: open: cannot open 'usb:': 2 USB cameras are attached") == true,
             "\(result.standardError)")
     }
 

@@ -145,7 +145,7 @@ public final class Camera: @unchecked Sendable {
         let date = PTPDateTime.parse(info.captureDate) ?? PTPDateTime.parse(info.modificationDate)
         var file = MediaFile(
             id: handle, storageID: info.storageID, parentID: info.parentObject == 0xFFFF_FFFF ? 0 : info.parentObject,
-            name: info.filename, folder: folderPath, kind: MediaKind(fileName: info.filename),
+            name: info.filename, folder: folderPath, kind: MediaKind(fileName: info.filename, format: info.format),
             isFolder: info.isFolder, format: info.format, size: size,
             captureDate: date, video: nil)
         file.thumbnailListed = info.thumbFormat.rawValue != 0 && info.thumbCompressedSize != 0

@@ -110,6 +110,12 @@ extension Camera {
                 folder: file.folder, handle: file.id, name: file.name,
                 reason: "its name is not valid UTF-16 (shown with U+FFFD)"))
         }
+        if !file.isFolder, file.kind == .other, !file.format.isDefinedByStandard {
+            listing.repaired.append(ObjectProblem(
+                folder: file.folder, handle: file.id, name: file.name,
+                reason: "the camera gives its format as 0x\(String(format: "%04X", file.format.rawValue)), which no standard defines, "
+                    + "and its name does not say what it is: listed as a file"))
+        }
     }
 
     /// ParentObject as the root: 0, though some devices say 0xFFFFFFFF.
@@ -120,7 +126,7 @@ extension Camera {
         let date = object.dateCreated.flatMap { PTPDateTime.parse($0) } ?? object.dateModified.flatMap { PTPDateTime.parse($0) }
         var file = MediaFile(
             id: object.handle, storageID: UInt32(truncatingIfNeeded: object.storageID ?? UInt64(storage)),
-            parentID: folder ?? 0, name: name, folder: folderPath, kind: MediaKind(fileName: name),
+            parentID: folder ?? 0, name: name, folder: folderPath, kind: MediaKind(fileName: name, format: format),
             isFolder: format == .association, format: format, size: object.size ?? 0,
             captureDate: date, video: nil)
         if file.kind.isVideo {

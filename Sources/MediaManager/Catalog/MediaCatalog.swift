@@ -35,6 +35,8 @@ public final class MediaCatalog: @unchecked Sendable {
     private var gaps: [String] = []
     /// One line per object lost or repaired, not yet handed to `takeWarnings()`.
     private var unreported: [String] = []
+    /// Every warning ever queued: each is said once per session, not again at every reload.
+    private var warned = Set<String>()
     private var someFolderFailed: Bool { !gaps.isEmpty }
     private var changeCount = 0
 
@@ -72,7 +74,8 @@ public final class MediaCatalog: @unchecked Sendable {
     public func takeWarnings() -> [String] {
         lock.withLock {
             defer { unreported = [] }
-            return unreported
+            let fresh = unreported.filter { warned.insert($0).inserted }
+            return fresh
         }
     }
 

@@ -21,6 +21,8 @@ final class InMemoryUSBPipe: USBPipe, @unchecked Sendable {
     /// Unplug once the host has read what is queued (the cable pulled mid-transfer).
     private var unplugWhenDrained = false
     private var closed = false
+    /// Set by `interruptTransfers`: every transfer fails with LIBUSB_ERROR_INTERRUPTED.
+    private var interrupted = false
     private var _outPackets: [[UInt8]] = []
     private var _inTransferSizes: [Int] = []
     private var _clearedHalts: [USBEndpointRole] = []
@@ -59,6 +61,7 @@ final class InMemoryUSBPipe: USBPipe, @unchecked Sendable {
 
     private func checkUsable(_ role: USBEndpointRole) throws {
         if unplugged || closed { throw LibUSBError.noDevice }
+        if interrupted { throw LibUSBError.interrupted }
         if stalled.contains(role) { throw LibUSBError.pipe }
     }
 
@@ -153,6 +156,13 @@ final class InMemoryUSBPipe: USBPipe, @unchecked Sendable {
             _portResets += 1
         }
         onPortReset?()
+    }
+
+    func interruptTransfers() {
+        condition.withLock {
+            interrupted = true
+            condition.broadcast()
+        }
     }
 
     func close() {

@@ -44,7 +44,8 @@ struct ListCommand: ShellCommand {
             found = try self.entries(invocation.arguments, catalog: catalog, shell: shell)
         }
         if !filter.isEmpty { found = found.filter { $0.file.map(filter.keeps) ?? false } }
-        let entries = FileListing.sorted(found, order)
+        var entries = FileListing.sorted(found, order)
+        if invocation.has(.long) || invocation.has(.json) { entries = ContentDescribed.entries(entries, shell: shell) }
         let listing = FileListing(dates: shell.dates)
         if invocation.has(.thumbs) {
             return try shell.contactSheet(of: entries)

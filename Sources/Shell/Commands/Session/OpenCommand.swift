@@ -21,7 +21,7 @@ struct OpenCommand: ShellCommand {
         } catch let interrupted as Interrupted {
             throw interrupted
         } catch {
-            throw CommandError("cannot open \(SafeText.display(url.description)): \(Interpreter.message(for: error))")
+            throw CommandError("cannot open \(URLText.inMessage(url.description)): \(Interpreter.message(for: error))")
         }
         if let media = shell.media { shell.output.line(Self.openedLine(media)) }
         if let note = shell.openNote { shell.output.line(note) }

@@ -1,0 +1,104 @@
+import Foundation
+import PTP
+import Testing
+
+@testable import PTPUSB
+
+/// Ctrl-C over USB (issue 10): closing the transport from another thread ends a transaction that is
+/// waiting on the device at once, instead of waiting out the bulk transfer (the transfer timeout here is
+/// five minutes, so only the close can end it within the tests' bounds).
+@Suite("Closing a USB transport during a transfer")
+struct USBCloseInterruptTests {
+    /// A sink that signals once the first bytes of the data phase arrived.
+    final class FirstBytesSink: DataSink, @unchecked Sendable {
+        let arrived = DispatchSemaphore(value: 0)
+        private(set) var count = 0
+        func begin(expectedLength: UInt64?) throws {}
+        func write(_ chunk: UnsafeRawBufferPointer) throws {
+            if count == 0 { arrived.signal() }
+            count += chunk.count
+        }
+    }
+
+    /// What a transaction on another thread ended with.
+    final class Outcome: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        var error: Error?
+    }
+
+    static let patient = USBTimeouts(transfer: 300, control: 300, recovery: 300)
+
+    /// Runs `command` on a thread of its own; the returned outcome's semaphore is signalled when it ends.
+    static func start(_ command: PTPCommand, on transport: USBTransport, into sink: FirstBytesSink?) -> Outcome {
+        let outcome = Outcome()
+        Thread {
+            do { _ = try transport.transact(command, dataOut: nil, dataIn: sink) } catch { outcome.error = error }
+            outcome.done.signal()
+        }.start()
+        return outcome
+    }
+
+    /// Closes `transport` on a thread of its own; signalled when `close` returned.
+    static func closeAside(_ transport: USBTransport) -> DispatchSemaphore {
+        let closed = DispatchSemaphore(value: 0)
+        Thread {
+            transport.close()
+            closed.signal()
+        }.start()
+        return closed
+    }
+
+    @Test func closeDuringADataPhaseTheDeviceStoppedSendingEndsItAtOnce() throws {
+        let device = FakePTPDevice()
+        // 20 kB of a 1 MB file, then nothing: the host waits in a bulk-in transfer.
+        device.script = { request in
+            let header = USBContainer.dataHeader(
+                code: request.command.code.rawValue, transactionID: request.command.transactionID, payload: 1_000_000)
+            return [.raw(Array((header + pattern(1_000_000)).prefix(20_000)), zeroLengthPacket: false)]
+        }
+        let transport = device.transport(timeouts: Self.patient)
+        let sink = FirstBytesSink()
+        let outcome = Self.start(PTPCommand(.getObject, transactionID: 1), on: transport, into: sink)
+        #expect(sink.arrived.wait(timeout: .now() + 30) == .success)
+
+        let closed = Self.closeAside(transport)
+        #expect(closed.wait(timeout: .now() + 30) == .success, "close waited for the transfer")
+        #expect(outcome.done.wait(timeout: .now() + 30) == .success, "the transaction still waits on the device")
+        guard case PTPError.connectionClosed(let why) = try #require(outcome.error) else {
+            Issue.record("expected connectionClosed, got \(String(describing: outcome.error))")
+            return
+        }
+        #expect(why.contains("closed during GetObject"))
+        #expect(sink.count > 0 && sink.count < 1_000_000)
+        // No recovery was attempted on a transport being closed: no Cancel, no Get Device Status.
+        #expect(device.cancelledTransactions.isEmpty)
+        #expect(device.statusRequestCount == 0)
+        #expect(device.pipe.isClosed)
+    }
+
+    @Test func closeBeforeTheDeviceAnsweredACommandEndsTheWait() throws {
+        let device = FakePTPDevice()
+        let taken = DispatchSemaphore(value: 0)
+        device.script = { _ in  // takes the command, never answers
+            taken.signal()
+            return []
+        }
+        let transport = device.transport(timeouts: Self.patient)
+        let outcome = Self.start(PTPCommand(.getStorageIDs, transactionID: 1), on: transport, into: nil)
+        #expect(taken.wait(timeout: .now() + 30) == .success)
+
+        #expect(Self.closeAside(transport).wait(timeout: .now() + 30) == .success)
+        #expect(outcome.done.wait(timeout: .now() + 30) == .success)
+        #expect {
+            if let error = outcome.error { throw error }
+        } throws: { error in
+            if case PTPError.connectionClosed = error { true } else { false }
+        }
+        // Later calls say the connection was closed.
+        #expect {
+            try transport.transact(PTPCommand(.getStorageIDs, transactionID: 2), dataOut: nil, dataIn: nil)
+        } throws: { error in
+            if case PTPError.connectionClosed(let why) = error { why.contains("was closed") } else { false }
+        }
+    }
+}
