@@ -53,6 +53,8 @@ public final class MediaSession: @unchecked Sendable {
         /// The bytes an earlier attempt had kept in the `.part`, when this camera cannot read part of a file
         /// and the download therefore started again from byte 0.
         public var restartedDespite: UInt64? = nil
+        /// True when a different file had the name and `overwrite` replaced it.
+        public var replacedExisting = false
     }
 
     /// Downloads `files` into `folder` one after another, each through its own `.part`, placed by the clash
@@ -124,9 +126,12 @@ public final class MediaSession: @unchecked Sendable {
                 // The capture time as the file's time, set before the group's sync makes it durable.
                 if let date = file.captureDate { try? LocalDisk.setModificationTime(part.partPath, to: date.timeIntervalSince1970) }
                 // A placeholder until its group is committed.
-                results.append(FileResult(
-                    file: file, outcome: .failure(DownloadError.local(SystemError("commit", path: part.partPath, errno: EINPROGRESS, detail: "not committed"))), deleteError: nil,
-                    restartedDespite: kept))
+                var placeholder = FileResult(
+                    file: file,
+                    outcome: .failure(DownloadError.local(SystemError("commit", path: part.partPath, errno: EINPROGRESS, detail: "not committed"))),
+                    deleteError: nil, restartedDespite: kept)
+                if case .overwrite = placement { placeholder.replacedExisting = true }
+                results.append(placeholder)
                 pending.append((results.count - 1, part))
                 pendingBytes += part.size
             case .failure(let error):

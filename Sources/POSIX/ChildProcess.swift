@@ -22,6 +22,8 @@ public final class ChildProcess: Sendable {
         case file(String)
         /// Wherever standard output goes (standard error only).
         case sameAsOutput
+        /// This process's own stream, shared (a command the user runs at the prompt: `!ls`).
+        case inherit
     }
 
     public struct Options: Sendable {
@@ -30,6 +32,9 @@ public final class ChildProcess: Sendable {
         public var standardError: Stream = .null
         /// Sockets handed down, each at the descriptor number given (3 and up).
         public var handDown: [(socket: Socket, as: Int32)] = []
+        /// Stay in this process's group, so that the terminal's keys (Ctrl-C) and reads reach the child
+        /// too: for a command the user runs at the prompt, never for a helper such as mpv or ffmpeg.
+        public var sharesTerminal = false
         public init() {}
     }
 
@@ -64,6 +69,8 @@ public final class ChildProcess: Sendable {
                 posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             case .sameAsOutput:
                 posix_spawn_file_actions_adddup2(&actions, 1, target)
+            case .inherit:
+                break
             case .capture:
                 let (mine, theirs) = try Socket.pair()
                 ours[target] = mine
@@ -101,8 +108,12 @@ public final class ChildProcess: Sendable {
         sigemptyset(&defaults)
         for signal in [SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE, SIGCHLD, SIGWINCH] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if !options.sharesTerminal {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv = ([executable] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }

@@ -8,6 +8,9 @@ public enum Shell {
     /// Runs the shell as `arguments` ask; returns the exit status (0 when every command succeeded). After
     /// SIGTERM or SIGHUP: the running command stopped as on Ctrl-C, the camera closed, 128 + the signal.
     public static func run(_ arguments: ShellArguments) -> Int32 {
+        // A reader that went away is EPIPE on the write, handled after each command (`checkOutput`), rather
+        // than a signal that ends the process before the camera session is closed.
+        signal(SIGPIPE, SIG_IGN)
         let interrupt: Interrupt
         do {
             interrupt = try Interrupt.install()
@@ -53,7 +56,12 @@ public enum Shell {
             interpreter.closeCamera()
         }
 
-        if !openFirstCamera(arguments.camera, interpreter, interactive: interactive) && !interactive {
+        interpreter.configPath = ConfigFile.path(environment: ProcessInfo.processInfo.environment)
+        if !arguments.skipsConfig, let path = interpreter.configPath { interpreter.runConfig(at: path) }
+        // The command line wins over the config file.
+        if arguments.downloadFolder != nil { interpreter.state.settings.downloadFolder = settings.downloadFolder }
+        let camera = arguments.camera ?? (interpreter.state.settings.camera.isEmpty ? nil : interpreter.state.settings.camera)
+        if !openFirstCamera(camera, interpreter, interactive: interactive) && !interactive {
             return interrupt.isPending ? ScriptResult.interrupted.exitStatus : 1
         }
 
@@ -65,13 +73,13 @@ public enum Shell {
                 Console.error("mediashell: cannot read \(SafeText.display(path)): \(String(cString: strerror(error.errno)))")
                 return 1
             }
-            return interpreter.runScript(reader, name: path).exitStatus
+            return exitStatus(interpreter.runScript(reader, name: path), interpreter)
         }
         if let commands = arguments.commands {
-            return interpreter.runScript(TextLineSource(commands), name: "-c").exitStatus
+            return exitStatus(interpreter.runScript(TextLineSource(commands), name: "-c"), interpreter)
         }
         if !interactive {
-            return interpreter.runScript(PlainLineReader(interrupt: interrupt), name: "stdin").exitStatus
+            return exitStatus(interpreter.runScript(PlainLineReader(interrupt: interrupt), name: "stdin"), interpreter)
         }
 
         let engine = CompletionEngine(table: interpreter.table)
@@ -97,6 +105,12 @@ public enum Shell {
         }
         interpreter.completion.prepare()
         return interpreter.runInteractive(editor)
+    }
+
+    /// A script's exit status; 141 (128 + SIGPIPE, what a shell reports for `ls | head -1`) when standard
+    /// output's reader went away and the script ended there quietly.
+    static func exitStatus(_ result: ScriptResult, _ interpreter: Interpreter) -> Int32 {
+        interpreter.outputClosed ? 128 + SIGPIPE : result.exitStatus
     }
 
     /// Opens `--camera URL`, or else the first USB camera; with none attached, the demo camera at an

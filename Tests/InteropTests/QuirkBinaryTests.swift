@@ -66,6 +66,20 @@ import Testing
 
     static func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
 
+    /// `summary` lists only what the camera can do (issue 13): no thumbnails where GetThumb is not offered,
+    /// no delete on a read-only card, no capture where the camera does not capture, the port kept.
+    @Test func summaryListsOnlyWhatTheCameraCanDo() throws {
+        let fixture = try Fixture()
+        let server = try fixture.serve("no-thumbs", ["--read-only"])
+        defer { _ = server.stop() }
+        let result = try fixture.shell(server, "summary")
+        #expect(result.status == 0, "\(result.stderr)")
+        let can = try #require(Self.lines(result.stdout).first { $0.hasPrefix("can:") })
+        #expect(can.contains("list in one request"), "\(can)")
+        for absent in ["thumbnails", "delete", "capture", "upload"] { #expect(!can.contains(absent), "\(absent): \(can)") }
+        #expect(result.stdout.contains("opened as:  ptpip:127.0.0.1:\(server.port)"))
+    }
+
     /// uMTP-Responder's faults (the root listed as itself, lazy handles, every file 0x3000, no GetThumb,
     /// no storage 0xFFFFFFFF, a session that outlives its connection): every file listed and fetched
     /// byte-identical, and a second connection works.

@@ -30,13 +30,13 @@ import VirtualCamera
     }
 
     @Test func thePromptShowsTheState() throws {
-        #expect(interpreter.prompt == "mediashell dir:/DCIM/100MEDIA> ")
+        #expect(interpreter.prompt == "dir:/DCIM/100MEDIA> ")
         #expect(run("select DJI_0003.MP4; edit") == .success)
-        #expect(interpreter.prompt == "mediashell dir:/DCIM/100MEDIA [DJI_0003.MP4] (edit)> ")
+        #expect(interpreter.prompt == "dir:/DCIM/100MEDIA [DJI_0003.MP4] (edit)> ")
         #expect(run("done; cd ..") == .success)
-        #expect(interpreter.prompt == "mediashell dir:/DCIM [DJI_0003.MP4]> ")
+        #expect(interpreter.prompt == "dir:/DCIM [DJI_0003.MP4]> ")
         interpreter.closeCamera()
-        #expect(interpreter.prompt == "mediashell (no camera)> ")
+        #expect(interpreter.prompt == "(no camera)> ")
     }
 
     @Test func aCancelledFetchLeavesTheOffsetAndTheNextFetchFinishes() throws {

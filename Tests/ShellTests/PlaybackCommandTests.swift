@@ -129,24 +129,24 @@ import Testing
     }
 
     @Test func thePromptShowsPlaybackUntilTheCameraCloses() throws {
-        #expect(interpreter.prompt == "mediashell sim:/DCIM/100MEDIA> ")
+        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA> ")
         #expect(run("play DJI_0003.MP4; pause; seek 2.4") == .success)
         #expect(interpreter.state.selection?.file.name == "DJI_0003.MP4", "play selects the file")
-        #expect(interpreter.prompt == "mediashell sim:/DCIM/100MEDIA [DJI_0003.MP4] ‖ 0:02.0/0:03> ")
+        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0003.MP4] ‖ 0:02.0/0:03> ")
         #expect(run("step 3") == .success)
-        #expect(interpreter.prompt == "mediashell sim:/DCIM/100MEDIA [DJI_0003.MP4] ‖ 0:02.1/0:03> ")
+        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0003.MP4] ‖ 0:02.1/0:03> ")
         #expect(run("select DJI_0001.JPG; edit") == .success)
-        #expect(interpreter.prompt == "mediashell sim:/DCIM/100MEDIA [DJI_0001.JPG] DJI_0003.MP4 ‖ 0:02.1/0:03 (edit)> ")
+        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0001.JPG] DJI_0003.MP4 ‖ 0:02.1/0:03 (edit)> ")
         #expect(run("done; stop") == .success)
-        #expect(interpreter.prompt == "mediashell sim:/DCIM/100MEDIA [DJI_0001.JPG] DJI_0003.MP4 ■ 0:00.0/0:03> ")
+        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0001.JPG] DJI_0003.MP4 ■ 0:00.0/0:03> ")
         #expect(run("play DJI_0003.MP4") == .success)
-        #expect(interpreter.prompt.hasPrefix("mediashell sim:/DCIM/100MEDIA [DJI_0003.MP4] ▶ 0:0"))
+        #expect(interpreter.prompt.hasPrefix("sim:/DCIM/100MEDIA [DJI_0003.MP4] ▶ 0:0"))
 
         #expect(run("close") == .success)
         #expect(!interpreter.playback.isLoaded && interpreter.loadedVideo == nil)
-        #expect(interpreter.prompt == "mediashell (no camera)> ")
+        #expect(interpreter.prompt == "(no camera)> ")
         #expect(run("open sim:; cd DCIM/100MEDIA") == .success)
-        #expect(interpreter.prompt == "mediashell sim:/DCIM/100MEDIA> ")
+        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA> ")
         #expect(run("status --json") == .success)
         #expect(output.lines.last == #"{"state":"unloaded"}"#)
 
@@ -161,7 +161,7 @@ import Testing
         let (interpreter, output) = Self.makeInterpreter(unicode: false)
         try interpreter.open(.simulator(path: nil))
         #expect(interpreter.run(line: "cd DCIM/100MEDIA; play DJI_0003.MP4; pause; seek 2.4; status") == .success)
-        #expect(interpreter.prompt == "mediashell sim:/DCIM/100MEDIA [DJI_0003.MP4] || 0:02.0/0:03> ")
+        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0003.MP4] || 0:02.0/0:03> ")
         #expect(output.lines.last?.hasPrefix("DJI_0003.MP4 || paused 0:02.0/0:03.0  frame 60/90") == true)
         #expect(output.lines.last?.hasSuffix("last seek 0:02.4 -> keyframe #2 at 0:02.0") == true, "\(output.lines)")
         #expect(interpreter.run(line: "stop") == .success)
@@ -390,7 +390,7 @@ struct PlaybackPromptSessionTests {
                 must {landed on keyframe #2 at 0:02\\.0 \\(frame 60\\)} 4
                 must {sim:/DCIM/100MEDIA \\[DJI_0003\\.MP4\\] \(paused) 0:02\\.0/0:03> $} 5
                 send "close\\r"
-                must {mediashell \\(no camera\\)> $} 6
+                must {\\(no camera\\)> $} 6
                 send "\\004"
                 expect eof
                 lassign [wait] pid spawnid oserror status

@@ -94,7 +94,7 @@ struct TerminalSessionTests {
             must {> $} 8
             send "set limit-rate off; fetch\\r"
             must {fetched DJI_0003\\.MP4 -> [^\\r\\n]*\\(24\\.0 MB, continued from [0-9.]+ [kM]?B\\)} 9
-            must {dir:/DCIM/100MEDIA \\[DJI_0003\\.MP4\\]> $} 10
+            must {dir:/DCIM/100MEDIA> $} 10
             send "\\004"
             expect eof
             exit 0

@@ -6,7 +6,7 @@ extension CommandTable {
     public static let standardCommands: [any ShellCommand] = [
         // session
         HelpCommand(), QuitCommand(), OpenCommand(), CloseCommand(), DevicesCommand(), SummaryCommand(),
-        SetCommand(), HistoryCommand(), SourceCommand(), LcdCommand(), LpwdCommand(),
+        SetCommand(), HistoryCommand(), SourceCommand(),
         // catalog
         StoragesCommand(), ListCommand(), FindCommand(), DiskUsageCommand(), CdCommand(), PwdCommand(), RefreshCommand(),
         StateCommand(),
@@ -21,5 +21,9 @@ extension CommandTable {
         StatusCommand(),
         // camera
         ModeCommand(), CaptureCommand(), PropsCommand(), PropCommand(), SyncTimeCommand(),
+        // local
+        BangCommand(), LcdCommand(), LpwdCommand(), LlsCommand(), LmkdirCommand(),
+        // config
+        AliasCommand(), UnaliasCommand(),
     ]
 }

@@ -6,6 +6,11 @@ extension CommandTable {
             throw UsageError(command: nil, "empty command")
         }
         guard let spec = command(named: nameWord.text) else {
+            if nameWord.text.hasPrefix("!") {
+                throw UsageError(
+                    command: nil, "'!' runs the rest of a line in the local shell: start the line with it",
+                    column: nameWord.column)
+            }
             var message = "unknown command '\(SafeText.display(nameWord.text))'"
             if let suggestion = suggestion(for: nameWord.text) { message += "; did you mean '\(suggestion)'?" }
             message += " (try 'help')"
@@ -27,7 +32,9 @@ extension CommandTable {
             let word = words[index]
             index += 1
             let text = word.text
-            if optionsEnded || !Self.looksLikeOption(text) {
+            if optionsEnded || spec.passesOptions
+                || !(Self.looksLikeOption(text) || Self.isDigitOptionCluster(text, of: spec))
+            {
                 arguments.append(word)
                 continue
             }
@@ -111,6 +118,11 @@ extension CommandTable {
     /// Tokenizes and checks a whole line; the first grammar or usage problem is thrown.
     public func invocations(for line: String) throws -> [Invocation] {
         try Tokenizer.statements(in: line).map { statement throws(UsageError) in try invocation(for: statement) }
+    }
+
+    /// `-1` and `-1l` when the command has a `-1` option (`ls -1`): options, though they look like numbers.
+    static func isDigitOptionCluster(_ text: String, of spec: CommandSpec) -> Bool {
+        text.count >= 2 && text.hasPrefix("-") && text.dropFirst().allSatisfy { spec.option(short: $0) != nil }
     }
 
     /// `-x`, `--long`, `--`; but not `-` alone and not a negative number such as `-10` or `-1.5`.

@@ -8,7 +8,7 @@ public struct CommandID: RawRepresentable, Sendable, Hashable, ExpressibleByStri
 
 /// The group a command is listed under in `help`.
 public enum CommandArea: String, Sendable, Hashable, CaseIterable {
-    case session, catalog, selection, transfer, edit, playback, camera
+    case session, catalog, selection, transfer, edit, playback, camera, local, config
 }
 
 /// What a positional argument or an option value names; drives checking and completion.
@@ -76,6 +76,10 @@ public struct OptionName: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     public static let deleteAfter: OptionName = "delete-after"
     public static let save: OptionName = "save"
     public static let thumbs: OptionName = "thumbs"
+    public static let onePerLine: OptionName = "one-per-line"
+    public static let humanSizes: OptionName = "human-readable"
+    public static let all: OptionName = "all"
+    public static let clear: OptionName = "clear"
 }
 
 extension OptionSpec {
@@ -115,6 +119,26 @@ public struct OptionSpec: Sendable, Hashable {
     }
 }
 
+/// A term and what it means, one line of a list in `help CMD` (a setting and its values, a prompt token).
+public struct HelpEntry: Sendable, Hashable {
+    public let term: String
+    public let text: String
+    public init(_ term: String, _ text: String) {
+        self.term = term
+        self.text = text
+    }
+}
+
+/// A titled list in `help CMD` and the man page, after the options (`settings:` for `set`).
+public struct HelpSection: Sendable, Hashable {
+    public let title: String
+    public let entries: [HelpEntry]
+    public init(_ title: String, _ entries: [HelpEntry]) {
+        self.title = title
+        self.entries = entries
+    }
+}
+
 /// One command: names, help texts, options and positional arguments.
 public struct CommandSpec: Sendable, Hashable {
     public let id: CommandID
@@ -126,11 +150,21 @@ public struct CommandSpec: Sendable, Hashable {
     public let details: String
     public let options: [OptionSpec]
     public let arguments: [ArgumentSpec]
+    /// Lines a user could type, shown under `examples:` in `help CMD` and the man page.
+    public let examples: [String]
+    /// Further lists for `help CMD` (a setting per line for `set`).
+    public let sections: [HelpSection]
+    /// Every word is an argument, `-l` included, for the command to hand on (`lls -l`, `alias`).
+    public let passesOptions: Bool
 
     public init(
         _ id: CommandID, aliases: [String] = [], area: CommandArea, options: [OptionSpec] = [],
-        arguments: [ArgumentSpec] = [], summary: String, details: String = ""
+        arguments: [ArgumentSpec] = [], summary: String, details: String = "", examples: [String] = [],
+        sections: [HelpSection] = [], passesOptions: Bool = false
     ) {
+        self.passesOptions = passesOptions
+        self.examples = examples
+        self.sections = sections
         self.id = id
         self.aliases = aliases
         self.area = area

@@ -21,6 +21,8 @@ public protocol CompletionContext {
     func settingNames() -> [String]
     /// The camera URL schemes `open` accepts, with their colon: `usb:`, `ptpip:`, `dir:`, `sim:`.
     func cameraURLSchemes() -> [String]
+    /// The user's aliases, offered beside the command names.
+    func aliasNames() -> [String]
 }
 
 extension CompletionContext {
@@ -28,6 +30,9 @@ extension CompletionContext {
     public func localEntries(inFolder folder: String) -> NameIndex {
         LocalFiles.index(ofFolder: folder)
     }
+
+    /// No aliases unless the context has some.
+    public func aliasNames() -> [String] { [] }
 
     /// The schemes of the product's camera URLs.
     public func cameraURLSchemes() -> [String] { ["dir:", "ptpip:", "sim:", "usb:"] }

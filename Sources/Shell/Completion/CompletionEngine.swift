@@ -3,11 +3,19 @@
 public struct CompletionEngine: Sendable {
     public let table: CommandTable
     private let commandNames: NameIndex
+    private let commandNameList: [String]
 
     public init(table: CommandTable = .standard) {
         self.table = table
         // Symbol aliases such as `?` would need escaping; they stay out of completion.
-        commandNames = NameIndex(names: table.allNames.filter { $0.first?.isLetter == true })
+        commandNameList = table.allNames.filter { $0.first?.isLetter == true }
+        commandNames = NameIndex(names: commandNameList)
+    }
+
+    /// The command names, and the context's aliases when it has any.
+    private func commandIndex(_ context: some CompletionContext) -> NameIndex {
+        let aliases = context.aliasNames()
+        return aliases.isEmpty ? commandNames : NameIndex(names: commandNameList + aliases)
     }
 
     /// The completion for `line` with the cursor at UTF-8 byte offset `cursor` (clamped to the line).
@@ -28,7 +36,7 @@ public struct CompletionEngine: Sendable {
         guard let first = words.first else {
             let dashed = current?.startsWithBareDash == true
             let name = dashed ? String(word.text.dropFirst()) : word.text
-            return finish(word, matches: nameMatches(commandNames, base: dashed ? "-" : "", typed: name))
+            return finish(word, matches: nameMatches(commandIndex(context), base: dashed ? "-" : "", typed: name))
         }
         var commandName = String(decoding: first.text, as: UTF8.self)
         if first.startsWithBareDash { commandName.removeFirst() }

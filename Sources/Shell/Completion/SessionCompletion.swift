@@ -22,6 +22,8 @@ public final class SessionCompletion: CompletionContext {
 
     public func settingNames() -> [String] { Settings.names }
 
+    public func aliasNames() -> [String] { interpreter.map { Array($0.aliases.keys) } ?? [] }
+
     /// Builds the current folder's index ahead of the next Tab (after a command changed the catalog or folder).
     public func prepare() {
         guard let interpreter, let catalog = interpreter.media?.catalog else {

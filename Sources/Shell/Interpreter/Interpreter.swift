@@ -48,6 +48,16 @@ public final class Interpreter {
     /// The scripts being run, innermost last: their names and current lines, for error messages.
     var locations: [ScriptLocation] = []
     var quitRequested = false
+    /// The local folder before the last `lcd`, for `lcd -`.
+    var previousLocalFolder: String?
+    /// The user's aliases (`alias NAME 'CMDS'`): name to body.
+    public internal(set) var aliases: [String: String] = [:]
+    /// Where `set --save` writes and the config file is read from (`ConfigFile`).
+    public var configPath: String?
+    /// True while the config file runs: its failures are reported and the file goes on.
+    var isRunningConfig = false
+    /// True once standard output's reader went away (EPIPE): the shell ends quietly, as `ls | head` does.
+    public internal(set) var outputClosed = false
     lazy var dates = DateText()
     /// The process environment: how pictures are drawn is detected from it (`TERM`, `KITTY_WINDOW_ID`, …),
     /// and ffmpeg is looked for on its `PATH`. Tests set their own.
@@ -128,11 +138,23 @@ public final class Interpreter {
     /// Runs one line: every command of it is checked first, then run in order. A failure stops the rest of
     /// the line (unless the command has a leading `-`, or `errexit` is off).
     public func run(line: String) -> LineStatus {
-        let statements: [Statement]
+        if let command = Self.localShellCommand(in: line) {
+            // `!CMD`: the whole rest of the line is the local shell's, `;` and quotes included.
+            let invocation = Invocation(
+                command: table.command("!"), name: Word("!"), arguments: command.isEmpty ? [] : [Word(command)])
+            return execute(invocation)
+        }
+        var statements: [Statement]
         do {
             statements = try Tokenizer.statements(in: line)
         } catch {
             report("column \(error.column): \(error.message)")
+            return .failure
+        }
+        do {
+            statements = try expandingAliases(statements)
+        } catch {
+            report(Self.describe(error))
             return .failure
         }
         var invocations: [Invocation] = []
@@ -140,7 +162,7 @@ public final class Interpreter {
             do {
                 invocations.append(try table.invocation(for: statement))
             } catch {
-                report(Self.describe(error))
+                report(Self.describe(error) + quoteHint(statement.words.dropFirst()))
                 if statement.ignoresFailure { continue }
                 return .failure
             }
@@ -154,7 +176,7 @@ public final class Interpreter {
             case .failure:
                 if invocation.ignoresFailure { continue }
                 failed = true
-                if state.settings.errexit { return .failure }
+                if state.settings.errexit && !isRunningConfig { return .failure }
             case .interrupted: return .interrupted
             case .quit: return .quit
             }
@@ -167,8 +189,14 @@ public final class Interpreter {
         error.column.map { "column \($0): \(error)" } ?? error.description
     }
 
-    /// Runs one checked command (the `ShellCommand` the table holds for it); reports its failure.
+    /// Runs one checked command (the `ShellCommand` the table holds for it); reports its failure, and a
+    /// failure to write its output (`OutputCheck`).
     func execute(_ invocation: Invocation) -> LineStatus {
+        let status = executeUnchecked(invocation)
+        return checkOutput(of: invocation.name.text) ?? status
+    }
+
+    private func executeUnchecked(_ invocation: Invocation) -> LineStatus {
         guard let command = table.implementation(of: invocation.id) else {
             report("\(invocation.name.text): not implemented")
             return .failure
@@ -176,14 +204,17 @@ public final class Interpreter {
         do {
             switch try command.run(invocation, in: self) {
             case .success: return quitRequested ? .quit : .success
-            case .failed: return quitRequested ? .quit : .failure
+            case .failed:
+                let hint = quoteHint(invocation.arguments)
+                if !hint.isEmpty { report("hint: " + hint.dropFirst(2), severity: .notice) }
+                return quitRequested ? .quit : .failure
             case .interrupted: return .interrupted
             }
         } catch let interrupted as Interrupted {
             report("\(invocation.name.text): \(interrupted)", severity: .notice)
             return .interrupted
         } catch {
-            reportFailure(of: invocation.name.text, error)
+            reportFailure(of: invocation.name.text, error, hint: quoteHint(invocation.arguments))
             return .failure
         }
     }
@@ -206,12 +237,12 @@ public final class Interpreter {
     }
 
     /// Reports a command's failure; a camera that went away is closed, so that `open` can start afresh.
-    func reportFailure(of command: String, _ error: Error) {
+    func reportFailure(of command: String, _ error: Error, hint: String = "") {
         if Self.isDisconnect(error), media != nil {
             reportCameraGone(during: command, error)
             return
         }
-        report("\(command): \(Self.message(for: error))" + modeHint(for: error))
+        report("\(command): \(Self.message(for: error))" + modeHint(for: error) + hint)
     }
 
     /// Says that the camera went away during `command` (because of `error`), with how to reconnect, and

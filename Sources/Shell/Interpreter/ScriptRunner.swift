@@ -37,7 +37,7 @@ extension Interpreter {
                 case .success: continue
                 case .failure:
                     failed = true
-                    if state.settings.errexit { return .stopped }
+                    if state.settings.errexit && !isRunningConfig { return .stopped }
                 case .interrupted: return .interrupted
                 case .quit: return .quit(failed: failed)
                 }

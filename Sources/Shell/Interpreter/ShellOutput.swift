@@ -16,9 +16,17 @@ public protocol ShellOutput: AnyObject {
     var terminalColumns: Int? { get }
     /// Sends buffered output on.
     func flush()
+    /// The errno of the first write to standard output that failed since the last `clearWriteFailure()`
+    /// (ENOSPC on a full disk, EPIPE when the reader went away), nil while every write arrived.
+    var writeFailure: Int32? { get }
+    /// Forgets a write failure once it was reported.
+    func clearWriteFailure()
 }
 
 extension ShellOutput {
+    public var writeFailure: Int32? { nil }
+    public func clearWriteFailure() {}
+
     /// Writes `line` and a newline to standard output.
     func line(_ line: String) { write(line + "\n") }
 }
@@ -26,6 +34,7 @@ extension ShellOutput {
 /// The process's standard output (buffered, flushed before every error, prompt and exit) and error.
 public final class StandardOutput: ShellOutput {
     private var buffer: [UInt8] = []
+    public private(set) var writeFailure: Int32?
     private let showsProgress: Bool
     private let width: () -> Int
 
@@ -41,6 +50,8 @@ public final class StandardOutput: ShellOutput {
     deinit { flush() }
 
     public func write(_ text: String) {
+        // Once a write failed, the rest of the command's output has nowhere to go: drop it cheaply.
+        guard writeFailure == nil else { return }
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 || outputIsTerminal { flush() }
     }
@@ -62,20 +73,25 @@ public final class StandardOutput: ShellOutput {
 
     public func flush() {
         guard !buffer.isEmpty else { return }
-        Self.writeAll(1, buffer)
+        if let failure = Self.writeAll(1, buffer), writeFailure == nil { writeFailure = failure }
         buffer.removeAll(keepingCapacity: true)
     }
 
+    public func clearWriteFailure() { writeFailure = nil }
+
     private lazy var outputIsTerminal = isatty(1) == 1
 
-    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
+    /// Writes every byte; returns the errno of a write that failed (EIO for one that wrote nothing).
+    @discardableResult
+    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
+            guard written > 0 else { return written < 0 ? errno : EIO }
             offset += written
         }
+        return nil
     }
 }
 

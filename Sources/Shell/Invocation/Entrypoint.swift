@@ -13,6 +13,12 @@ public enum Entrypoint {
             case "devices":
                 guard args.count == 1 else { throw ArgumentError("mediashell: devices takes no arguments") }
                 return Shell.listDevices()
+            case "--man-page":
+                print(ManPage.render(table: .standard, version: version), terminator: "")
+                return 0
+            case "--bash-completion":
+                print(BashCompletion.script(), terminator: "")
+                return 0
             case "--version", "-V":
                 print("mediashell \(version)")
                 return 0

@@ -9,9 +9,11 @@ public struct ShellArguments: Equatable {
     public var ptpTraceFile: String?
     /// Replace object names, serial numbers and labels in that trace (`--debug-ptp-redact`).
     public var ptpTraceRedacted = false
+    /// Skip the config file (`-n`, `--no-config`).
+    public var skipsConfig = false
 
     public static let usage = """
-        usage: mediashell [--camera URL] [-f SCRIPT | -c 'CMD; CMD'] [--download-dir DIR]
+        usage: mediashell [--camera URL] [-f SCRIPT | -c 'CMD; CMD'] [--download-dir DIR] [-n]
                           [--debug-ptp FILE [--debug-ptp-redact]]
                mediashell serve [--listen HOST:PORT] [--read-only] [--link LINK] [--quirks a,b,...|help] [DIR]
                mediashell devices
@@ -21,6 +23,9 @@ public struct ShellArguments: Equatable {
         With no --camera, the USB camera attached is opened; with none, a prompt opens the demo card (sim:)
         and a script exits 1; with several, a prompt opens the first and names the others, and a script
         exits 1 with the list ('mediashell devices' shows it too).
+        The config file ($XDG_CONFIG_HOME/mediashell/config, else ~/.config/mediashell/config) runs first,
+        in the shell's own syntax (set, alias); -n (--no-config) skips it. 'set camera URL' there names the
+        camera to open when --camera is not given.
         --debug-ptp FILE writes every PTP container exchanged with the camera to FILE (attach it when reporting
         a camera); --debug-ptp-redact replaces file names, serial numbers and labels in it.
         Standard input that is not a terminal is read as a script. Type 'help' in the shell for its commands.
@@ -47,6 +52,7 @@ public struct ShellArguments: Equatable {
             case "--download-dir": downloadFolder = try value(name, inline)
             case "--debug-ptp": ptpTraceFile = try value(name, inline)
             case "--debug-ptp-redact": ptpTraceRedacted = true
+            case "-n", "--no-config": skipsConfig = true
             case "-h", "--help": throw ArgumentError(Self.usage, isHelp: true)
             default:
                 let what = argument.hasPrefix("-") ? "unknown option \(argument)" : "unexpected argument '\(argument)'"

@@ -13,20 +13,30 @@ struct FileListing {
         var reversed = false
     }
 
-    /// Names (folders ending in `/`) in columns that fit the terminal, or one per line off a terminal.
-    func short(_ entries: [RemoteEntry], columns: Int?) -> [String] {
-        let names = entries.map { SafeText.display($0.shown) + ($0.isFolder ? "/" : "") }
-        guard let columns else { return names }
+    /// Names (folders ending in `/`) in columns that fit the terminal, or one per line off a terminal or
+    /// with `onePerLine` (`ls -1`). On a terminal names a shell would split are quoted as GNU `ls` quotes
+    /// them (`'My Clip.MP4'`); off a terminal they are printed as they are, for scripts.
+    func short(_ entries: [RemoteEntry], columns: Int?, onePerLine: Bool = false) -> [String] {
+        let names = Self.names(entries, quoted: columns != nil)
+        guard let columns, !onePerLine else { return names }
         return ColumnList.lines(names, width: columns)
+    }
+
+    /// The names as shown, folders ending in `/`; quoted as `ShellEscapedName` says when `quoted`.
+    static func names(_ entries: [RemoteEntry], quoted: Bool) -> [String] {
+        let suffixes = entries.map { $0.isFolder ? "/" : "" }
+        guard quoted else { return zip(entries, suffixes).map { SafeText.display($0.shown) + $1 } }
+        return ShellEscapedName.column(entries.map(\.shown), suffixes: suffixes)
     }
 
     /// `2024-05-01 10:15  12.3 MB  video  0:12 1920x1080 30 fps  DJI_0003.MP4`: date, size, kind,
     /// what the listing told of a video, and the name last (so names with spaces do not break columns).
-    func long(_ entries: [RemoteEntry]) -> [String] {
-        let rows = entries.map { entry -> [String] in
+    /// Names are quoted as in `short` when `quoted` (on a terminal).
+    func long(_ entries: [RemoteEntry], quoted: Bool = false) -> [String] {
+        let names = Self.names(entries, quoted: quoted)
+        let rows = zip(entries, names).map { entry, name -> [String] in
             let file = entry.file
             let date = file?.captureDate.map(dates.listing) ?? "-"
-            let name = SafeText.display(entry.shown) + (entry.isFolder ? "/" : "")
             if entry.isFolder { return [date, "-", "folder", "", name] }
             return [date, HumanReadable.size(file?.size ?? 0), Self.kind(of: file), Self.videoSummary(file?.video), name]
         }

@@ -30,7 +30,15 @@ enum LocalDisk {
     /// `path` with a leading `~` or `~/` made the home folder.
     static func expandingTilde(_ path: String) -> String {
         guard path == "~" || path.hasPrefix("~/") else { return path }
-        return NSHomeDirectory() + path.dropFirst()
+        return home + path.dropFirst()
+    }
+
+    /// The home folder: `$HOME` when it is an absolute path (as shells have it), else the account's.
+    static var home: String {
+        if let home = ProcessInfo.processInfo.environment["HOME"], home.hasPrefix("/") {
+            return home.count > 1 && home.hasSuffix("/") ? String(home.dropLast()) : home
+        }
+        return NSHomeDirectory()
     }
 
     /// `name` inside `folder`.

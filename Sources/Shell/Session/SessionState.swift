@@ -10,6 +10,9 @@ public struct Selection: Sendable, Equatable {
     /// to it. Otherwise the offset is what the `.part` held when it was looked at, and a fetch continues
     /// whatever `.part` its destination holds.
     public var isRewind: Bool
+    /// True once a fetch of it completed: it stays selected (for `info`, `play`) but the prompt no longer
+    /// shows it, since nothing is left to do with it.
+    public var isFinished = false
 
     public init(file: MediaFile, offset: UInt64 = 0, isRewind: Bool = false) {
         self.file = file
@@ -42,6 +45,7 @@ public struct SessionState: Sendable, Equatable {
     public mutating func select(_ file: MediaFile, downloaded: UInt64 = 0) {
         if let current = selection, current.file.path == file.path, current.file.id == file.id {
             selection?.file = file
+            selection?.isFinished = false
             return
         }
         selection = Selection(file: file, offset: min(downloaded, file.size))
@@ -62,11 +66,17 @@ public struct SessionState: Sendable, Equatable {
         selection?.isRewind = false
     }
 
+    /// Forgets the selection (`select --clear`).
+    public mutating func clearSelection() {
+        selection = nil
+    }
+
     /// A fetch of `file` completed: if it is the selection, nothing is left to download.
     public mutating func fetchCompleted(_ file: MediaFile) {
         if selection?.file.path == file.path {
             selection?.offset = 0
             selection?.isRewind = false
+            selection?.isFinished = true
         }
     }
 

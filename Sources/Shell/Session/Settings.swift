@@ -1,4 +1,5 @@
 import Import
+import MediaManager
 import TerminalGraphics
 
 /// The shell's settings, changed with `set NAME VALUE` and listed with `set`.
@@ -31,11 +32,36 @@ public struct Settings: Sendable, Equatable {
     /// Where `import` puts files when no `--to` is given: a destination pattern (`help import` lists the
     /// tokens), `~` expanded.
     public var importPattern = "~/Pictures/%Y/%Y-%m-%d/%f"
+    /// The prompt, with `PromptFormat`'s tokens.
+    public var prompt = PromptFormat.standard
+    /// The camera opened when `--camera` names none (set in the config file); empty: the first USB camera.
+    public var camera = ""
 
     public init() {}
 
     /// Every setting's name, in the order `set` lists them.
-    public static let names = ["errexit", "progress", "timeout", "images", "download-dir", "limit-rate", "player", "import-to"]
+    public static let names = [
+        "errexit", "progress", "timeout", "images", "download-dir", "limit-rate", "player", "import-to", "prompt", "camera",
+    ]
+
+    /// Each setting's values and meaning, for `help set` and the man page (one line each).
+    public static let help: [(name: String, values: String, meaning: String)] = [
+        ("errexit", "on|off", "stop a script at the first failure (on)"),
+        ("progress", "on|off", "progress lines on a terminal (on)"),
+        ("timeout", "SECONDS", "how long to wait for the camera, used by open and capture (10)"),
+        ("images", "auto|kitty|iterm|blocks|off",
+            "how thumbnails are drawn: auto is the terminal's image protocol when it has one, else colour "
+                + "half blocks; off is text only (auto)"),
+        ("download-dir", "DIR", "where fetch writes (.)"),
+        ("limit-rate", "BYTES|off", "the most bytes per second a download takes, such as 500k or 20M (off)"),
+        ("player", "auto|mpv|none",
+            "where play shows the video: auto is mpv at a prompt with a display and none in scripts; mpv "
+                + "whenever installed; none never (auto)"),
+        ("import-to", "PATTERN", "where import puts files ('help import' lists the tokens)"),
+        ("prompt", "FORMAT", "the prompt, with the tokens listed in 'help set' (\(PromptFormat.standard))"),
+        ("camera", "URL|none", "the camera opened when --camera names none, best set in the config file (none: "
+            + "the USB camera attached)"),
+    ]
 
     /// The value of setting `name` as `set` shows it.
     public func value(of name: String) throws(SettingError) -> String {
@@ -48,6 +74,8 @@ public struct Settings: Sendable, Equatable {
         case "limit-rate": return rateLimit.map { HumanReadable.size($0) + "/s" } ?? "off"
         case "player": return player.rawValue
         case "import-to": return importPattern
+        case "prompt": return prompt
+        case "camera": return camera.isEmpty ? "none" : camera
         default: throw SettingError.unknown(name)
         }
     }
@@ -91,6 +119,20 @@ public struct Settings: Sendable, Equatable {
                 throw SettingError.invalid(name, "a destination pattern such as ~/Pictures/%Y/%Y-%m-%d/%f (\(error))")
             }
             importPattern = text
+        case "prompt":
+            guard !text.isEmpty else { throw SettingError.invalid(name, "a format such as '\(PromptFormat.standard)'") }
+            prompt = text
+        case "camera":
+            if ["none", "off", ""].contains(text.lowercased()) {
+                camera = ""
+            } else {
+                do {
+                    _ = try CameraURL(parsing: text)
+                } catch {
+                    throw SettingError.invalid(name, "a camera URL such as usb:, ptpip:192.168.1.1 or dir:/media/card, or none")
+                }
+                camera = text
+            }
         default: throw SettingError.unknown(name)
         }
     }

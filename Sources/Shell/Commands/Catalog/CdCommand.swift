@@ -3,7 +3,8 @@ struct CdCommand: ShellCommand {
     let spec = CommandSpec(
         "cd", area: .catalog, arguments: [ArgumentSpec("FOLDER", .remoteFolder, .optional)],
         summary: "change the camera folder",
-        details: "Changes the current folder on the camera; with no FOLDER, goes to the top.")
+        details: "Changes the current folder on the camera; with no FOLDER, goes to the top.",
+        examples: ["cd DCIM/100MEDIA", "cd ..", "cd /", "cd"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let catalog = try shell.loadedCatalog()

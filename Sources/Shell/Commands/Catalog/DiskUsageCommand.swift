@@ -12,7 +12,8 @@ struct DiskUsageCommand: ShellCommand {
             For each folder below each FOLDER (the current folder when none is given) that holds files: their \
             total size and count, with everything below it, and how much of that was not imported from this \
             camera yet (see 'import'); then the total.
-            """)
+            """,
+        examples: ["du", "du DCIM/100MEDIA"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()

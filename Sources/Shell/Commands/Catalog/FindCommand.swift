@@ -13,7 +13,8 @@ struct FindCommand: ShellCommand {
             top of the card. --since and --until keep files taken within those days (2024-05-01, or \
             2024-05-01T10:15), --kind photos, videos or raw files, --larger files over a size, --new files not \
             imported from this camera yet. Only the cached file list is read.
-            """)
+            """,
+        examples: ["find --kind video --larger 100M", "find --since 2024-05-01 DCIM", "find --new"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()

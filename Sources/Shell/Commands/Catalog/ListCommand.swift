@@ -7,6 +7,9 @@ struct ListCommand: ShellCommand {
         "ls", aliases: ["dir"], area: .catalog,
         options: [
             OptionSpec(.long, short: "l", "long listing: size, date and type"),
+            OptionSpec(.onePerLine, short: "1", "one name per line, even on a terminal"),
+            OptionSpec(.humanSizes, short: "h", "sizes in kB, MB, GB (always so; taken for the habit)"),
+            OptionSpec(.all, short: "a", "also names that begin with '.'"),
             OptionSpec(.byTime, short: "t", "sort by date, newest first"),
             OptionSpec(.bySize, short: "S", "sort by size, largest first"),
             OptionSpec(.reverse, short: "r", "reverse the order"),
@@ -21,8 +24,9 @@ struct ListCommand: ShellCommand {
             thumbnails of the photos and videos among them, as many to a row as fit, each row as soon as its \
             thumbnails arrived (Ctrl-C stops it); a line per file when output is not a terminal or with \
             `set images off`. -R lists every file below the folders; --since, --until, --kind, --larger and \
-            --new keep only some files (see 'find').
-            """)
+            --new keep only some files (see 'find'). Names that begin with '.' are listed with -a or when named.             On a terminal, names a shell would split are quoted as GNU ls quotes them ('My Clip.MP4').
+            """,
+        examples: ["ls -lh", "ls -1 *.MP4 | head", "ls -lt DCIM/100MEDIA", "ls --thumbs *.JPG", "ls -R --kind video"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         if invocation.has(.thumbs) && invocation.has(.json) {
@@ -43,6 +47,11 @@ struct ListCommand: ShellCommand {
         } else {
             found = try self.entries(invocation.arguments, catalog: catalog, shell: shell)
         }
+        if !invocation.has(.all) {
+            // Hidden names (phones keep `.thumbnails` and `.trashed-…` on their cards) unless named outright.
+            let named = Set(invocation.arguments.filter { !$0.isGlob }.map(\.text))
+            found = found.filter { !$0.isHidden || named.contains($0.shown) }
+        }
         if !filter.isEmpty { found = found.filter { $0.file.map(filter.keeps) ?? false } }
         var entries = FileListing.sorted(found, order)
         if invocation.has(.long) || invocation.has(.json) { entries = ContentDescribed.entries(entries, shell: shell) }
@@ -52,9 +61,11 @@ struct ListCommand: ShellCommand {
         } else if invocation.has(.json) {
             shell.output.line(listing.json(entries))
         } else if invocation.has(.long) {
-            for line in listing.long(entries) { shell.output.line(line) }
+            for line in listing.long(entries, quoted: shell.output.terminalColumns != nil) { shell.output.line(line) }
         } else {
-            for line in listing.short(entries, columns: shell.output.terminalColumns) { shell.output.line(line) }
+            let lines = listing.short(
+                entries, columns: shell.output.terminalColumns, onePerLine: invocation.has(.onePerLine))
+            for line in lines { shell.output.line(line) }
         }
         return .success
     }
@@ -86,4 +97,9 @@ struct ListCommand: ShellCommand {
                 path: child, file: file, isFolder: file.isFolder || catalog.isFolder(child), shown: prefix + file.name)
         }
     }
+}
+
+extension RemoteEntry {
+    /// True when the entry's own name begins with `.`, as hidden files do.
+    var isHidden: Bool { (path.split(separator: "/").last ?? "").hasPrefix(".") }
 }

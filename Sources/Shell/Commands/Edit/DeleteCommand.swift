@@ -8,7 +8,8 @@ struct DeleteCommand: ShellCommand {
         options: [OptionSpec(.force, long: "force", "delete outside edit mode")],
         arguments: [ArgumentSpec("NAME|GLOB", .remoteName, .oneOrMore)],
         summary: "delete files from the camera",
-        details: "Deletes each named file and reports each result. Needs edit mode, or --force.")
+        details: "Deletes each named file and reports each result. Needs edit mode, or --force.",
+        examples: ["edit; delete DJI_0001.JPG; done", "delete --force *.LRF", "rm 'My Clip.MP4'"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()

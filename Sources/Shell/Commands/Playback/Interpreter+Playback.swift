@@ -25,7 +25,7 @@ extension Interpreter {
     var playbackPromptFragment: String? {
         guard let status = playback.engine.status() else { return nil }
         let fragment = status.promptFragment(ascii: !playbackEnvironment.unicode)
-        if let loadedVideo, state.selection?.file.path == loadedVideo.path { return fragment }
+        if let loadedVideo, promptSelection != nil, state.selection?.file.path == loadedVideo.path { return fragment }
         return TerminalWidth.truncate(SafeText.display(status.media), to: 20) + " " + fragment
     }
 

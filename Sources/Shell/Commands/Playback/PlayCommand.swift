@@ -14,7 +14,8 @@ struct PlayCommand: ShellCommand {
             with no NAME, goes on with the loaded video, or plays the selected file. The video shows in mpv \
             when `set player` allows it; without a player, playback runs on the shell's clock. The prompt \
             shows the state while a video is loaded.
-            """)
+            """,
+        examples: ["play DJI_0003.MP4", "play; seek 50%; pause"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         shell.playerChoice.update(shell.state.settings.player)

@@ -9,7 +9,8 @@ struct SeekCommand: ShellCommand {
             POS is seconds (12.5), m:ss(.f) (1:02.5), relative +N or -N seconds, or N% of the length. The seek \
             lands on the keyframe at or before POS and says which; a POS before the start or past the end is \
             clamped. A stopped video is paused there.
-            """)
+            """,
+        examples: ["seek 12.5", "seek 1:02", "seek +10", "seek 50%"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         guard let word = invocation.arguments.first, let position = SeekPosition(word.text) else { return .success }

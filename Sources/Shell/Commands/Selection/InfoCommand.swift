@@ -7,7 +7,8 @@ struct InfoCommand: ShellCommand {
     let spec = CommandSpec(
         "info", area: .selection, options: [.json], arguments: [ArgumentSpec("NAME", .remoteName, .optional)],
         summary: "show a file's details",
-        details: "Shows the size, date, type and dimensions of NAME, or of the selected file.")
+        details: "Shows the size, date, type and dimensions of NAME, or of the selected file.",
+        examples: ["info DJI_0001.JPG", "info --json 'My Clip.MP4'"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()

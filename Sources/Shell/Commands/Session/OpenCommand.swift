@@ -11,7 +11,8 @@ struct OpenCommand: ShellCommand {
             ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH, sim: and sim:PATH. When a usb: URL matches several \
             cameras ('devices' lists them), the prompt opens the first and names the others; a script \
             stops with the list.
-            """)
+            """,
+        examples: ["open usb:", "open ptpip:192.168.1.1", "open dir:/media/$USER/CARD", "open sim:"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         guard let text = invocation.arguments.first?.text else { return .success }

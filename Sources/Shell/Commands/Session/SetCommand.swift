@@ -2,18 +2,16 @@
 struct SetCommand: ShellCommand {
     let spec = CommandSpec(
         "set", area: .session,
+        options: [OptionSpec(.save, long: "save", "also write the setting to the config file")],
         arguments: [ArgumentSpec("NAME", .settingName, .optional), ArgumentSpec("VALUE", .text, .optional)],
         summary: "show or change a setting",
-        details: """
-            With no argument, lists the settings; with NAME, shows one; with NAME VALUE, changes it.
-            errexit on|off: stop a script at the first failure (on). progress on|off: progress lines on a \
-            terminal. timeout SECONDS: how long to wait for the camera (used by open and capture). \
-            images auto|kitty|iterm|blocks|off: how thumbnails are drawn (auto: the terminal's image protocol \
-            when it has one, else colour half blocks; off: text only). download-dir DIR: where fetch writes. \
-            limit-rate BYTES|off: the most bytes per second a download takes (500k, 20M). \
-            player auto|mpv|none: where play shows the video (auto: mpv at a prompt with a display, \
-            none in scripts; mpv: whenever installed; none: never).
-            """)
+        details: "With no argument, lists the settings; with NAME, shows one; with NAME VALUE, changes it. "
+            + "--save also writes it to the config file, so that every later session starts with it.",
+        examples: ["set", "set limit-rate 20M", "set prompt '%n %c%W%s> '", "set --save download-dir ~/Pictures/drone", "set errexit off"],
+        sections: [
+            HelpSection("settings", Settings.help.map { HelpEntry($0.name + " " + $0.values, $0.meaning) }),
+            HelpSection("prompt tokens", PromptFormat.tokens),
+        ])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let arguments = invocation.arguments
@@ -23,6 +21,7 @@ struct SetCommand: ShellCommand {
             return .success
         }
         guard arguments.count > 1 else {
+            if invocation.has(.save) { throw CommandError("--save needs NAME VALUE") }
             shell.output.line("\(name) \(SafeText.display(try shell.state.settings.value(of: name)))")
             return .success
         }
@@ -35,6 +34,12 @@ struct SetCommand: ShellCommand {
             }
         }
         shell.state.settings = settings
+        if invocation.has(.save) {
+            guard let path = shell.configPath else {
+                throw CommandError("no config file: neither $XDG_CONFIG_HOME nor $HOME is an absolute folder")
+            }
+            try ConfigFile.save(setting: name, value: arguments[1].text, at: path)
+        }
         return .success
     }
 }

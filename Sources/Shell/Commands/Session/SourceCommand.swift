@@ -6,7 +6,8 @@ struct SourceCommand: ShellCommand {
     let spec = CommandSpec(
         "source", area: .session, arguments: [ArgumentSpec("FILE", .localPath)],
         summary: "run the commands of a script file",
-        details: "Runs FILE line by line as a script: it stops at the first failure unless the line starts with -.")
+        details: "Runs FILE line by line as a script: it stops at the first failure unless the line starts with -.",
+        examples: ["source ~/import.msh"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         guard let path = invocation.arguments.first?.text else { return .success }

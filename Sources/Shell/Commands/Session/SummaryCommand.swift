@@ -9,14 +9,16 @@ struct SummaryCommand: ShellCommand {
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         let summary = session.camera.summary
+        let storages = (try? session.camera.storages()) ?? []
+        // A card whose every storage is read-only deletes and takes nothing, whatever DeviceInfo lists.
+        let writable = storages.isEmpty || storages.contains { !$0.readOnly }
         var abilities: [String] = []
         if summary.canListInOneRequest { abilities.append("list in one request") }
         if summary.canReadRanges { abilities.append("read ranges (resume, playback)") }
         if summary.hasThumbnails { abilities.append("thumbnails") }
-        if summary.canDelete { abilities.append("delete") }
+        if summary.canDelete && writable { abilities.append("delete") }
         if summary.canCapture { abilities.append("capture") }
-        if summary.canUpload { abilities.append("upload (put, mkdir)") }
-        let storages = (try? session.camera.storages()) ?? []
+        if summary.canUpload && writable { abilities.append("upload (put, mkdir)") }
         let catalog = session.catalog
         let fileCount = catalog.allFiles().count
         var rows = [

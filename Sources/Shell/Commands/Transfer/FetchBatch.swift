@@ -109,6 +109,7 @@ final class FetchBatch {
         if let deviceName = result.file.deviceName {
             line += "; the camera calls it \(SafeText.display(deviceName))"
         }
+        if result.replacedExisting { line += "; replaced the different file that was there (--force)" }
         if (path as NSString).lastPathComponent != LocalFileName.sanitize(result.file.name) {
             summary.renamed += 1
             line += "; a different file has its name here, fetch --force replaces it instead"

@@ -25,7 +25,8 @@ struct FetchCommand: ShellCommand {
             there (same size and capture time) is skipped; a different file at the name is kept and the new one \
             gets a unique name (NAME (2).JPG), unless --force replaces it. Files get the capture time as their \
             modification time. -c is accepted for habit: continuing is what fetch always does; so is --new.
-            """)
+            """,
+        examples: ["fetch DJI_0003.MP4", "fetch -c", "fetch -o ~/Videos *.MP4", "fetch --new --delete-after *", "get 'My Clip.MP4'"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()

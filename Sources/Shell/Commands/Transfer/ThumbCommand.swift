@@ -21,7 +21,8 @@ struct ThumbCommand: ShellCommand {
             terminal the picture uses its image protocol (kitty, iTerm2) or colour half blocks (see `set \
             images`); otherwise a line per file gives the thumbnail's size. With --save DIR, writes them as \
             NAME.thumb.jpg instead.
-            """)
+            """,
+        examples: ["thumb DJI_0001.JPG", "thumb *.MP4", "thumb --save ~/thumbs *.JPG"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()

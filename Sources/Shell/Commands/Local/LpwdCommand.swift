@@ -1,7 +1,7 @@
 /// lpwd: the local folder, and where downloads go when `download-dir` points elsewhere.
 struct LpwdCommand: ShellCommand {
     let spec = CommandSpec(
-        "lpwd", area: .session, summary: "print the local folder",
+        "lpwd", area: .local, summary: "print the local folder",
         details: "Prints the local folder, and where downloads go when `set download-dir` points elsewhere.")
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
