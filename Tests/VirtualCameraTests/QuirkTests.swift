@@ -58,6 +58,7 @@ final class RawConnection: @unchecked Sendable {
     func close() { initiator.close() }
 }
 
+/// A virtual camera with `quirks` over a fresh card folder holding `files`; the caller removes the folder (`defer`).
 func quirkyCamera(_ quirks: Quirks, files: [String: [UInt8]] = [:]) throws -> (VirtualCamera, URL) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quirk-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -84,7 +85,8 @@ let threeFiles: [String: [UInt8]] = [
     }
 
     @Test func deviceInfoListsOnlyWhatTheQuirkyCameraAnswers() throws {
-        let (camera, _) = try quirkyCamera([.noThumbs, .noPartial, .noProplist])
+        let (camera, folder) = try quirkyCamera([.noThumbs, .noPartial, .noProplist])
+        defer { try? FileManager.default.removeItem(at: folder) }
         let connection = RawConnection(camera)
         defer { connection.close() }
         let info = try DeviceInfo(decoding: try connection.run(.getDeviceInfo, id: 0).1)
@@ -98,7 +100,8 @@ let threeFiles: [String: [UInt8]] = [
     }
 
     @Test func okUnknownOpsAnswersOKWithNoData() throws {
-        let (camera, _) = try quirkyCamera([.noProplist, .okUnknownOps], files: threeFiles)
+        let (camera, folder) = try quirkyCamera([.noProplist, .okUnknownOps], files: threeFiles)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let connection = RawConnection(camera)
         defer { connection.close() }
         try connection.open()
@@ -107,7 +110,8 @@ let threeFiles: [String: [UInt8]] = [
     }
 
     @Test func strictTransactionsRefuseTheOrderThatSendsDeviceInfoFirst() throws {
-        let (camera, _) = try quirkyCamera([.strictTransactions])
+        let (camera, folder) = try quirkyCamera([.strictTransactions])
+        defer { try? FileManager.default.removeItem(at: folder) }
         let old = RawConnection(camera)
         #expect(try old.run(.getDeviceInfo, id: 0).0 == .ok)
         #expect(try old.run(.openSession, [1], id: 0).0 == .ok)
@@ -121,7 +125,8 @@ let threeFiles: [String: [UInt8]] = [
     }
 
     @Test func deviceInfoOutsideASessionAndAStickySession() throws {
-        let (camera, _) = try quirkyCamera([.noDeviceInfoOutsideSession, .stickySession])
+        let (camera, folder) = try quirkyCamera([.noDeviceInfoOutsideSession, .stickySession])
+        defer { try? FileManager.default.removeItem(at: folder) }
         let first = RawConnection(camera)
         #expect(try first.run(.getDeviceInfo, id: 0).0 == .sessionNotOpen)
         try first.open()
@@ -138,7 +143,8 @@ let threeFiles: [String: [UInt8]] = [
     }
 
     @Test func lazyHandlesExistOnlyOnceTheirFolderWasScanned() throws {
-        let (camera, _) = try quirkyCamera([.lazyHandles], files: threeFiles)
+        let (camera, folder) = try quirkyCamera([.lazyHandles], files: threeFiles)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let connection = RawConnection(camera)
         defer { connection.close() }
         try connection.open()
@@ -153,13 +159,15 @@ let threeFiles: [String: [UInt8]] = [
     }
 
     @Test func propListQuirksAnswerTheFolderItselfOrTheWholeSubtree() throws {
-        let (selfCamera, _) = try quirkyCamera([.proplistListsSelf], files: threeFiles)
+        let (selfCamera, selfCameraFolder) = try quirkyCamera([.proplistListsSelf], files: threeFiles)
+        defer { try? FileManager.default.removeItem(at: selfCameraFolder) }
         let a = RawConnection(selfCamera)
         try a.open()
         let root = try ObjectPropList(decoding: try a.run(.getObjectPropList, [0, 0, 0xFFFF_FFFF, 0, 1]).1).byObject()
         #expect(root.count == 1 && root[0].handle == 0 && root[0].properties[.objectFileName] == .string("/"))
         a.close()
-        let (deepCamera, _) = try quirkyCamera([.proplistIgnoresDepth], files: threeFiles)
+        let (deepCamera, deepCameraFolder) = try quirkyCamera([.proplistIgnoresDepth], files: threeFiles)
+        defer { try? FileManager.default.removeItem(at: deepCameraFolder) }
         let b = RawConnection(deepCamera)
         defer { b.close() }
         try b.open()
@@ -168,7 +176,8 @@ let threeFiles: [String: [UInt8]] = [
     }
 
     @Test func handlesListSelfMakesALoopAndNoAllStoragesRefusesTheWildcard() throws {
-        let (camera, _) = try quirkyCamera([.handlesListSelf, .noAllStorages], files: threeFiles)
+        let (camera, folder) = try quirkyCamera([.handlesListSelf, .noAllStorages], files: threeFiles)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let connection = RawConnection(camera)
         defer { connection.close() }
         try connection.open()
@@ -180,7 +189,8 @@ let threeFiles: [String: [UInt8]] = [
     }
 
     @Test func namesFormatsAndDatasetsTheQuirkyWay() throws {
-        let (camera, _) = try quirkyCamera([.duplicateNames, .invalidUTF16, .truncatedObjectInfo, .genericFormat, .noThumbInfo], files: threeFiles)
+        let (camera, folder) = try quirkyCamera([.duplicateNames, .invalidUTF16, .truncatedObjectInfo, .genericFormat, .noThumbInfo], files: threeFiles)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let connection = RawConnection(camera)
         defer { connection.close() }
         try connection.open()
@@ -205,6 +215,7 @@ let threeFiles: [String: [UInt8]] = [
 
     @Test func captureIntoANewFolderAnnouncesOnlyTheFolderAndNoEventsSendsNothing() throws {
         let (camera, folder) = try quirkyCamera([.captureNewFolder], files: threeFiles)
+        defer { try? FileManager.default.removeItem(at: folder) }
         try DemoCard.enableCapture(on: camera.card)
         let connection = RawConnection(camera)
         defer { connection.close() }
@@ -217,7 +228,8 @@ let threeFiles: [String: [UInt8]] = [
         let shots = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/DCIM/101MSHOT")
         #expect(shots.count == 1)
 
-        let (quiet, _) = try quirkyCamera([.noEvents], files: threeFiles)
+        let (quiet, quietFolder) = try quirkyCamera([.noEvents], files: threeFiles)
+        defer { try? FileManager.default.removeItem(at: quietFolder) }
         try DemoCard.enableCapture(on: quiet.card)
         let silent = RawConnection(quiet)
         defer { silent.close() }

@@ -13,9 +13,9 @@ extension CommandTable {
         // selection
         SelectCommand(), InfoCommand(), OffsetCommand(),
         // transfer
-        ThumbCommand(), FetchCommand(), ImportCommand(),
+        ThumbCommand(), FetchCommand(), ImportCommand(), PutCommand(),
         // edit
-        EditCommand(), DoneCommand(), DeleteCommand(),
+        EditCommand(), DoneCommand(), DeleteCommand(), MkdirCommand(), RmdirCommand(),
         // playback
         PlayCommand(), PauseCommand(), ResumeCommand(), StopCommand(), SeekCommand(), StepCommand(),
         StatusCommand(),

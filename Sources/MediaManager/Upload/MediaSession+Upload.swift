@@ -1,0 +1,47 @@
+import Foundation
+import PTP
+
+/// Uploads through the session, so the catalog learns of each new file and folder at once.
+extension MediaSession {
+    /// Why an upload target is refused before anything is sent.
+    public struct UploadRefusal: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Sends the local file at `path` as `name` into catalog folder `folder` ("" the top); returns the new
+    /// file as the catalog now lists it (nil when the camera does not describe it).
+    @discardableResult
+    public func upload(
+        _ path: String, as name: String, into folder: String, progress: ((UInt64) -> Void)? = nil,
+        cancellation: CancellationFlag? = nil
+    ) throws -> MediaFile? {
+        let (storage, parent) = try target(folder)
+        let source = try LocalFileSource(path: path, progress: progress, cancellation: cancellation)
+        let handle = try camera.upload(source, name: name, storage: storage, parent: parent)
+        return learn(handle)
+    }
+
+    /// Makes folder `name` in catalog folder `folder`; returns it as the catalog now lists it.
+    @discardableResult
+    public func makeFolder(_ name: String, in folder: String) throws -> MediaFile? {
+        let (storage, parent) = try target(folder)
+        return learn(try camera.makeFolder(name, storage: storage, parent: parent))
+    }
+
+    private func target(_ folder: String) throws -> (UInt32, UInt32?) {
+        guard let location = catalog.folderHandle(folder) else {
+            if folder.isEmpty {
+                // The top of a camera with several stores lists the stores: a file goes into one of them.
+                throw UploadRefusal(description: "this camera has several stores: go into one first (cd store_...)")
+            }
+            throw UploadRefusal(description: "no such folder on the camera: /\(folder)")
+        }
+        return (location.storage, location.id)
+    }
+
+    private func learn(_ handle: UInt32) -> MediaFile? {
+        catalog.apply(.added(handle))
+        try? catalog.applyPendingChanges()
+        return catalog.file(id: handle)
+    }
+}
