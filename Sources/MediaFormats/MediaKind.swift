@@ -18,11 +18,20 @@ public enum MediaKind: String, Sendable, CaseIterable {
 
     /// The kind for a file named `fileName`, such as "DJI_0001.JPG".
     public init(fileName: String) {
-        guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else {
+        // By bytes, not characters, and without lowercasing the whole name: a listing of 100,000 files
+        // asks this for every one of them.
+        let utf8 = fileName.utf8
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")), dot != utf8.startIndex else {
             self = .other
             return
         }
-        switch fileName[fileName.index(after: dot)...].lowercased() {
+        let suffix = utf8[utf8.index(after: dot)...]
+        guard suffix.count <= 4 else {
+            self = .other
+            return
+        }
+        let lowered = String(decoding: suffix.map { (65...90).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        switch lowered {
         case "jpg", "jpeg", "jpe": self = .jpeg
         case "dng", "cr2", "cr3", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "pef", "srw": self = .raw
         case "tif", "tiff": self = .tiff
@@ -40,7 +49,12 @@ public enum MediaKind: String, Sendable, CaseIterable {
     public var isImage: Bool { [.jpeg, .raw, .tiff, .heic].contains(self) }
 
     /// A movie readable by `MovieReader` (MP4, MOV, LRF).
-    public var isVideo: Bool { [.mp4, .mov, .lowResolutionVideo].contains(self) }
+    public var isVideo: Bool {
+        switch self {
+        case .mp4, .mov, .lowResolutionVideo: true
+        default: false
+        }
+    }
 
     /// A file that accompanies another (proxy, telemetry, thumbnail) rather than being media of its own.
     public var isSidecar: Bool { [.lowResolutionVideo, .telemetry, .thumbnail].contains(self) }

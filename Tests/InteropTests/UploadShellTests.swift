@@ -61,6 +61,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.card + "/DCIM/100A/NEW"))
     }
 
+    /// A read-only store (StorageInfo AccessCapability 1) on a camera that lists uploads all the same, as
+    /// QEMU's read-only card does: put and mkdir are refused from StorageInfo, before anything is sent.
+    @Test func aReadOnlyStoreRefusesPutAndMkdirBeforeSending() throws {
+        let fixture = try Fixture()
+        let server = try ServeProcess(arguments: ["--read-only", "--quirks", "uploads-on-read-only", fixture.card])
+        defer { _ = server.stop() }
+        let result = try fixture.shell(
+            "ptpip:127.0.0.1:\(server.port)", "cd DCIM/100A; -put note.txt; -mkdir NEW; storages")
+        #expect(result.status == 0, "the '-' lines go on: \(result.stderr)")
+        let errors = result.stderr.split(separator: "\n").map(String.init)
+        #expect(errors.count == 2, "\(errors)")
+        #expect(errors.first?.contains("put: note.txt: the storage is read-only") == true, "\(errors)")
+        #expect(errors.last?.contains("/DCIM/100A/NEW: the storage is read-only") == true, "\(errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.card + "/DCIM/100A").isEmpty)
+    }
+
     @Test func aCameraWithoutUploadsRefusesClearly() throws {
         let fixture = try Fixture()
         for command in ["put note.txt", "mkdir NEW"] {

@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func synopsesFollowTheBrief() {
-        #expect(table.command("ls").synopsis == "ls [-l] [-1] [-h] [-a] [-t] [-S] [-r] [--thumbs] [--json] [-R] [--since DATE] [--until DATE] [--kind KIND] [--larger SIZE] [--new] [GLOB...]", "the brief's, and issue 7's --thumbs")
+        #expect(table.command("ls").synopsis == "ls [-l] [-1] [-h] [-a] [-t] [-S] [-r] [--thumbs] [--json] [-R] [-d] [--since DATE] [--until DATE] [--kind KIND] [--larger SIZE] [--new] [GLOB...]", "the brief's, and issue 7's --thumbs")
         #expect(table.command("fetch").synopsis == "fetch [-c] [-o DIR] [--new] [--force] [--delete-after] [NAME|GLOB...]")
         #expect(table.command("delete").synopsis == "delete [--force] NAME|GLOB...")
         #expect(table.command("set").synopsis == "set [--save] [NAME [VALUE]]")

@@ -5,7 +5,7 @@ import TestSupport
 @testable import Shell
 
 /// Issue 13's output habits through the built binary: a full disk fails the command, a reader that went
-/// away ends the shell quietly, `ls -1/-h/-a`, GNU ls quoting on a terminal, the hint to quote a name with
+/// away ends the shell quietly, `ls -1/-h/-a`, `ls DCIM/*` in blocks and `-d`, GNU ls quoting on a terminal, the hint to quote a name with
 /// spaces, and `fetch --force` saying what it replaced.
 @Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
 struct OutputHabitsTests {
@@ -53,6 +53,32 @@ struct OutputHabitsTests {
         let long = Array(lines[14..<21])
         #expect(long.first?.hasSuffix("Birthday Party.MP4") == true)
         #expect(Array(lines[21..<28]) == long && Array(lines[28..<35]) == long, "-lh and -1l are ls -l")
+    }
+
+    @Test func aGlobThatMatchesFoldersListsEachUnderItsName() throws {
+        try card.write("DCIM/PANO.JPG", patternBytes(500, seed: 9))
+        let result = try shell(
+            #"for c in 'ls DCIM/*' 'ls -l DCIM/*' 'ls -d DCIM/*' 'ls DCIM/101*' 'ls --json DCIM/10*'; do "#
+            + #"$MSH --camera "$CARD" -c "$c"; echo "status=$?"; done"#)
+        #expect(result.standardError == "")
+        // Blank lines kept (they separate the blocks); the text ends in a newline, not in another line.
+        let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        let runs = lines.split(whereSeparator: { $0.hasPrefix("status=") }).map(Array.init)
+        #expect(lines.filter { $0.hasPrefix("status=") } == Array(repeating: "status=0", count: 5))
+        #expect(runs.count == 5)
+        guard runs.count == 5 else { return }
+        #expect(runs[0] == [
+            "DCIM/PANO.JPG", "", "DCIM/100MEDIA:", "Birthday Party.MP4", "DJI_0001.JPG", "DJI_0002.JPG",
+            "DJI_0003.MP4", "DJI_0003.SRT", "My Clip 1.MP4", "My Clip 2.MP4", "", "DCIM/101MEDIA:",
+            "IMG_0100.JPG", "IMG_0101.JPG",
+        ], "files first, then each folder under its name")
+        #expect(runs[1].count == 14 && runs[1][0].hasSuffix("  DCIM/PANO.JPG") && runs[1][2] == "DCIM/100MEDIA:"
+            && runs[1][3].hasSuffix("  Birthday Party.MP4") && runs[1][11] == "DCIM/101MEDIA:"
+            && runs[1][13].hasSuffix("  IMG_0101.JPG"), "ls -l: the same blocks, long")
+        #expect(runs[2] == ["DCIM/100MEDIA/", "DCIM/101MEDIA/", "DCIM/PANO.JPG"], "ls -d: the folders themselves")
+        #expect(runs[3] == ["IMG_0100.JPG", "IMG_0101.JPG"], "one folder matched: its contents, no heading")
+        let paths = runs[4].filter { $0.contains("\"path\"") }
+        #expect(paths.count == 9 && paths.last?.contains("/DCIM/101MEDIA/IMG_0101.JPG") == true, "--json: one list")
     }
 
     @Test func hiddenNamesAreThoseBeginningWithADot() {

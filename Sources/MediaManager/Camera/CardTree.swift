@@ -5,10 +5,13 @@ import PTP
 /// 11 folders: one request, not 13). Kept only when the answer makes sense as a tree; else the catalog
 /// reads folder by folder as before.
 struct CardTree {
-    /// The objects at each store's root, by storage ID.
-    private var roots: [UInt32: [ListedObject]] = [:]
-    /// The objects in each folder, by the folder's handle.
-    private var children: [UInt32: [ListedObject]] = [:]
+    /// Every object of the answer, once: the groups below hold places in it (a copy per group would
+    /// double the memory of a card of 100,000 objects).
+    private let all: [ListedObject]
+    /// The places of the objects at each store's root, by storage ID.
+    private var roots: [UInt32: [Int]] = [:]
+    /// The places of the objects in each folder, by the folder's handle.
+    private var children: [UInt32: [Int]] = [:]
     /// Folders at the deepest level the answer reached: a device that cuts Depth short (or answers Depth
     /// 1, as some do) leaves them empty although they are not, so they are read on their own.
     private var unsure: Set<UInt32> = []
@@ -16,10 +19,15 @@ struct CardTree {
     private var folders: Set<UInt32> = []
 
     /// The objects of the store's root (`folder` nil) or of a folder; nil when the tree cannot say.
-    func objects(in folder: UInt32?, storage: UInt32) -> [ListedObject]? {
-        guard let folder else { return roots[storage] ?? [] }
-        guard folders.contains(folder), !unsure.contains(folder) else { return nil }
-        return children[folder] ?? []
+    func objects(in folder: UInt32?, storage: UInt32) -> LazyMapSequence<[Int], ListedObject>? {
+        let places: [Int]
+        if let folder {
+            guard folders.contains(folder), !unsure.contains(folder) else { return nil }
+            places = children[folder] ?? []
+        } else {
+            places = roots[storage] ?? []
+        }
+        return places.lazy.map { [all] in all[$0] }
     }
 
     /// Sorts `objects` into a tree, or nil when they do not make one: an object at handle 0 or
@@ -29,6 +37,7 @@ struct CardTree {
     /// no proof of an empty card either (a device may answer nothing for a Depth it does not know).
     init?(_ objects: [ListedObject], storages: [UInt32]) {
         guard !objects.isEmpty, let onlyStore = storages.first else { return nil }
+        all = objects
         for object in objects {
             guard object.handle != 0, object.handle != 0xFFFF_FFFF, object.displayName != nil, object.parent != nil else {
                 return nil
@@ -36,30 +45,31 @@ struct CardTree {
             if object.format == UInt64(ObjectFormatCode.association.rawValue) { folders.insert(object.handle) }
         }
         var rootCount = 0
-        for object in objects {
+        for (place, object) in objects.enumerated() {
             let parent = Camera.normalizedParent(UInt32(truncatingIfNeeded: object.parent!))
             if parent == 0 {
                 let store = object.storageID.map { UInt32(truncatingIfNeeded: $0) } ?? (storages.count == 1 ? onlyStore : 0)
                 guard storages.contains(store) else { return nil }
-                roots[store, default: []].append(object)
+                roots[store, default: []].append(place)
                 rootCount += 1
             } else {
                 guard parent != object.handle, folders.contains(parent) else { return nil }
-                children[parent, default: []].append(object)
+                children[parent, default: []].append(place)
             }
         }
         // Every object reachable from a root, each folder once; the deepest level's folders are unsure.
-        var level = roots.values.flatMap { $0 }.filter { folders.contains($0.handle) }.map(\.handle)
+        var level = roots.values.flatMap { $0 }.map { objects[$0].handle }.filter { folders.contains($0) }
         var reached = rootCount
         var visited = Set(level)
         while !level.isEmpty {
             var next: [UInt32] = []
             for folder in level {
-                for child in children[folder] ?? [] {
+                for place in children[folder] ?? [] {
                     reached += 1
-                    if folders.contains(child.handle) {
-                        guard visited.insert(child.handle).inserted else { return nil }
-                        next.append(child.handle)
+                    let child = objects[place].handle
+                    if folders.contains(child) {
+                        guard visited.insert(child).inserted else { return nil }
+                        next.append(child)
                     }
                 }
             }
@@ -88,7 +98,7 @@ extension Camera {
     func list(folder: UInt32?, storage: UInt32, folderPath: String, from tree: CardTree) throws -> FolderListing? {
         guard let objects = tree.objects(in: folder, storage: storage) else { return nil }
         var listing = FolderListing()
-        listing.files.reserveCapacity(objects.count)
+        listing.files.reserveCapacity(objects.underestimatedCount)
         for object in objects {
             try add(object, storage: storage, folder: folder, folderPath: folderPath, into: &listing)
         }

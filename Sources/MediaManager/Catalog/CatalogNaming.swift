@@ -6,10 +6,17 @@ enum CatalogNaming {
     /// the later of two equal names getting " (2)", " (3)" before the extension. `taken` are names
     /// already used in the folder.
     static func distinct(_ files: [MediaFile], taken: Set<String> = []) -> [MediaFile] {
+        var files = files
+        makeDistinct(&files, taken: taken)
+        return files
+    }
+
+    /// `distinct`, in place (a folder of 100,000 files is not copied).
+    static func makeDistinct(_ files: inout [MediaFile], taken: Set<String> = []) {
         var used = taken
         used.reserveCapacity(taken.count + files.count)
-        return files.map { file in
-            var file = file
+        for index in files.indices {
+            let file = files[index]
             let usable = usableName(file.name)
             var candidate = usable
             var n = 2
@@ -19,17 +26,16 @@ enum CatalogNaming {
             }
             used.insert(candidate)
             if candidate != file.name {
-                file.deviceName = file.deviceName ?? file.name
-                file.name = candidate
+                files[index].deviceName = file.deviceName ?? file.name
+                files[index].name = candidate
             }
-            return file
         }
     }
 
     /// The name itself when it can be a path component, else its sanitized form.
     static func usableName(_ name: String) -> String {
-        let unusable = name.isEmpty || name == "." || name == ".." || name.contains("/")
-            || name.unicodeScalars.contains { $0.value == 0 }
+        // By bytes: a "/" or a NUL is one byte in UTF-8, and a folder of 100,000 names asks for each.
+        let unusable = name.isEmpty || name == "." || name == ".." || name.utf8.contains { $0 == UInt8(ascii: "/") || $0 == 0 }
         return unusable ? LocalFileName.sanitize(name) : name
     }
 

@@ -109,7 +109,7 @@ public final class MediaCatalog: @unchecked Sendable {
                 newIDs[rootPath] = (s.id, nil)
                 visited.insert(UInt64(s.id) << 32)
                 while let (path, id, depth) = queue.popLast() {
-                    let listing: FolderListing
+                    var listing: FolderListing
                     do {
                         if let tree, let known = try camera.list(folder: id, storage: s.id, folderPath: path, from: tree) {
                             listing = known
@@ -125,13 +125,17 @@ public final class MediaCatalog: @unchecked Sendable {
                         warnings.append("\(lost) (left out)")
                     }
                     warnings += listing.repaired.map(\.description)
-                    var entries = CatalogNaming.distinct(listing.files)
+                    // Taken out of the listing, so that naming and sorting change the one copy in place.
+                    var entries = listing.files
+                    listing.files = []
+                    CatalogNaming.makeDistinct(&entries)
                     if objects + entries.count > Self.maximumObjects {
                         entries = Array(entries.prefix(max(0, Self.maximumObjects - objects)))
                         newGaps.append("more than \(Self.maximumObjects) objects: the rest was not read")
                     }
                     objects += entries.count
-                    newFolders[path] = sortByName(entries)
+                    entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+                    newFolders[path] = entries
                     if objects >= Self.maximumObjects { break storeLoop }
                     for e in entries where e.isFolder {
                         let childPath = path.isEmpty ? e.name : path + "/" + e.name

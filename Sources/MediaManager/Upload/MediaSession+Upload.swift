@@ -36,7 +36,20 @@ extension MediaSession {
             }
             throw UploadRefusal(description: "no such folder on the camera: /\(folder)")
         }
+        try refuseReadOnly(location.storage)
         return (location.storage, location.id)
+    }
+
+    /// Refuses a store whose StorageInfo says it is read-only (AccessCapability 1, or 2: deletes only),
+    /// before any upload is sent: such a camera may list SendObjectInfo all the same (QEMU's read-only
+    /// card does) and then stall or fail the send.
+    private func refuseReadOnly(_ storage: UInt32) throws {
+        guard storage != 0, storage != 0xFFFF_FFFF, let info = try? camera.session.getStorageInfo(storage),
+            info.isReadOnly
+        else { return }
+        let deletes = info.accessCapability == StorageInfo.AccessCapability.readOnlyWithDeletion.rawValue
+        throw UploadRefusal(
+            description: "the storage is read-only (its StorageInfo says so\(deletes ? "; it allows deletes only" : ""))")
     }
 
     private func learn(_ handle: UInt32) -> MediaFile? {

@@ -24,6 +24,17 @@ public struct PTPWriter: Sendable {
     /// A PTP string; at most 254 UTF-16 units are kept (the count byte includes the NUL).
     public mutating func string(_ value: String) {
         if value.isEmpty { uint8(0); return }
+        // ASCII (most names, every date): each byte is a code unit, with no array of them in between.
+        let utf8 = value.utf8
+        if utf8.count <= 254, utf8.allSatisfy({ $0 < 0x80 }) {
+            uint8(UInt8(utf8.count + 1))
+            for byte in utf8 {
+                bytes.append(byte)
+                bytes.append(0)
+            }
+            uint16(0)
+            return
+        }
         var units = Array(value.utf16.prefix(254))
         // Do not cut a surrogate pair in half.
         if let last = units.last, UTF16.isLeadSurrogate(last) { units.removeLast() }

@@ -7,23 +7,46 @@
 /// object keeps its last value, as a dictionary would.
 public struct ListedObject: Sendable, Equatable {
     public var handle: UInt32
-    public var storageID: UInt64?
-    public var parent: UInt64?
-    public var format: UInt64?
-    public var size: UInt64?
+    public var storageID: UInt64? { get { number(0) } set { setNumber(0, newValue) } }
+    public var parent: UInt64? { get { number(1) } set { setNumber(1, newValue) } }
+    public var format: UInt64? { get { number(2) } set { setNumber(2, newValue) } }
+    public var size: UInt64? { get { number(3) } set { setNumber(3, newValue) } }
+    /// Milliseconds.
+    public var duration: UInt64? { get { number(4) } set { setNumber(4, newValue) } }
+    public var width: UInt64? { get { number(5) } set { setNumber(5, newValue) } }
+    public var height: UInt64? { get { number(6) } set { setNumber(6, newValue) } }
+    public var framesPerThousandSeconds: UInt64? { get { number(7) } set { setNumber(7, newValue) } }
     /// ObjectFileName (0xDC07).
     public var fileName: String?
     /// Name (0xDC44), which some devices send instead of the file name.
     public var name: String?
     public var dateCreated: String?
     public var dateModified: String?
-    /// Milliseconds.
-    public var duration: UInt64?
-    public var width: UInt64?
-    public var height: UInt64?
-    public var framesPerThousandSeconds: UInt64?
+    /// The integers, with a bit each saying which were sent (eight optionals would take twice the room,
+    /// times 100,000 objects).
+    private var numbers: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var present: UInt8 = 0
 
     public init(handle: UInt32) { self.handle = handle }
+
+    private func number(_ index: Int) -> UInt64? {
+        guard present & 1 << index != 0 else { return nil }
+        return withUnsafeBytes(of: numbers) { $0.load(fromByteOffset: index * 8, as: UInt64.self) }
+    }
+
+    private mutating func setNumber(_ index: Int, _ value: UInt64?) {
+        if let value {
+            present |= 1 << index
+            withUnsafeMutableBytes(of: &numbers) { $0.storeBytes(of: value, toByteOffset: index * 8, as: UInt64.self) }
+        } else {
+            present &= ~(1 << index)
+        }
+    }
+
+    public static func == (a: ListedObject, b: ListedObject) -> Bool {
+        a.handle == b.handle && a.fileName == b.fileName && a.name == b.name && a.dateCreated == b.dateCreated
+            && a.dateModified == b.dateModified && (0..<8).allSatisfy { a.number($0) == b.number($0) }
+    }
 
     /// The name to show: the file name, else the object's name.
     public var displayName: String? { fileName ?? name }
@@ -41,6 +64,7 @@ public struct ListedObject: Sendable, Equatable {
         // Devices send an object's properties together: the table is consulted only when the handle changes.
         var place: [UInt32: Int] = [:]
         var current = -1
+        var elementsOfFirst = 0
         for _ in 0..<count {
             let handle = try r.uint32()
             let property = ObjectPropertyCode(try r.uint16())
@@ -49,11 +73,15 @@ public struct ListedObject: Sendable, Equatable {
                 if let known = place[handle] {
                     current = known
                 } else {
+                    // Objects usually carry the same properties: once the first is read, the count of
+                    // elements says about how many objects follow (growing a big array copies it).
+                    if objects.count == 1 { objects.reserveCapacity(count / max(1, elementsOfFirst) + 1) }
                     current = objects.count
                     place[handle] = current
                     objects.append(ListedObject(handle: handle))
                 }
             }
+            if current == 0 { elementsOfFirst += 1 }
             try objects[current].read(property, type, from: &r)
         }
         return objects

@@ -41,10 +41,38 @@ public enum PTPDateTime {
                 zone = TimeZone(secondsFromGMT: sign * (hh * 3600 + mm * 60)) ?? assumedZone
             }
         }
+        // The time as if it were UTC, then moved by the zone's offset at that moment; where the offset
+        // differs an hour later or earlier (a daylight-saving change), the calendar decides, as before.
+        if day <= daysIn(month: month, year: year) {
+            let wall = Double(daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second)
+            let guess = zone.secondsFromGMT(for: Date(timeIntervalSince1970: wall))
+            let instant = wall - Double(guess)
+            if zone.secondsFromGMT(for: Date(timeIntervalSince1970: instant)) == guess {
+                return Date(timeIntervalSince1970: instant + fraction)
+            }
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         return calendar.date(from: components).map { $0.addingTimeInterval(fraction) }
+    }
+
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Formats a date the PTP way, in `zone`, without a zone suffix (as most cameras do).

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// The virtual camera's memory card: a tree of objects with stable handles, served from a folder on disk
@@ -40,6 +41,16 @@ public final class Card: @unchecked Sendable {
     private var nextSubscriber = 0
     private var watcher: Thread?
     private var watching = false
+    /// When a session last asked something of the card (the watcher waits for a quiet moment).
+    private var lastActivity: ContinuousClock.Instant?
+
+    /// Says that a session is using the card now: the watcher's next scan waits until the card has been
+    /// quiet for a whole interval, so that a scan of a big card (a stat per file) does not compete with
+    /// the listings and downloads it serves. Events still come from the sessions' own quick refreshes.
+    public func noteActivity() {
+        let now = ContinuousClock.now
+        lock.withLock { lastActivity = now }
+    }
     /// Bytes used by a capture; set by whoever builds the card (the demo media's photo).
     var captureImage: [UInt8] {
         get { lock.withLock { storedCaptureImage } }
@@ -421,7 +432,18 @@ public final class Card: @unchecked Sendable {
 
     /// The names of the folders a folder held at the last scan (lock held); nil when unknown.
     private func subfolderNamesLocked(inFolder path: String) -> [String]? {
-        scannedChildrenLocked(ofFolder: path)?.filter(\.isFolder).map(\.name)
+        // From the few folders rather than the folder's files: a quick refresh of a folder of 100,000
+        // files then costs nothing per file.
+        let handle: UInt32
+        if path.isEmpty {
+            handle = 0
+        } else {
+            guard let h = handleByPath[path] else { return nil }
+            handle = h
+        }
+        guard handle == 0 || diskFolders.contains(handle) else { return nil }
+        return diskFolders.compactMap { objects[$0].flatMap { $0.parent == handle && $0.isFolder ? $0 : nil } }
+            .sorted { $0.name < $1.name }.map(\.name)
     }
 
     /// The objects found on disk in a folder at the last scan (lock held; not the card's own writes in
@@ -465,7 +487,8 @@ public final class Card: @unchecked Sendable {
     /// Re-reads the folder every `interval` seconds in the background, so files copied onto the
     /// served folder are announced with ObjectAdded. Stopped by `stopWatching()` or deinit.
     /// A scan that takes long (a card of 100,000 files) stretches the pause to ten times its length, so the
-    /// watcher never takes more than about a tenth of a core from the sessions it serves.
+    /// watcher never takes more than about a tenth of a core from the sessions it serves; while sessions
+    /// are busy it waits (see `noteActivity`).
     public func startWatching(interval: TimeInterval = 1) {
         guard rootFD >= 0 else { return }
         let start = lock.withLock { () -> Bool in
@@ -475,11 +498,17 @@ public final class Card: @unchecked Sendable {
         }
         guard start else { return }
         let thread = Thread { [weak self] in
+            // Its scans (a stat per file) run only when the sessions leave a core idle.
+            ThreadPriority.makeCurrentThreadBackground()
             var pause = interval
             while true {
                 Thread.sleep(forTimeInterval: pause)
                 guard let self, self.lock.withLock({ self.watching }) else { return }
                 let began = ContinuousClock.now
+                if let last = self.lock.withLock({ self.lastActivity }), last.duration(to: began) < .seconds(interval) {
+                    pause = interval
+                    continue
+                }
                 self.refresh()
                 let took = began.duration(to: .now)
                 pause = max(interval, 10 * (Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18))

@@ -15,15 +15,33 @@ enum ObjectProperties {
     static func value(_ code: ObjectPropertyCode, of object: CardObject, card: Card, videos: VideoFactsCache) -> PTPValue? {
         if videoOnly.contains(code) {
             guard let facts = videos.facts(for: object) else { return nil }
-            switch code {
-            case .width: return .uint32(facts.width)
-            case .height: return .uint32(facts.height)
-            case .duration: return facts.durationMilliseconds.map { .uint32($0) }
-            case .framesPerThousandSeconds: return facts.framesPerThousandSeconds.map { .uint32($0) }
-            default: return .uint32(facts.fourCC)
-            }
+            return value(code, of: facts)
         }
         return value(code, of: object, card: card)
+    }
+
+    /// A video-only property from what the movie says.
+    static func value(_ code: ObjectPropertyCode, of facts: VideoFacts) -> PTPValue? {
+        switch code {
+        case .width: .uint32(facts.width)
+        case .height: .uint32(facts.height)
+        case .duration: facts.durationMilliseconds.map { .uint32($0) }
+        case .framesPerThousandSeconds: facts.framesPerThousandSeconds.map { .uint32($0) }
+        default: .uint32(facts.fourCC)
+        }
+    }
+
+    /// PTP date strings, each distinct time formatted once (one property list formats the same few
+    /// times over and over: files copied together share their modification time).
+    struct DateStrings {
+        private var cache: [Date: String] = [:]
+
+        mutating func format(_ date: Date) -> String {
+            if let known = cache[date] { return known }
+            let text = PTPDateTime.format(date)
+            if cache.count < 4096 { cache[date] = text }
+            return text
+        }
     }
 
     static func value(_ code: ObjectPropertyCode, of object: CardObject, card: Card) -> PTPValue? {

@@ -53,10 +53,22 @@ extension ResponderSession {
         return result
     }
 
-    /// The property list of `handles` as this camera describes them.
+    /// The property list of `handles` as this camera describes them, encoded as it is built (a card of
+    /// 100,000 objects makes some 1.5 million elements: no array of them is held).
     func propList(of handles: [UInt32], properties: [ObjectPropertyCode], format: UInt32) -> Answer {
-        var elements: [ObjectPropList.Element] = []
-        elements.reserveCapacity(handles.count * properties.count)
+        var w = PTPWriter(capacity: 4 + handles.count * 24 * properties.count)
+        w.uint32(0)
+        var count: UInt32 = 0
+        func element(_ h: UInt32, _ code: ObjectPropertyCode, _ value: PTPValue) {
+            w.uint32(h)
+            w.uint16(code.rawValue)
+            w.uint16(value.dataType.rawValue)
+            value.encode(into: &w)
+            count += 1
+        }
+        let wantsVideo = properties.contains { ObjectProperties.videoOnly.contains($0) }
+        // Files copied or touched together share their time: each distinct time is formatted once.
+        var dates = ObjectProperties.DateStrings()
         var names: [String] = []
         for h in handles {
             guard let object = card.object(h), quirkState.isKnown(object) else { continue }
@@ -65,24 +77,26 @@ extension ResponderSession {
             let truncated = presentation.isTruncated(object)
             let name = presentation.name(of: object)
             if name != object.name { names.append(name) }
+            let facts = wantsVideo ? videos.facts(for: object) : nil
             for code in properties {
                 switch code {
                 case .objectFileName, .name:
-                    if !truncated { elements.append(.init(handle: h, property: code, value: .string(name))) }
+                    if !truncated { element(h, code, .string(name)) }
                 case .objectFormat:
-                    elements.append(.init(handle: h, property: code, value: .uint16(shownFormat.rawValue)))
-                case .width where quirks.contains(.zeroDimensions), .height where quirks.contains(.zeroDimensions):
-                    if ObjectProperties.value(code, of: object, card: card, videos: videos) != nil {
-                        elements.append(.init(handle: h, property: code, value: .uint32(0)))
-                    }
+                    element(h, code, .uint16(shownFormat.rawValue))
+                case .dateCreated, .dateModified:
+                    element(h, code, .string(dates.format(object.modified)))
+                case _ where ObjectProperties.videoOnly.contains(code):
+                    guard let facts, let value = ObjectProperties.value(code, of: facts) else { continue }
+                    let zero = quirks.contains(.zeroDimensions) && (code == .width || code == .height)
+                    element(h, code, zero ? .uint32(0) : value)
                 default:
-                    if let value = ObjectProperties.value(code, of: object, card: card, videos: videos) {
-                        elements.append(.init(handle: h, property: code, value: value))
-                    }
+                    if let value = ObjectProperties.value(code, of: object, card: card) { element(h, code, value) }
                 }
             }
         }
-        var bytes = ObjectPropList(elements).encoded()
+        w.patchUInt32(count, at: 0)
+        var bytes = w.bytes
         for name in Set(names) { bytes = ObjectPresentation.withUnpairedSurrogate(bytes, name: name) }
         return .data(bytes)
     }

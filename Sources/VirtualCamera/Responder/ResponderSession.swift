@@ -81,6 +81,7 @@ final class ResponderSession: @unchecked Sendable {
     /// Answers one command; returns the bytes of its data phase.
     private func handle(_ incoming: IncomingCommand) throws -> UInt64 {
         let command = incoming.command
+        card.noteActivity()
         var answer: Answer
         if incoming.hasDataOut && command.code == .sendObject {
             answer = try receiveObject(command)

@@ -14,8 +14,8 @@ extension ResponderSession {
     /// when the format is an association. Answers [storage, parent, handle].
     func answerSendObjectInfo(_ command: PTPCommand, _ bytes: [UInt8]) -> Answer {
         pendingUpload = nil
-        // Not offered in DeviceInfo, so not an operation of this camera.
-        guard card.uploads != nil else { return .fail(.operationNotSupported) }
+        // Not offered in DeviceInfo, so not an operation of this camera (or, listed on a read-only card, refused).
+        guard card.uploads != nil else { return .fail(card.readOnly ? .storeReadOnly : .operationNotSupported) }
         let storage = command.parameter(0)
         guard storage == 0 || storage == card.storage.id else { return .fail(.invalidStorageID) }
         let requestedParent = command.parameter(1)
@@ -49,7 +49,7 @@ extension ResponderSession {
         guard case .file(let pending) = upload else {
             try drain(command)
             if sessionID == nil { return .fail(.sessionNotOpen) }
-            if card.uploads == nil { return .fail(.operationNotSupported) }
+            if card.uploads == nil { return .fail(card.readOnly ? .storeReadOnly : .operationNotSupported) }
             if case .folder = upload { return Answer() }
             return .fail(.noValidObjectInfo)
         }

@@ -71,7 +71,9 @@ public final class VirtualCamera: @unchecked Sendable {
     public var operations: [OperationCode] {
         var operations = advertised
         if !card.canCapture || card.readOnly { operations.removeAll { $0 == .initiateCapture } }
-        if card.uploads != nil { operations += [.sendObjectInfo, .sendObject] }
+        if card.uploads != nil || (card.readOnly && quirks.contains(.uploadsOnReadOnly)) {
+            operations += [.sendObjectInfo, .sendObject]
+        }
         return operations
     }
     private let advertised: [OperationCode]

@@ -1,7 +1,7 @@
 import MediaManager
 
 /// ls (dir): the current folder or the names matching each GLOB, short, long (-l), as JSON, or as a contact
-/// sheet of thumbnails (--thumbs).
+/// sheet of thumbnails (--thumbs). Folders a glob matches are listed in blocks under their names (`ls DCIM/*`).
 struct ListCommand: ShellCommand {
     let spec = CommandSpec(
         "ls", aliases: ["dir"], area: .catalog,
@@ -16,6 +16,7 @@ struct ListCommand: ShellCommand {
             OptionSpec(.thumbs, long: "thumbs", "a contact sheet of the photos' and videos' thumbnails"),
             .json,
             OptionSpec(.recursive, short: "R", "every file below the folders, with its path"),
+            OptionSpec(.directory, short: "d", "folders a glob matches as names, not their contents"),
         ] + FileFilter.options,
         arguments: [ArgumentSpec("GLOB", .remoteName, .zeroOrMore)],
         summary: "list files on the camera",
@@ -23,7 +24,8 @@ struct ListCommand: ShellCommand {
             Lists the current folder, or the files and folders matching each GLOB. With --thumbs, draws the \
             thumbnails of the photos and videos among them, as many to a row as fit, each row as soon as its \
             thumbnails arrived (Ctrl-C stops it); a line per file when output is not a terminal or with \
-            `set images off`. -R lists every file below the folders; --since, --until, --kind, --larger and \
+            `set images off`. A glob that matches folders lists each one's contents under a `NAME:` heading, after \
+            the files it matched, as a POSIX shell's ls does; -d lists the folders themselves. -R lists every file below the folders; --since, --until, --kind, --larger and \
             --new keep only some files (see 'find'). Names that begin with '.' are listed with -a or when named.             On a terminal, names a shell would split are quoted as GNU ls quotes them ('My Clip.MP4').
             """,
         examples: ["ls -lh", "ls -1 *.MP4 | head", "ls -lt DCIM/100MEDIA", "ls --thumbs *.JPG", "ls -R --kind video"])
@@ -38,65 +40,55 @@ struct ListCommand: ShellCommand {
         order.bySize = invocation.has(.bySize)
         order.reversed = invocation.has(.reverse)
         let filter = try FileFilter(invocation, session: try shell.requireCamera(), environment: shell.environment)
-        var found: [RemoteEntry]
+        var blocks: [ListingBlock]
         if invocation.has(.recursive) {
             let single = invocation.arguments.count <= 1
-            found = try FindCommand.folders(invocation.arguments, catalog: catalog, shell).flatMap { folder in
+            blocks = [ListingBlock(heading: nil, entries: try FindCommand.folders(invocation.arguments, catalog: catalog, shell).flatMap { folder in
                 FileTree.files(under: folder, shownUnder: single ? "" : RemotePath.display(folder).dropFirst() + "/", in: catalog)
-            }
+            })]
         } else {
-            found = try self.entries(invocation.arguments, catalog: catalog, shell: shell)
+            blocks = try ListingBlock.blocks(
+                invocation.arguments, catalog: catalog, names: shell.names(catalog), folder: shell.state.folder,
+                expandingGlobbedFolders: !invocation.has(.directory), showingAll: invocation.has(.all))
         }
-        if !invocation.has(.all) {
-            // Hidden names (phones keep `.thumbnails` and `.trashed-…` on their cards) unless named outright.
-            let named = Set(invocation.arguments.filter { !$0.isGlob }.map(\.text))
-            found = found.filter { !$0.isHidden || named.contains($0.shown) }
-        }
-        if !filter.isEmpty { found = found.filter { $0.file.map(filter.keeps) ?? false } }
-        var entries = FileListing.sorted(found, order)
-        if invocation.has(.long) || invocation.has(.json) { entries = ContentDescribed.entries(entries, shell: shell) }
+        if invocation.has(.thumbs) || invocation.has(.json) { blocks = [ListingBlock.flattened(blocks)] }
+        let named = Set(invocation.arguments.filter { !$0.isGlob }.map(\.text))
         let listing = FileListing(dates: shell.dates)
-        if invocation.has(.thumbs) {
-            return try shell.contactSheet(of: entries)
-        } else if invocation.has(.json) {
-            shell.output.line(listing.json(entries))
-        } else if invocation.has(.long) {
-            for line in listing.long(entries, quoted: shell.output.terminalColumns != nil) { shell.output.line(line) }
-        } else {
-            let lines = listing.short(
-                entries, columns: shell.output.terminalColumns, onePerLine: invocation.has(.onePerLine))
-            for line in lines { shell.output.line(line) }
+        let quoted = shell.output.terminalColumns != nil
+        var printedBefore = false
+        for block in blocks {
+            var found = block.entries
+            if !invocation.has(.all) {
+                // Hidden names (phones keep `.thumbnails` and `.trashed-…` on their cards) unless named outright.
+                found = found.filter { !$0.isHidden || named.contains($0.shown) }
+            }
+            if !filter.isEmpty { found = found.filter { $0.file.map(filter.keeps) ?? false } }
+            var entries = FileListing.sorted(found, order)
+            if invocation.has(.long) || invocation.has(.json) { entries = ContentDescribed.entries(entries, shell: shell) }
+            if let heading = block.heading {
+                if printedBefore { shell.output.line("") }
+                shell.output.line((quoted ? ShellEscapedName.quoted(heading) : SafeText.display(heading)) + ":")
+            }
+            if invocation.has(.thumbs) {
+                return try shell.contactSheet(of: entries)
+            } else if invocation.has(.json) {
+                shell.output.line(listing.json(entries))
+            } else if invocation.has(.long) {
+                for line in listing.long(entries, quoted: quoted) { shell.output.line(line) }
+            } else {
+                let lines = listing.short(
+                    entries, columns: shell.output.terminalColumns, onePerLine: invocation.has(.onePerLine))
+                for line in lines { shell.output.line(line) }
+            }
+            printedBefore = printedBefore || block.heading != nil || !entries.isEmpty
         }
         return .success
     }
+}
 
-    /// What the words name: a folder named outright lists its contents (under its name when there are
-    /// several words), a glob lists what it matches.
-    private func entries(_ words: [Word], catalog: MediaCatalog, shell: Interpreter) throws -> [RemoteEntry] {
-        guard !words.isEmpty else { return contents(of: shell.state.folder, shownUnder: "", in: catalog) }
-        let names = shell.names(catalog)
-        let single = words.count == 1
-        var entries: [RemoteEntry] = []
-        for word in words {
-            for entry in try names.entries(for: word) {
-                if entry.isFolder && !word.isGlob {
-                    let prefix = single ? "" : (entry.shown.hasSuffix("/") ? entry.shown : entry.shown + "/")
-                    entries += contents(of: entry.path, shownUnder: prefix, in: catalog)
-                } else {
-                    entries.append(entry)
-                }
-            }
-        }
-        return entries
-    }
-
-    private func contents(of path: String, shownUnder prefix: String, in catalog: MediaCatalog) -> [RemoteEntry] {
-        (catalog.contents(of: path) ?? []).map { file in
-            let child = RemotePath.child(file.name, of: path)
-            return RemoteEntry(
-                path: child, file: file, isFolder: file.isFolder || catalog.isFolder(child), shown: prefix + file.name)
-        }
-    }
+extension OptionName {
+    /// `ls -d`: folders a glob matches are listed as names, not opened.
+    static let directory: OptionName = "directory"
 }
 
 extension RemoteEntry {
