@@ -49,12 +49,12 @@ let package = Package(
             resources: [.copy("DemoMedia")]),
 
         // What the shell talks to
-        .target(name: "MediaManager", dependencies: ["PTP", "POSIX", "MediaFormats", "CMediaShellShim"]),
+        .target(name: "MediaManager", dependencies: ["PTP", "POSIX", "MediaFormats"]),
         .target(name: "Playback", dependencies: ["MediaFormats", "POSIX"]),
         // Thumbnails: the fallback policy (device, EXIF, .THM, the first keyframe of an .LRF through ffmpeg)
         .target(name: "Thumbnails", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX"]),
         // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
-        .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX", "CMediaShellShim"]),
+        .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX"]),
         // A camera URL to a transport and a camera
         .target(name: "Connectors", dependencies: ["MediaManager", "PTP", "POSIX", "PTPIP", "PTPUSB", "VirtualCamera"]),
         .target(
@@ -77,8 +77,8 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(
             name: "ShellTests",
-            dependencies: ["TestSupport", "Shell", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
-        .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaManager", "Connectors", "PTP", "VirtualCamera"]),
+            dependencies: ["TestSupport", "Shell", "Import", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
+        .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaManager", "Connectors", "PTP", "POSIX", "VirtualCamera"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "PTP", "POSIX", "Connectors", "MediaManager"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"]),

@@ -12,8 +12,10 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
     case badPattern(pattern: String, reason: String)
     /// The files to fetch need more room than the destination has.
     case notEnoughSpace(needed: UInt64, available: UInt64, folder: String)
-    /// A local file operation failed (the text names the path and the system's reason).
-    case local(String)
+    /// A file appeared at a destination while the import ran, and nothing may replace it.
+    case appeared(path: String)
+    /// A local file operation failed: the call, the file and the errno (its category says which kind).
+    case local(SystemError)
 
     public var description: String {
         switch self {
@@ -25,16 +27,26 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
         case .notEnoughSpace(let needed, let available, let folder):
             "not enough space in \(folder): the files need \(ByteCount.text(needed)), "
                 + "\(ByteCount.text(available)) is free"
-        case .local(let why): why
+        case .appeared(let path): "\(path) appeared during the import"
+        case .local(let error): error.description
         }
     }
 
     public var category: FailureCategory {
         switch self {
-        case .corruptLedger, .local, .notEnoughSpace: .localIO
+        case .corruptLedger, .notEnoughSpace: .localIO
+        case .local(let error): error.category
+        case .appeared: .alreadyExists
         case .ledgerBusy: .busy
         case .badPattern: .invalidRequest
         }
+    }
+}
+
+extension ImportError {
+    /// Runs calls on the local disk, a failure becoming `.local`.
+    static func onDisk<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as SystemError { throw ImportError.local(error) }
     }
 }
 

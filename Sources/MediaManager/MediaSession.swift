@@ -70,7 +70,7 @@ public final class MediaSession: @unchecked Sendable {
         _ files: [MediaFile], to folder: String, options: FetchOptions = .init(), cancellation: CancellationFlag? = nil,
         progress: ((TransferProgress) -> Void)? = nil, each: ((FileResult) -> Void)? = nil
     ) throws -> [FileResult] {
-        try LocalFile.makeDirectory(folder)
+        try DownloadError.onDisk { try LocalDisk.makeDirectory(folder) }
         var clashes = ClashResolver(overwrite: options.overwrite)
         var results: [FileResult] = []
         var pending: [(index: Int, part: CompletedPart)] = []
@@ -79,7 +79,7 @@ public final class MediaSession: @unchecked Sendable {
 
         func flush() {
             if !pending.isEmpty {
-                LocalFile.syncFilesystem(containing: folder)
+                LocalDisk.syncFilesystem(containing: folder)
                 for (index, part) in pending {
                     results[index].outcome = Result { try part.commit() }
                     if options.deleteAfter, case .success(.downloaded) = results[index].outcome {
@@ -124,11 +124,12 @@ public final class MediaSession: @unchecked Sendable {
                 results.append(FileResult(file: file, outcome: .success(outcome), deleteError: nil))
             case .success(.complete(let part)):
                 // The capture time as the file's time, set before the group's sync makes it durable.
-                if let date = file.captureDate { try? LocalFile.setModificationTime(part.partPath, to: date) }
+                if let date = file.captureDate { try? LocalDisk.setModificationTime(part.partPath, to: date.timeIntervalSince1970) }
                 // A placeholder until its group is committed.
                 var placeholder = FileResult(
-                    file: file, outcome: .failure(DownloadError.local("not committed")), deleteError: nil,
-                    restartedDespite: kept)
+                    file: file,
+                    outcome: .failure(DownloadError.local(SystemError("commit", path: part.partPath, errno: EINPROGRESS, detail: "not committed"))),
+                    deleteError: nil, restartedDespite: kept)
                 if case .overwrite = placement { placeholder.replacedExisting = true }
                 results.append(placeholder)
                 pending.append((results.count - 1, part))

@@ -12,7 +12,7 @@
 /// file, so carrying on would read or write the wrong thing).
 @discardableResult
 public func systemCall<T: FixedWidthInteger>(
-    _ name: @autoclosure () -> String, _ call: () -> T
+    _ name: @autoclosure () -> String, path: String? = nil, _ call: () -> T
 ) throws(SystemError) -> T {
     while true {
         let result = call()
@@ -20,7 +20,7 @@ public func systemCall<T: FixedWidthInteger>(
         let code = errno
         if code == EINTR { continue }
         precondition(code != EBADF && code != EFAULT, "\(name()): \(errnoText(code)): a descriptor or buffer used after it was released")
-        throw SystemError(name(), errno: code)
+        throw SystemError(name(), path: path, errno: code)
     }
 }
 

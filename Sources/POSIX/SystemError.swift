@@ -8,19 +8,26 @@
 /// module; each caller turns it into its own error at its own boundary (PTPIP into `PTPError`, Playback into
 /// `PlaybackError`), and branches on the errno through the properties below, never on the text.
 public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The call and what it was on: "connect 127.0.0.1:15740", "open(/tmp/x)".
+    /// The call and what it was on: "connect 127.0.0.1:15740", "open(/tmp/x)"; for a local file, the call
+    /// alone ("open", "rename") and the file in `path`.
     public let call: String
     public let errno: Int32
     /// Replaces the C library's text when there is something more useful to say ("no answer within 5.0 s").
     public let detail: String?
+    /// The local file the call was on, when it was on one.
+    public let path: String?
 
-    public init(_ call: String, errno: Int32, detail: String? = nil) {
+    public init(_ call: String, path: String? = nil, errno: Int32, detail: String? = nil) {
         self.call = call
+        self.path = path
         self.errno = errno
         self.detail = detail
     }
 
-    public var description: String { "\(call): \(detail ?? errnoText(errno))" }
+    /// What the C library (or `detail`) says happened: "Permission denied".
+    public var reason: String { detail ?? errnoText(errno) }
+
+    public var description: String { path.map { "\(call) \($0): \(reason)" } ?? "\(call): \(reason)" }
 
     /// Nothing arrived (or nothing was taken) before the deadline.
     public var isTimeout: Bool { errno == ETIMEDOUT }

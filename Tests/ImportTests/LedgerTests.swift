@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import POSIX
 import Testing
 @testable import Import
 
@@ -120,4 +121,43 @@ final class Failures: @unchecked Sendable {
     private var errors: [Error] = []
     func add(_ e: Error) { lock.withLock { errors.append(e) } }
     var isEmpty: Bool { lock.withLock { errors.isEmpty } }
+}
+
+@Suite struct LedgerLocalErrorTests {
+    /// The system call failure a `.local` carries, nil for any other case.
+    func localFailure(_ error: ImportError?) -> SystemError? {
+        if case .local(let failure) = error { return failure }
+        return nil
+    }
+
+    @Test func aLedgerUnderAFileIsALocalErrorNamingTheCallAndThePath() throws {
+        let folder = try temporaryFolder("ledger-blocked")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = FileManager.default.createFile(atPath: folder + "/file", contents: Data([1]))
+        let error = #expect(throws: ImportError.self) { try ImportLedger(path: folder + "/file/ledger.json", cameraKey: "cam") }
+        let failure = try #require(localFailure(error), "not a local error: \(String(describing: error))")
+        #expect(failure.call == "open" && failure.errno == ENOTDIR && failure.path == folder + "/file/ledger.json")
+        #expect(error?.category == .localIO)
+    }
+
+    @Test func aLedgerFolderTakenByAFileIsALocalErrorWhenRecording() throws {
+        let folder = try temporaryFolder("ledger-taken")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let ledger = try ImportLedger(path: folder + "/sub/ledger.json", cameraKey: "cam")
+        _ = FileManager.default.createFile(atPath: folder + "/sub", contents: Data([1]))
+        let error = #expect(throws: ImportError.self) { try ledger.record([], sequence: 3) }
+        let failure = try #require(localFailure(error), "not a local error: \(String(describing: error))")
+        #expect(failure.call == "mkdir" && failure.errno == EEXIST && failure.path == folder + "/sub")
+        #expect(error?.category == .alreadyExists)
+    }
+
+    @Test func aLedgerOverTheLimitIsRefusedAsALocalError() throws {
+        let folder = try temporaryFolder("ledger-dir")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A folder where the ledger should be: open succeeds, read fails with EISDIR.
+        try FileManager.default.createDirectory(atPath: folder + "/ledger.json", withIntermediateDirectories: true)
+        let error = #expect(throws: ImportError.self) { try ImportLedger(path: folder + "/ledger.json", cameraKey: "cam") }
+        let failure = try #require(localFailure(error), "not a local error: \(String(describing: error))")
+        #expect(failure.call == "read" && failure.errno == EISDIR)
+    }
 }

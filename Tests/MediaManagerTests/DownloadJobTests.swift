@@ -165,3 +165,20 @@ func randomBytes(_ count: Int) -> [UInt8] {
 }
 
 
+
+@Suite struct LocalDownloadErrorTests {
+    @Test func aPartThatCannotBeMadeIsALocalErrorWithTheCallThePathAndTheErrno() throws {
+        let folder = try temporaryFolder()
+        let blocked = folder + "/not-a-folder"
+        _ = FileManager.default.createFile(atPath: blocked, contents: Data([1]))
+        let remote = FakeRemote(randomBytes(100))
+        let job = DownloadJob(remoteName: "A.JPG", size: 100, destinationFolder: blocked, localName: "A.JPG", options: .init())
+        let error = #expect(throws: DownloadError.self) { try job.run(read: remote.read) }
+        guard case .local(let failure) = error else {
+            Issue.record("not a local error: \(String(describing: error))")
+            return
+        }
+        #expect(failure.call == "open" && failure.errno == ENOTDIR && failure.path == blocked + "/A.JPG.part")
+        #expect(error?.category == .localIO)
+    }
+}

@@ -25,15 +25,22 @@ import Testing
         return outcome
     }
 
-    @Test func theClockPassingTheDeadlineEndsTheWaitWithATimeout() throws {
-        let clock = ManualWaitClock()
-        let waiter = PongWaiter(clock: clock)
+    /// A waiter with a 30 s timeout on a manual clock, once it has taken its deadline, and the clock moved
+    /// on by `seconds`: the clock's reads so far, and the mailbox of the wait's outcome.
+    func waitThenMove(by seconds: Double, _ clock: ManualWaitClock, _ waiter: PongWaiter) -> (reads: Int, outcome: Mailbox<String>) {
         let reads = clock.readCount
         let outcome = startWaiting(waiter, timeout: 30)
         // Twice read: the deadline taken, then the first check of what is left.
         #expect(clock.waitForReads(moreThan: reads + 1))
-        clock.advance(by: 30)
+        clock.advance(by: seconds)
         waiter.clockMoved()
+        return (reads, outcome)
+    }
+
+    @Test func theClockPassingTheDeadlineEndsTheWaitWithATimeout() throws {
+        let clock = ManualWaitClock()
+        let waiter = PongWaiter(clock: clock)
+        let (_, outcome) = waitThenMove(by: 30, clock, waiter)
         let result = try #require(outcome.take(timeout: 10))
         #expect(result == "timeout: no Pong from test peer within 30.0 s")
     }
@@ -41,11 +48,7 @@ import Testing
     @Test func aPongBeforeTheDeadlineOnTheClockIsNotATimeout() throws {
         let clock = ManualWaitClock()
         let waiter = PongWaiter(clock: clock)
-        let reads = clock.readCount
-        let outcome = startWaiting(waiter, timeout: 30)
-        #expect(clock.waitForReads(moreThan: reads + 1))
-        clock.advance(by: 29.9)
-        waiter.clockMoved()
+        let (reads, outcome) = waitThenMove(by: 29.9, clock, waiter)
         // The waiter has read the moved clock (still short of the deadline) and waits on.
         #expect(clock.waitForReads(moreThan: reads + 2))
         #expect(outcome.all.isEmpty)

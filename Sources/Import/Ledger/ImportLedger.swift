@@ -54,9 +54,9 @@ public final class ImportLedger: Sendable {
     /// merging with whatever another process recorded meanwhile, and writes the file durably.
     public func record(_ newEntries: [LedgerEntry], sequence: Int? = nil) throws {
         guard !newEntries.isEmpty || sequence != nil else { return }
-        try ImportDisk.makeDirectory((path as NSString).deletingLastPathComponent)
-        guard let fd = try ImportDisk.lock(path + ".lock", wait: true) else { return }
-        defer { ImportDisk.unlock(fd) }
+        try ImportError.onDisk { try LocalDisk.makeDirectory(LocalDisk.parentFolder(of: path)) }
+        guard let fd = try ImportError.onDisk({ try LocalDisk.lock(path + ".lock", wait: true) }) else { return }
+        defer { LocalDisk.unlock(fd) }
         var latest = try Self.load(path, cameraKey: cameraKey) ?? LedgerDocument(camera: cameraKey)
         var index: [ObjectIdentity: Int] = [:]
         for (i, e) in latest.entries.enumerated() { index[e.identity] = i }
@@ -75,24 +75,24 @@ public final class ImportLedger: Sendable {
         do {
             bytes = Array(try encoder.encode(latest)) + [0x0A]
         } catch {
-            throw ImportError.local("cannot encode the import ledger: \(error)")
+            throw ImportError.local(SystemError("encode", path: path, errno: EINVAL, detail: "\(error)"))
         }
-        try ImportDisk.writeAtomically(bytes, to: path)
+        try ImportError.onDisk { try LocalDisk.writeAtomically(bytes, to: path) }
         state.withLock { $0 = State(latest) }
     }
 
     /// Takes the ledger's run lock (`FILE.run`) for the length of one import, so that two imports from
     /// the same camera do not fetch the same files at once. Throws `ledgerBusy` when another holds it.
     public func beginRun() throws -> LedgerRun {
-        try ImportDisk.makeDirectory((path as NSString).deletingLastPathComponent)
-        guard let fd = try ImportDisk.lock(path + ".run", wait: false) else { throw ImportError.ledgerBusy(path: path + ".run") }
+        try ImportError.onDisk { try LocalDisk.makeDirectory(LocalDisk.parentFolder(of: path)) }
+        guard let fd = try ImportError.onDisk({ try LocalDisk.lock(path + ".run", wait: false) }) else { throw ImportError.ledgerBusy(path: path + ".run") }
         return LedgerRun(fd: fd)
     }
 
 
     /// Reads a ledger file; nil when there is none yet. Anything else than a ledger of this camera throws.
     static func load(_ path: String, cameraKey: String) throws -> LedgerDocument? {
-        guard let bytes = try ImportDisk.read(path, limit: maximumBytes) else { return nil }
+        guard let bytes = try ImportError.onDisk({ try LocalDisk.readWhole(path, limit: maximumBytes) }) else { return nil }
         let document: LedgerDocument
         do {
             document = try JSONDecoder().decode(LedgerDocument.self, from: Data(bytes))
@@ -134,7 +134,7 @@ public final class LedgerRun: Sendable {
 
     public func end() {
         fd.withLock { fd in
-            if let held = fd { ImportDisk.unlock(held) }
+            if let held = fd { LocalDisk.unlock(held) }
             fd = nil
         }
     }

@@ -35,7 +35,7 @@ public struct ImportRun {
     /// Refuses a plan that needs more room than the destination has (`--force` skips this).
     public static func checkFreeSpace(_ plan: ImportPlan) throws {
         let needed = plan.bytesToFetch
-        guard needed > 0, let free = ImportDisk.freeBytes(near: plan.root) else { return }
+        guard needed > 0, let free = LocalDisk.freeBytes(near: plan.root) else { return }
         if needed > free { throw ImportError.notEnoughSpace(needed: needed, available: free, folder: plan.root) }
     }
 
@@ -63,7 +63,7 @@ public struct ImportRun {
         func flush() throws {
             if !pending.isEmpty {
                 for folder in Self.distinctFilesystems(pending.map { ($0.1.destination as NSString).deletingLastPathComponent }) {
-                    ImportDisk.syncFilesystem(containing: folder)
+                    LocalDisk.syncFilesystem(containing: folder)
                 }
             }
             var committed: [(ImportItem, UInt64, UInt64)] = []
@@ -79,7 +79,7 @@ public struct ImportRun {
             }
             if !committed.isEmpty {
                 for folder in Self.distinctFilesystems(committed.map { ($0.0.destination as NSString).deletingLastPathComponent }) {
-                    ImportDisk.syncFilesystem(containing: folder)
+                    LocalDisk.syncFilesystem(containing: folder)
                 }
             }
             pending = []
@@ -141,7 +141,7 @@ public struct ImportRun {
             let done = bytesBefore
             let before = fresh
             let result: Result<(CompletedPart, String?), Error> = Result {
-                try ImportDisk.makeDirectory(folder)
+                try ImportError.onDisk { try LocalDisk.makeDirectory(folder) }
                 let part = job.partialSize ?? 0
                 let resumeAt = part <= item.file.size ? part : 0
                 let hashing = try Self.hashOfPart(job, bytes: resumeAt)
@@ -163,9 +163,9 @@ public struct ImportRun {
                     },
                     syncToDisk: false)
                 guard case .complete(let part) = transferred else {
-                    throw ImportError.local("\(item.destination) appeared during the import")
+                    throw ImportError.appeared(path: item.destination)
                 }
-                if let date = item.captureTime { try ImportDisk.setModificationTime(part.partPath, to: date) }
+                if let date = item.captureTime { try ImportError.onDisk { try LocalDisk.setModificationTime(part.partPath, to: date.timeIntervalSince1970) } }
                 return (part, hashing.hash.hexDigest())
             }
             switch result {
@@ -219,7 +219,7 @@ public struct ImportRun {
 
     static func hashOfPart(_ job: DownloadJob, bytes: UInt64) throws -> PartHash {
         var hash = ContentHash()
-        if bytes > 0 { try ImportDisk.readPrefix(job.partPath, count: bytes) { hash.update($0) } }
+        if bytes > 0 { try ImportError.onDisk { try LocalDisk.readPrefix(job.partPath, count: bytes) { hash.update($0) } } }
         return PartHash(hash)
     }
 
@@ -228,7 +228,7 @@ public struct ImportRun {
         var seen = Set<UInt64>()
         var result: [String] = []
         for folder in Set(folders).sorted() {
-            let device = ImportDisk.device(of: folder) ?? UInt64.max
+            let device = LocalDisk.device(of: folder) ?? UInt64.max
             if seen.insert(device).inserted { result.append(folder) }
         }
         return result

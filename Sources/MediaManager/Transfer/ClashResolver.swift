@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 
 /// The one clash policy of `fetch` and `import`, within one run and across runs: a file already at the
 /// destination with the same content (same size and a modification time within two seconds of the
@@ -41,8 +42,8 @@ public struct ClashResolver: Sendable {
             attempt += 1
             let key = candidate.lowercased()
             if reserved.contains(key) { continue }
-            if LocalFile.exists(candidate) {
-                guard let existing = LocalFile.regularFileSize(candidate) else { continue }  // a folder or a link: never touched
+            if LocalDisk.exists(candidate) {
+                guard let existing = LocalDisk.regularFileSize(candidate) else { continue }  // a folder or a link: never touched
                 if existing == size && Self.sameContent(candidate, captured: captured, knownHash: knownHash) {
                     reserved.insert(key)
                     return (.alreadyThere(path: candidate), attempt > 2)
@@ -54,19 +55,19 @@ public struct ClashResolver: Sendable {
                 continue
             }
             reserved.insert(key)
-            let part = LocalFile.regularFileSize(candidate + ".part") ?? 0
+            let part = LocalDisk.regularFileSize(candidate + ".part") ?? 0
             return (.write(path: candidate, partBytes: part <= size ? part : 0), attempt > 2)
         }
     }
 
     /// Same size and a modification time within two seconds of the capture, or the recorded hash.
     static func sameContent(_ path: String, captured: Date?, knownHash: String?) -> Bool {
-        if let captured, let mtime = LocalFile.modificationTime(path), abs(mtime.timeIntervalSince(captured)) < 2 {
+        if let captured, let mtime = LocalDisk.modificationTime(path), abs(mtime - captured.timeIntervalSince1970) < 2 {
             return true
         }
-        guard let knownHash, let size = LocalFile.regularFileSize(path) else { return false }
+        guard let knownHash, let size = LocalDisk.regularFileSize(path) else { return false }
         var hash = ContentHash()
-        guard LocalFile.readPrefix(path, count: size, { hash.update($0) }) else { return false }
+        guard (try? LocalDisk.readPrefix(path, count: size, { hash.update($0) })) != nil else { return false }
         return hash.hexDigest() == knownHash
     }
 

@@ -24,8 +24,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible, 
     case interrupted(remoteName: String, path: String, at: UInt64, size: UInt64, cause: any Error)
     /// The file arrived with another size than the camera listed.
     case sizeMismatch(path: String, expected: UInt64, got: UInt64)
-    /// The local system refused (the text names the path and the system's reason).
-    case local(String)
+    /// The local system refused: the call, the file and the errno (its category says which kind of refusal).
+    case local(SystemError)
     /// The camera sent more than a request asked for.
     case overrun(String)
 
@@ -40,7 +40,7 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible, 
         case .exists: .alreadyExists
         case .interrupted(_, _, _, _, let cause): cause.failureCategory
         case .sizeMismatch, .overrun: .deviceFault
-        case .local: .localIO
+        case .local(let error): error.category
         }
     }
 
@@ -53,7 +53,7 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible, 
                 : "\(remoteName): \(cause) (\(at) of \(size) bytes kept in .part)"
         case .sizeMismatch(let path, let expected, let got):
             "\(path): got \(got) bytes, the camera listed \(expected); kept as .part"
-        case .local(let why): why
+        case .local(let error): error.description
         case .overrun(let why): why
         }
     }
@@ -70,6 +70,13 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible, 
         case (.overrun(let a), .overrun(let b)): a == b
         default: false
         }
+    }
+}
+
+extension DownloadError {
+    /// Runs calls on the local disk, a failure becoming `.local`.
+    static func onDisk<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as SystemError { throw DownloadError.local(error) }
     }
 }
 
@@ -114,7 +121,7 @@ public struct DownloadJob {
     public var partPath: String { destination + ".part" }
 
     /// Size of the `.part` an earlier attempt left, or nil.
-    public var partialSize: UInt64? { LocalFile.size(partPath) }
+    public var partialSize: UInt64? { LocalDisk.size(partPath) }
 
     /// Downloads, flushes the file to disk, and renames it into place.
     public func run(
@@ -143,7 +150,7 @@ public struct DownloadJob {
             return try stream(read: read, cancellation: cancellation, progress: progress, syncToDisk: syncToDisk)
         } catch {
             // A failed attempt that got no byte leaves no empty .part behind.
-            if LocalFile.size(partPath) == 0 { LocalFile.remove(partPath) }
+            if LocalDisk.size(partPath) == 0 { LocalDisk.remove(partPath) }
             throw error
         }
     }
@@ -151,15 +158,15 @@ public struct DownloadJob {
     private func stream(
         read: RangeReader, cancellation: CancellationFlag?, progress: ((TransferProgress) -> Void)?, syncToDisk: Bool
     ) throws -> TransferResult {
-        if let existing = LocalFile.size(destination) {
+        if let existing = LocalDisk.size(destination) {
             if options.onlyNew && existing == size { return .skipped(.skippedExisting(path: destination)) }
             if !options.overwrite { throw DownloadError.exists(path: destination) }
         }
-        let fd = try LocalFile.openPart(partPath)
+        let fd = try DownloadError.onDisk { try LocalDisk.openForWriting(partPath) }
         defer { close(fd) }
-        var offset = options.wholeFile ? 0 : options.startOffset ?? LocalFile.size(fd)
+        var offset = options.wholeFile ? 0 : options.startOffset ?? LocalDisk.size(fd)
         if offset > size { offset = 0 }  // a .part longer than the file is from something else: start over
-        try LocalFile.truncate(fd, to: offset, path: partPath)
+        try DownloadError.onDisk { try LocalDisk.truncate(fd, to: offset, path: partPath) }
         let resumedFrom = offset
         let sink = FileSink(fd: fd, path: partPath, offset: offset)
         let started = Date()
@@ -174,7 +181,7 @@ public struct DownloadJob {
         report()
         while offset < size {
             if cancellation?.isCancelled == true {
-                LocalFile.sync(fd)
+                LocalDisk.sync(fd)
                 throw interrupted(at: offset, by: CancellationError())
             }
             let want = options.wholeFile ? Int(clamping: size) : Int(min(UInt64(options.chunkSize), size - offset))
@@ -190,10 +197,10 @@ public struct DownloadJob {
             do {
                 got = try read(offset, want, sink)
             } catch let error as DownloadError {
-                LocalFile.sync(fd)
+                LocalDisk.sync(fd)
                 throw error
             } catch {
-                LocalFile.sync(fd)
+                LocalDisk.sync(fd)
                 throw interrupted(at: offset, by: error)
             }
             let written = sink.written
@@ -204,8 +211,8 @@ public struct DownloadJob {
             report()
         }
         report()
-        if syncToDisk { LocalFile.sync(fd) }
-        let final = LocalFile.size(fd)
+        if syncToDisk { LocalDisk.sync(fd) }
+        let final = LocalDisk.size(fd)
         guard final == size else { throw DownloadError.sizeMismatch(path: destination, expected: size, got: final) }
         return .complete(
             CompletedPart(partPath: partPath, destination: destination, size: size, resumedFrom: resumedFrom,
@@ -230,8 +237,8 @@ public struct CompletedPart: Sendable {
 
     /// Renames the `.part` into place (refusing to replace a file that appeared meanwhile, unless overwriting).
     public func commit() throws -> DownloadOutcome {
-        if !overwrite, LocalFile.size(destination) != nil { throw DownloadError.exists(path: destination) }
-        try LocalFile.rename(partPath, to: destination)
+        if !overwrite, LocalDisk.size(destination) != nil { throw DownloadError.exists(path: destination) }
+        try DownloadError.onDisk { try LocalDisk.rename(partPath, to: destination) }
         return .downloaded(path: destination, bytes: size, resumedFrom: resumedFrom)
     }
 }
@@ -269,7 +276,7 @@ final class FileSink: DataSink {
         guard written + chunk.count <= limit else {
             throw DownloadError.overrun("the camera sent more than the \(limit) bytes asked for")
         }
-        try LocalFile.write(fd, chunk, at: offset, path: path)
+        try DownloadError.onDisk { try LocalDisk.write(fd, chunk, at: offset, path: path) }
         offset += UInt64(chunk.count)
         written += chunk.count
         try afterWrite?(offset)

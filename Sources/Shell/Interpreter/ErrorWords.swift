@@ -28,7 +28,9 @@ enum ErrorWords {
         case .interrupted(let remoteName, _, let at, let size, let cause):
             if cause.isCancellation { return error.description + ", fetch again to resume" }
             return "\(remoteName): \(sentence(for: cause)) (\(at) of \(size) bytes kept in .part)"
-        case .sizeMismatch, .local, .overrun:
+        case .local(let failure):
+            return LocalFailureWords.sentence(for: failure)
+        case .sizeMismatch, .overrun:
             return error.description
         }
     }
@@ -40,7 +42,8 @@ enum ErrorWords {
                 + "which treats every file as new"
         case .ledgerBusy: return error.description + "; run 'import' again when it ends"
         case .notEnoughSpace: return error.description + " (use --force to start anyway)"
-        case .badPattern, .local: return error.description
+        case .local(let failure): return LocalFailureWords.sentence(for: failure)
+        case .badPattern, .appeared: return error.description
         }
     }
 

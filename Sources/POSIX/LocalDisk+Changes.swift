@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The calls on local files that can fail: each throws a `SystemError` with the call, the path and errno.
+extension LocalDisk {
+    /// Opens (creating) a file for writing without following a symlink planted at its name (a `.part`).
+    public static func openForWriting(_ path: String) throws(SystemError) -> Int32 {
+        try systemCall("open", path: path) { open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+    }
+
+    public static func truncate(_ fd: Int32, to size: UInt64, path: String) throws(SystemError) {
+        try systemCall("ftruncate", path: path) { ftruncate(fd, off_t(size)) }
+    }
+
+    /// Writes all of `bytes` at `offset`.
+    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: UInt64, path: String) throws(SystemError) {
+        var done = 0
+        while done < bytes.count {
+            done += try systemCall("write", path: path) {
+                pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + UInt64(done)))
+            }
+        }
+    }
+
+    public static func rename(_ from: String, to: String) throws(SystemError) {
+        try systemCall("rename", path: from) { Glibc.rename(from, to) }
+    }
+
+    /// Sets a file's access and modification times to `seconds` since 1970 (a symlink is not followed).
+    public static func setModificationTime(_ path: String, to seconds: Double) throws(SystemError) {
+        let whole = seconds.rounded(.down)
+        let stamp = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
+        var times = [stamp, stamp]
+        try systemCall("utimensat", path: path) { utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) }
+    }
+
+    /// Makes a folder and the folders above it that are missing (mkdir -p); one already there is fine.
+    public static func makeDirectory(_ path: String) throws(SystemError) {
+        if isDirectory(path) { return }
+        let parent = parentFolder(of: path)
+        if parent != path, !isDirectory(parent) {
+            // A file where a folder on the way should be: this folder cannot be made under it.
+            if exists(parent) { throw SystemError("mkdir", path: path, errno: ENOTDIR) }
+            try makeDirectory(parent)
+        }
+        do {
+            try systemCall("mkdir", path: path) { mkdir(path, 0o755) }
+        } catch where error.errno == EEXIST && isDirectory(path) {
+            return  // made meanwhile by someone else
+        }
+    }
+
+    /// Reads the first `count` bytes of a regular file (not through a symlink), chunk by chunk, into `body`.
+    /// A file shorter than `count` is an error (EIO, "shorter than N bytes").
+    public static func readPrefix(_ path: String, count: UInt64, _ body: (UnsafeRawBufferPointer) -> Void) throws(SystemError) {
+        let fd = try systemCall("open", path: path) { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var left = count
+        while left > 0 {
+            let want = Int(min(UInt64(buffer.count), left))
+            let n = try systemCall("read", path: path) { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, want) } }
+            if n == 0 { throw SystemError("read", path: path, errno: EIO, detail: "shorter than \(count) bytes") }
+            buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            left -= UInt64(n)
+        }
+    }
+
+    /// Reads a whole small file (a ledger); nil when there is none. One larger than `limit` is an error
+    /// (EFBIG).
+    public static func readWhole(_ path: String, limit: Int) throws(SystemError) -> [UInt8]? {
+        let fd: Int32
+        do {
+            fd = try systemCall("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
+        } catch where error.errno == ENOENT {
+            return nil
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = try systemCall("read", path: path) { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            if n == 0 { return bytes }
+            bytes += buffer[0..<n]
+            if bytes.count > limit { throw SystemError("read", path: path, errno: EFBIG, detail: "larger than \(limit) bytes") }
+        }
+    }
+
+    /// Replaces `path` with `bytes` so that a reader sees the old file or the new one, never a mix, even
+    /// after a crash: writes a temporary file beside it, flushes it, renames it over, flushes the folder.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(SystemError) {
+        let temporary = path + ".tmp.\(getpid())"
+        let fd = try systemCall("open", path: temporary) {
+            open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        }
+        do throws(SystemError) {
+            defer { close(fd) }
+            var done = 0
+            while done < bytes.count {
+                done += try systemCall("write", path: temporary) {
+                    bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+                }
+            }
+            try systemCall("fsync", path: temporary) { fsync(fd) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        do {
+            try systemCall("rename", path: path) { Glibc.rename(temporary, path) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        syncFolder(of: path)
+    }
+
+    /// Opens (creating) a lock file and takes an exclusive `flock` on it; returns the descriptor (release it
+    /// with `unlock`), or nil when `wait` is false and another holder has it.
+    public static func lock(_ path: String, wait: Bool) throws(SystemError) -> Int32? {
+        let fd = try systemCall("open", path: path) { open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        do {
+            try systemCall("flock", path: path) { flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) }
+            return fd
+        } catch {
+            close(fd)
+            if error.errno == EWOULDBLOCK { return nil }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import POSIX
+import TestSupport
+import Testing
+
+/// The local-file calls every module shares: each failure names the call, the file and the errno.
+@Suite struct LocalDiskTests {
+    @Test func makeDirectoryMakesTheMissingFoldersAndSaysWhyItCannot() throws {
+        let folder = try TemporaryFolder("msh-localdisk")
+        try LocalDisk.makeDirectory(folder.path("a/b/c"))
+        try LocalDisk.makeDirectory(folder.path("a/b/c"))  // already there: fine
+        #expect(LocalDisk.isDirectory(folder.path("a/b/c")))
+        try folder.write("file", [1])
+        let error = #expect(throws: SystemError.self) { try LocalDisk.makeDirectory(folder.path("file/sub")) }
+        #expect(error?.call == "mkdir" && error?.errno == ENOTDIR && error?.path == folder.path("file/sub"))
+        #expect(error?.category == .localIO)
+    }
+
+    @Test func readWholeIsNilForNoFileAndRefusesOneOverTheLimit() throws {
+        let folder = try TemporaryFolder("msh-localdisk")
+        #expect(try LocalDisk.readWhole(folder.path("none"), limit: 10) == nil)
+        try folder.write("big", [UInt8](repeating: 7, count: 100))
+        #expect(try LocalDisk.readWhole(folder.path("big"), limit: 100) == [UInt8](repeating: 7, count: 100))
+        let error = #expect(throws: SystemError.self) { try LocalDisk.readWhole(folder.path("big"), limit: 99) }
+        #expect(error?.errno == EFBIG && error?.reason == "larger than 99 bytes")
+    }
+
+    @Test func readPrefixStopsAtTheCountAndCallsAShortFileAnError() throws {
+        let folder = try TemporaryFolder("msh-localdisk")
+        try folder.write("f", Array(0..<200))
+        var seen: [UInt8] = []
+        try LocalDisk.readPrefix(folder.path("f"), count: 150) { seen += $0 }
+        #expect(seen == Array(0..<150))
+        let error = #expect(throws: SystemError.self) { try LocalDisk.readPrefix(folder.path("f"), count: 201) { _ in } }
+        #expect(error?.errno == EIO && error?.path == folder.path("f"))
+    }
+
+    @Test func writeAtomicallyReplacesTheFileAndLeavesNoTemporary() throws {
+        let folder = try TemporaryFolder("msh-localdisk")
+        try folder.write("ledger", [1, 2, 3])
+        try LocalDisk.writeAtomically([9, 9], to: folder.path("ledger"))
+        #expect(folder.read("ledger") == [9, 9])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["ledger"])
+    }
+
+    @Test func aLockHeldElsewhereIsNilWithoutWaiting() throws {
+        let folder = try TemporaryFolder("msh-localdisk")
+        let held = try #require(try LocalDisk.lock(folder.path("run"), wait: false))
+        #expect(try LocalDisk.lock(folder.path("run"), wait: false) == nil)
+        LocalDisk.unlock(held)
+        let again = try #require(try LocalDisk.lock(folder.path("run"), wait: false))
+        LocalDisk.unlock(again)
+    }
+
+    @Test func aPartIsNeverOpenedThroughASymlink() throws {
+        let folder = try TemporaryFolder("msh-localdisk")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("x.part"), withDestinationPath: "/etc/passwd")
+        let error = #expect(throws: SystemError.self) { try LocalDisk.openForWriting(folder.path("x.part")) }
+        #expect(error?.call == "open" && error?.errno == ELOOP)
+    }
+
+    @Test func theQuestionsAnswerForWhatIsThereAndNil() throws {
+        let folder = try TemporaryFolder("msh-localdisk")
+        try folder.write("f", [1, 2, 3])
+        #expect(LocalDisk.size(folder.path("f")) == 3 && LocalDisk.regularFileSize(folder.path("f")) == 3)
+        #expect(LocalDisk.regularFileSize(folder.path) == nil && LocalDisk.size(folder.path("none")) == nil)
+        try LocalDisk.setModificationTime(folder.path("f"), to: 1_600_000_000.5)
+        #expect(LocalDisk.modificationTime(folder.path("f")) == 1_600_000_000.5)
+        #expect(LocalDisk.parentFolder(of: "/a/b/") == "/a" && LocalDisk.parentFolder(of: "/a") == "/"
+            && LocalDisk.parentFolder(of: "a") == ".")
+        #expect(LocalDisk.freeBytes(near: folder.path("not/yet/made")) != nil)
+    }
+}
