@@ -28,11 +28,21 @@ final class FakeRemote: @unchecked Sendable {
     }
 }
 
+/// A new empty folder for one test. All of them live in one folder per test process, removed when the
+/// process exits, so no test has to remember to (thousands were left in /tmp before).
 func temporaryFolder() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("msh-\(UUID().uuidString)").path
+    let path = testFoldersRoot + "/msh-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }
+
+private let testFoldersRoot: String = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("msh-tests-\(getpid())").path
+    atexit { removeTestFolders() }
+    return root
+}()
+
+private func removeTestFolders() { try? FileManager.default.removeItem(atPath: testFoldersRoot) }
 
 func randomBytes(_ count: Int) -> [UInt8] {
     var random = SeededRandom(test: "download bytes \(count)")
