@@ -13,6 +13,8 @@ import Testing
     /// Answers OpenSession, GetDeviceInfo (listing `operations`), SendObjectInfo (handle 7) and SendObject
     /// (with `sendObjectAnswer`), and records each operation with its data length.
     final class Responder: @unchecked Sendable {
+        // Safe because every stored property is a constant: `received` is a Locked box, and the transport
+        // ends are used from one thread each.
         let received = Locked<[(OperationCode, [UInt32], Int)]>([])
         let initiator: InMemoryInitiator
         private let responder: InMemoryResponder

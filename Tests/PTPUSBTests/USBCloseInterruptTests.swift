@@ -11,6 +11,8 @@ import Testing
 struct USBCloseInterruptTests {
     /// A sink that signals once the first bytes of the data phase arrived.
     final class FirstBytesSink: DataSink, @unchecked Sendable {
+        // Safe because `count` is written on the transaction's thread only, and the test reads it only after
+        // that thread signalled its Outcome (the semaphore orders the two).
         let arrived = DispatchSemaphore(value: 0)
         private(set) var count = 0
         func begin(expectedLength: UInt64?) throws {}
@@ -22,6 +24,7 @@ struct USBCloseInterruptTests {
 
     /// What a transaction on another thread ended with.
     final class Outcome: @unchecked Sendable {
+        // Safe because `error` is written once before `done` is signalled and read only after waiting on it.
         let done = DispatchSemaphore(value: 0)
         var error: Error?
     }
