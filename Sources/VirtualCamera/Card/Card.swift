@@ -434,14 +434,7 @@ public final class Card: @unchecked Sendable {
     private func subfolderNamesLocked(inFolder path: String) -> [String]? {
         // From the few folders rather than the folder's files: a quick refresh of a folder of 100,000
         // files then costs nothing per file.
-        let handle: UInt32
-        if path.isEmpty {
-            handle = 0
-        } else {
-            guard let h = handleByPath[path] else { return nil }
-            handle = h
-        }
-        guard handle == 0 || diskFolders.contains(handle) else { return nil }
+        guard let handle = folderHandleLocked(path), handle == 0 || diskFolders.contains(handle) else { return nil }
         return diskFolders.compactMap { objects[$0].flatMap { $0.parent == handle && $0.isFolder ? $0 : nil } }
             .sorted { $0.name < $1.name }.map(\.name)
     }
@@ -449,14 +442,13 @@ public final class Card: @unchecked Sendable {
     /// The objects found on disk in a folder at the last scan (lock held; not the card's own writes in
     /// progress); nil when the folder is unknown.
     private func scannedChildrenLocked(ofFolder path: String) -> [CardObject]? {
-        let handle: UInt32
-        if path.isEmpty {
-            handle = 0
-        } else {
-            guard let h = handleByPath[path] else { return nil }
-            handle = h
-        }
+        guard let handle = folderHandleLocked(path) else { return nil }
         return (children[handle] ?? []).compactMap { h in diskHandles.contains(h) ? objects[h] : nil }
+    }
+
+    /// The handle of the folder at `path` (0 for the top of the card; lock held); nil when unknown.
+    private func folderHandleLocked(_ path: String) -> UInt32? {
+        path.isEmpty ? 0 : handleByPath[path]
     }
     private var diskHandles: Set<UInt32> = []
 
