@@ -78,6 +78,7 @@ import VirtualCamera
         let shell = shell()
         shell.interpreter.attach(camera.session)
         shell.start("watch --json")
+        #expect(shell.line { $0 == #"{"event":"watching"}"# } != nil)
         let other = try secondClient(of: camera.camera)
         defer { other.close() }
         try other.session.initiateCapture()

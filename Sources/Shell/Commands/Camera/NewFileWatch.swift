@@ -63,7 +63,7 @@ final class NewFileWatch {
         if !arrivals.isEmpty { idle.heard() }
         if !added.isEmpty {
             heardObjectAdded = true
-            try shell.interruptibly(session) { try catalog.applyPendingChanges() }
+            try shell.interruptibly(session) { try catalog.applyAdded(added) }
             return unseen(catalog.files(among: added))
         }
         if polls, monotonicSeconds() - lastPoll >= Self.pollInterval {

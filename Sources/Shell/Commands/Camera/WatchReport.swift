@@ -30,8 +30,7 @@ struct WatchReport {
             shell.report("watch: this camera does not announce new files; its newest folders are listed every "
                 + "\(Int(NewFileWatch.pollInterval)) s instead", severity: .notice)
         }
-        if !json { shell.output.line("watching for new files (Ctrl-C ends)") }
-        shell.output.flush()
+        emit(Line(event: "watching"), text: "watching for new files (Ctrl-C ends)")
     }
 
     func unannounced() {
