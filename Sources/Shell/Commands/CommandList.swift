@@ -14,13 +14,15 @@ extension CommandTable {
         SelectCommand(), InfoCommand(), OffsetCommand(),
         // transfer
         ThumbCommand(), FetchCommand(), ImportCommand(), PutCommand(),
+        // jobs
+        JobsCommand(), WaitCommand(), KillCommand(), FgCommand(),
         // edit
         EditCommand(), DoneCommand(), DeleteCommand(), MkdirCommand(), RmdirCommand(),
         // playback
         PlayCommand(), PauseCommand(), ResumeCommand(), StopCommand(), SeekCommand(), StepCommand(),
         StatusCommand(),
         // camera
-        ModeCommand(), CaptureCommand(), EventsCommand(), PropsCommand(), PropCommand(), SyncTimeCommand(),
+        ModeCommand(), CaptureCommand(), WatchCommand(), EventsCommand(), PropsCommand(), PropCommand(), SyncTimeCommand(),
         // local
         BangCommand(), LcdCommand(), LpwdCommand(), LlsCommand(), LmkdirCommand(),
         // config

@@ -112,7 +112,7 @@ extension CommandTable {
         }
         return Invocation(
             command: spec, name: nameWord, ignoresFailure: statement.ignoresFailure, flags: flags,
-            values: values, arguments: arguments)
+            values: values, arguments: arguments, runsInBackground: statement.runsInBackground)
     }
 
     /// Tokenizes and checks a whole line; the first grammar or usage problem is thrown.
@@ -153,7 +153,7 @@ extension CommandTable {
             problem = command(named: text) == nil ? "unknown command '\(SafeText.display(text))'" : nil
         case .remoteName, .remoteFolder, .localPath, .localFolder, .cameraURL, .settingName:
             problem = text.isEmpty ? "\(spec.placeholder) must not be empty" : nil
-        case .text:
+        case .text, .propertyName, .propertyValue:
             problem = nil
         }
         if let problem { throw UsageError(command: typed, problem, column: word.column) }
