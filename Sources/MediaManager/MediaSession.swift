@@ -41,6 +41,8 @@ public final class MediaSession: @unchecked Sendable {
         /// Start the first file from this offset (the shell's `offset`), instead of its `.part` size.
         public var startOffset: UInt64?
         public var chunkSize = 8 << 20
+        /// Requests sized from the measured rate (background jobs: `ChunkSizing`); nil: `chunkSize` each.
+        public var chunkSizing: ChunkSizing?
         public init() {}
     }
 
@@ -108,6 +110,7 @@ public final class MediaSession: @unchecked Sendable {
             var jobOptions = DownloadJob.Options()
             if case .overwrite = placement { jobOptions.overwrite = true }
             jobOptions.chunkSize = options.chunkSize
+            jobOptions.chunkSizing = options.chunkSizing
             jobOptions.wholeFile = !camera.canReadRanges
             if index == 0 { jobOptions.startOffset = options.startOffset }
             let job = DownloadJob(

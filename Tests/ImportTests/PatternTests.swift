@@ -24,6 +24,13 @@ import Testing
         #expect(try DestinationPattern("/a/b/%%/%f").path(for: values()) == "/a/b/%/DJI_0042.MP4")
     }
 
+    @Test func aPatternOfOnlyAFileNameWritesIntoTheCurrentFolder() throws {
+        // Its folder is ".", never "" (which no file can be created in).
+        #expect(try DestinationPattern("%f").path(for: values()) == "./DJI_0042.MP4")
+        #expect(try DestinationPattern("./%b.%e").path(for: values()) == "./DJI_0042.MP4")
+        #expect(try DestinationPattern("./x/%f").path(for: values()) == "x/DJI_0042.MP4")
+    }
+
     @Test func aPatternWithoutAFileNameIsAFolder() throws {
         let p = try DestinationPattern("/pics/%Y/%m-%d")
         #expect(p.path(for: values()) == "/pics/2024/05-01/DJI_0042.MP4")

@@ -97,7 +97,10 @@ public struct DestinationPattern: Sendable, Equatable {
             }.joined()
             return hasToken ? LocalFileName.sanitize(text) : text
         }
-        return (absolute ? "/" : "") + rendered.joined(separator: "/")
+        // A relative pattern of one part (`%f`, `./%f`) writes into the current folder: its path says so,
+        // so that the folder of the path is "." and not "".
+        if absolute { return "/" + rendered.joined(separator: "/") }
+        return rendered.count == 1 ? "./" + rendered[0] : rendered.joined(separator: "/")
     }
 }
 

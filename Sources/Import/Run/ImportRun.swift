@@ -13,6 +13,8 @@ public struct ImportRun {
         public var deleteAfter = false
         /// Bytes asked for per request (smaller under a rate limit).
         public var chunkSize = 8 << 20
+        /// Requests sized from the measured rate (background jobs: `ChunkSizing`); nil: `chunkSize` each.
+        public var chunkSizing: ChunkSizing?
         public init() {}
     }
 
@@ -135,6 +137,7 @@ public struct ImportRun {
             var jobOptions = DownloadJob.Options()
             if case .fetch(_, let overwrite) = item.action { jobOptions.overwrite = overwrite }
             jobOptions.chunkSize = options.chunkSize
+            jobOptions.chunkSizing = options.chunkSizing
             let job = DownloadJob(
                 remoteName: item.file.name, size: item.file.size, destinationFolder: folder, localName: name,
                 options: jobOptions)

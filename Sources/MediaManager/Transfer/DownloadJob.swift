@@ -96,6 +96,9 @@ public struct DownloadJob {
         public var startOffset: UInt64?
         /// Bytes asked for per request; cancellation is checked between requests.
         public var chunkSize = 8 << 20
+        /// When set (background jobs), each request is sized from the link's measured rate instead, at most
+        /// `chunkSize`, so that one request takes well under a second.
+        public var chunkSizing: ChunkSizing?
         /// The device cannot read part of a file (no GetPartialObject): the file comes whole in one request,
         /// from byte 0 whatever the `.part` holds; progress, the rate and Ctrl-C are handled as bytes arrive.
         public var wholeFile = false
@@ -184,7 +187,8 @@ public struct DownloadJob {
                 LocalDisk.sync(fd)
                 throw interrupted(at: offset, by: CancellationError())
             }
-            let want = options.wholeFile ? Int(clamping: size) : Int(min(UInt64(options.chunkSize), size - offset))
+            let chunk = options.chunkSizing.map { min($0.nextSize, options.chunkSize) } ?? options.chunkSize
+            let want = options.wholeFile ? Int(clamping: size) : Int(min(UInt64(chunk), size - offset))
             sink.reset(offset: offset, limit: want)
             if options.wholeFile {
                 sink.afterWrite = { done in
@@ -195,7 +199,11 @@ public struct DownloadJob {
             }
             let got: Int
             do {
-                got = try read(offset, want, sink)
+                if let sizing = options.chunkSizing, !options.wholeFile {
+                    got = try sizing.measure { try read(offset, want, sink) }
+                } else {
+                    got = try read(offset, want, sink)
+                }
             } catch let error as DownloadError {
                 LocalDisk.sync(fd)
                 throw error

@@ -3,18 +3,18 @@ import Foundation
 
 /// The initiator's session with a device: numbers transactions, runs their phases over a transport,
 /// turns non-OK responses into `PTPError.response`, and offers the operations by name.
-/// Thread-safe: transactions from several threads are run one after another.
+/// Thread-safe: transactions from several threads take turns (`TransactionTurns`), one at a time, and a
+/// thread marked background (`PTPSession.asBackground`, a job's chunks) lets every interactive request
+/// waiting go first.
 public final class PTPSession: @unchecked Sendable {
-    // Safety: `nextTransactionID` and `sessionOpen` are only touched with `lock` held (held for the whole of
-    // each transaction, so they run one after another); DeviceInfo lives in a lock of its own, so asking
-    // `supports` never waits for a transaction; `transport` is immutable and Sendable.
+    // Safety: `nextTransactionID` and `sessionOpen` are only touched during a turn of `turns` (held for the
+    // whole of each transaction, so they run one after another); DeviceInfo lives in a lock of its own, so
+    // asking `supports` never waits for a transaction; `transport` is immutable and Sendable.
     public let transport: InitiatorTransport
-    private let lock = NSLock()
+    private let turns = TransactionTurns()
     private var nextTransactionID: UInt32 = 1
     private var sessionOpen = false
     private let info = Locked(DeviceInfo())
-    /// While set (`whileCancellable`), asked before each transaction: true stops it before it is sent.
-    private let cancellation = Locked<(@Sendable () -> Bool)?>(nil)
 
     /// What the device said about itself; filled by `open()`.
     public var deviceInfo: DeviceInfo { info.withLock { $0 } }
@@ -33,14 +33,14 @@ public final class PTPSession: @unchecked Sendable {
     /// transaction ids strictly from the connection's start. A session the device kept open from an earlier
     /// connection (SessionAlreadyOpen) is used as it is.
     public func open(id: UInt32 = 1) throws {
-        let response = try lock.withLock {
+        let response = try turn {
             try transport.transact(
                 PTPCommand(.openSession, transactionID: 0, parameters: [id]), dataOut: nil, dataIn: nil)
         }
         guard response.code == .ok || response.code == .sessionAlreadyOpen else {
             throw PTPError.response(response.code, operation: .openSession)
         }
-        lock.withLock {
+        turns.exclusively {
             sessionOpen = true
             nextTransactionID = 1
         }
@@ -50,10 +50,10 @@ public final class PTPSession: @unchecked Sendable {
 
     /// Closes the session (best effort) and the transport.
     public func close() {
-        if lock.withLock({ sessionOpen }) {
+        if turns.exclusively({ sessionOpen }) {
             _ = try? execute(.closeSession)
         }
-        lock.withLock { sessionOpen = false }
+        turns.exclusively { sessionOpen = false }
         transport.close()
     }
 
@@ -61,21 +61,34 @@ public final class PTPSession: @unchecked Sendable {
 
     // MARK: Transactions
 
-    /// Runs `body` so that once `cancelled` says so, no further transaction is sent: each throws
-    /// `CancellationError` instead. A transaction already under way is not affected (the transport's
-    /// timeout bounds it; `Camera.interruptibly` ends one the device never answers). Nests.
+    /// Runs `body` so that once `cancelled` says so, no further transaction it sends (on this thread) is
+    /// sent: each throws `CancellationError` instead, also while it waits for its turn. A transaction already
+    /// under way is not affected (the transport's timeout bounds it; `Camera.interruptibly` ends one the
+    /// device never answers). Nests: the inner test replaces the outer one for its scope. Other threads'
+    /// transactions (a job's, the prompt's) are not affected.
     public func whileCancellable<T>(_ cancelled: @escaping @Sendable () -> Bool, _ body: () throws -> T) rethrows -> T {
-        let outer = cancellation.withLock { current -> (@Sendable () -> Bool)? in
-            defer { current = cancelled }
-            return current
-        }
-        defer { cancellation.withLock { $0 = outer } }
-        return try body()
+        try Self.$callerCancellation.withValue(cancelled, operation: body)
     }
 
     /// Throws `CancellationError` when a `whileCancellable` caller said stop.
     private func checkCancelled() throws {
-        if let cancelled = cancellation.withLock({ $0 }), cancelled() { throw CancellationError() }
+        if let cancelled = Self.callerCancellation, cancelled() { throw CancellationError() }
+    }
+
+    /// Runs `body` (one transaction) in the calling thread's turn: its priority, its cancellation.
+    private func turn<T>(_ body: () throws -> T) throws -> T {
+        try turns.run(Self.callerPriority, cancelled: Self.callerCancellation, body)
+    }
+
+    /// Callers waiting for their turn now, of each priority.
+    public var waitingCallers: (interactive: Int, background: Int) { turns.waiting }
+
+    /// Waits (at most `timeout` seconds) until the waiting callers are as `predicate` wants; says whether
+    /// they were. For tests that must know a request is queued before they let the one in flight finish.
+    public func waitForCallers(
+        timeout: TimeInterval, until predicate: ((interactive: Int, background: Int)) -> Bool
+    ) -> Bool {
+        turns.wait(timeout: timeout, until: predicate)
     }
 
     /// Runs one transaction; throws unless the response is OK.
@@ -84,7 +97,7 @@ public final class PTPSession: @unchecked Sendable {
         _ operation: OperationCode, _ parameters: [UInt32] = [], dataOut: DataSource? = nil, dataIn: DataSink? = nil
     ) throws -> PTPResponse {
         try checkCancelled()
-        let response = try lock.withLock {
+        let response = try turn {
             let id = nextTransactionID
             nextTransactionID = id >= 0xFFFF_FFFE ? 1 : id + 1
             return try transport.transact(
@@ -107,7 +120,7 @@ public final class PTPSession: @unchecked Sendable {
         // GetDeviceInfo is allowed outside a session; it uses transaction id 0 then.
         try checkCancelled()
         let sink = BufferSink(limit: 1 << 20)
-        let response = try lock.withLock {
+        let response = try turn {
             let id = sessionOpen ? nextTransactionID : 0
             if sessionOpen { nextTransactionID = id >= 0xFFFF_FFFE ? 1 : id + 1 }
             return try transport.transact(PTPCommand(.getDeviceInfo, transactionID: id), dataOut: nil, dataIn: sink)

@@ -1,14 +1,29 @@
 import MediaManager
 
-/// capture (shoot): asks the camera to take a photo and lists the files it reported.
+/// capture (shoot) [--fetch] [--to PATTERN]: asks the camera to take a photo, lists the files it reported,
+/// and with --fetch brings them home as `import` would (see `TetherDownload`).
 struct CaptureCommand: ShellCommand {
     let spec = CommandSpec(
-        "capture", aliases: ["shoot"], area: .camera, summary: "take a photo",
-        details: "Asks the camera to take a photo; the new file appears in the list.")
+        "capture", aliases: ["shoot"], area: .camera,
+        options: [
+            OptionSpec(.fetch, long: "fetch", "download the new files"),
+            OptionSpec(.to, long: "to", value: ArgumentSpec("PATTERN", .localPath), "where they go, as for 'import' (implies --fetch)"),
+        ],
+        summary: "take a photo",
+        details: """
+            Asks the camera to take a photo; the new file appears in the list. A camera that announces nothing \
+            (no ObjectAdded) has the folders a new shot can go to listed again, and what appeared is the shot. \
+            With --fetch the new files are downloaded as 'import' does: into the download folder, or where \
+            PATTERN says (%Y %m %d ... %f, see 'help import'), through NAME.part, each with its capture time, \
+            and recorded in the camera's import ledger so 'import' does not bring them again.
+            """)
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         guard session.camera.summary.canCapture else { throw CommandError("not supported by this camera") }
+        let fetching = invocation.has(.fetch) || invocation.value(of: .to) != nil
+        // The destination is checked before the shutter fires: a bad pattern takes no picture.
+        let download = fetching ? try TetherDownload(invocation, shell: shell, session: session, command: "capture") : nil
         let interrupt = shell.interrupt
         let timeout = shell.state.settings.timeout
         let result = try shell.interruptibly(session) {
@@ -19,12 +34,15 @@ struct CaptureCommand: ShellCommand {
             shell.output.line("the camera sent \(what); its folders were listed again to find the new file")
         }
         guard !result.files.isEmpty else {
-            shell.output.line("the camera took a picture but reported no new file ('refresh' reads the list again)")
+            let text = "the camera took a picture but reported no new file ('refresh' reads the list again)"
+            if fetching { throw CommandError(text) }
+            shell.output.line(text)
             return .success
         }
         for file in result.files {
             shell.output.line("captured \(RemotePath.display(file.path)) (\(HumanReadable.size(file.size)))")
         }
-        return .success
+        guard let download else { return .success }
+        return try download.fetch(result.files).result
     }
 }

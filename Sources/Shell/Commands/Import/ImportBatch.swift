@@ -78,6 +78,9 @@ final class ImportBatch {
         }
     }
 
+    /// True once a failed download showed that the camera no longer answers.
+    var cameraWentAway: Bool { disconnected != nil }
+
     /// After a failed download: stop the batch when the camera no longer answers (one cheap request).
     func shouldStop(after error: Error) -> Bool {
         guard disconnected == nil, case DownloadError.interrupted = error else { return false }

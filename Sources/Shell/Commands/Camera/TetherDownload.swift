@@ -1,0 +1,73 @@
+import Foundation
+import Import
+import MediaManager
+
+extension OptionName {
+    static let fetch: OptionName = "fetch"
+}
+
+/// Brings home the files a shot produced (`capture --fetch`, `watch --fetch`) the way `import` does: through
+/// the destination pattern (`--to`, else the download folder), each file's `.part`, the clash policy, the
+/// capture time as the file's time, and the camera's import ledger, so a file imported before (by `import`
+/// or an earlier `watch`) is not fetched twice.
+struct TetherDownload {
+    /// What one call brought: the local paths of the files downloaded now, in order.
+    struct Outcome {
+        var fetched: [String] = []
+        var summary: BatchSummary
+        /// How the batch ended, as `import` says it (a failure, Ctrl-C, the camera gone).
+        var result: CommandOutcome
+        /// The camera stopped answering during the batch.
+        var disconnected = false
+    }
+
+    let shell: Interpreter
+    let session: MediaSession
+    let pattern: DestinationPattern
+    let command: String
+    private let ledgers: CameraLedgers
+
+    /// `--to` as typed, else the download folder with each file under its own name.
+    init(_ invocation: Invocation, shell: Interpreter, session: MediaSession, command: String) throws {
+        let text: String
+        if let typed = invocation.value(of: .to)?.text {
+            text = LocalDisk.expandingTilde(typed)
+        } else {
+            text = shell.downloadFolder(nil).replacingOccurrences(of: "%", with: "%%") + "/%f"
+        }
+        self.shell = shell
+        self.session = session
+        self.command = command
+        pattern = try DestinationPattern(text)
+        ledgers = try Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: shell.environment))
+    }
+
+    /// Downloads `files` (with the sidecars the catalog groups with them), saying each one as it arrives;
+    /// with `summarize`, the batch's summary line too (else only when Ctrl-C or a lost camera ended it).
+    func fetch(_ files: [MediaFile], summarize: Bool = true) throws -> Outcome {
+        let runs = try ledgers.beginRun()
+        defer { for run in runs { run.end() } }
+        var options = ImportOptions(pattern: pattern)
+        options.cameraModel = session.camera.summary.model
+        let plan = Importer.plan(
+            CardSelection.groups(for: files, in: session.catalog), session: session, options: options, ledgers: ledgers)
+        let batch = ImportBatch(shell: shell, session: session, verbose: true, deleteAfter: false, command: command)
+        var runOptions = ImportRun.Options()
+        if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = Int(min(max(limit / 8, 64 << 10), 8 << 20)) }
+        var fetched: [String] = []
+        let summary = try ImportRun(session: session, plan: plan, ledgers: ledgers, options: runOptions).run(
+            cancellation: batch.cancellation, progress: { batch.progress($0) },
+            event: { event in
+                if case .fetched(let item, _, _) = event { fetched.append(item.destination) }
+                batch.event(event)
+            },
+            stopAfter: { batch.shouldStop(after: $0) })
+        let result: CommandOutcome
+        if summarize || summary.interrupted || batch.cameraWentAway {
+            result = batch.finish(summary)
+        } else {
+            result = summary.failed > 0 ? .failed : .success
+        }
+        return Outcome(fetched: fetched, summary: summary, result: result, disconnected: batch.cameraWentAway)
+    }
+}

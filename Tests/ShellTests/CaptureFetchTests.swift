@@ -1,0 +1,43 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Shell
+
+/// `capture --fetch` on the built-in virtual camera: the shot is downloaded through the import's pattern,
+/// keeps its capture time, is recorded in the ledger (so `import` does not bring it again), and a bad
+/// pattern takes no picture.
+@Suite struct CaptureFetchTests {
+    let home: TemporaryFolder
+    let interpreter: Interpreter
+    let output: CapturedOutput
+
+    init() throws {
+        home = try TemporaryFolder("msh-capture")
+        (interpreter, output, _) = makeInterpreter()
+        interpreter.environment["XDG_DATA_HOME"] = home.path + "/data"
+        interpreter.state.settings.downloadFolder = home.path + "/down"
+    }
+
+    @Test func theShotArrivesWithItsCaptureTimeAndIsImportedOnce() throws {
+        #expect(interpreter.run(line: "open sim:; capture --fetch") == .success, "\(output.errors)")
+        let shot = home.path + "/down/DJI_0007.JPG"
+        #expect(output.lines.contains("fetched DJI_0007.JPG -> \(shot) (79.4 kB)"), "\(output.lines)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: shot)
+        #expect(attributes[.size] as? Int == 79_387)
+        // The demo photo's EXIF says 2024-05-01 10:12:03.
+        let modified = try #require(attributes[.modificationDate] as? Date)
+        #expect(Calendar(identifier: .gregorian).component(.year, from: modified) == 2024)
+
+        #expect(interpreter.run(line: "capture --to '\(home.path)/by-date/%Y-%m/%b.%e'") == .success, "\(output.errors)")
+        #expect(FileManager.default.fileExists(atPath: home.path + "/by-date/2024-05/DJI_0008.JPG"))
+        #expect(interpreter.run(line: "import --list DCIM/100MEDIA/DJI_0007.JPG DCIM/100MEDIA/DJI_0008.JPG") == .success)
+        #expect(output.lines.last == "0 new files (0 B); 2 imported before", "\(output.lines)")
+    }
+
+    @Test func aBadPatternTakesNoPicture() {
+        #expect(interpreter.run(line: "open sim:; capture --to '/x/%q'") == .failure)
+        #expect(output.errors.last?.contains("unknown token %q") == true, "\(output.errors)")
+        #expect(interpreter.run(line: "ls DCIM/100MEDIA/DJI_0007.JPG") == .failure)
+    }
+}
