@@ -82,10 +82,14 @@ public enum CameraConnector {
         }
         thread.name = "virtual-camera"
         thread.start()
-        return try Camera(transport: options.traced(initiator), location: location) {
+        let close: @Sendable () -> Void = {
             responder.close()
             _ = finished.wait(timeout: .now() + 5)
         }
+        // A card folder announces files dropped into it once its watcher runs (`watch`, `events`).
+        var watch: (@Sendable () -> Void)?
+        if card.folder != nil { watch = { [weak card] in card?.startWatching() } }
+        return try Camera(transport: options.traced(initiator), location: location, onClose: close, onWatch: watch)
     }
 }
 

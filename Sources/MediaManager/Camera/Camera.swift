@@ -44,8 +44,10 @@ public final class Camera: @unchecked Sendable {
     public let session: PTPSession
     public let location: String
     private let onClose: (@Sendable () -> Void)?
+    private let onWatch: (@Sendable () -> Void)?
     private let lock = NSLock()
     private var changeHandlers: [Int: @Sendable (CameraChange) -> Void] = [:]
+    private var eventHandlers: [Int: @Sendable (PTPEvent) -> Void] = [:]
     private var nextHandler = 0
     /// False once the device lacks GetObjectPropList or answered it with something that made no sense:
     /// listing then uses GetObjectHandles and GetObjectInfo for the rest of the session.
@@ -53,11 +55,16 @@ public final class Camera: @unchecked Sendable {
     private var propListTrusted: Bool
 
     /// Opens a PTP session over `transport`. `onClose` runs after the session closes (e.g. to stop an
-    /// in-process responder).
-    public init(transport: InitiatorTransport, location: String, onClose: (@Sendable () -> Void)? = nil) throws {
+    /// in-process responder); `onWatch` is what `watchForChanges` asks of a camera that announces changes
+    /// only when told to (a card folder served in-process: its watcher).
+    public init(
+        transport: InitiatorTransport, location: String, onClose: (@Sendable () -> Void)? = nil,
+        onWatch: (@Sendable () -> Void)? = nil
+    ) throws {
         session = PTPSession(transport: transport)
         self.location = location
         self.onClose = onClose
+        self.onWatch = onWatch
         do {
             try session.open()
         } catch {
@@ -107,7 +114,29 @@ public final class Camera: @unchecked Sendable {
 
     public func removeChangeHandler(_ token: Int) { lock.withLock { _ = changeHandlers.removeValue(forKey: token) } }
 
+    /// Registers a handler for every event as the device sent it (`events`), unknown codes included;
+    /// returns a token for `removeEventHandler`. Called on a transport thread.
+    @discardableResult
+    public func addEventHandler(_ handler: @escaping @Sendable (PTPEvent) -> Void) -> Int {
+        lock.withLock {
+            nextHandler += 1
+            eventHandlers[nextHandler] = handler
+            return nextHandler
+        }
+    }
+
+    public func removeEventHandler(_ token: Int) { lock.withLock { _ = eventHandlers.removeValue(forKey: token) } }
+
+    /// True when the camera is told to watch for changes before it announces them (`watchForChanges`).
+    public var announcesChangesOnlyWhenWatched: Bool { onWatch != nil }
+
+    /// Asks a camera that announces changes only when watched (a card folder) to start; others announce
+    /// what changes anyway. Idempotent.
+    public func watchForChanges() { onWatch?() }
+
     private func deliver(_ event: PTPEvent) {
+        let raw = lock.withLock { Array(eventHandlers.values) }
+        for h in raw { h(event) }
         let change: CameraChange
         switch event.code {
         case .objectAdded: change = .added(event.parameter(0))

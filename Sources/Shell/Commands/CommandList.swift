@@ -20,7 +20,7 @@ extension CommandTable {
         PlayCommand(), PauseCommand(), ResumeCommand(), StopCommand(), SeekCommand(), StepCommand(),
         StatusCommand(),
         // camera
-        ModeCommand(), CaptureCommand(), PropsCommand(), PropCommand(), SyncTimeCommand(),
+        ModeCommand(), CaptureCommand(), EventsCommand(), PropsCommand(), PropCommand(), SyncTimeCommand(),
         // local
         BangCommand(), LcdCommand(), LpwdCommand(), LlsCommand(), LmkdirCommand(),
         // config
