@@ -10,6 +10,29 @@ import Testing
 /// is left on the bus when a transaction ends: answered, failed, timed out or closed from another thread.
 @Suite("USB data phases with several transfers in flight")
 struct USBQueuedTransferTests {
+    /// A sink that signals once `signalAt` bytes arrived.
+    final class AllBytesSink: DataSink, @unchecked Sendable {
+        // Safe because `count` is written on the transaction's thread only, and the test reads it only after
+        // that thread signalled its Outcome (the semaphore orders the two).
+        let arrived = DispatchSemaphore(value: 0)
+        let signalAt: Int
+        private(set) var count = 0
+        init(signalAt: Int) { self.signalAt = signalAt }
+        func begin(expectedLength: UInt64?) throws {}
+        func write(_ chunk: UnsafeRawBufferPointer) throws {
+            let before = count
+            count += chunk.count
+            if before < signalAt, count >= signalAt { arrived.signal() }
+        }
+    }
+
+    /// What the transaction on another thread ended with.
+    final class Outcome: @unchecked Sendable {
+        // Safe because `error` is written once before `done` is signalled and read only after waiting on it.
+        let done = DispatchSemaphore(value: 0)
+        var error: Error?
+    }
+
     /// Payloads around packet (512) and transfer (4096) boundaries; the data container is 12 bytes more.
     static let awkwardSizes = [0, 1, 500, 512 - 12, 4096 - 12, 4096, 4096 * 3 - 12, 4096 * 3 + 1, 100_000]
 
@@ -194,8 +217,15 @@ struct USBQueuedTransferTests {
             return [.raw(Array((header + pattern(1_000_000)).prefix(40 * 512)), zeroLengthPacket: false)]
         }
         let transport = device.transport(timeouts: USBCloseInterruptTests.patient, chunkSize: 4096, transfersInFlight: 4)
-        let sink = USBCloseInterruptTests.FirstBytesSink()
-        let outcome = USBCloseInterruptTests.start(PTPCommand(.getObject, transactionID: 1), on: transport, into: sink)
+        // Every byte sent arrived (most of them through queued transfers): the host now waits on the queue.
+        let sink = AllBytesSink(signalAt: 40 * 512 - 12)
+        let outcome = Outcome()
+        Thread {
+            do { _ = try transport.transact(PTPCommand(.getObject, transactionID: 1), dataOut: nil, dataIn: sink) } catch {
+                outcome.error = error
+            }
+            outcome.done.signal()
+        }.start()
         #expect(sink.arrived.wait(timeout: .now() + 30) == .success)
 
         #expect(USBCloseInterruptTests.closeAside(transport).wait(timeout: .now() + 30) == .success)
