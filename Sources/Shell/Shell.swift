@@ -73,13 +73,14 @@ public enum Shell {
                 Console.error("mediashell: cannot read \(SafeText.display(path)): \(String(cString: strerror(error.errno)))")
                 return 1
             }
-            return exitStatus(interpreter.runScript(reader, name: path), interpreter)
+            return exitStatus(interpreter.finishScript(interpreter.runScript(reader, name: path)), interpreter)
         }
         if let commands = arguments.commands {
-            return exitStatus(interpreter.runScript(TextLineSource(commands), name: "-c"), interpreter)
+            return exitStatus(interpreter.finishScript(interpreter.runScript(TextLineSource(commands), name: "-c")), interpreter)
         }
         if !interactive {
-            return exitStatus(interpreter.runScript(PlainLineReader(interrupt: interrupt), name: "stdin"), interpreter)
+            return exitStatus(
+                interpreter.finishScript(interpreter.runScript(PlainLineReader(interrupt: interrupt), name: "stdin")), interpreter)
         }
 
         let engine = CompletionEngine(table: interpreter.table)

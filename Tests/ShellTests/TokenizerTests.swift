@@ -101,4 +101,15 @@ import Testing
         let long = String(repeating: "a\\ b 'c' \"d\" ; ", count: 5000)
         #expect(try Tokenizer.statements(in: long).count == 5000)
     }
+
+    /// `CMD &` runs CMD as a job and separates it from what follows, as in a POSIX shell; a quoted or
+    /// escaped `&` is part of a name.
+    @Test func anAmpersandRunsTheCommandBeforeItAsAJob() throws {
+        let statements = try Tokenizer.statements(in: "fetch *.MP4 & ls; import&")
+        #expect(statements.map { $0.words.map(\.text) } == [["fetch", "*.MP4"], ["ls"], ["import"]])
+        #expect(statements.map(\.runsInBackground) == [true, false, true])
+        #expect(try texts(#"fetch 'Tom&Jerry.JPG' Tom\&Jerry.JPG"#) == [["fetch", "Tom&Jerry.JPG", "Tom&Jerry.JPG"]])
+        #expect(try Tokenizer.statements(in: "fetch x &;").map(\.runsInBackground) == [true])
+        #expect(error("ls; &") == GrammarError(.ampersandWithoutCommand, column: 5))
+    }
 }

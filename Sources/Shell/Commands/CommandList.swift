@@ -14,6 +14,8 @@ extension CommandTable {
         SelectCommand(), InfoCommand(), OffsetCommand(),
         // transfer
         ThumbCommand(), FetchCommand(), ImportCommand(), PutCommand(),
+        // jobs
+        JobsCommand(), WaitCommand(), KillCommand(), FgCommand(),
         // edit
         EditCommand(), DoneCommand(), DeleteCommand(), MkdirCommand(), RmdirCommand(),
         // playback

@@ -112,7 +112,7 @@ extension CommandTable {
         }
         return Invocation(
             command: spec, name: nameWord, ignoresFailure: statement.ignoresFailure, flags: flags,
-            values: values, arguments: arguments)
+            values: values, arguments: arguments, runsInBackground: statement.runsInBackground)
     }
 
     /// Tokenizes and checks a whole line; the first grammar or usage problem is thrown.

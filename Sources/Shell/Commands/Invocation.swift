@@ -11,11 +11,14 @@ public struct Invocation: Sendable, Hashable {
     public let values: [OptionName: Word]
     /// The positional arguments, in order.
     public let arguments: [Word]
+    /// True when the line ended the command with `&`: it runs as a job (fetch and import only).
+    public let runsInBackground: Bool
 
     public init(
         command: CommandSpec, name: Word, ignoresFailure: Bool = false, flags: Set<OptionName> = [],
-        values: [OptionName: Word] = [:], arguments: [Word] = []
+        values: [OptionName: Word] = [:], arguments: [Word] = [], runsInBackground: Bool = false
     ) {
+        self.runsInBackground = runsInBackground
         self.command = command
         self.name = name
         self.ignoresFailure = ignoresFailure

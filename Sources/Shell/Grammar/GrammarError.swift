@@ -6,6 +6,7 @@ public struct GrammarError: Error, Sendable, Hashable, CustomStringConvertible {
         case unterminatedDoubleQuote
         case trailingBackslash
         case missingCommandAfterDash
+        case ampersandWithoutCommand
     }
 
     public let kind: Kind
@@ -24,6 +25,7 @@ public struct GrammarError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unterminatedDoubleQuote: "unterminated double quote"
         case .trailingBackslash: "backslash at the end of the line escapes nothing"
         case .missingCommandAfterDash: "a command name must follow '-'"
+        case .ampersandWithoutCommand: "'&' must follow a command (fetch NAME &)"
         }
     }
 

@@ -20,6 +20,10 @@ struct LineScanner {
 
     struct ScannedStatement {
         var words: [ScannedWord] = []
+        /// Ended by `&`: run it as a job.
+        var runsInBackground = false
+        /// The 1-based column of that `&`.
+        var ampersandColumn = 0
     }
 
     struct Result {
@@ -97,6 +101,12 @@ struct LineScanner {
                 finishWord(&result, &current)
             case UInt8(ascii: ";"):
                 finishWord(&result, &current)
+                result.statements.append(ScannedStatement())
+            case UInt8(ascii: "&"):
+                // As in a POSIX shell: `CMD &` runs CMD as a job, and `&` separates it from what follows.
+                finishWord(&result, &current)
+                result.statements[result.statements.count - 1].runsInBackground = true
+                result.statements[result.statements.count - 1].ampersandColumn = column
                 result.statements.append(ScannedStatement())
             case UInt8(ascii: "#") where current == nil:
                 inComment = true

@@ -2,14 +2,19 @@
 ///
 /// Single quotes keep everything literally; double quotes keep everything but `\"`, `\\` and `\$`;
 /// a backslash outside quotes keeps the next character; `;` separates commands; `#` at the start of a word
-/// starts a comment; a leading `-` on a command name marks its failure as ignored; empty commands are skipped.
+/// starts a comment; a leading `-` on a command name marks its failure as ignored; `&` after a command runs it
+/// as a job (and separates it from the next, as `;` does); empty commands are skipped.
 public enum Tokenizer {
     /// The commands of `line`, or a `GrammarError` with the column of the first problem.
     public static func statements(in line: String) throws(GrammarError) -> [Statement] {
         let scan = LineScanner.scan(line.utf8)
         if let error = scan.firstError { throw error }
         var statements: [Statement] = []
-        for scanned in scan.statements where !scanned.words.isEmpty {
+        for scanned in scan.statements {
+            guard !scanned.words.isEmpty else {
+                if scanned.runsInBackground { throw GrammarError(.ampersandWithoutCommand, column: scanned.ampersandColumn) }
+                continue
+            }
             var words = scanned.words
             let statementColumn = words[0].column
             var ignoresFailure = false
@@ -23,7 +28,9 @@ public enum Tokenizer {
                 }
             }
             statements.append(
-                Statement(words: words.map(\.word), ignoresFailure: ignoresFailure, column: statementColumn))
+                Statement(
+                    words: words.map(\.word), ignoresFailure: ignoresFailure, column: statementColumn,
+                    runsInBackground: scanned.runsInBackground))
         }
         return statements
     }

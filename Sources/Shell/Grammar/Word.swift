@@ -30,10 +30,13 @@ public struct Statement: Sendable, Hashable {
     public let ignoresFailure: Bool
     /// The 1-based column where the statement starts (its `-` if any).
     public let column: Int
+    /// True when the statement ended in `&`: it runs as a job.
+    public let runsInBackground: Bool
 
-    public init(words: [Word], ignoresFailure: Bool = false, column: Int = 1) {
+    public init(words: [Word], ignoresFailure: Bool = false, column: Int = 1, runsInBackground: Bool = false) {
         self.words = words
         self.ignoresFailure = ignoresFailure
         self.column = column
+        self.runsInBackground = runsInBackground
     }
 }

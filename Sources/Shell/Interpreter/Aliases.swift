@@ -50,10 +50,19 @@ extension Interpreter {
                         words.append(word)
                     }
                 }
-                return Statement(words: words, ignoresFailure: inner.ignoresFailure || statement.ignoresFailure, column: statement.column)
+                return Statement(
+                    words: words, ignoresFailure: inner.ignoresFailure || statement.ignoresFailure, column: statement.column,
+                    runsInBackground: inner.runsInBackground)
             }
             if !usedArguments, let last = expanded.popLast() {
-                expanded.append(Statement(words: last.words + given, ignoresFailure: last.ignoresFailure, column: last.column))
+                expanded.append(Statement(
+                    words: last.words + given, ignoresFailure: last.ignoresFailure, column: last.column,
+                    runsInBackground: last.runsInBackground))
+            }
+            // `ALIAS &` runs the alias's last command as a job.
+            if statement.runsInBackground, let last = expanded.popLast() {
+                expanded.append(Statement(
+                    words: last.words, ignoresFailure: last.ignoresFailure, column: last.column, runsInBackground: true))
             }
             result += try expandingAliases(expanded.filter { !$0.words.isEmpty }, depth: depth + 1)
         }

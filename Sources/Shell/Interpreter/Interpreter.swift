@@ -48,6 +48,11 @@ public final class Interpreter {
     /// The scripts being run, innermost last: their names and current lines, for error messages.
     var locations: [ScriptLocation] = []
     var quitRequested = false
+    /// The transfers running in the background (`fetch ... &`), and whether `quit` already warned of them.
+    let jobs = JobTable()
+    var quitWarned = false
+    /// The commands that can run as jobs (`CMD &`).
+    static let jobCommands: Set<String> = ["fetch", "import"]
     /// The local folder before the last `lcd`, for `lcd -`.
     var previousLocalFolder: String?
     /// The user's aliases (`alias NAME 'CMDS'`): name to body.
@@ -83,6 +88,8 @@ public final class Interpreter {
     }
 
     deinit {
+        for job in jobs.running { job.cancellation.cancel() }
+        for job in jobs.running { _ = job.waitForEnd(upTo: 60) }
         playback.shutdown()
         media?.close()
     }
@@ -127,6 +134,8 @@ public final class Interpreter {
 
     /// Closes the camera, if one is open; the session state and the video being played go with it.
     public func closeCamera() {
+        // Jobs need the camera: they stop at their next chunk, each keeping its .part.
+        if !jobs.running.isEmpty { killJobs() }
         stopPlayback()
         media?.close()
         media = nil
@@ -159,8 +168,14 @@ public final class Interpreter {
         }
         var invocations: [Invocation] = []
         for statement in statements {
-            do {
-                invocations.append(try table.invocation(for: statement))
+            do throws(UsageError) {
+                let invocation = try table.invocation(for: statement)
+                if invocation.runsInBackground && !Self.jobCommands.contains(invocation.command.name) {
+                    throw UsageError(
+                        command: invocation.name.text, "only fetch and import run as jobs ('&')",
+                        column: statement.column)
+                }
+                invocations.append(invocation)
             } catch {
                 report(Self.describe(error) + quoteHint(statement.words.dropFirst()))
                 if statement.ignoresFailure { continue }

@@ -3,7 +3,7 @@ import MediaManager
 /// The prompt's format: text with tokens that the session state fills in (`set prompt`).
 public enum PromptFormat {
     /// The default: `dir:/DCIM/100MEDIA> `; `sim:…/100MEDIA/CLIPS [DJI_0003.MP4 @ 1.2 MB] (edit)> `.
-    public static let standard = "%c%w%s%p%e> "
+    public static let standard = "%c%w%s%p%e%j> "
 
     /// Each token and what it shows, for `help prompt`, `help set` and the man page.
     public static let tokens: [HelpEntry] = [
@@ -13,6 +13,7 @@ public enum PromptFormat {
         HelpEntry("%s", "the selected file while it is worked on (selected, or partly downloaded): [NAME @ 1.2 MB]"),
         HelpEntry("%p", "the video being played and where: ▶ 0:01.2/0:03"),
         HelpEntry("%e", "(edit) in edit mode"),
+        HelpEntry("%j", "the jobs running, while there are any: [1 job]"),
         HelpEntry("%n", "mediashell"),
         HelpEntry("%%", "a %"),
     ]
@@ -32,6 +33,9 @@ extension Interpreter {
             case "s": return promptSelection.map { " " + $0 } ?? ""
             case "p": return playbackPromptFragment.map { " " + $0 } ?? ""
             case "e": return state.isEditing ? " (edit)" : ""
+            case "j":
+                let running = jobs.running.count
+                return running == 0 ? "" : " [\(running) job\(running == 1 ? "" : "s")]"
             case "n": return "mediashell"
             case "%": return "%"
             default: return nil

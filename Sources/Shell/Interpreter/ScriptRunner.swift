@@ -58,20 +58,42 @@ extension Interpreter {
     /// ends the loop (128 + the signal).
     public func runInteractive(_ source: LineSource) -> Int32 {
         while true {
+            // Jobs that ended since the last prompt say so now, before it (as a POSIX shell does).
+            sayEndedJobs()
             output.flush()
-            if let signal = interrupt.terminationSignal { return 128 + signal }
+            if let signal = interrupt.terminationSignal {
+                if !jobs.running.isEmpty { killJobs() }
+                return 128 + signal
+            }
             switch source.readLine() {
             case .line(let text):
-                if run(line: text) == .quit { return 0 }
+                if run(line: text) == .quit {
+                    if settleJobsBeforeExit(interactive: true).mayLeave { return 0 }
+                    quitRequested = false
+                }
                 completion.prepare()
             case .interrupted:
                 continue
             case .endOfInput:
-                return 0
+                if settleJobsBeforeExit(interactive: true).mayLeave { return 0 }
             case .failed(let message):
                 report(message)
                 return 1
             }
+        }
+    }
+}
+
+extension Interpreter {
+    /// The end of a top-level script (a file, `-c`, piped input): jobs still running are waited for (or
+    /// killed, `set jobs-on-exit kill`) and said; a job that failed makes a successful script's status 1.
+    public func finishScript(_ result: ScriptResult) -> ScriptResult {
+        let settled = settleJobsBeforeExit(interactive: false)
+        guard settled.jobFailed else { return result }
+        switch result {
+        case .finished: return .finished(failed: true)
+        case .quit: return .quit(failed: true)
+        case .stopped, .interrupted: return result
         }
     }
 }

@@ -36,12 +36,15 @@ public struct Settings: Sendable, Equatable {
     public var prompt = PromptFormat.standard
     /// The camera opened when `--camera` names none (set in the config file); empty: the first USB camera.
     public var camera = ""
+    /// What `quit` (and the end of a script) does with jobs still running (`set jobs-on-exit`).
+    public var jobsOnExit = JobsOnExit.ask
 
     public init() {}
 
     /// Every setting's name, in the order `set` lists them.
     public static let names = [
         "errexit", "progress", "timeout", "images", "download-dir", "limit-rate", "player", "import-to", "prompt", "camera",
+        "jobs-on-exit",
     ]
 
     /// Each setting's values and meaning, for `help set` and the man page (one line each).
@@ -61,6 +64,9 @@ public struct Settings: Sendable, Equatable {
         ("prompt", "FORMAT", "the prompt, with the tokens listed in 'help set' (\(PromptFormat.standard))"),
         ("camera", "URL|none", "the camera opened when --camera names none, best set in the config file (none: "
             + "the USB camera attached)"),
+        ("jobs-on-exit", "ask|wait|kill",
+            "quit with jobs running: ask warns once at a prompt (quit again kills them) and waits in a script; "
+                + "wait waits for them; kill stops them, keeping each .part (ask)"),
     ]
 
     /// The value of setting `name` as `set` shows it.
@@ -76,6 +82,7 @@ public struct Settings: Sendable, Equatable {
         case "import-to": return importPattern
         case "prompt": return prompt
         case "camera": return camera.isEmpty ? "none" : camera
+        case "jobs-on-exit": return jobsOnExit.rawValue
         default: throw SettingError.unknown(name)
         }
     }
@@ -122,6 +129,11 @@ public struct Settings: Sendable, Equatable {
         case "prompt":
             guard !text.isEmpty else { throw SettingError.invalid(name, "a format such as '\(PromptFormat.standard)'") }
             prompt = text
+        case "jobs-on-exit":
+            guard let value = JobsOnExit(rawValue: text.lowercased()) else {
+                throw SettingError.invalid(name, "ask, wait or kill")
+            }
+            jobsOnExit = value
         case "camera":
             if ["none", "off", ""].contains(text.lowercased()) {
                 camera = ""
@@ -177,4 +189,13 @@ public enum SettingError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalid(let name, let expected): "\(name) takes \(expected)"
         }
     }
+}
+
+/// What leaving the shell does with jobs still running.
+public enum JobsOnExit: String, Sendable {
+    /// At a prompt: say so and stay; a second `quit` kills them. In a script: wait.
+    case ask
+    case wait
+    /// Stop them; each file in progress keeps its `.part`.
+    case kill
 }

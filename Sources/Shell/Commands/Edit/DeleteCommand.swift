@@ -23,6 +23,7 @@ struct DeleteCommand: ShellCommand {
                 "\(SafeText.display(folder.shown)) is a folder; nothing was deleted (name the files in it)")
         }
         let files = entries.compactMap(\.file)
+        try shell.refuseFilesOfRunningJobs(files, "delete")
         guard session.camera.summary.canDelete else { throw CommandError("this camera does not delete files") }
         var failures = 0
         var lost: Error?

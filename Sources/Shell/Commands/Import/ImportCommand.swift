@@ -45,7 +45,8 @@ struct ImportCommand: ShellCommand {
             name (NAME (2).JPG); the same file already there is skipped. Files get their capture time as their \
             modification time. Ctrl-C keeps the file in progress as NAME.part: 'import' again finishes what is \
             left, nothing twice. Refused when the destination has too little room, unless --force. The card's file list is read \
-            afresh first, so files added since (a card reader, a camera that reports nothing) are seen.
+            afresh first, so files added since (a card reader, a camera that reports nothing) are seen. \
+            'import &' runs it as a job ('jobs', 'wait', 'kill %N', 'fg') while other commands go on.
             """)
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
@@ -66,17 +67,28 @@ struct ImportCommand: ShellCommand {
         let looking = invocation.has(.list) || invocation.has(.dryRun)
         // A listing reads the ledger; a run holds it, so two imports from one camera never overlap.
         let runs = looking ? [] : try ledgers.beginRun()
-        defer { for run in runs { run.end() } }
+        var handedToJob = false
+        defer { if !handedToJob { for run in runs { run.end() } } }
         let plan = Importer.plan(CardSelection.groups(for: files, in: catalog), session: session, options: options, ledgers: ledgers)
         let verbose = invocation.has(.verbose)
         if invocation.has(.list) { return ImportListing.list(plan, shell) }
         if invocation.has(.dryRun) { return ImportListing.dryRun(plan, verbose: verbose, shell) }
         if !options.force { try ImportRun.checkFreeSpace(plan) }
+        try shell.refuseFilesOfRunningJobs(files, "import")
 
         let batch = ImportBatch(shell: shell, session: session, verbose: verbose, deleteAfter: invocation.has(.deleteAfter))
         var runOptions = ImportRun.Options()
         runOptions.deleteAfter = invocation.has(.deleteAfter)
         if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = Int(min(max(limit / 8, 64 << 10), 8 << 20)) }
+        if invocation.runsInBackground {
+            // The job holds the ledger's runs until it ends.
+            let work = ImportJob(
+                session: session, plan: plan, ledgers: ledgers, runs: runs, options: runOptions,
+                rateLimit: shell.state.settings.rateLimit)
+            let outcome = try shell.startJob(invocation, files: files) { work.run($0) }
+            handedToJob = true
+            return outcome
+        }
         let summary = try ImportRun(session: session, plan: plan, ledgers: ledgers, options: runOptions).run(
             cancellation: batch.cancellation, progress: { batch.progress($0) }, event: { batch.event($0) },
             stopAfter: { batch.shouldStop(after: $0) })

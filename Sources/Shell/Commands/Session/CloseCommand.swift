@@ -8,6 +8,7 @@ struct CloseCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         guard let media = shell.media else { throw CommandError("no camera is open") }
+        try shell.refuseWhileJobsRun("close")
         let url = media.url
         shell.closeCamera()
         shell.output.line("closed \(SafeText.display(url.description))")

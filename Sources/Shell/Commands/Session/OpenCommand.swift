@@ -17,6 +17,7 @@ struct OpenCommand: ShellCommand {
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         guard let text = invocation.arguments.first?.text else { return .success }
         let url = try CameraURL(parsing: text)
+        try shell.refuseWhileJobsRun("open")
         do {
             try shell.open(url)
         } catch let interrupted as Interrupted {

@@ -24,15 +24,23 @@ struct FetchCommand: ShellCommand {
             an interrupted one (Ctrl-C, a dropped connection) continues from where it stopped. A file already \
             there (same size and capture time) is skipped; a different file at the name is kept and the new one \
             gets a unique name (NAME (2).JPG), unless --force replaces it. Files get the capture time as their \
-            modification time. -c is accepted for habit: continuing is what fetch always does; so is --new.
+            modification time. -c is accepted for habit: continuing is what fetch always does; so is --new. \
+            'fetch ... &' runs it as a job ('jobs', 'wait', 'kill %N', 'fg'): other commands work meanwhile, and \
+            its requests give way to theirs.
             """,
-        examples: ["fetch DJI_0003.MP4", "fetch -c", "fetch -o ~/Videos *.MP4", "fetch --new --delete-after *", "get 'My Clip.MP4'"])
+        examples: ["fetch DJI_0003.MP4", "fetch *.MP4 &", "fetch -c", "fetch -o ~/Videos *.MP4", "fetch --new --delete-after *", "get 'My Clip.MP4'"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         let files = try shell.files(for: invocation.arguments, catalog: try shell.loadedCatalog())
         let folder = try destination(invocation, shell)
         let options = Self.options(invocation, files: files, folder: folder, shell)
+        try shell.refuseFilesOfRunningJobs(files, "fetch")
+        if invocation.runsInBackground {
+            let work = FetchJob(
+                session: session, files: files, folder: folder, options: options, rateLimit: shell.state.settings.rateLimit)
+            return try shell.startJob(invocation, files: files) { work.run($0) }
+        }
         let batch = FetchBatch(shell: shell, session: session, folder: folder, options: options, verbose: false)
         batch.showBatch(files)
         let results = try session.fetch(

@@ -1,0 +1,138 @@
+import Foundation
+import Import
+import MediaManager
+import POSIX
+import PTP
+
+/// `fetch ... &`: the same download as `fetch` (`MediaSession.fetch`: `.part` files, resume, the clash
+/// policy), run on the job's thread with its requests marked background and sized from the measured rate,
+/// its progress kept in the job and its results said when it ends.
+struct FetchJob: Sendable {
+    let session: MediaSession
+    let files: [MediaFile]
+    let folder: String
+    var options: MediaSession.FetchOptions
+    let rateLimit: UInt64?
+
+    func run(_ job: Job) -> Job.Ending {
+        var options = options
+        options.chunkSizing = ChunkSizing()
+        let started = monotonicSeconds()
+        let wanted = files.filter { !$0.isFolder }
+        let total = wanted.reduce(UInt64(0)) { $0 + $1.size }
+        var summary = BatchSummary()
+        var problems: [String] = []
+        var updates: [Job.StateUpdate] = []
+        var stopped = false
+        var meter = JobMeter(filesTotal: wanted.count, bytesTotal: total)
+        let limiter = rateLimit.map { JobMeter.limiter($0, job) }
+        do {
+            _ = try PTPSession.asBackground {
+                try session.fetch(
+                    wanted, to: folder, options: options, cancellation: job.cancellation,
+                    progress: { p in
+                        job.report(meter.update(p))
+                        limiter?.pace(p.bytesDone)
+                    },
+                    each: { result in
+                        meter.fileEnded()
+                        switch result.outcome {
+                        case .success(.downloaded(_, let bytes, let resumedFrom)):
+                            summary.fetched += 1
+                            summary.bytes += bytes - resumedFrom
+                            updates.append(.fetched(result.file))
+                            if options.deleteAfter && result.deleteError == nil { updates.append(.removed(path: result.file.path)) }
+                        case .success(.skippedExisting):
+                            summary.skipped += 1
+                        case .failure(let error as DownloadError) where error.cancelledAt != nil:
+                            stopped = true
+                            updates.append(.stopped(result.file, at: error.cancelledAt ?? 0))
+                        case .failure(let error):
+                            summary.failed += 1
+                            problems.append(JobWords.problem("fetch", result.file, error))
+                            if case DownloadError.interrupted(_, _, let at, _, _) = error, at > 0 {
+                                updates.append(.stopped(result.file, at: at))
+                            }
+                        }
+                        if let deleteError = result.deleteError {
+                            problems.append(
+                                "fetch: \(SafeText.display(result.file.name)) arrived but was not deleted from the camera: "
+                                    + Interpreter.message(for: deleteError))
+                        }
+                    })
+            }
+        } catch {
+            problems.append("fetch: " + Interpreter.message(for: error))
+            summary.failed += 1
+        }
+        summary.seconds = monotonicSeconds() - started
+        summary.interrupted = stopped
+        let line = ImportBatch.summaryLine(summary, command: "fetch")
+            .replacingOccurrences(of: "(already imported)", with: "(already here)")
+        let state: Job.State = stopped || job.cancellation.isCancelled ? .killed : problems.isEmpty ? .done : .failed
+        return Job.Ending(state: state, summary: line, problems: problems, updates: updates)
+    }
+}
+
+/// A job's progress over its whole batch, from the per-file progress a download reports.
+struct JobMeter {
+    private var progress: Job.Progress
+    private var currentName: String?
+    private var finishedBytes: UInt64 = 0
+    private var currentBytes: UInt64 = 0
+
+    init(filesTotal: Int, bytesTotal: UInt64) {
+        progress = Job.Progress(filesTotal: filesTotal, bytesTotal: bytesTotal)
+    }
+
+    /// After a chunk of the file `p` names.
+    mutating func update(_ p: TransferProgress) -> Job.Progress {
+        if p.name != currentName {
+            finishedBytes += currentBytes
+            currentName = p.name
+        }
+        currentBytes = p.bytesDone
+        progress.bytesDone = min(finishedBytes + currentBytes, progress.bytesTotal)
+        progress.bytesPerSecond = p.bytesPerSecond
+        progress.current = p.name
+        return progress
+    }
+
+    /// One file's result arrived.
+    mutating func fileEnded() { progress.filesDone = min(progress.filesDone + 1, progress.filesTotal) }
+
+    /// The rate limit (`set limit-rate`) for a job: its waits end early when the job is killed.
+    static func limiter(_ bytesPerSecond: UInt64, _ job: Job) -> RateLimiter {
+        RateLimiter(bytesPerSecond: bytesPerSecond, wait: { seconds in
+            var left = seconds
+            while left > 0 && !job.cancellation.isCancelled {
+                let slice = min(left, 0.05)
+                Thread.sleep(forTimeInterval: slice)
+                left -= slice
+            }
+        })
+    }
+}
+
+/// The words of a job's problems.
+enum JobWords {
+    /// `fetch: NAME: why`, or the download's own sentence when it names the file.
+    static func problem(_ command: String, _ file: MediaFile, _ error: Error) -> String {
+        if case DownloadError.interrupted = error { return "\(command): " + Interpreter.message(for: error) }
+        return "\(command): \(SafeText.display(file.name)): " + Interpreter.message(for: error)
+    }
+}
+
+extension JobWords {
+    /// After a failed download: true when the camera no longer answers (one cheap request), so the batch
+    /// stops rather than failing every file that is left.
+    static func cameraGone(after error: Error, _ session: MediaSession) -> Bool {
+        guard case DownloadError.interrupted = error else { return false }
+        do {
+            _ = try session.camera.session.getDeviceInfo()
+            return false
+        } catch {
+            return error.failureCategory == .disconnected
+        }
+    }
+}

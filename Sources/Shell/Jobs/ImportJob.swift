@@ -1,0 +1,62 @@
+import Import
+import MediaManager
+import PTP
+
+/// `import ... &`: the same run as `import` (`ImportRun`: the plan, `.part` files, groups committed and
+/// recorded in the ledger), on the job's thread with its requests marked background and sized from the
+/// measured rate. It holds the ledger's runs until it ends, so no other import of this camera overlaps.
+struct ImportJob: Sendable {
+    let session: MediaSession
+    let plan: ImportPlan
+    let ledgers: CameraLedgers
+    let runs: [LedgerRun]
+    var options: ImportRun.Options
+    let rateLimit: UInt64?
+
+    func run(_ job: Job) -> Job.Ending {
+        defer { for run in runs { run.end() } }
+        var options = options
+        options.chunkSizing = ChunkSizing()
+        var problems: [String] = []
+        var updates: [Job.StateUpdate] = []
+        var progress = Job.Progress()
+        let limiter = rateLimit.map { JobMeter.limiter($0, job) }
+        do {
+            let summary = try PTPSession.asBackground {
+                try ImportRun(session: session, plan: plan, ledgers: ledgers, options: options).run(
+                    cancellation: job.cancellation,
+                    progress: { p in
+                        progress = Job.Progress(
+                            filesDone: p.filesDone, filesTotal: p.filesTotal, bytesDone: p.bytesDone,
+                            bytesTotal: p.bytesTotal, bytesPerSecond: p.bytesPerSecond, current: p.current)
+                        job.report(progress)
+                        limiter?.pace(p.bytesDone)
+                    },
+                    event: { event in
+                        switch event {
+                        case .fetched(let item, _, _):
+                            updates.append(.fetched(item.file))
+                            progress.filesDone = min(progress.filesDone + 1, progress.filesTotal)
+                            job.report(progress)
+                        case .skipped: break
+                        case .failed(let item, let error): problems.append(JobWords.problem("import", item.file, error))
+                        case .notDeleted(let item, let error):
+                            problems.append(
+                                "import: \(SafeText.display(item.file.name)) is home but was not deleted from the camera: "
+                                    + Interpreter.message(for: error))
+                        case .deleted(let item): updates.append(.removed(path: item.file.path))
+                        case .stopped(let item, let at): updates.append(.stopped(item.file, at: at))
+                        }
+                    },
+                    stopAfter: { error in JobWords.cameraGone(after: error, session) })
+            }
+            let state: Job.State = summary.interrupted ? .killed : problems.isEmpty ? .done : .failed
+            return Job.Ending(
+                state: state, summary: ImportBatch.summaryLine(summary, command: "import"), problems: problems,
+                updates: updates)
+        } catch {
+            problems.append("import: " + Interpreter.message(for: error))
+            return Job.Ending(state: .failed, summary: "import: stopped", problems: problems, updates: updates)
+        }
+    }
+}
