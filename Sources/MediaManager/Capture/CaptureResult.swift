@@ -24,14 +24,29 @@ extension MediaSession {
             try catalog.ensureLoaded()
             return CaptureResult(files: catalog.files(among: events.added), foundByListing: false, cameraSentNoEvents: false)
         }
+        let appeared = try listAgain(watched, known: before)
+        return CaptureResult(files: appeared, foundByListing: true, cameraSentNoEvents: !events.completed)
+    }
+
+    /// The files that appeared in the folders a new shot can go to (the root, DCIM and its last folder of
+    /// each store) since the catalog last knew them, now in the catalog: how a camera that announces nothing
+    /// is watched, a few requests a round however big the card.
+    public func newFilesInShotFolders() throws -> [MediaFile] {
+        try catalog.ensureLoaded()
+        let watched = catalog.foldersNewShotsGoTo()
+        let known = Set(watched.flatMap { (catalog.contents(of: $0.path) ?? []).map(\.id) })
+        return try listAgain(watched, known: known)
+    }
+
+    private func listAgain(_ folders: [(path: String, id: UInt32?, storage: UInt32)], known: Set<UInt32>) throws -> [MediaFile] {
         var appeared: [UInt32] = []
-        for folder in watched {
+        for folder in folders {
             let listing = try camera.list(folder: folder.id, storage: folder.storage, folderPath: folder.path)
-            appeared += listing.files.map(\.id).filter { !before.contains($0) }
+            appeared += listing.files.map(\.id).filter { !known.contains($0) }
         }
         for id in appeared { catalog.apply(.added(id)) }
         try catalog.applyPendingChanges()
-        return CaptureResult(files: catalog.files(among: appeared), foundByListing: true, cameraSentNoEvents: !events.completed)
+        return catalog.files(among: appeared)
     }
 }
 

@@ -261,6 +261,13 @@ public final class MediaCatalog: @unchecked Sendable {
         }
     }
 
+    /// Describes the objects an ObjectAdded named, now: for a caller that heard the event itself (it may
+    /// hear it before the catalog's own handler has), so the objects are in the catalog when this returns.
+    public func applyAdded(_ ids: [UInt32]) throws {
+        for id in ids { apply(.added(id)) }
+        try applyPendingChanges()
+    }
+
     /// Removes a file from the cache after this program deleted it.
     public func forget(_ file: MediaFile) { lock.withLock { removeLocked(file.id) } }
 

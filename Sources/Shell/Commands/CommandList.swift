@@ -22,7 +22,7 @@ extension CommandTable {
         PlayCommand(), PauseCommand(), ResumeCommand(), StopCommand(), SeekCommand(), StepCommand(),
         StatusCommand(),
         // camera
-        ModeCommand(), CaptureCommand(), EventsCommand(), PropsCommand(), PropCommand(), SyncTimeCommand(),
+        ModeCommand(), CaptureCommand(), WatchCommand(), EventsCommand(), PropsCommand(), PropCommand(), SyncTimeCommand(),
         // local
         BangCommand(), LcdCommand(), LpwdCommand(), LlsCommand(), LmkdirCommand(),
         // config

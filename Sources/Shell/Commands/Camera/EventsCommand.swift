@@ -39,7 +39,8 @@ struct EventsCommand: ShellCommand {
                 continue
             }
             idle.heard()
-            if arrivals.contains(where: { $0.event.code == .objectAdded }) { try? catalog.applyPendingChanges() }
+            let added = arrivals.filter { $0.event.code == .objectAdded }.map { $0.event.parameter(0) }
+            if !added.isEmpty { try? catalog.applyAdded(added) }
             for arrival in arrivals {
                 let text = describe(arrival, session: session)
                 shell.output.line(json ? text.json : text.line)

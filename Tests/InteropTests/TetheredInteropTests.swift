@@ -1,0 +1,96 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Tethered shooting across processes: our `watch --fetch --exec` on one PTP/IP session of `mediashell serve`
+/// downloads what gphoto2's `--capture-image` shoots on another session of the same virtual camera (serve
+/// serves several sessions at once, each with the card's events), running the hook once per file; Ctrl-C
+/// ends it with status 0.
+@Suite(.serialized) struct TetheredInteropTests {
+    @Test(.enabled(if: Gphoto2InteropTests.gphoto2 != nil)) func watchFetchesWhatGphoto2Captures() throws {
+        let fixture = try Gphoto2InteropTests.Fixture()
+        let server = try ServeProcess(arguments: [fixture.card])
+        defer { _ = server.stop() }
+        let hookLog = fixture.work + "/hook.log"
+        let watch = try ShellProcess(
+            ["--camera", "ptpip:127.0.0.1:\(server.port)", "-c",
+             "watch --to '\(fixture.work)/in/%f' --exec 'printf \"%s\\n\" {} >> \(hookLog)'"],
+            environment: ["HOME": fixture.home, "XDG_DATA_HOME": fixture.home + "/data"])
+        defer { watch.kill() }
+        #expect(watch.waitForOutput("watching for new files"), "\(watch.output)")
+        for name in ["DJI_0011.JPG", "DJI_0012.JPG"] {
+            let shot = try fixture.gphoto2(server.port, ["--capture-image"])
+            #expect(shot.status == 0, "\(shot.stderr)")
+            #expect(watch.waitForOutput("fetched \(name) -> "), "\(watch.output)\n\(watch.errors)")
+        }
+        #expect(watch.interrupt() == 0, "\(watch.errors)")
+        let hooked = (try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? ""
+        #expect(hooked == "\(fixture.work)/in/DJI_0011.JPG\n\(fixture.work)/in/DJI_0012.JPG\n", "\(watch.output)")
+        for name in ["DJI_0011.JPG", "DJI_0012.JPG"] {
+            #expect(FileManager.default.contents(atPath: fixture.work + "/in/" + name)
+                == FileManager.default.contents(atPath: fixture.card + "/DCIM/101MEDIA/" + name))
+        }
+    }
+}
+
+/// `mediashell` run as its own process whose standard output a test waits on, line by line, while it runs.
+final class ShellProcess: @unchecked Sendable {
+    // Safety: `stdoutData` and `stderrData` are only touched with `condition` held.
+    let process = Process()
+    private let condition = NSCondition()
+    private var stdoutData = Data()
+    private var stderrData = Data()
+    private let exited = DispatchSemaphore(value: 0)
+
+    init(_ arguments: [String], environment: [String: String]) throws {
+        let exited = self.exited
+        process.terminationHandler = { _ in exited.signal() }
+        process.executableURL = URL(fileURLWithPath: BuildProducts.mediashell)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        for (pipe, isError) in [(out, false), (err, true)] {
+            pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let chunk = handle.availableData
+                if chunk.isEmpty { handle.readabilityHandler = nil }
+                guard let self else { return }
+                self.condition.withLock {
+                    if isError { self.stderrData.append(chunk) } else { self.stdoutData.append(chunk) }
+                    self.condition.broadcast()
+                }
+            }
+        }
+        try process.run()
+    }
+
+    var output: String { condition.withLock { String(decoding: stdoutData, as: UTF8.self) } }
+    var errors: String { condition.withLock { String(decoding: stderrData, as: UTF8.self) } }
+
+    /// Waits (up to `timeout`) until standard output holds `text`.
+    func waitForOutput(_ text: String, timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !String(decoding: stdoutData, as: UTF8.self).contains(text) {
+            if !condition.wait(until: deadline) { return false }
+        }
+        return true
+    }
+
+    /// SIGINT, as Ctrl-C; the exit status, or nil when it did not end within 10 s.
+    func interrupt() -> Int32? {
+        Foundation.kill(process.processIdentifier, SIGINT)
+        guard exited.wait(timeout: .now() + 10) == .success else { return nil }
+        return process.terminationStatus
+    }
+
+    func kill() {
+        guard process.isRunning else { return }
+        process.terminate()
+        _ = exited.wait(timeout: .now() + 5)
+    }
+}
