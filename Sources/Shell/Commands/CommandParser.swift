@@ -153,7 +153,7 @@ extension CommandTable {
             problem = command(named: text) == nil ? "unknown command '\(SafeText.display(text))'" : nil
         case .remoteName, .remoteFolder, .localPath, .localFolder, .cameraURL, .settingName:
             problem = text.isEmpty ? "\(spec.placeholder) must not be empty" : nil
-        case .text:
+        case .text, .propertyName, .propertyValue:
             problem = nil
         }
         if let problem { throw UsageError(command: typed, problem, column: word.column) }

@@ -37,6 +37,10 @@ public enum ArgumentKind: Sendable, Hashable {
     case commandName
     /// One of a fixed list of words.
     case choice([String])
+    /// The name of one of the camera's device properties (`prop NAME`).
+    case propertyName
+    /// A value for the property named by the positional argument before it (`prop NAME VALUE`).
+    case propertyValue
 }
 
 /// How many words a positional argument takes.

@@ -25,6 +25,11 @@ public protocol CompletionContext {
     func aliasNames() -> [String]
     /// The text an alias stands for (`fetch -o ~/Pictures`), or nil when `name` is no alias.
     func aliasBody(_ name: String) -> String?
+    /// The names of the open camera's device properties (`prop NAME`).
+    func propertyNames() -> [String]
+    /// The values to offer for the property `name` as typed (`prop NAME VALUE`): its allowed values, or for
+    /// a wide range only its ends; empty when there is nothing to offer (free text, an unknown name).
+    func propertyValues(for name: String) -> [String]
 }
 
 extension CompletionContext {
@@ -36,6 +41,10 @@ extension CompletionContext {
     /// No aliases unless the context has some.
     public func aliasNames() -> [String] { [] }
     public func aliasBody(_ name: String) -> String? { nil }
+
+    /// No camera properties unless the context has a camera.
+    public func propertyNames() -> [String] { [] }
+    public func propertyValues(for name: String) -> [String] { [] }
 
     /// The schemes of the product's camera URLs.
     public func cameraURLSchemes() -> [String] { ["dir:", "ptpip:", "sim:", "usb:"] }

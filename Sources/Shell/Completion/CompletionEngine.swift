@@ -72,7 +72,7 @@ public struct CompletionEngine: Sendable {
         for command: CommandSpec, previous: ArraySlice<String>, typed: String,
         _ context: some CompletionContext
     ) -> Matches {
-        var positional = 0
+        var positional: [String] = []
         var optionsEnded = false
         var pendingValue: ArgumentSpec?
         for text in previous {
@@ -83,7 +83,7 @@ public struct CompletionEngine: Sendable {
             } else if !optionsEnded && CommandTable.looksLikeOption(text) {
                 pendingValue = Self.valueAwaited(after: text, in: command)
             } else {
-                positional += 1
+                positional.append(text)
             }
         }
         if let pendingValue { return argumentMatches(pendingValue.kind, base: "", typed: typed, context) }
@@ -103,7 +103,14 @@ public struct CompletionEngine: Sendable {
             }
             return nameMatches(NameIndex(spellings), base: "", typed: typed)
         }
-        guard let argument = command.argument(at: positional) else { return Matches() }
+        guard let argument = command.argument(at: positional.count) else { return Matches() }
+        if case .propertyValue = argument.kind {
+            // The value's first word only (a date's time is typed), for the name just before it.
+            guard let name = positional.last, command.argument(at: positional.count - 1)?.kind == .propertyName else {
+                return Matches()
+            }
+            return nameMatches(NameIndex(names: context.propertyValues(for: name)), base: "", typed: typed)
+        }
         return argumentMatches(argument.kind, base: "", typed: typed, context)
     }
 
@@ -139,6 +146,8 @@ public struct CompletionEngine: Sendable {
             return nameMatches(commandNames, base: base, typed: typed)
         case .choice(let choices):
             return nameMatches(NameIndex(names: choices), base: base, typed: typed)
+        case .propertyName:
+            return nameMatches(NameIndex(names: context.propertyNames()), base: base, typed: typed)
         case .cameraURL:
             // dir:PATH and sim:PATH take a local folder after the scheme.
             for scheme in ["dir:", "sim:"] where typed.hasPrefix(scheme) {
@@ -149,7 +158,7 @@ public struct CompletionEngine: Sendable {
             var matches = nameMatches(NameIndex(names: context.cameraURLSchemes()), base: base, typed: typed)
             matches.uniqueIsFinal = false
             return matches
-        case .text, .seekPosition, .integer, .byteCount:
+        case .text, .seekPosition, .integer, .byteCount, .propertyValue:
             return Matches()
         }
     }

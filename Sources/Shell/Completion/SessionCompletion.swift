@@ -1,4 +1,5 @@
 import MediaManager
+import PTP
 
 /// Completion over the open camera's cached catalog: one `NameIndex` per folder, built on first use and
 /// kept until the catalog changes (its generation moves) or another camera is opened. Never asks the
@@ -25,6 +26,32 @@ public final class SessionCompletion: CompletionContext {
     public func aliasNames() -> [String] { interpreter.map { Array($0.aliases.keys) } ?? [] }
 
     public func aliasBody(_ name: String) -> String? { interpreter?.aliases[name] }
+
+    /// From DeviceInfo, which the session holds: no request.
+    public func propertyNames() -> [String] {
+        guard let camera = interpreter?.media?.camera else { return [] }
+        return camera.propertyCodes.map { PropertyMeaning.of($0).name }
+    }
+
+    /// The property's allowed values, from its description: asked of the camera (GetDevicePropDesc, one
+    /// request) the first time a camera's property is completed, then kept for that camera.
+    public func propertyValues(for name: String) -> [String] {
+        guard let camera = interpreter?.media?.camera,
+            let meaning = PropertyMeaning.named(name, among: camera.propertyCodes)
+        else { return [] }
+        let id = ObjectIdentifier(camera)
+        if propertyCamera != id {
+            propertyValueCache = [:]
+            propertyCamera = id
+        }
+        if let cached = propertyValueCache[meaning.code.rawValue] { return cached }
+        guard let description = try? camera.describeProperty(meaning.code) else { return [] }
+        let values = meaning.completions(description)
+        propertyValueCache[meaning.code.rawValue] = values
+        return values
+    }
+    private var propertyValueCache: [UInt16: [String]] = [:]
+    private var propertyCamera: ObjectIdentifier?
 
     /// Builds the current folder's index ahead of the next Tab (after a command changed the catalog or folder).
     public func prepare() {

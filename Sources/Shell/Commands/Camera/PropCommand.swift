@@ -7,7 +7,7 @@ import PTP
 struct PropCommand: ShellCommand {
     let spec = CommandSpec(
         "prop", area: .camera, options: [.json],
-        arguments: [ArgumentSpec("NAME", .text), ArgumentSpec("VALUE", .text, .zeroOrMore)],
+        arguments: [ArgumentSpec("NAME", .propertyName), ArgumentSpec("VALUE", .propertyValue, .zeroOrMore)],
         summary: "show or set one camera setting",
         details: "Shows the property NAME (as 'props' names it, or its code such as 0x5005), or sets it to VALUE: "
             + "one of the allowed values as 'props' shows them (daylight, 1/250, f/5.6), a number, or for "

@@ -109,6 +109,25 @@ struct PropertyMeaning: Sendable {
         return values.map(display)
     }
 
+    /// What Tab offers for a value: every allowed value, every step of a range of at most
+    /// `completedRangeLimit` values, only the ends of a wider one (nobody picks among thousands by Tab),
+    /// nothing for free text.
+    func completions(_ description: DevicePropertyDescription) -> [String] {
+        switch description.form {
+        case .none: return []
+        case .enumeration: return choices(description)
+        case .range(let minimum, let maximum, let step):
+            guard let low = minimum.signedValue, let high = maximum.signedValue, high >= low else { return [] }
+            let stride = max(1, step.signedValue ?? 1)
+            guard (high - low) / stride < Self.completedRangeLimit else { return [display(minimum), display(maximum)] }
+            return Swift.stride(from: low, through: high, by: Int(stride)).compactMap { n in
+                PTPValue.integer(n, as: description.dataType).map(display)
+            }
+        }
+    }
+
+    static let completedRangeLimit: Int64 = 32
+
     private static func number(_ text: String) -> Int64? {
         var t = text.lowercased()
         if t.hasSuffix("%") { t.removeLast() }
