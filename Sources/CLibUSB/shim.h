@@ -1,6 +1,8 @@
 #ifndef MEDIASHELL_CLIBUSB_H
 #define MEDIASHELL_CLIBUSB_H
 #include <libusb-1.0/libusb.h>
+#include <stdlib.h>
+#include <time.h>
 
 /// libusb_set_option is variadic; Swift cannot call it. One-argument-less wrapper for LIBUSB_OPTION_LOG_LEVEL.
 static inline int msh_libusb_set_log_level(libusb_context *ctx, int level) {
@@ -73,6 +75,97 @@ static inline int msh_libusb_transfer(
     default: result = LIBUSB_ERROR_IO; break;
     }
     libusb_free_transfer(transfer);
+    return result;
+}
+/// A bulk-in transfer submitted by `msh_libusb_submit_bulk_in` and not yet reaped: several can be queued
+/// on one endpoint at once, so the controller moves on to the next without waiting for the host.
+struct msh_queued_transfer {
+    struct libusb_transfer *transfer;
+    int finished;
+};
+
+/// The completion callback of a queued transfer.
+static inline void LIBUSB_CALL msh_queued_transfer_finished(struct libusb_transfer *transfer) {
+    __atomic_store_n(&((struct msh_queued_transfer *)transfer->user_data)->finished, 1, __ATOMIC_RELEASE);
+}
+
+/// Submits one bulk-in transfer of `length` bytes into `data` (which must stay valid until it is reaped),
+/// without a libusb timeout: `msh_libusb_reap` times the wait from when the host starts waiting on it, so
+/// a transfer queued behind others is not charged for their time. NULL, with `*status` set, on failure.
+static inline struct msh_queued_transfer *msh_libusb_submit_bulk_in(
+    libusb_device_handle *handle, unsigned char endpoint, unsigned char *data, int length, int *status
+) {
+    struct msh_queued_transfer *queued = calloc(1, sizeof *queued);
+    struct libusb_transfer *transfer = queued ? libusb_alloc_transfer(0) : NULL;
+    if (!transfer) {
+        free(queued);
+        *status = LIBUSB_ERROR_NO_MEM;
+        return NULL;
+    }
+    queued->transfer = transfer;
+    libusb_fill_bulk_transfer(transfer, handle, endpoint, data, length, msh_queued_transfer_finished, queued, 0);
+    *status = libusb_submit_transfer(transfer);
+    if (*status < 0) {
+        libusb_free_transfer(transfer);
+        free(queued);
+        return NULL;
+    }
+    return queued;
+}
+
+/// Asks libusb to end a queued transfer; it still has to be reaped (libusb frees nothing before the callback).
+static inline void msh_libusb_cancel_queued(struct msh_queued_transfer *queued) {
+    if (!__atomic_load_n(&queued->finished, __ATOMIC_ACQUIRE)) libusb_cancel_transfer(queued->transfer);
+}
+
+/// Waits for a queued transfer to finish and frees it. Handles events in slices of 100 ms; once `*cancel`
+/// is raised, or `timeout` milliseconds have passed, the transfer is cancelled and waited for (never freed
+/// while libusb still owns it). Returns 0 or a libusb error (LIBUSB_ERROR_TIMEOUT after the timeout,
+/// LIBUSB_ERROR_INTERRUPTED after `*cancel`, LIBUSB_ERROR_IO after `msh_libusb_cancel_queued`), with the
+/// bytes that arrived in `*transferred` either way.
+static inline int msh_libusb_reap(
+    libusb_context *context, struct msh_queued_transfer *queued, unsigned int timeout, const int *cancel,
+    int *transferred
+) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long long deadline = (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000 + timeout;
+    int cancelled = 0, timed_out = 0;
+    while (!__atomic_load_n(&queued->finished, __ATOMIC_ACQUIRE)) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long long left = deadline - ((long long)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+        if (!cancelled && msh_flag_is_raised(cancel)) {
+            libusb_cancel_transfer(queued->transfer);
+            cancelled = 1;
+        }
+        if (!cancelled && left <= 0) {
+            libusb_cancel_transfer(queued->transfer);
+            cancelled = timed_out = 1;
+        }
+        if (left > 100 || left <= 0) left = 100;
+        struct timeval slice = {0, (long)left * 1000};
+        int handled = libusb_handle_events_timeout_completed(context, &slice, &queued->finished);
+        if (handled < 0 && handled != LIBUSB_ERROR_INTERRUPTED && !cancelled) {
+            libusb_cancel_transfer(queued->transfer);
+            cancelled = 1;
+        }
+    }
+    struct libusb_transfer *transfer = queued->transfer;
+    *transferred = transfer->actual_length;
+    int result;
+    switch (transfer->status) {
+    case LIBUSB_TRANSFER_COMPLETED: result = 0; break;
+    case LIBUSB_TRANSFER_TIMED_OUT: result = LIBUSB_ERROR_TIMEOUT; break;
+    case LIBUSB_TRANSFER_STALL: result = LIBUSB_ERROR_PIPE; break;
+    case LIBUSB_TRANSFER_NO_DEVICE: result = LIBUSB_ERROR_NO_DEVICE; break;
+    case LIBUSB_TRANSFER_OVERFLOW: result = LIBUSB_ERROR_OVERFLOW; break;
+    case LIBUSB_TRANSFER_CANCELLED:
+        result = timed_out ? LIBUSB_ERROR_TIMEOUT : msh_flag_is_raised(cancel) ? LIBUSB_ERROR_INTERRUPTED : LIBUSB_ERROR_IO;
+        break;
+    default: result = LIBUSB_ERROR_IO; break;
+    }
+    libusb_free_transfer(transfer);
+    free(queued);
     return result;
 }
 #endif

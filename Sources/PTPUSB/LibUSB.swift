@@ -66,7 +66,7 @@ private func check(_ call: () -> Int32) throws(LibUSBError) -> Int32 {
 
 /// libusb timeouts are unsigned milliseconds, 0 meaning "for ever": round up so a tiny timeout never
 /// becomes an endless wait.
-private func milliseconds(_ timeout: TimeInterval) -> UInt32 {
+func milliseconds(_ timeout: TimeInterval) -> UInt32 {
     if timeout <= 0 { return 1 }
     return UInt32(min(max((timeout * 1000).rounded(.up), 1), Double(UInt32.max)))
 }
@@ -268,9 +268,9 @@ private func openProblem(_ error: LibUSBError) -> String {
 /// at once are fine (libusb is thread-safe); `close` waits for none of them. Bulk and interrupt transfers
 /// go through `msh_libusb_transfer`, so that `interruptTransfers` ends one in progress within 0.1 s.
 final class LibUSBPipe: USBPipe, @unchecked Sendable {
-    private let handle: LibUSBDeviceHandle
+    let handle: LibUSBDeviceHandle
     private let interfaceNumber: Int32
-    private let bulkInAddress: UInt8
+    let bulkInAddress: UInt8
     private let bulkOutAddress: UInt8
     private let interruptInAddress: UInt8?
     private let alternateSetting: Int32
@@ -280,7 +280,7 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
     private let lock = NSLock()
     private var closed = false
     /// Raised by `interruptTransfers` (read by C, atomically).
-    private let interrupted: UnsafeMutablePointer<Int32> = {
+    let interrupted: UnsafeMutablePointer<Int32> = {
         let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         flag.initialize(to: 0)
         return flag
@@ -330,7 +330,7 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
         }
     }
 
-    private func openHandle() throws(LibUSBError) -> OpaquePointer {
+    func openHandle() throws(LibUSBError) -> OpaquePointer {
         let isClosed = lock.withLock { closed }
         if isClosed { throw .noDevice }
         if msh_flag_is_raised(interrupted) != 0 { throw .interrupted }
@@ -351,7 +351,7 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
     }
 
     /// True when a transfer ended because `interruptTransfers` was called.
-    private func wasInterrupted(_ status: Int32) -> Bool {
+    func wasInterrupted(_ status: Int32) -> Bool {
         status == LIBUSB_ERROR_INTERRUPTED.rawValue && msh_flag_is_raised(interrupted) != 0
     }
 

@@ -27,6 +27,17 @@ public protocol USBPipe: AnyObject, Sendable {
     /// One bulk-in transfer into `buffer`. Returns the bytes received: fewer than `buffer.count` means the
     /// device ended the transfer with a short or zero-length packet.
     func bulkIn(into buffer: UnsafeMutableRawBufferPointer, timeout: TimeInterval) throws -> Int
+    /// Queues one bulk-in transfer into `buffer` and returns at once. Transfers queued on the endpoint end
+    /// in the order they were submitted, each at a short (or zero-length) packet or when its buffer is full,
+    /// so the bus goes on receiving into the next while the host handles the last. `buffer` must stay
+    /// valid until `reapBulkIn` returned for the transfer.
+    func submitBulkIn(into buffer: UnsafeMutableRawBufferPointer) throws -> USBQueuedTransfer
+    /// Asks the bus to end a queued transfer now, with what it received so far; it must still be reaped.
+    func cancelBulkIn(_ transfer: USBQueuedTransfer)
+    /// Waits for a queued transfer to end (the oldest one not yet reaped), cancelling it once `timeout` has
+    /// passed from now or `interruptTransfers` was called, and never returning while the bus still owns its
+    /// buffer. Returns and throws as `bulkIn` does; a transfer cancelled by `cancelBulkIn` throws `.io`.
+    func reapBulkIn(_ transfer: USBQueuedTransfer, timeout: TimeInterval) throws -> Int
     /// One interrupt-in transfer into `buffer`; returns the bytes received.
     func interruptIn(into buffer: UnsafeMutableRawBufferPointer, timeout: TimeInterval) throws -> Int
     /// A class request to the interface, host to device (bmRequestType 0x21).

@@ -6,8 +6,9 @@ import PTP
 /// incoming data and responses on bulk-in, events on interrupt-in read by a thread of its own.
 ///
 /// Containers are split into and joined from packets of the endpoint's size; a transfer that is an exact
-/// multiple of it ends with a zero-length packet. Data phases stream through a buffer of `chunkSize`
-/// bytes, so memory stays flat for files of any size (a container length of 0xFFFFFFFF, used past 4 GiB,
+/// multiple of it ends with a zero-length packet. Data phases stream through buffers of `chunkSize`
+/// bytes, up to `transfersInFlight` of them queued on the bus at once (`BulkInStream`, `USBBulkTuning`),
+/// so memory stays flat for files of any size (a container length of 0xFFFFFFFF, used past 4 GiB,
 /// is read until the short packet that ends it). A stalled pipe is recovered with Get Device Status and
 /// clear-halt; a transaction that fails half-way is cancelled with the class Cancel request and the pipe
 /// drained, so the next transaction starts clean. When the first command of a session stalls or answers
@@ -26,7 +27,7 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
 
     let inbound: BulkInStream
     private let outboundChunk: Int
-    private let events: USBEventReader?
+    let events: USBEventReader?
     /// One transaction at a time; recursive so a sink that closes the transport cannot deadlock it.
     private let transactionLock = NSRecursiveLock()
     private let stateLock = NSLock()
@@ -44,14 +45,16 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
     let clock: any WaitClock
 
     /// "Canon EOS R6" or "the USB device", for messages.
-    private var peer: String { camera?.displayName ?? "the USB device" }
+    var peer: String { camera?.displayName ?? "the USB device" }
 
-    /// A transport over an open pipe. `chunkSize` is the largest transfer (rounded to whole packets).
+    /// A transport over an open pipe. `chunkSize` is the largest transfer (rounded to whole packets);
+    /// `transfersInFlight`, how many bulk-in transfers a data phase keeps queued at once.
     /// `recoversFirstCommand`: see `USBTransport+OpenRecovery.swift`. `clock` bounds the recovery loops
     /// (waiting for a busy device to settle after a Cancel, draining what it still sends).
     public init(
         pipe: USBPipe, timeouts: USBTimeouts = USBTimeouts(), camera: USBCameraDescription? = nil,
-        chunkSize: Int = 256 << 10, drainLimit: UInt64 = 1 << 20, recoversFirstCommand: Bool = true,
+        chunkSize: Int = USBBulkTuning.transferSize, transfersInFlight: Int = USBBulkTuning.transfersInFlight,
+        drainLimit: UInt64 = 1 << 20, recoversFirstCommand: Bool = true,
         clock: any WaitClock = MonotonicClock()
     ) {
         self.pipe = pipe
@@ -60,7 +63,7 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
         self.camera = camera
         self.drainLimit = drainLimit
         self.recoversFirstCommand = recoversFirstCommand
-        inbound = BulkInStream(pipe: pipe, chunkSize: chunkSize)
+        inbound = BulkInStream(pipe: pipe, chunkSize: chunkSize, transfersInFlight: transfersInFlight)
         let outPacket = max(pipe.bulkOutPacketSize, 1)
         outboundChunk = max(outPacket, chunkSize / outPacket * outPacket)
         events = pipe.hasInterruptIn ? USBEventReader(pipe: pipe) : nil
@@ -81,7 +84,10 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
         -> USBTransport
     {
         let (pipe, camera) = try libUSBOpen(selector)
-        return USBTransport(pipe: pipe, timeouts: timeouts, camera: camera)
+        let tuning = USBBulkTuning.fromEnvironment()
+        return USBTransport(
+            pipe: pipe, timeouts: timeouts, camera: camera, chunkSize: tuning.transferSize,
+            transfersInFlight: tuning.transfersInFlight)
     }
 
     // MARK: Log
@@ -172,6 +178,8 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
 
     /// One transaction; the failures that leave the pipe out of step come out as `ExchangeFailure`.
     func exchange(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
+        // No bulk-in transfer outlives its transaction, however it ended.
+        defer { inbound.endTransaction() }
         do {
             try send(command, dataOut: dataOut)
             return try receive(command, dataIn: dataIn)
@@ -292,184 +300,6 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
             filled = 0
             if last { return }
         }
-    }
-
-    // MARK: Receiving
-
-    /// Reads containers until the response: at most one data phase first, streamed into `dataIn`.
-    private func receive(_ command: PTPCommand, dataIn: DataSink?) throws -> PTPResponse {
-        let id = command.transactionID
-        var sawData = false
-        var dataProblem: PTPError?
-        var sinkError: Error?
-        while true {
-            let header = try readHeader(command)
-            switch header.kind {
-            case .data:
-                guard header.transactionID == id else {
-                    strayTransactionID = header.transactionID
-                    throw violation(command, "sent data for transaction \(header.transactionID), expected \(id)")
-                }
-                guard !sawData else { throw violation(command, "sent a second data phase") }
-                sawData = true
-                let outcome = try receiveData(header, command: command, into: dataIn)
-                sinkError = outcome.sinkError
-                dataProblem = outcome.problem
-                if outcome.cancelled, let sinkError { throw sinkError }
-            case .response:
-                let parameters = try readRest(of: header, command: command)
-                guard header.transactionID == id else {
-                    strayTransactionID = header.transactionID
-                    throw violation(command, "answered transaction \(header.transactionID), expected \(id)")
-                }
-                let response = PTPResponse(
-                    ResponseCode(header.code), transactionID: id, parameters: USBContainer.parameters(parameters[...]))
-                if let sinkError { throw sinkError }
-                if let dataProblem, response.code == .ok { throw dataProblem }
-                return response
-            case .event:
-                // Not where events belong, but some devices do it: deliver and read on.
-                let parameters = try readRest(of: header, command: command)
-                events?.deliver(
-                    PTPEvent(
-                        EventCode(header.code), transactionID: header.transactionID,
-                        parameters: USBContainer.parameters(parameters[...])))
-            case .command:
-                throw violation(command, "sent a command container")
-            }
-        }
-    }
-
-    private func violation(_ command: PTPCommand, _ what: String) -> TransactionFailure {
-        TransactionFailure(error: PTPError.protocolViolation("\(command.code): \(peer) \(what)"))
-    }
-
-    /// The next container header, skipping the zero-length packets that end exact-multiple containers.
-    private func readHeader(_ command: PTPCommand) throws -> USBContainerHeader {
-        var emptyTransfers = 0
-        while inbound.available < USBContainerHeader.size {
-            let got = try withStallRecovery(.bulkIn) {
-                try inbound.fill(want: inbound.chunkSize, timeout: timeouts.transfer)
-            }
-            if got == 0 {
-                emptyTransfers += 1
-                if emptyTransfers > 16 { throw violation(command, "sent only empty packets") }
-                continue
-            }
-            if inbound.lastTransferShort, inbound.available < USBContainerHeader.size {
-                let count = inbound.available
-                inbound.discardBuffered()
-                throw TransactionFailure(
-                    error: PTPError.malformed(
-                        "\(command.code): \(peer) sent a container of \(count) bytes, shorter than its 12-byte header"))
-            }
-        }
-        do {
-            let header = try USBContainerHeader(decoding: inbound.buffered)
-            inbound.consume(USBContainerHeader.size) { _ in }
-            return header
-        } catch let error as PTPError {
-            inbound.discardBuffered()
-            throw TransactionFailure(error: error.prefixed("\(command.code): \(peer) sent a bad container: "))
-        }
-    }
-
-    /// The parameters of a response or event container (at most 20 bytes, checked by the header).
-    private func readRest(of header: USBContainerHeader, command: PTPCommand) throws -> [UInt8] {
-        let count = Int(header.length) - USBContainerHeader.size
-        while inbound.available < count {
-            if inbound.lastTransferShort {
-                throw TransactionFailure(
-                    error: PTPError.malformed(
-                        "\(command.code): \(peer) cut a \(header.kind) container of \(header.length) bytes short"))
-            }
-            try withStallRecovery(.bulkIn) { try inbound.fill(want: count, timeout: timeouts.transfer) }
-        }
-        return inbound.consume(count) { Array($0) }
-    }
-
-    private struct DataOutcome {
-        var sinkError: Error?
-        /// The data phase ended early (reported unless the response explains it).
-        var problem: PTPError?
-        /// The sink failed and the device was told to cancel: no response follows.
-        var cancelled = false
-    }
-
-    private func receiveData(_ header: USBContainerHeader, command: PTPCommand, into sink: DataSink?) throws -> DataOutcome {
-        var outcome = DataOutcome()
-        let expected = header.payloadLength
-        var received: UInt64 = 0
-        if let sink {
-            do { try sink.begin(expectedLength: expected) } catch { outcome.sinkError = error }
-        }
-
-        func deliver(_ count: Int) {
-            inbound.consume(count) { chunk in
-                if outcome.sinkError == nil, let sink, chunk.count > 0 {
-                    do { try sink.write(chunk) } catch { outcome.sinkError = error }
-                }
-            }
-            received += UInt64(count)
-        }
-
-        /// After a sink failure: cancel a large phase (true), or keep draining a small one (false).
-        func cancelIfWorthIt() throws -> Bool {
-            guard outcome.sinkError != nil else { return false }
-            if let expected, expected - received <= drainLimit { return false }
-            do {
-                try pipe.cancelRequest(transactionID: command.transactionID, timeout: timeouts.control)
-            } catch LibUSBError.noDevice {
-                throw LibUSBError.noDevice
-            } catch {
-                return false  // no Cancel here: drain instead
-            }
-            settleAfterCancel()
-            return true
-        }
-
-        if let expected {
-            deliver(Int(min(UInt64(inbound.available), expected)))
-            while received < expected {
-                if try cancelIfWorthIt() {
-                    outcome.cancelled = true
-                    return outcome
-                }
-                if inbound.available == 0 {
-                    if inbound.lastTransferShort {
-                        outcome.problem = PTPError.protocolViolation(
-                            "\(command.code): \(peer) ended the data phase after \(received) of \(expected) bytes")
-                        return outcome
-                    }
-                    let want = Int(min(expected - received, UInt64(inbound.chunkSize)))
-                    try withStallRecovery(.bulkIn) { try inbound.fill(want: want, timeout: timeouts.transfer) }
-                }
-                deliver(Int(min(UInt64(inbound.available), expected - received)))
-            }
-        } else {
-            // Longer than 4 GiB: everything up to the short packet that ends the container.
-            deliver(inbound.available)
-            while !inbound.lastTransferShort {
-                if try cancelIfWorthIt() {
-                    outcome.cancelled = true
-                    return outcome
-                }
-                let got = try withStallRecovery(.bulkIn) {
-                    try inbound.fill(want: inbound.chunkSize, timeout: timeouts.transfer)
-                }
-                // A device that sends no zero-length packet after an exact multiple: the "data" that
-                // arrives is its response. Leave it for the response reader.
-                if got < inbound.chunkSize, isResponse(inbound.buffered, transactionID: command.transactionID) { break }
-                deliver(got)
-            }
-        }
-        return outcome
-    }
-
-    /// True when `bytes` are exactly one response container for `transactionID`.
-    private func isResponse(_ bytes: UnsafeRawBufferPointer, transactionID: UInt32) -> Bool {
-        guard let header = try? USBContainerHeader(decoding: bytes) else { return false }
-        return header.kind == .response && header.transactionID == transactionID && Int(header.length) == bytes.count
     }
 
     // MARK: Closing

@@ -114,10 +114,12 @@ final class FakePTPDevice: @unchecked Sendable {
     /// first transaction fail on purpose and check what one transaction does.
     func transport(
         timeouts: USBTimeouts = USBTimeouts(transfer: 1, control: 0.5, recovery: 0.5), chunkSize: Int = 4096,
-        drainLimit: UInt64 = 1 << 20, recoversFirstCommand: Bool = false, clock: any WaitClock = MonotonicClock()
+        transfersInFlight: Int = USBBulkTuning.transfersInFlight, drainLimit: UInt64 = 1 << 20,
+        recoversFirstCommand: Bool = false, clock: any WaitClock = MonotonicClock()
     ) -> USBTransport {
         USBTransport(
-            pipe: pipe, timeouts: timeouts, chunkSize: chunkSize, drainLimit: drainLimit,
+            pipe: pipe, timeouts: timeouts, chunkSize: chunkSize, transfersInFlight: transfersInFlight,
+            drainLimit: drainLimit,
             recoversFirstCommand: recoversFirstCommand, clock: clock)
     }
 

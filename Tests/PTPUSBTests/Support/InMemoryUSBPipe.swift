@@ -6,7 +6,8 @@ import PTP
 /// A USB interface in memory that behaves like a bus: the device's bytes travel as packets of at most the
 /// endpoint's size, a host transfer ends at a short (or zero-length) packet or when its buffer is full, a
 /// packet larger than the room left is an overflow, a stalled endpoint fails every transfer until
-/// clear-halt, and an unplugged device fails everything with LIBUSB_ERROR_NO_DEVICE.
+/// clear-halt, and an unplugged device fails everything with LIBUSB_ERROR_NO_DEVICE. Queued bulk-in
+/// transfers (`submitBulkIn`) take the device's packets as they come, in order, before the host reaps them.
 final class InMemoryUSBPipe: USBPipe, @unchecked Sendable {
     let bulkInPacketSize: Int
     let bulkOutPacketSize: Int
@@ -26,6 +27,10 @@ final class InMemoryUSBPipe: USBPipe, @unchecked Sendable {
     private var _outPackets: [[UInt8]] = []
     private var _inTransferSizes: [Int] = []
     private var _clearedHalts: [USBEndpointRole] = []
+    /// Submitted bulk-in transfers not yet reaped, oldest first.
+    private var queued: [QueuedIn] = []
+    private var _submitted = 0
+    private var _cancelled = 0
 
     /// The device side: each bulk-out packet as it arrives (called on the host's thread).
     var onPacket: (([UInt8]) -> Void)?
@@ -56,6 +61,15 @@ final class InMemoryUSBPipe: USBPipe, @unchecked Sendable {
     var isClosed: Bool { condition.withLock { closed } }
     var queuedInPackets: Int { condition.withLock { inPackets.count } }
     var portResets: Int { condition.withLock { _portResets } }
+    /// Queued bulk-in transfers submitted, ever.
+    var submittedTransfers: Int { condition.withLock { _submitted } }
+    /// Queued bulk-in transfers the host cancelled, ever.
+    var cancelledTransfers: Int { condition.withLock { _cancelled } }
+    /// Queued bulk-in transfers submitted and not yet reaped (0 once a transaction ended).
+    var transfersOnTheBus: Int { condition.withLock { queued.count } }
+    /// The most queued bulk-in transfers at once.
+    var mostTransfersOnTheBus: Int { condition.withLock { _most } }
+    private var _most = 0
 
     // MARK: Host side
 
@@ -92,6 +106,93 @@ final class InMemoryUSBPipe: USBPipe, @unchecked Sendable {
 
     func bulkIn(into buffer: UnsafeMutableRawBufferPointer, timeout: TimeInterval) throws -> Int {
         try receive(into: buffer, timeout: timeout, interrupt: false)
+    }
+
+    // MARK: Queued bulk-in transfers
+
+    /// A transfer on the bus: its buffer, what it received, and how it ended once it did.
+    final class QueuedIn: USBQueuedTransfer, @unchecked Sendable {
+        // Safe because every field is read and written under the pipe's condition lock.
+        let buffer: UnsafeMutableRawBufferPointer
+        var filled = 0
+        var ended: Result<Int, LibUSBError>?
+        var reaped = false
+        init(_ buffer: UnsafeMutableRawBufferPointer) { self.buffer = buffer }
+    }
+
+    func submitBulkIn(into buffer: UnsafeMutableRawBufferPointer) throws -> USBQueuedTransfer {
+        try condition.withLock {
+            try checkUsable(.bulkIn)
+            let transfer = QueuedIn(buffer)
+            queued.append(transfer)
+            _submitted += 1
+            _most = max(_most, queued.count)
+            _inTransferSizes.append(buffer.count)
+            deliverQueued()
+            return transfer
+        }
+    }
+
+    func cancelBulkIn(_ transfer: USBQueuedTransfer) {
+        condition.withLock {
+            guard let transfer = transfer as? QueuedIn, transfer.ended == nil, !transfer.reaped else { return }
+            transfer.ended = .failure(.io)
+            _cancelled += 1
+            condition.broadcast()
+        }
+    }
+
+    func reapBulkIn(_ transfer: USBQueuedTransfer, timeout: TimeInterval) throws -> Int {
+        guard let transfer = transfer as? QueuedIn else { throw LibUSBError.invalidParameter }
+        condition.lock()
+        defer { condition.unlock() }
+        guard !transfer.reaped, transfer === queued.first else { throw LibUSBError.invalidParameter }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while transfer.ended == nil {
+            if unplugged || closed {
+                transfer.ended = .failure(.noDevice)
+            } else if interrupted {
+                transfer.ended = .failure(.interrupted)
+            } else if stalled.contains(.bulkIn) {
+                transfer.ended = .failure(.pipe)
+            } else if inPackets.isEmpty, unplugWhenDrained {
+                unplugged = true
+            } else {
+                deliverQueued()
+                if transfer.ended == nil, !condition.wait(until: deadline) {
+                    transfer.ended = transfer.filled > 0 ? .success(transfer.filled) : .failure(.timeout)
+                }
+            }
+        }
+        transfer.reaped = true
+        queued.removeFirst()
+        return try transfer.ended!.get()
+    }
+
+    /// The bus at work: the device's packets go into the queued transfers in order, each ending at a short
+    /// packet or when full; a packet larger than the room left ends one with an overflow. Under the lock.
+    private func deliverQueued() {
+        for transfer in queued where transfer.ended == nil {
+            while transfer.ended == nil, !inPackets.isEmpty, !stalled.contains(.bulkIn), !interrupted {
+                let packet = inPackets.removeFirst()
+                let room = transfer.buffer.count - transfer.filled
+                guard packet.count <= room else {
+                    transfer.ended = .failure(.overflow)
+                    break
+                }
+                packet.withUnsafeBytes {
+                    if let base = $0.baseAddress {
+                        (transfer.buffer.baseAddress! + transfer.filled).copyMemory(from: base, byteCount: $0.count)
+                    }
+                }
+                transfer.filled += packet.count
+                if packet.count < bulkInPacketSize || transfer.filled == transfer.buffer.count {
+                    transfer.ended = .success(transfer.filled)
+                }
+            }
+            if transfer.ended == nil { return }
+        }
+        condition.broadcast()
     }
 
     func interruptIn(into buffer: UnsafeMutableRawBufferPointer, timeout: TimeInterval) throws -> Int {
@@ -191,6 +292,7 @@ final class InMemoryUSBPipe: USBPipe, @unchecked Sendable {
     func deviceSendPackets(_ packets: [[UInt8]]) {
         condition.withLock {
             inPackets += packets
+            deliverQueued()
             condition.broadcast()
         }
     }

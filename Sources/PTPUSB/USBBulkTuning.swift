@@ -1,0 +1,36 @@
+import Foundation
+
+/// How large the bulk transfers are and how many bulk-in transfers a data phase keeps queued on the bus.
+/// Measured, not guessed: see the constants. `MEDIASHELL_USB_BULK=KIB,COUNT` (e.g. `1024,4`) overrides both
+/// for a device that wants otherwise and for `scripts/bench-usb-vm --sweep`, which measures them.
+public struct USBBulkTuning: Equatable, Sendable {
+    public var transferSize: Int
+    public var transfersInFlight: Int
+
+    /// 256 KiB: measured by `scripts/bench-usb-vm --sweep` (a 64 MiB GetObject from QEMU's usb-mtp on xHCI,
+    /// TCG, 2026-12-01, load average 6-7 on 2 cores): 16 KiB took 42.8 s, 256 KiB 23.1 s, 1 MiB 40.6 s, one
+    /// transfer at a time; a second sweep (load 11) put 1 MiB at 43.6-82.7 s against 256 KiB at 27.1 s.
+    public static let transferSize = 256 << 10
+    /// 1: in the same sweeps, several in flight did not raise the rate on that device (256 KiB x2 32.3 s,
+    /// x4 27.1 s, against 23.1 s for one; 1 MiB x2 and x4 48.3 s; 16 KiB x4 55.9 s), so a data phase reads
+    /// one transfer at a time. The queue (`BulkInStream`) stays for devices where it pays: a host
+    /// controller and camera fast enough that the turnaround between two transfers shows; try
+    /// `MEDIASHELL_USB_BULK=256,4` and measure before changing this.
+    public static let transfersInFlight = 1
+
+    public init(transferSize: Int = USBBulkTuning.transferSize, transfersInFlight: Int = USBBulkTuning.transfersInFlight) {
+        self.transferSize = transferSize
+        self.transfersInFlight = transfersInFlight
+    }
+
+    /// The constants, or `MEDIASHELL_USB_BULK` when it reads as `KIB,COUNT` within sane bounds
+    /// (4 KiB to 16 MiB, 1 to 16 transfers; usbfs caps all of a process's transfers at 16 MiB by default).
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
+        guard let text = environment["MEDIASHELL_USB_BULK"] else { return Self() }
+        let parts = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let kib = parts[0], let count = parts[1], (4...16384).contains(kib),
+            (1...16).contains(count), kib * count <= 16384
+        else { return Self() }
+        return Self(transferSize: kib << 10, transfersInFlight: count)
+    }
+}
