@@ -2,6 +2,7 @@ import Connectors
 import Foundation
 import MediaManager
 import Testing
+import VirtualCamera
 @testable import Import
 
 /// Imports from a card folder through the in-process virtual camera (`dir:`), end to end.
@@ -122,6 +123,36 @@ import Testing
         #expect(!files.contains { $0.hasSuffix(".part") || $0.contains(" (2)") })
         #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/2024/06-01/DJI_0001.MP4")) == Data(try card.bytes("DCIM/100MEDIA/DJI_0001.MP4")))
         #expect(try importCard(card).summary.fetched == 0)
+    }
+
+    /// A camera without GetPartialObject gives each file whole, in one GetObject: a file larger than one
+    /// chunk still arrives, and an earlier attempt's `.part` is started again from byte 0 with its hash.
+    @Test func aCameraWithoutPartialReadsGivesEachFileWholeAndAnOldPartStartsOver() throws {
+        let card = try CardOnDisk()
+        let session = try openInProcess(try Card(folder: card.card), quirks: [.noPartial])
+        defer { session.close() }
+        #expect(!session.camera.canReadRanges)
+        try session.catalog.ensureLoaded()
+        let options = ImportOptions(pattern: try DestinationPattern(card.pictures + "/%f"))
+        let ledgers = try Importer.ledgers(for: session, folder: card.ledgers)
+        let groups = CardSelection.groups(for: CardSelection.dcimFiles(in: session.catalog), in: session.catalog)
+        let plan = Importer.plan(groups, session: session, options: options, ledgers: ledgers)
+        // What an interrupted attempt on another camera could have left: the file's first bytes, and junk.
+        let video = try card.bytes("DCIM/100MEDIA/DJI_0001.MP4")
+        try FileManager.default.createDirectory(atPath: card.pictures, withIntermediateDirectories: true)
+        try Data(video.prefix(100_000) + [UInt8](repeating: 0xEE, count: 10)).write(
+            to: URL(fileURLWithPath: card.pictures + "/DJI_0001.MP4.part"))
+        var importRun = ImportRun(session: session, plan: plan, ledgers: ledgers)
+        importRun.options.chunkSize = 16 << 10  // far smaller than the 300 kB video
+        let summary = try importRun.run(cancellation: CancellationFlag(), progress: { _ in }, event: { _ in })
+        #expect(summary.failed == 0)
+        #expect(summary.fetched == plan.items.count)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/DJI_0001.MP4")) == Data(video))
+        let ledger = try ImportLedger(cameraKey: ledgers.all[0].cameraKey, folder: card.ledgers)
+        let recorded = ledger.entries.first { $0.path == card.pictures + "/DJI_0001.MP4" }?.sha256
+        var hash = ContentHash()
+        hash.update(video)
+        #expect(recorded == hash.hexDigest())
     }
 
     @Test func deleteAfterDeletesOnlyWhatIsRecorded() throws {

@@ -72,9 +72,9 @@ final class CardOnDisk {
 }
 
 /// A camera in this process serving `card` through the in-memory transport (as `sim:` does), with the
-/// identity given (a camera without a serial number, say).
-func openInProcess(_ card: Card, identity: VirtualCamera.Identity = .init()) throws -> MediaSession {
-    let camera = VirtualCamera(card: card, identity: identity)
+/// identity and quirks given (a camera without a serial number, or without partial reads, say).
+func openInProcess(_ card: Card, identity: VirtualCamera.Identity = .init(), quirks: Quirks = []) throws -> MediaSession {
+    let camera = VirtualCamera(card: card, identity: identity, quirks: quirks)
     let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 1 << 20, timeout: 10)
     let finished = DispatchSemaphore(value: 0)
     let thread = Thread {

@@ -138,6 +138,8 @@ public struct ImportRun {
             if case .fetch(_, let overwrite) = item.action { jobOptions.overwrite = overwrite }
             jobOptions.chunkSize = options.chunkSize
             jobOptions.chunkSizing = options.chunkSizing
+            // A camera without partial reads gives a file only whole (one GetObject), from byte 0.
+            jobOptions.wholeFile = !session.camera.canReadRanges
             let job = DownloadJob(
                 remoteName: item.file.name, size: item.file.size, destinationFolder: folder, localName: name,
                 options: jobOptions)
@@ -146,7 +148,7 @@ public struct ImportRun {
             let result: Result<(CompletedPart, String?), Error> = Result {
                 try ImportError.onDisk { try LocalDisk.makeDirectory(folder) }
                 let part = job.partialSize ?? 0
-                let resumeAt = part <= item.file.size ? part : 0
+                let resumeAt = !jobOptions.wholeFile && part <= item.file.size ? part : 0
                 let hashing = try Self.hashOfPart(job, bytes: resumeAt)
                 let transferred = try job.transfer(
                     read: { offset, count, sink in
