@@ -7,7 +7,7 @@ import Testing
 
 /// The shell binary itself over USB, against QEMU's `usb-mtp` in the VM of `scripts/test-usb-vm` (see
 /// USBVMTests for the devices): `ls`, `fetch *` byte-identical, a download resumed after `kill -9`, and
-/// delete, on the read-only card and on the writable one. The binary is MEDIASHELL_USB_VM_SHELL.
+/// delete, on the read-only card and on the writable one; `props` and `prop` on what it offers. The binary is MEDIASHELL_USB_VM_SHELL.
 @Suite(
     "The shell over USB against QEMU's MTP device (in the VM)", .serialized,
     .enabled(if: ProcessInfo.processInfo.environment["MEDIASHELL_USB_VM"] == "1", "set by scripts/test-usb-vm"))
@@ -82,6 +82,30 @@ struct USBVMShellTests {
     static func same(_ a: String, _ b: String) -> Bool {
         guard let x = FileManager.default.contents(atPath: a), let y = FileManager.default.contents(atPath: b) else { return false }
         return x == y
+    }
+
+    /// `props` and `prop` say what QEMU's responder offers: its DeviceInfo's device properties, each
+    /// described, or (QEMU lists none) one clear sentence and an empty JSON list, never a failure of `props`.
+    @Test func propsAndPropSayWhatTheDeviceOffers() throws {
+        let device = try USBVMTests.open(storageDescription: "RO-CARD")
+        let listed = device.session.deviceInfo.devicePropertiesSupported
+        let describes = device.session.supports(.getDevicePropDesc)
+        device.close()
+        let camera = try Self.url(of: "RO-CARD")
+        let downloads = try Self.scratch("props")
+        defer { try? FileManager.default.removeItem(atPath: downloads) }
+        let result = try Self.run(camera, "props; props --json; -prop battery", downloads: downloads)
+        print("usb-vm: QEMU lists \(listed.count) device properties (GetDevicePropDesc: \(describes)); props said: \(result.stdout)")
+        #expect(result.status == 0, "\(result.stderr)")
+        if listed.isEmpty {
+            #expect(result.stdout.contains("this camera reports no settings"), "\(result.stdout)")
+            #expect(result.stdout.split(separator: "\n").contains("[]"), "\(result.stdout)")
+            #expect(result.stderr.contains("prop: this camera reports no settings"), "\(result.stderr)")
+        } else if describes {
+            #expect(result.stdout.contains("\"code\""), "\(result.stdout)")
+        } else {
+            #expect(result.stderr.contains("cannot describe them"), "\(result.stderr)")
+        }
     }
 
     @Test func shellListsFetchesAndIsRefusedADeleteOnTheReadOnlyCard() throws {

@@ -16,6 +16,10 @@ struct PropCommand: ShellCommand {
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let camera = try shell.requireCamera().camera
         let typedName = invocation.arguments[0].text
+        guard !camera.propertyCodes.isEmpty else { throw CommandError(PropertyMeaning.noPropertiesSentence) }
+        guard camera.session.supports(.getDevicePropDesc) else {
+            throw CommandError(PropertyMeaning.cannotDescribeSentence(camera.propertyCodes))
+        }
         guard let meaning = PropertyMeaning.named(typedName, among: camera.propertyCodes) else {
             let names = camera.propertyCodes.map { PropertyMeaning.of($0).name }.joined(separator: ", ")
             throw CommandError("\(SafeText.display(typedName)): no such property on this camera (it has \(names))")

@@ -128,6 +128,14 @@ struct PropertyMeaning: Sendable {
 
     static let completedRangeLimit: Int64 = 32
 
+    /// What `props` and `prop` say about a device without settings.
+    static let noPropertiesSentence = "this camera reports no settings (its DeviceInfo lists no device properties)"
+
+    /// What they say about one that lists properties it cannot describe (no GetDevicePropDesc).
+    static func cannotDescribeSentence(_ codes: [DevicePropertyCode]) -> String {
+        "this camera lists \(codes.map { of($0).name }.joined(separator: ", ")) but cannot describe them (no GetDevicePropDesc)"
+    }
+
     private static func number(_ text: String) -> Int64? {
         var t = text.lowercased()
         if t.hasSuffix("%") { t.removeLast() }

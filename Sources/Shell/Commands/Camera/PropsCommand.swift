@@ -14,6 +14,18 @@ struct PropsCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let camera = try shell.requireCamera().camera
+        // Some devices (media players, QEMU's usb-mtp, card readers) have no settings to show: say so.
+        guard !camera.propertyCodes.isEmpty else {
+            if invocation.has(.json) {
+                shell.output.line("[]")
+            } else {
+                shell.output.line(PropertyMeaning.noPropertiesSentence)
+            }
+            return .success
+        }
+        guard camera.session.supports(.getDevicePropDesc) else {
+            throw CommandError(PropertyMeaning.cannotDescribeSentence(camera.propertyCodes))
+        }
         var rows: [[String]] = []
         var entries: [PropertyJSON] = []
         var failures = 0

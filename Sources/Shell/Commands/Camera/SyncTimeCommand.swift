@@ -11,7 +11,9 @@ struct SyncTimeCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let camera = try shell.requireCamera().camera
-        guard camera.propertyCodes.contains(.dateTime) else { throw CommandError("this camera has no clock to set") }
+        guard camera.propertyCodes.contains(.dateTime) else {
+            throw CommandError("this camera has no clock to set (its DeviceInfo lists no DateTime property)")
+        }
         let before = try camera.describeProperty(.dateTime)
         guard before.writable else { throw CommandError("this camera's clock is read-only") }
         try camera.setProperty(.dateTime, to: .string(PTPDateTime.format(Date())))
