@@ -72,6 +72,9 @@ final class LoopbackServer: @unchecked Sendable {
         let files = session.catalog.allFiles()
         #expect(Set(files.map(\.path)) == Set(card.files.keys))
         for file in files { #expect(file.size == UInt64(card.files[file.path]!.count)) }
+        #expect(session.catalog.fileCount == files.count)
+        // Every record is found by its handle (the catalog keeps where it is, not a second copy).
+        for file in files { #expect(session.catalog.file(id: file.id) == file) }
         let mp4 = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0002.MP4"))
         #expect(mp4.kind == .mp4)
         #expect(session.catalog.group(of: mp4).map(\.name) == ["DJI_0002.MP4", "DJI_0002.LRF", "DJI_0002.SRT"])

@@ -16,8 +16,8 @@ enum CatalogNaming {
         var used = taken
         used.reserveCapacity(taken.count + files.count)
         for index in files.indices {
-            let file = files[index]
-            let usable = usableName(file.name)
+            let name = files[index].name  // the name only: a whole record's copy per file adds up
+            let usable = usableName(name)
             var candidate = usable
             var n = 2
             while used.contains(candidate) {
@@ -25,8 +25,8 @@ enum CatalogNaming {
                 n += 1
             }
             used.insert(candidate)
-            if candidate != file.name {
-                files[index].deviceName = file.deviceName ?? file.name
+            if candidate != name {
+                files[index].deviceName = files[index].deviceName ?? name
                 files[index].name = candidate
             }
         }

@@ -45,13 +45,40 @@ public struct MediaFile: Equatable, Hashable, Sendable, Identifiable {
     /// True size, 64-bit.
     public var size: UInt64
     public var captureDate: Date?
-    public var video: VideoDetails?
+    /// What the listing or the file's header said of a video; nil for photos and folders.
+    public var video: VideoDetails? {
+        get { videoBox?.details }
+        set { videoBox = newValue.map(VideoBox.init) }
+    }
+    /// The video's details behind one reference: five optionals inline would make every record of a card
+    /// of 100,000 photos 70 bytes larger (and every copy of one slower) for the few videos that have them.
+    private var videoBox: VideoBox?
     /// The name the device gave, when the catalog had to change it (a repeated or unusable name); `name`
     /// is then the one shown and matched.
     public var deviceName: String? = nil
     /// What the device's ObjectInfo said of a thumbnail: false for thumb format 0 or size 0, nil when
     /// unknown (listed through a property list, which does not say).
     public var thumbnailListed: Bool? = nil
+
+    public init(
+        id: UInt32, storageID: UInt32, parentID: UInt32, name: String, folder: String, kind: MediaKind, isFolder: Bool,
+        format: ObjectFormatCode, size: UInt64, captureDate: Date?, video: VideoDetails?, deviceName: String? = nil,
+        thumbnailListed: Bool? = nil
+    ) {
+        self.id = id
+        self.storageID = storageID
+        self.parentID = parentID
+        self.name = name
+        self.folder = folder
+        self.kind = kind
+        self.isFolder = isFolder
+        self.format = format
+        self.size = size
+        self.captureDate = captureDate
+        self.deviceName = deviceName
+        self.thumbnailListed = thumbnailListed
+        self.video = video
+    }
 
     var hasNoDeviceThumbnail: Bool { thumbnailListed == false }
 
@@ -71,3 +98,9 @@ public struct MediaFile: Equatable, Hashable, Sendable, Identifiable {
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
+
+/// An immutable box for `MediaFile.video` (a new box on every change, so copies never share a change).
+private final class VideoBox: Sendable {
+    let details: VideoDetails
+    init(_ details: VideoDetails) { self.details = details }
+}

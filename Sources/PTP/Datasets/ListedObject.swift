@@ -75,7 +75,11 @@ public struct ListedObject: Sendable, Equatable {
                 } else {
                     // Objects usually carry the same properties: once the first is read, the count of
                     // elements says about how many objects follow (growing a big array copies it).
-                    if objects.count == 1 { objects.reserveCapacity(count / max(1, elementsOfFirst) + 1) }
+                    if objects.count == 1 {
+                        let expected = count / max(1, elementsOfFirst) + 1
+                        objects.reserveCapacity(expected)
+                        place.reserveCapacity(expected)  // grown step by step, it held two tables at each rehash
+                    }
                     current = objects.count
                     place[handle] = current
                     objects.append(ListedObject(handle: handle))

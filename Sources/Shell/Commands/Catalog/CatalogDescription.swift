@@ -4,7 +4,7 @@ import MediaManager
 enum CatalogDescription {
     /// `up-to-date: 10 files in 3 folders`, with what the state means when it is not plain.
     static func line(for catalog: MediaCatalog) -> String {
-        let files = catalog.allFiles().count
+        let files = catalog.fileCount
         let folders = catalog.folderPaths.count
         let counts = "\(files) file\(files == 1 ? "" : "s") in \(folders) folder\(folders == 1 ? "" : "s")"
         switch catalog.state {

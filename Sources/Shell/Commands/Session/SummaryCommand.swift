@@ -20,7 +20,7 @@ struct SummaryCommand: ShellCommand {
         if summary.canCapture { abilities.append("capture") }
         if summary.canUpload && writable { abilities.append("upload (put, mkdir)") }
         let catalog = session.catalog
-        let fileCount = catalog.allFiles().count
+        let fileCount = catalog.fileCount
         var rows = [
             ["camera:", [summary.manufacturer, summary.model].filter { !$0.isEmpty }.joined(separator: " ")],
             ["version:", summary.version],
