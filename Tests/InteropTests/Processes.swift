@@ -85,11 +85,12 @@ final class ServeProcess: @unchecked Sendable {
     private let condition = NSCondition()
     private let exited = DispatchSemaphore(value: 0)
 
-    init(arguments: [String]) throws {
+    /// `port` 0 lets the system choose; another is for a camera that comes back where it was.
+    init(arguments: [String], port requested: UInt16 = 0) throws {
         let exited = self.exited
         process.terminationHandler = { _ in exited.signal() }
         process.executableURL = URL(fileURLWithPath: BuildProducts.mediashell)
-        process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
+        process.arguments = ["serve", "--listen", "127.0.0.1:\(requested)"] + arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         let err = Pipe()

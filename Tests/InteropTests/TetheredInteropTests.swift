@@ -5,7 +5,7 @@ import Testing
 /// Tethered shooting across processes: our `watch --fetch --exec` on one PTP/IP session of `mediashell serve`
 /// downloads what gphoto2's `--capture-image` shoots on another session of the same virtual camera (serve
 /// serves several sessions at once, each with the card's events), running the hook once per file; Ctrl-C
-/// ends it with status 0.
+/// ends it with status 0. And `watch --reconnect` across the camera going away and coming back.
 @Suite(.serialized) struct TetheredInteropTests {
     @Test(.enabled(if: Gphoto2InteropTests.gphoto2 != nil)) func watchFetchesWhatGphoto2Captures() throws {
         let fixture = try Gphoto2InteropTests.Fixture()
@@ -30,6 +30,37 @@ import Testing
             #expect(FileManager.default.contents(atPath: fixture.work + "/in/" + name)
                 == FileManager.default.contents(atPath: fixture.card + "/DCIM/101MEDIA/" + name))
         }
+    }
+
+    /// `watch --reconnect`: the camera goes away (serve stopped) while a shot is added to its card, and comes
+    /// back on the same port; the watch says so, fetches the file taken meanwhile once, runs the hook once,
+    /// and goes on watching.
+    @Test func watchWithReconnectSurvivesTheCameraGoingAwayAndFetchesWhatWasShotMeanwhile() throws {
+        let fixture = try Gphoto2InteropTests.Fixture()
+        var server = try ServeProcess(arguments: [fixture.card])
+        let port = server.port
+        defer { _ = server.stop() }
+        let hookLog = fixture.work + "/hook.log"
+        let watch = try ShellProcess(
+            ["--camera", "ptpip:127.0.0.1:\(port)", "-c",
+             "watch --reconnect --to '\(fixture.work)/in/%f' --exec 'printf \"%s\\n\" {} >> \(hookLog)'"],
+            environment: ["HOME": fixture.home, "XDG_DATA_HOME": fixture.home + "/data"])
+        defer { watch.kill() }
+        #expect(watch.waitForOutput("watching for new files"), "\(watch.output)")
+        #expect(server.stop() == 0)
+        #expect(watch.waitForError("the camera went away"), "\(watch.output)\n\(watch.errors)")
+        // Shot while the camera was away: written beside the folder, then moved in whole.
+        var random = SeededRandom(test: "shot while away")
+        let shot = random.bytes(200_000)
+        try Data(shot).write(to: URL(fileURLWithPath: fixture.card + "/DCIM/DJI_0042.JPG"))
+        try FileManager.default.moveItem(atPath: fixture.card + "/DCIM/DJI_0042.JPG", toPath: fixture.card + "/DCIM/101MEDIA/DJI_0042.JPG")
+        server = try ServeProcess(arguments: [fixture.card], port: port)
+        #expect(watch.waitForOutput("the camera is back; 1 new file meanwhile", timeout: 60), "\(watch.output)\n\(watch.errors)")
+        #expect(watch.waitForOutput("fetched DJI_0042.JPG -> "), "\(watch.output)\n\(watch.errors)")
+        #expect(watch.interrupt() == 0, "\(watch.errors)")
+        let hooked = (try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? ""
+        #expect(hooked == "\(fixture.work)/in/DJI_0042.JPG\n", "\(watch.output)")
+        #expect(FileManager.default.contents(atPath: fixture.work + "/in/DJI_0042.JPG") == Data(shot))
     }
 }
 
@@ -76,6 +107,17 @@ final class ShellProcess: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while !String(decoding: stdoutData, as: UTF8.self).contains(text) {
+            if !condition.wait(until: deadline) { return false }
+        }
+        return true
+    }
+
+    /// Waits (up to `timeout`) until standard error holds `text`.
+    func waitForError(_ text: String, timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !String(decoding: stderrData, as: UTF8.self).contains(text) {
             if !condition.wait(until: deadline) { return false }
         }
         return true

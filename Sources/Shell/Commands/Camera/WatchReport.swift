@@ -59,7 +59,7 @@ struct WatchReport {
     }
 
     func back(missed: Int) {
-        emit(Line(event: "reconnected"), text: "the camera is back" + (missed > 0 ? "; \(missed) new files meanwhile" : ""))
+        emit(Line(event: "reconnected"), text: "the camera is back" + (missed > 0 ? "; \(missed) new file\(missed == 1 ? "" : "s") meanwhile" : ""))
     }
 
     func ended() {
