@@ -2,6 +2,8 @@
 #define MEDIASHELL_CEDITLINE_H
 #include <stdio.h>
 #include <wchar.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include <histedit.h>
 
 /* One-line, stateless wrappers for libedit's variadic el_set / el_get / history calls,
@@ -54,6 +56,26 @@ static inline int msh_history_set_unique(History *h, HistEvent *ev, int on) { re
 static inline int msh_history_enter(History *h, HistEvent *ev, const char *line) { return history(h, ev, H_ENTER, line); }
 static inline int msh_history_load(History *h, HistEvent *ev, const char *path) { return history(h, ev, H_LOAD, path); }
 static inline int msh_history_save_fp(History *h, HistEvent *ev, FILE *fp) { return history(h, ev, H_SAVE_FP, fp); }
+/* H_SAVE_FP into a file in memory (memfd: libedit fchmods the stream, so a memstream will not do): the
+   history as libedit writes its file, on a descriptor at its end; -1 on failure. The caller reads it from
+   offset 0 and closes it. */
+static inline int msh_history_save_to_memory(History *h, HistEvent *ev) {
+    int fd = (int)syscall(SYS_memfd_create, "mediashell-history", 0);
+    if (fd < 0) return -1;
+    int kept = dup(fd);
+    FILE *fp = fdopen(fd, "w");
+    if (kept < 0 || fp == NULL) {
+        if (fp != NULL) fclose(fp); else close(fd);
+        if (kept >= 0) close(kept);
+        return -1;
+    }
+    int saved = history(h, ev, H_SAVE_FP, fp);
+    if (fclose(fp) != 0 || saved < 0) {
+        close(kept);
+        return -1;
+    }
+    return kept;
+}
 /* H_LAST is the oldest entry; H_PREV moves towards newer ones. */
 static inline int msh_history_oldest(History *h, HistEvent *ev) { return history(h, ev, H_LAST); }
 static inline int msh_history_newer(History *h, HistEvent *ev) { return history(h, ev, H_PREV); }

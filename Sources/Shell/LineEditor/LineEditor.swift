@@ -23,7 +23,7 @@ public final class LineEditor: LineSource {
     private let editLine: OpaquePointer
     private let history: OpaquePointer
     private var event = HistEvent()
-    private let historyPath: String?
+    private let historyWriter: HistoryFileWriter?
     private let prompt: () -> String
     private let completer: Completer?
     private let interrupt: Interrupt
@@ -49,7 +49,7 @@ public final class LineEditor: LineSource {
         }
         self.editLine = editLine
         self.history = history
-        self.historyPath = historyFile
+        self.historyWriter = historyFile.map(HistoryFileWriter.init(path:))
         self.prompt = prompt
         self.completer = completer
         self.interrupt = interrupt
@@ -80,6 +80,7 @@ public final class LineEditor: LineSource {
     }
 
     deinit {
+        historyWriter?.finish()
         el_end(editLine)
         history_end(history)
         free(promptStorage)
@@ -254,27 +255,23 @@ public final class LineEditor: LineSource {
 
     // MARK: - History file and terminal
 
-    /// Writes the history to a temporary file created with mode 0600, then renames it over the old one.
+    /// Hands the history, as libedit writes its file, to `historyWriter`, which saves it off this thread
+    /// (a rename on a filesystem that is syncing a download can wait for seconds).
     private func saveHistory() {
-        guard let historyPath else { return }
-        let folder = (historyPath as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(
-            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = historyPath + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard let historyWriter else { return }
+        let descriptor = msh_history_save_to_memory(history, &event)
         guard descriptor >= 0 else { return }
-        _ = fchmod(descriptor, 0o600)
-        guard let file = fdopen(descriptor, "w") else {
-            close(descriptor)
-            unlink(temporary)
-            return
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(bytes.count)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return }
+            if count == 0 { break }
+            bytes += chunk[..<count]
         }
-        let saved = msh_history_save_fp(history, &event, file)
-        if fclose(file) == 0 && saved >= 0 {
-            rename(temporary, historyPath)
-        } else {
-            unlink(temporary)
-        }
+        historyWriter.save(bytes)
     }
 
     /// Makes character handling UTF-8, as el_line's byte offsets and the terminal's bytes assume.
