@@ -43,6 +43,8 @@ public final class MediaSession: @unchecked Sendable {
         public var chunkSize = 8 << 20
         /// Requests sized from the measured rate (background jobs: `ChunkSizing`); nil: `chunkSize` each.
         public var chunkSizing: ChunkSizing?
+        /// How files are grouped for their sync, and the sync itself (tests set it).
+        var commits = GroupCommitter.Policy()
         public init() {}
     }
 
@@ -67,7 +69,9 @@ public final class MediaSession: @unchecked Sendable {
     ///
     /// Whole `.part` files are renamed in groups after one filesystem sync for the group, rather than one
     /// fsync per file (which made a batch of small files several times slower): a file never takes its
-    /// final name before its bytes are on disk. Results are reported in order as their group is committed.
+    /// final name before its bytes are on disk. The syncs run beside the download (`GroupCommitter`): the
+    /// next group arrives while one is written out. Results are reported in order as their group is
+    /// committed; `deleteAfter` deletes a file from the camera only then.
     public func fetch(
         _ files: [MediaFile], to folder: String, options: FetchOptions = .init(), cancellation: CancellationFlag? = nil,
         progress: ((TransferProgress) -> Void)? = nil, each: ((FileResult) -> Void)? = nil
@@ -75,23 +79,21 @@ public final class MediaSession: @unchecked Sendable {
         try DownloadError.onDisk { try LocalDisk.makeDirectory(folder) }
         var clashes = ClashResolver(overwrite: options.overwrite)
         var results: [FileResult] = []
-        var pending: [(index: Int, part: CompletedPart)] = []
-        var pendingBytes: UInt64 = 0
+        let committer = GroupCommitter(folder: folder, policy: options.commits)
+        var uncommitted = Set<Int>()
         var reported = 0
 
-        func flush() {
-            if !pending.isEmpty {
-                LocalDisk.syncFilesystem(containing: folder)
-                for (index, part) in pending {
-                    results[index].outcome = Result { try part.commit() }
-                    if options.deleteAfter, case .success(.downloaded) = results[index].outcome {
-                        do { try delete(results[index].file) } catch { results[index].deleteError = error }
-                    }
+        /// Takes the committed outcomes in, deletes those files from the camera when asked, and reports
+        /// every result up to the first one still waiting for its sync.
+        func report(_ committed: [GroupCommitter.Committed]) {
+            for (index, outcome) in committed {
+                results[index].outcome = outcome
+                uncommitted.remove(index)
+                if options.deleteAfter, case .success(.downloaded) = outcome {
+                    do { try delete(results[index].file) } catch { results[index].deleteError = error }
                 }
-                pending = []
-                pendingBytes = 0
             }
-            while reported < results.count {
+            while reported < results.count, !uncommitted.contains(reported) {
                 each?(results[reported])
                 reported += 1
             }
@@ -104,7 +106,7 @@ public final class MediaSession: @unchecked Sendable {
             let placement = clashes.place(desired, size: file.size, captured: file.captureDate).placement
             if case .alreadyThere(let path) = placement {
                 results.append(FileResult(file: file, outcome: .success(.skippedExisting(path: path)), deleteError: nil))
-                if pending.isEmpty { flush() }
+                report(committer.take())
                 continue
             }
             var jobOptions = DownloadJob.Options()
@@ -112,6 +114,8 @@ public final class MediaSession: @unchecked Sendable {
             jobOptions.chunkSize = options.chunkSize
             jobOptions.chunkSizing = options.chunkSizing
             jobOptions.wholeFile = !camera.canReadRanges
+            // The capture time as the file's time, set before the group's sync makes it durable.
+            jobOptions.modificationTime = file.captureDate?.timeIntervalSince1970
             if index == 0 { jobOptions.startOffset = options.startOffset }
             let job = DownloadJob(
                 remoteName: file.name, size: file.size, destinationFolder: folder,
@@ -126,8 +130,6 @@ public final class MediaSession: @unchecked Sendable {
             case .success(.skipped(let outcome)):
                 results.append(FileResult(file: file, outcome: .success(outcome), deleteError: nil))
             case .success(.complete(let part)):
-                // The capture time as the file's time, set before the group's sync makes it durable.
-                if let date = file.captureDate { try? LocalDisk.setModificationTime(part.partPath, to: date.timeIntervalSince1970) }
                 // A placeholder until its group is committed.
                 var placeholder = FileResult(
                     file: file,
@@ -135,23 +137,17 @@ public final class MediaSession: @unchecked Sendable {
                     deleteError: nil, restartedDespite: kept)
                 if case .overwrite = placement { placeholder.replacedExisting = true }
                 results.append(placeholder)
-                pending.append((results.count - 1, part))
-                pendingBytes += part.size
+                uncommitted.insert(results.count - 1)
+                committer.add(part, tag: results.count - 1)
             case .failure(let error):
                 results.append(FileResult(file: file, outcome: .failure(error), deleteError: nil))
             }
-            if pending.isEmpty || pending.count >= Self.commitGroupFiles || pendingBytes >= Self.commitGroupBytes {
-                flush()
-            }
+            report(committer.take())
             if case .failure(let error) = transferred, error.isCancellation { break }
         }
-        flush()
+        report(committer.finish())
         return results
     }
-
-    /// How many whole files (or bytes) may wait for one sync before they are renamed into place.
-    static let commitGroupFiles = 256
-    static let commitGroupBytes: UInt64 = 1 << 30
 
     // MARK: Delete
 

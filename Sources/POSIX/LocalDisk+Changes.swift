@@ -31,10 +31,19 @@ extension LocalDisk {
 
     /// Sets a file's access and modification times to `seconds` since 1970 (a symlink is not followed).
     public static func setModificationTime(_ path: String, to seconds: Double) throws(SystemError) {
-        let whole = seconds.rounded(.down)
-        let stamp = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
-        var times = [stamp, stamp]
+        var times = [timeStamp(seconds), timeStamp(seconds)]
         try systemCall("utimensat", path: path) { utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) }
+    }
+
+    /// Sets an open file's access and modification times to `seconds` since 1970.
+    public static func setModificationTime(_ fd: Int32, to seconds: Double) throws(SystemError) {
+        var times = [timeStamp(seconds), timeStamp(seconds)]
+        try systemCall("futimens", path: "descriptor \(fd)") { futimens(fd, &times) }
+    }
+
+    private static func timeStamp(_ seconds: Double) -> timespec {
+        let whole = seconds.rounded(.down)
+        return timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
     }
 
     /// Makes a folder and the folders above it that are missing (mkdir -p); one already there is fine.

@@ -102,6 +102,9 @@ public struct DownloadJob {
         /// The device cannot read part of a file (no GetPartialObject): the file comes whole in one request,
         /// from byte 0 whatever the `.part` holds; progress, the rate and Ctrl-C are handled as bytes arrive.
         public var wholeFile = false
+        /// Seconds since 1970 given to the whole file as its modification time (the capture time), through
+        /// its open descriptor before it is closed: no second lookup of its path.
+        public var modificationTime: Double?
         public init() {}
     }
 
@@ -167,9 +170,13 @@ public struct DownloadJob {
         }
         let fd = try DownloadError.onDisk { try LocalDisk.openForWriting(partPath) }
         defer { close(fd) }
-        var offset = options.wholeFile ? 0 : options.startOffset ?? LocalDisk.size(fd)
+        let onDisk = LocalDisk.size(fd)
+        var offset = options.wholeFile ? 0 : options.startOffset ?? onDisk
         if offset > size { offset = 0 }  // a .part longer than the file is from something else: start over
-        try DownloadError.onDisk { try LocalDisk.truncate(fd, to: offset, path: partPath) }
+        // Only a .part that holds more than where this run starts is cut. (A truncate of a new, empty file
+        // is not free on ext4: a file truncated to 0 is written out when it is closed, one small write per
+        // file on the download's path, where the batch's sync would have written it with the others.)
+        if onDisk != offset { try DownloadError.onDisk { try LocalDisk.truncate(fd, to: offset, path: partPath) } }
         let resumedFrom = offset
         let sink = FileSink(fd: fd, path: partPath, offset: offset)
         let started = Date()
@@ -219,6 +226,7 @@ public struct DownloadJob {
             report()
         }
         report()
+        if let time = options.modificationTime { try? LocalDisk.setModificationTime(fd, to: time) }
         if syncToDisk { LocalDisk.sync(fd) }
         let final = LocalDisk.size(fd)
         guard final == size else { throw DownloadError.sizeMismatch(path: destination, expected: size, got: final) }

@@ -22,6 +22,8 @@ final class FetchBatch {
     /// The batch's progress line, for more than one file: files and bytes of the whole batch.
     private var batchLine: BatchProgressLine?
     private var batchFiles: [MediaFile] = []
+    /// Their bytes, summed once (not at every chunk: that made a batch of many small files quadratic).
+    private var batchBytes: UInt64 = 0
     private var current: (name: String, index: Int)?
     private var bytesBefore: UInt64 = 0
     /// The file Ctrl-C stopped in, and how far it got.
@@ -44,6 +46,7 @@ final class FetchBatch {
     func showBatch(_ files: [MediaFile]) {
         guard files.count > 1 else { return }
         batchFiles = files.filter { !$0.isFolder }
+        batchBytes = batchFiles.reduce(UInt64(0)) { $0 + $1.size }
         batchLine = BatchProgressLine(output: shell.output)
         display.showsMeter = false
     }
@@ -61,7 +64,7 @@ final class FetchBatch {
             }
             current = (progress.name, index)
         }
-        let total = batchFiles.reduce(UInt64(0)) { $0 + $1.size }
+        let total = batchBytes
         let elapsed = monotonicSeconds() - started
         batchLine.update(
             BatchProgress(
