@@ -105,6 +105,10 @@ public struct DownloadJob {
         /// Seconds since 1970 given to the whole file as its modification time (the capture time), through
         /// its open descriptor before it is closed: no second lookup of its path.
         public var modificationTime: Double?
+        /// The file's first bytes, read from the camera already (an import reads them to learn the date
+        /// that places the file): written from byte 0, the requests going on after them, unless the
+        /// `.part` holds more. At most the file's size; not used with `wholeFile` or `startOffset`.
+        public var firstBytes: [UInt8] = []
         public init() {}
     }
 
@@ -128,6 +132,13 @@ public struct DownloadJob {
 
     /// Size of the `.part` an earlier attempt left, or nil.
     public var partialSize: UInt64? { LocalDisk.size(partPath) }
+
+    /// True when the download starts from `firstBytes` (written over the `.part`'s first `kept` bytes).
+    public func startsFromFirstBytes(kept: UInt64) -> Bool {
+        let count = options.firstBytes.count
+        return !options.wholeFile && options.startOffset == nil && count > 0 && UInt64(count) <= size
+            && UInt64(count) > kept
+    }
 
     /// Downloads, flushes the file to disk, and renames it into place.
     public func run(
@@ -173,6 +184,8 @@ public struct DownloadJob {
         let onDisk = LocalDisk.size(fd)
         var offset = options.wholeFile ? 0 : options.startOffset ?? onDisk
         if offset > size { offset = 0 }  // a .part longer than the file is from something else: start over
+        let fromFirstBytes = startsFromFirstBytes(kept: offset)
+        if fromFirstBytes { offset = 0 }
         // Only a .part that holds more than where this run starts is cut. (A truncate of a new, empty file
         // is not free on ext4: a file truncated to 0 is written out when it is closed, one small write per
         // file on the download's path, where the batch's sync would have written it with the others.)
@@ -189,6 +202,12 @@ public struct DownloadJob {
             progress(TransferProgress(name: remoteName, bytesDone: offset, totalBytes: size, bytesPerSecond: rate, elapsed: elapsed))
         }
         report()
+        if fromFirstBytes {
+            sink.reset(offset: 0, limit: options.firstBytes.count)
+            try options.firstBytes.withUnsafeBytes { try sink.write($0) }
+            offset = UInt64(sink.written)
+            report()
+        }
         while offset < size {
             if cancellation?.isCancelled == true {
                 LocalDisk.sync(fd)

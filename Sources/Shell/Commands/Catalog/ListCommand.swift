@@ -93,5 +93,8 @@ extension OptionName {
 
 extension RemoteEntry {
     /// True when the entry's own name begins with `.`, as hidden files do.
-    var isHidden: Bool { (path.split(separator: "/").last ?? "").hasPrefix(".") }
+    var isHidden: Bool {
+        let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8[path.utf8.index(after: $0)...] } ?? path.utf8[...]
+        return name.first == UInt8(ascii: ".")
+    }
 }
