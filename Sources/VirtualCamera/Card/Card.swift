@@ -334,7 +334,11 @@ public final class Card: @unchecked Sendable {
 
     /// Runs `body` under `scanLock`, making a background scan that holds it give up first.
     func withScanLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock.withLock { refreshesWaiting += 1 }
+        let waiting = lock.withLock {
+            refreshesWaiting += 1
+            return waitingForScanForTesting
+        }
+        waiting?()
         scanLock.lock()
         lock.withLock { refreshesWaiting -= 1 }
         defer { scanLock.unlock() }
@@ -455,6 +459,9 @@ public final class Card: @unchecked Sendable {
     private var directoryStamps: [String: Date] = [:]
     /// Called by `refresh` between its scan and applying it, so a test can change the folder in between.
     private var afterScanForTesting: (@Sendable () -> Void)?
+    /// Called when a caller starts waiting for `scanLock`, so a test knows a background scan must give up.
+    private var waitingForScanForTesting: (@Sendable () -> Void)?
+    func setWaitingForScanForTesting(_ hook: (@Sendable () -> Void)?) { lock.withLock { waitingForScanForTesting = hook } }
     func setAfterScanForTesting(_ hook: (@Sendable () -> Void)?) { lock.withLock { afterScanForTesting = hook } }
 
     /// What a folder held at the last scan, as directory entries (lock held); nil when unknown.

@@ -149,16 +149,14 @@ struct PropListSize: PropListOutput {
     }
 
     static func encodedSize(of string: String) -> Int {
-        if string.isEmpty { return 1 }
-        var units = 0
-        var last: UInt16 = 0
-        for unit in string.utf16 {
-            if units == 254 { break }
-            units += 1
-            last = unit
+        let utf16 = string.utf16
+        // Counted without a walk for ASCII (names, dates); empty is a lone zero count byte.
+        var units = utf16.count
+        if units == 0 { return 1 }
+        if units > 254 {
+            // PTPWriter keeps 254 units, and not the first half of a surrogate pair cut there.
+            units = UTF16.isLeadSurrogate(utf16[utf16.index(utf16.startIndex, offsetBy: 253)]) ? 253 : 254
         }
-        // PTPWriter keeps at most 254 units and never the first half of a surrogate pair.
-        if units == 254 && UTF16.isLeadSurrogate(last) { units -= 1 }
         return 1 + 2 * (units + 1)
     }
 }
