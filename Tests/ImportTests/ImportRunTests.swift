@@ -15,7 +15,7 @@ import VirtualCamera
 
     func importCard(
         _ card: CardOnDisk, pattern: String? = nil, configure: (inout ImportOptions) -> Void = { _ in },
-        run: ImportRun.Options = .init(), cancelAfterBytes: UInt64? = nil
+        run: ImportRun.Options = .init(), cancelAfterBytes: UInt64? = nil, datesFromDownload: Bool = false
     ) throws -> Outcome {
         let session = try MediaSession.open(.folder(path: card.card))
         defer { session.close() }
@@ -24,7 +24,8 @@ import VirtualCamera
         configure(&options)
         let ledgers = try Importer.ledgers(for: session, folder: card.ledgers)
         let groups = CardSelection.groups(for: CardSelection.dcimFiles(in: session.catalog), in: session.catalog)
-        let plan = Importer.plan(groups, session: session, options: options, ledgers: ledgers)
+        let plan = Importer.plan(
+            groups, session: session, options: options, ledgers: ledgers, datesFromDownload: datesFromDownload)
         let cancellation = CancellationFlag()
         var events: [BatchEvent] = []
         var importRun = ImportRun(session: session, plan: plan, ledgers: ledgers, options: run)
@@ -36,8 +37,18 @@ import VirtualCamera
         return Outcome(plan: plan, summary: summary, events: events)
     }
 
-    @Test func bringsEveryNewFileOnceWithSidecarsAndCaptureTimes() throws {
+    /// Run both ways: every date read before the run (as a dry run does), and a JPEG's date read from the
+    /// first bytes of its download (16 kB here: smaller than the photos, so the rest comes after them).
+    @Test(arguments: [false, true]) func bringsEveryNewFileOnceWithSidecarsAndCaptureTimes(datesFromDownload: Bool) throws {
         let card = try CardOnDisk()
+        func importCard(
+            _ card: CardOnDisk, pattern: String? = nil, configure: (inout ImportOptions) -> Void = { _ in },
+            run: ImportRun.Options = .init(), cancelAfterBytes: UInt64? = nil
+        ) throws -> Outcome {
+            try self.importCard(
+                card, pattern: pattern, configure: configure, run: run, cancelAfterBytes: cancelAfterBytes,
+                datesFromDownload: datesFromDownload)
+        }
         let first = try importCard(card)
         #expect(first.summary.fetched == 7)
         #expect(first.summary.failed == 0)
@@ -90,8 +101,18 @@ import VirtualCamera
         #expect(run.summary.failed == 0)
     }
 
-    @Test func aDifferentFileAtTheNameGetsAUniqueNameRecordedInTheLedger() throws {
+    /// Run both ways: every date read before the run (as a dry run does), and a JPEG's date read from the
+    /// first bytes of its download (16 kB here: smaller than the photos, so the rest comes after them).
+    @Test(arguments: [false, true]) func aDifferentFileAtTheNameGetsAUniqueNameRecordedInTheLedger(datesFromDownload: Bool) throws {
         let card = try CardOnDisk()
+        func importCard(
+            _ card: CardOnDisk, pattern: String? = nil, configure: (inout ImportOptions) -> Void = { _ in },
+            run: ImportRun.Options = .init(), cancelAfterBytes: UInt64? = nil
+        ) throws -> Outcome {
+            try self.importCard(
+                card, pattern: pattern, configure: configure, run: run, cancelAfterBytes: cancelAfterBytes,
+                datesFromDownload: datesFromDownload)
+        }
         try FileManager.default.createDirectory(atPath: card.pictures, withIntermediateDirectories: true)
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: card.pictures + "/DJI_0002.JPG"))
         let run = try importCard(card, pattern: card.pictures + "/%f")
@@ -108,8 +129,18 @@ import VirtualCamera
         return try Importer.ledgers(for: session, folder: card.ledgers).all[0].cameraKey
     }
 
-    @Test func anInterruptedImportContinuesAndBringsNothingTwice() throws {
+    /// Run both ways: every date read before the run (as a dry run does), and a JPEG's date read from the
+    /// first bytes of its download (16 kB here: smaller than the photos, so the rest comes after them).
+    @Test(arguments: [false, true]) func anInterruptedImportContinuesAndBringsNothingTwice(datesFromDownload: Bool) throws {
         let card = try CardOnDisk()
+        func importCard(
+            _ card: CardOnDisk, pattern: String? = nil, configure: (inout ImportOptions) -> Void = { _ in },
+            run: ImportRun.Options = .init(), cancelAfterBytes: UInt64? = nil
+        ) throws -> Outcome {
+            try self.importCard(
+                card, pattern: pattern, configure: configure, run: run, cancelAfterBytes: cancelAfterBytes,
+                datesFromDownload: datesFromDownload)
+        }
         let first = try importCard(card, cancelAfterBytes: 200_000)
         #expect(first.summary.interrupted)
         #expect(first.events.contains { if case .stopped = $0 { true } else { false } })
@@ -117,7 +148,8 @@ import VirtualCamera
         #expect(leftParts.count == 1)
         let second = try importCard(card)
         #expect(!second.summary.interrupted)
-        #expect(second.summary.fetched + first.summary.fetched == second.plan.items.count)
+        let planned = second.plan.items.count + second.plan.unplaced.reduce(0) { $0 + $1.members.count }
+        #expect(second.summary.fetched + first.summary.fetched == planned)
         #expect(second.events.contains { if case .fetched(_, _, let from) = $0 { from > 0 } else { false } })
         let files = card.files(under: card.pictures)
         #expect(!files.contains { $0.hasSuffix(".part") || $0.contains(" (2)") })
@@ -155,8 +187,18 @@ import VirtualCamera
         #expect(recorded == hash.hexDigest())
     }
 
-    @Test func deleteAfterDeletesOnlyWhatIsRecorded() throws {
+    /// Run both ways: every date read before the run (as a dry run does), and a JPEG's date read from the
+    /// first bytes of its download (16 kB here: smaller than the photos, so the rest comes after them).
+    @Test(arguments: [false, true]) func deleteAfterDeletesOnlyWhatIsRecorded(datesFromDownload: Bool) throws {
         let card = try CardOnDisk()
+        func importCard(
+            _ card: CardOnDisk, pattern: String? = nil, configure: (inout ImportOptions) -> Void = { _ in },
+            run: ImportRun.Options = .init(), cancelAfterBytes: UInt64? = nil
+        ) throws -> Outcome {
+            try self.importCard(
+                card, pattern: pattern, configure: configure, run: run, cancelAfterBytes: cancelAfterBytes,
+                datesFromDownload: datesFromDownload)
+        }
         let run = try importCard(card, run: { var o = ImportRun.Options(); o.deleteAfter = true; return o }())
         #expect(run.summary.deleted == run.summary.fetched)
         #expect(card.files(under: card.card + "/DCIM").isEmpty)

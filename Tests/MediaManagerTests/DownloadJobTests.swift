@@ -66,6 +66,37 @@ func randomBytes(_ count: Int) -> [UInt8] {
         #expect(remote.requests.count == 11)
     }
 
+    /// The first bytes read already (an import reads them for the date) are written, not asked again: the
+    /// requests start after them; a `.part` shorter than them is written over from byte 0, a longer one
+    /// is continued from its end.
+    @Test func firstBytesInHandAreWrittenAndNeverAskedAgain() throws {
+        let remote = FakeRemote(randomBytes(10_500))
+        for (kept, firstRequest, resumedFrom) in [(0, 2_500, 0), (1_000, 2_500, 0), (6_000, 6_000, 6_000)] {
+            let folder = try temporaryFolder()
+            if kept > 0 {
+                // What an earlier attempt kept; junk where it is written over.
+                let part = kept < 2_500 ? [UInt8](repeating: 0xEE, count: kept) : Array(remote.bytes.prefix(kept))
+                try Data(part).write(to: URL(fileURLWithPath: folder + "/DJI_0001.MP4.part"))
+            }
+            remote.requests = []
+            var download = job(remote, folder)
+            download.options.firstBytes = Array(remote.bytes.prefix(2_500))
+            #expect(download.startsFromFirstBytes(kept: UInt64(kept)) == (kept < 2_500))
+            let outcome = try download.run(read: remote.read)
+            #expect(outcome == .downloaded(path: folder + "/DJI_0001.MP4", bytes: 10_500, resumedFrom: UInt64(resumedFrom)))
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/DJI_0001.MP4"))) == remote.bytes)
+            #expect(remote.requests.first?.0 == UInt64(firstRequest), "kept \(kept): \(remote.requests)")
+        }
+        // A whole file in hand costs no request at all.
+        let folder = try temporaryFolder()
+        remote.requests = []
+        var download = job(remote, folder)
+        download.options.firstBytes = remote.bytes
+        _ = try download.run(read: remote.read)
+        #expect(remote.requests.isEmpty)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/DJI_0001.MP4"))) == remote.bytes)
+    }
+
     @Test func aDroppedConnectionKeepsThePartAndTheNextRunResumesFromIt() throws {
         let folder = try temporaryFolder()
         let remote = FakeRemote(randomBytes(10_500))

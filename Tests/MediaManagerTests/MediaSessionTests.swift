@@ -80,6 +80,13 @@ final class LoopbackServer: @unchecked Sendable {
         #expect(session.catalog.group(of: mp4).map(\.name) == ["DJI_0002.MP4", "DJI_0002.LRF", "DJI_0002.SRT"])
         let raw = try #require(session.catalog.file(atPath: "DCIM/101MEDIA/IMG_0001.CR3"))
         #expect(session.catalog.group(of: raw).map(\.name) == ["IMG_0001.CR3", "IMG_0001.JPG"])
+        // Paths with empty parts name the same folders and files as clean ones.
+        for path in ["DCIM/100MEDIA", "/DCIM/100MEDIA", "DCIM//100MEDIA/", "//DCIM/100MEDIA//", "DCIM/"] {
+            #expect(session.catalog.isFolder(path), "\(path)")
+        }
+        #expect(session.catalog.isFolder("") && session.catalog.isFolder("/"))
+        #expect(!session.catalog.isFolder("DCIM/100MEDIA/DJI_0001.JPG") && !session.catalog.isFolder("DCIM/100"))
+        #expect(session.catalog.file(atPath: "/DCIM//101MEDIA/IMG_0001.JPG")?.size == 1_000)
 
         let destination = try temporaryFolder()
         let reported = LockedBox<[String]>([])

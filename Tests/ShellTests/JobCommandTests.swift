@@ -42,7 +42,7 @@ import VirtualCamera
         #expect(job.isRunning, "every answer came while the job was still running")
         output.reset()
         #expect(interpreter.run(line: "jobs") == .success)
-        #expect(output.lines.count == 1 && output.lines[0].hasPrefix("[1] running  fetch DJI_0003.MP4  0/1 files"))
+        #expect(output.lines.count == 1 && output.lines[0].hasPrefix("[1] running  fetch DJI_0003.MP4  0/1 files"), "\(output.lines)")
         // What would pull the file or the camera from under the job is refused.
         #expect(interpreter.run(line: "delete --force DJI_0003.MP4") == .failure)
         #expect(interpreter.run(line: "fetch DJI_0003.MP4") == .failure)

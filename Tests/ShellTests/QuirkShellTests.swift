@@ -188,4 +188,18 @@ import VirtualCamera
         #expect(output.lines.first == "IMG_0102.JPG")
         #expect(output.lines.last?.hasPrefix("up-to-date: 10 files") == true, "\(output.lines)")
     }
+
+    /// A slot without a card: its store is listed without asking for its StorageInfo first (a round trip
+    /// fewer at every open), and its StoreNotAvailable is an empty card, not a failure nor a gap.
+    @Test func aSlotWithoutACardListsAsAnEmptyCard() throws {
+        let (shell, output, camera) = try shell([.noCard])
+        defer { camera.session.close() }
+        #expect(shell.run(line: "ls") == .success, "\(output.errors)")
+        #expect(output.lines.isEmpty, "\(output.lines)")
+        #expect(shell.run(line: "state") == .success)
+        #expect(output.standardOutput.contains("up-to-date: 0 files"), "\(output.standardOutput)")
+        #expect(camera.session.catalog.incompleteBecause.isEmpty, "\(camera.session.catalog.incompleteBecause)")
+        #expect(!camera.transport.operations.contains(.getStorageInfo), "\(camera.transport.operations)")
+        #expect(camera.transport.operations.contains(.getObjectPropList), "\(camera.transport.operations)")
+    }
 }

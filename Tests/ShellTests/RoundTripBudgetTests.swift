@@ -111,6 +111,61 @@ struct RoundTripBudgetTests {
         #expect([.getObject, .getPartialObject, .getPartialObject64].contains(camera.log.codes.first))
     }
 
+    /// Importing files that each fit one request costs one request each after the listing: a photo's EXIF
+    /// date, which names its folder, is read from the bytes of its download, and those bytes are the file.
+    /// Photos with EXIF (two folders, one name in both), one without, a video: each lands byte for byte in
+    /// its date's folder, the name taken twice made unique in the card's order.
+    @Test func importingFilesThatFitOneRequestCostsOneRequestEach() throws {
+        let card = try TemporaryFolder("msh-budget-import")
+        let home = try TemporaryFolder("msh-budget-import-home")
+        let photo = try demoBytes("photo_landscape.jpg")  // EXIF DateTimeOriginal 2024:05:01 10:12:03
+        let listed = Date(timeIntervalSince1970: 1_600_000_000)  // what the card says: 2020-09-13
+        let listedDay = ListingDay(listed)
+        var expected: [String: [UInt8]] = [:]
+        func add(_ path: String, _ bytes: [UInt8], to destination: String) throws {
+            try card.write(path, bytes)
+            try FileManager.default.setAttributes([.modificationDate: listed], ofItemAtPath: card.path + "/" + path)
+            expected[destination] = bytes
+        }
+        for number in 1...3 {
+            try add("DCIM/100TEST/IMG_0000\(number).JPG", photo + Array("a\(number)".utf8), to: "2024/05-01/IMG_0000\(number).JPG")
+        }
+        try add("DCIM/101TEST/IMG_00003.JPG", photo + Array("b3".utf8), to: "2024/05-01/IMG_00003 (2).JPG")
+        try add("DCIM/101TEST/IMG_00004.JPG", photo + Array("b4".utf8), to: "2024/05-01/IMG_00004.JPG")
+        try add("DCIM/101TEST/IMG_00005.JPG", patternBytes(5_000, seed: 5), to: "\(listedDay.path)/IMG_00005.JPG")
+        try add("DCIM/101TEST/DJI_0006.MP4", patternBytes(70_000, seed: 6), to: "\(listedDay.path)/DJI_0006.MP4")
+
+        let camera = try CountedCamera(folder: card.path)
+        let (shell, output, _) = makeInterpreter()
+        shell.environment["XDG_DATA_HOME"] = home.path + "/data"
+        shell.attach(camera.session)
+        defer { camera.session.close() }
+        try camera.session.catalog.ensureLoaded()
+        camera.log.reset()
+        #expect(shell.run(line: "import --to \(home.path)/pictures/%Y/%m-%d") == .success, "\(output.errors)")
+
+        let reads: Set<OperationCode> = [.getObject, .getPartialObject, .getPartialObject64]
+        let objectRequests = camera.log.requests.filter { reads.contains($0.code) }
+        #expect(objectRequests.count == expected.count, "\(expected.count) files cost \(camera.log.codes)")
+        // Each object asked once, from byte 0.
+        #expect(Set(objectRequests.map { $0.parameters.first ?? 0 }).count == expected.count)
+        #expect(objectRequests.allSatisfy { $0.code == .getObject || $0.parameters.dropFirst().first == 0 })
+        // Besides them only the card read afresh and its stores named for the ledger: none per file.
+        let others = camera.log.codes.filter { !reads.contains($0) }
+        let perCard: Set<OperationCode> = [.getStorageIDs, .getStorageInfo, .getObjectPropList]
+        #expect(others.count <= 5 && others.allSatisfy(perCard.contains), "besides the files: \(camera.log.codes)")
+
+        let pictures = home.path + "/pictures"
+        let landed = try FileManager.default.subpathsOfDirectory(atPath: pictures).filter { path in
+            var folder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: pictures + "/" + path, isDirectory: &folder) && !folder.boolValue
+        }
+        #expect(landed.sorted() == expected.keys.sorted())
+        for (path, bytes) in expected {
+            #expect(FileManager.default.contents(atPath: pictures + "/" + path) == Data(bytes), "\(path) differs")
+        }
+    }
+
     @Test func thumbnailsAskForWhatIsShownInTheOrderItIsShown() throws {
         let card = try Self.card(photos: 12)
         let camera = try CountedCamera(folder: card.path)
@@ -166,7 +221,8 @@ struct RoundTripBudgetTests {
             costs[folders] = camera.log.codes
         }
         #expect(costs[2] == costs[11], "2 folders: \(costs[2] ?? []), 11 folders: \(costs[11] ?? [])")
-        #expect(costs[11] == [.openSession, .getDeviceInfo, .getStorageIDs, .getStorageInfo, .getObjectPropList], "\(costs[11] ?? [])")
+        // One store: listed without its StorageInfo (the fewest requests a PTP open and listing allow).
+        #expect(costs[11] == [.openSession, .getDeviceInfo, .getStorageIDs, .getObjectPropList], "\(costs[11] ?? [])")
     }
 
     /// A device that answers Depth all as Depth 1 (the root's objects only) is read folder by folder: its
@@ -182,5 +238,16 @@ struct RoundTripBudgetTests {
         try camera.session.catalog.ensureLoaded()
         #expect(camera.session.catalog.allFiles().count == 30, "\(camera.log.requests) \(camera.session.catalog.folderPaths) \(camera.session.catalog.incompleteBecause)")
         #expect(camera.session.catalog.contents(of: "DCIM/101MEDIA")?.count == 10)
+    }
+}
+
+/// The `%Y/%m-%d` of a date in this machine's zone (as the import names folders).
+struct ListingDay {
+    let path: String
+    init(_ date: Date) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        path = String(format: "%04d/%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
     }
 }

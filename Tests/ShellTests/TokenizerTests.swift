@@ -112,4 +112,14 @@ import Testing
         #expect(try Tokenizer.statements(in: "fetch x &;").map(\.runsInBackground) == [true])
         #expect(error("ls; &") == GrammarError(.ampersandWithoutCommand, column: 5))
     }
+
+    /// A pipe or a redirection, which a POSIX shell has and this grammar has not, is refused with a hint
+    /// rather than taken for a file name; quoted or inside a word, it is part of a name.
+    @Test func aPipeOrARedirectionIsRefusedWithAHint() throws {
+        #expect(error("ls -1 | head") == GrammarError(.pipeOrRedirection("|"), column: 7))
+        #expect(error("ls > list.txt") == GrammarError(.pipeOrRedirection(">"), column: 4))
+        #expect(error("cd DCIM; ls >> x") == GrammarError(.pipeOrRedirection(">>"), column: 13))
+        #expect(GrammarError(.pipeOrRedirection("|"), column: 7).message.contains("mediashell -c 'ls -1' | head"))
+        #expect(try texts("fetch '|' \\> a|b x>y") == [["fetch", "|", ">", "a|b", "x>y"]])
+    }
 }

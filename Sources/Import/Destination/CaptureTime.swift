@@ -3,11 +3,16 @@ import MediaFormats
 import MediaManager
 
 /// When a file was taken: EXIF DateTimeOriginal for a JPEG that has it (read from the camera with a few
-/// partial reads of its header), else the date the device lists, else nil.
+/// partial reads of its header, or from the first bytes of its download), else the date the device lists,
+/// else nil.
 public enum CaptureTime {
-    /// The capture time of `file`; `source` gives random access to it on the camera.
+    /// True when `file`'s own bytes may hold its capture time (a JPEG's EXIF).
+    public static func readsContent(of file: MediaFile) -> Bool { file.kind == .jpeg }
+
+    /// The capture time of `file`; `source` gives random access to it (on the camera, or its first bytes
+    /// already read).
     public static func resolve(_ file: MediaFile, source: () -> (any ByteRangeSource)?) -> Date? {
-        if file.kind == .jpeg, let source = source(), let exif = try? JPEGReader().read(from: source).exif,
+        if readsContent(of: file), let source = source(), let exif = try? JPEGReader().read(from: source).exif,
             let text = exif.dateTimeOriginal ?? exif.dateTime, let date = parseExif(text)
         {
             return date

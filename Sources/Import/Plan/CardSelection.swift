@@ -60,12 +60,18 @@ public enum Importer {
     }
 
     /// Plans the import of `groups`, reading each new group's EXIF date from the camera where it has one.
+    /// With `datesFromDownload` (a run, not a dry run) a JPEG's date is left for the run to read from the
+    /// first bytes of its download (`ImportRun`), on a camera that reads ranges, so that no photo costs a
+    /// request for its header and another for its bytes.
     public static func plan(
-        _ groups: [MediaGroup], session: MediaSession, options: ImportOptions, ledgers: CameraLedgers?
+        _ groups: [MediaGroup], session: MediaSession, options: ImportOptions, ledgers: CameraLedgers?,
+        datesFromDownload: Bool = false
     ) -> ImportPlan {
         var options = options
         if options.cameraModel.isEmpty { options.cameraModel = session.camera.summary.model }
-        return ImportPlanner.plan(groups, options: options, ledgers: ledgers) { file in
+        let deferred: ((MediaFile) -> Bool)? =
+            datesFromDownload && session.camera.canReadRanges ? { CaptureTime.readsContent(of: $0) } : nil
+        return ImportPlanner.plan(groups, options: options, ledgers: ledgers, datedByContent: deferred) { file in
             CaptureTime.resolve(file) { session.byteSource(for: file) }
         }
     }

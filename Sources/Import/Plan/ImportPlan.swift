@@ -31,18 +31,29 @@ public struct ImportItem: Sendable {
 }
 
 /// What an import will do, worked out before any byte moves: the dry run prints it, the free-space check
-/// sums it, the run executes it.
+/// sums it, the run executes it. A plan for a run may leave groups unplaced: from the first whose date is
+/// read from its main file's first bytes on (a JPEG's EXIF), so that the run reads those bytes once, for
+/// the date and for the file.
 public struct ImportPlan: Sendable {
     public var items: [ImportItem]
     /// The folder the pattern writes under.
     public var root: String
     /// The highest `%n` used.
     public var lastSequence: Int
+    /// Groups the run places when it reaches them, after `items`, in order.
+    public var unplaced: [PendingGroup] = []
+    /// Places `unplaced`, with the names `items` took already given out.
+    public var placer: GroupPlacer
 
     public var toFetch: [ImportItem] { items.filter { if case .fetch = $0.action { true } else { false } } }
     public var alreadyImported: [ImportItem] { items.filter { if case .imported = $0.action { true } else { false } } }
     public var alreadyThere: [ImportItem] { items.filter { $0.action == .alreadyThere } }
-    public var bytesToFetch: UInt64 { items.reduce(0) { $0 + $1.bytesToFetch } }
+    /// The new files of the unplaced groups (fetched unless the same file turns out to be there).
+    public var unplacedFiles: [MediaFile] { unplaced.flatMap(\.newMembers) }
+    /// Bytes still to download (the unplaced files counted whole: their `.part` is not known yet).
+    public var bytesToFetch: UInt64 {
+        items.reduce(0) { $0 + $1.bytesToFetch } + unplacedFiles.reduce(0) { $0 + $1.size }
+    }
 }
 
 /// What to import and how.
@@ -62,59 +73,57 @@ public struct ImportOptions: Sendable {
 /// Builds an import plan from the files chosen on the card.
 public enum ImportPlanner {
     /// `groups` are the chosen media with their sidecars; `ledgers` say which are imported (nil: none);
-    /// `captureTime` gives each group's capture time (EXIF or the device's date).
+    /// `captureTime` gives each group's capture time (EXIF or the device's date). From the first new group
+    /// whose main file `datedByContent` names on, groups are left unplaced for the run (nil: none).
     public static func plan(
         _ groups: [MediaGroup], options: ImportOptions, ledgers: CameraLedgers?, now: Date = Date(),
-        captureTime: (MediaFile) -> Date?
+        datedByContent: ((MediaFile) -> Bool)? = nil, captureTime: (MediaFile) -> Date?
     ) -> ImportPlan {
-        var clashes = ClashResolver(overwrite: options.force)
+        var placer = GroupPlacer(options: options, now: now)
         var items: [ImportItem] = []
+        var unplaced: [PendingGroup] = []
+        let (pending, sequence) = prepare(groups, options: options, ledgers: ledgers)
+        for group in pending {
+            if unplaced.isEmpty, !(group.needsDate && datedByContent?(group.main) == true) {
+                let date = group.needsDate ? captureTime(group.main) ?? group.main.captureDate : nil
+                items += placer.place(group, date: date)
+            } else {
+                unplaced.append(group)
+            }
+        }
+        return ImportPlan(
+            items: items, root: options.pattern.fixedRoot, lastSequence: sequence, unplaced: unplaced, placer: placer)
+    }
+
+    /// Each group's members (its sidecars and proxies as the options say), what the ledger knows of each,
+    /// and its number: a group imported before keeps its number, a new one takes the next. Also the last
+    /// number given.
+    static func prepare(
+        _ groups: [MediaGroup], options: ImportOptions, ledgers: CameraLedgers?
+    ) -> ([PendingGroup], Int) {
         var sequence = ledgers?.sequence ?? 0
+        var result: [PendingGroup] = []
         for group in groups {
-            let members = [group.main] + group.followers.filter { f in
+            let files = [group.main] + group.followers.filter { f in
                 switch MediaGroup.role(of: f, in: group) {
                 case .proxy: options.proxies
                 case .sidecar: options.sidecars
                 case .media: true
                 }
             }
-            let entries = members.map { ledgers?.entry(for: $0) }
-            let isNew = entries.map { $0 == nil || options.again }
-            // A group imported before keeps its number; a new one takes the next.
-            var groupSequence = entries.compactMap { $0?.sequence }.first
-            var date: Date?
-            if isNew.contains(true) {
-                date = captureTime(group.main) ?? group.main.captureDate
-                if groupSequence == nil || options.again {
-                    sequence += 1
-                    groupSequence = sequence
-                }
+            let members = files.map { file in
+                let entry = ledgers?.entry(for: file)
+                return PendingGroup.Member(
+                    file: file, role: MediaGroup.role(of: file, in: group), entry: entry,
+                    isNew: entry == nil || options.again)
             }
-            for (index, file) in members.enumerated() {
-                let role = MediaGroup.role(of: file, in: group)
-                if !isNew[index], let entry = entries[index] {
-                    items.append(ImportItem(
-                        file: file, role: role, action: .imported(entry), destination: entry.path, renamed: false,
-                        captureTime: file.captureDate, sequence: entry.sequence ?? 0))
-                    continue
-                }
-                let values = PatternValues(
-                    fileName: LocalFileName.sanitize(file.name), cardFolder: file.folder, cameraModel: options.cameraModel,
-                    date: date ?? now, sequence: groupSequence ?? 0)
-                let desired = options.pattern.path(for: values)
-                let (placement, renamed) = clashes.place(
-                    desired, size: file.size, captured: date, knownHash: entries[index]?.sha256)
-                let action: ImportItem.Action
-                switch placement {
-                case .write(_, let part): action = .fetch(partBytes: part, overwrite: false)
-                case .overwrite: action = .fetch(partBytes: 0, overwrite: true)
-                case .alreadyThere: action = .alreadyThere
-                }
-                items.append(ImportItem(
-                    file: file, role: role, action: action, destination: placement.path, renamed: renamed,
-                    captureTime: date, sequence: groupSequence ?? 0))
+            var groupSequence = members.compactMap { $0.entry?.sequence }.first
+            if members.contains(where: \.isNew), groupSequence == nil || options.again {
+                sequence += 1
+                groupSequence = sequence
             }
+            result.append(PendingGroup(main: group.main, members: members, sequence: groupSequence ?? 0))
         }
-        return ImportPlan(items: items, root: options.pattern.fixedRoot, lastSequence: sequence)
+        return (result, sequence)
     }
 }

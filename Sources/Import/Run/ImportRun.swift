@@ -51,7 +51,9 @@ public struct ImportRun {
         let started = monotonicSeconds()
         var summary = BatchSummary()
         let work = plan.toFetch
-        let totalBytes = work.reduce(UInt64(0)) { $0 + $1.file.size }
+        let later = plan.unplacedFiles
+        let filesTotal = work.count + later.count
+        let totalBytes = (work.map(\.file) + later).reduce(UInt64(0)) { $0 + $1.size }
         var bytesBefore: UInt64 = 0  // whole bytes of the files finished so far (and .part bytes kept)
         var filesDone = 0
         var fresh: UInt64 = 0  // bytes moved in this run
@@ -60,7 +62,6 @@ public struct ImportRun {
         var pendingBytes: UInt64 = 0
         var toRecord: [(MediaFile, LedgerEntry)] = []
         var recordedLater: [ImportItem] = []
-        var failure: Error?
 
         func flush() throws {
             if !pending.isEmpty {
@@ -112,26 +113,21 @@ public struct ImportRun {
             }
         }
 
-        for item in plan.items {
-            switch item.action {
-            case .imported:
-                summary.skipped += 1
+        /// Files that need no download: imported before (left alone), or the same file already there
+        /// (recorded with the next group, and deleted then with `deleteAfter`).
+        func skip(_ item: ImportItem) {
+            summary.skipped += 1
+            if case .imported = item.action {
                 event?(.skipped(item))
-            case .alreadyThere:
-                summary.skipped += 1
+            } else {
                 toRecord.append((item.file, entry(for: item, hash: nil)))
                 recordedLater.append(item)
-            case .fetch:
-                break
             }
         }
-        if !toRecord.isEmpty { try flush() }
 
-        for item in work {
-            if cancellation?.isCancelled == true {
-                summary.interrupted = true
-                break
-            }
+        /// Downloads one file into its `.part` (starting from `firstBytes` where they were read already) and
+        /// queues it for the group's commit; false when the batch must stop (Ctrl-C, or `stopAfter`).
+        func fetch(_ item: ImportItem, firstBytes: [UInt8]) throws -> Bool {
             let folder = (item.destination as NSString).deletingLastPathComponent
             let name = (item.destination as NSString).lastPathComponent
             var jobOptions = DownloadJob.Options()
@@ -140,6 +136,7 @@ public struct ImportRun {
             jobOptions.chunkSizing = options.chunkSizing
             // A camera without partial reads gives a file only whole (one GetObject), from byte 0.
             jobOptions.wholeFile = !session.camera.canReadRanges
+            jobOptions.firstBytes = firstBytes
             let job = DownloadJob(
                 remoteName: item.file.name, size: item.file.size, destinationFolder: folder, localName: name,
                 options: jobOptions)
@@ -148,8 +145,12 @@ public struct ImportRun {
             let result: Result<(CompletedPart, String?), Error> = Result {
                 try ImportError.onDisk { try LocalDisk.makeDirectory(folder) }
                 let part = job.partialSize ?? 0
-                let resumeAt = !jobOptions.wholeFile && part <= item.file.size ? part : 0
+                let kept = !jobOptions.wholeFile && part <= item.file.size ? part : 0
+                // The first bytes in hand replace what the `.part` kept, when they reach further.
+                let fromFirstBytes = job.startsFromFirstBytes(kept: kept)
+                let resumeAt = fromFirstBytes ? 0 : kept
                 let hashing = try Self.hashOfPart(job, bytes: resumeAt)
+                if fromFirstBytes { hashing.hash.update(firstBytes) }
                 let transferred = try job.transfer(
                     read: { offset, count, sink in
                         let tee = HashingSink(sink, hash: hashing.hash)
@@ -162,7 +163,7 @@ public struct ImportRun {
                         let elapsed = monotonicSeconds() - started
                         let moved = before + (p.bytesDone - min(p.bytesDone, resumeAt))
                         progress(BatchProgress(
-                            filesDone: filesDone, filesTotal: work.count, bytesDone: done + p.bytesDone,
+                            filesDone: filesDone, filesTotal: filesTotal, bytesDone: done + p.bytesDone,
                             bytesTotal: totalBytes, bytesPerSecond: elapsed > 0 ? Double(moved) / elapsed : 0,
                             elapsed: elapsed, current: item.file.name))
                     },
@@ -182,28 +183,77 @@ public struct ImportRun {
                 bytesBefore += item.file.size
                 filesDone += 1
                 if pending.count >= Self.groupFiles || pendingBytes >= Self.groupBytes { try flush() }
+                return true
             case .failure(let error as DownloadError) where error.cancelledAt != nil:
-                let at = error.cancelledAt ?? 0
                 try flush()
                 summary.interrupted = true
-                event?(.stopped(item, at: at))
-                summary.seconds = monotonicSeconds() - started
-                return summary
+                event?(.stopped(item, at: error.cancelledAt ?? 0))
+                return false
             case .failure(let error):
                 summary.failed += 1
                 bytesBefore += item.file.size
                 filesDone += 1
                 try flush()
                 event?(.failed(item, error))
-                if stopAfter?(error) == true {
-                    failure = error
-                }
+                return stopAfter?(error) != true
             }
-            if failure != nil { break }
+        }
+
+        for item in plan.items {
+            if case .fetch = item.action { continue }
+            skip(item)
+        }
+        if !toRecord.isEmpty { try flush() }
+
+        // Ctrl-C between two files: the batch ends there, nothing of the next begun.
+        var going = true
+        func stillGoing() -> Bool {
+            if going, cancellation?.isCancelled == true {
+                summary.interrupted = true
+                going = false
+            }
+            return going
+        }
+        for item in work where stillGoing() {
+            going = try fetch(item, firstBytes: [])
+        }
+        // The groups placed as the run reaches them: the main file's first bytes read once, for its date
+        // and for the file.
+        var placer = plan.placer
+        for group in plan.unplaced where stillGoing() {
+            let (date, firstBytes) = dateAndFirstBytes(of: group)
+            for (index, item) in placer.place(group, date: date).enumerated() where going {
+                guard case .fetch = item.action else {
+                    skip(item)
+                    if item.action == .alreadyThere {
+                        bytesBefore += item.file.size
+                        filesDone += 1
+                    }
+                    continue
+                }
+                guard stillGoing() else { break }
+                going = try fetch(item, firstBytes: index == 0 ? firstBytes : [])
+            }
         }
         try flush()
         summary.seconds = monotonicSeconds() - started
         return summary
+    }
+
+    /// A group's date, and the first bytes of its main file when they were read for it: a new JPEG's come
+    /// in the request its download would begin with; the header of one imported before (a new sidecar
+    /// beside it) is read as the plan reads it; a failed read leaves the listed date.
+    func dateAndFirstBytes(of group: PendingGroup) -> (Date?, [UInt8]) {
+        guard group.needsDate else { return (nil, []) }
+        let main = group.main
+        guard CaptureTime.readsContent(of: main) else { return (main.captureDate, []) }
+        guard group.members.first?.isNew == true else {
+            return (CaptureTime.resolve(main) { session.byteSource(for: main) } ?? main.captureDate, [])
+        }
+        guard let first = try? FirstBytes.read(
+            main, camera: session.camera, chunkSize: options.chunkSize, sizing: options.chunkSizing)
+        else { return (main.captureDate, []) }
+        return (first.captureTime(of: main, camera: session.byteSource(for: main)) ?? main.captureDate, first.bytes)
     }
 
     func entry(for item: ImportItem, hash: String?) -> LedgerEntry {

@@ -153,13 +153,28 @@ public final class Camera: @unchecked Sendable {
     // MARK: Stores and listing
 
     public func storages() throws -> [StorageSummary] {
-        try session.getStorageIDs().compactMap { id in
+        try presentStorageIDs().compactMap { id in
             // A slot without a card answers StoreNotAvailable: skip it.
             guard let info = try? session.getStorageInfo(id) else { return nil }
             return StorageSummary(
                 id: id, label: info.volumeLabel, description: info.storageDescription,
                 capacity: info.maxCapacity, free: info.freeSpaceInBytes, readOnly: info.isReadOnly)
         }
+    }
+
+    /// The stores a listing reads. With one store the card is listed without asking for its StorageInfo
+    /// (a round trip fewer at every open; a slot without a card then answers StoreNotAvailable to the
+    /// listing itself, which the catalog takes as an empty card). With several, those whose StorageInfo
+    /// answers, as `storages()`.
+    public func listedStorageIDs() throws -> [UInt32] {
+        let ids = try presentStorageIDs()
+        return ids.count <= 1 ? ids : try storages().map(\.id)
+    }
+
+    /// GetStorageIDs without the IDs PTP reserves for a physical store with no logical one in it (no
+    /// card in the slot): those whose low 16 bits are 0x0000.
+    private func presentStorageIDs() throws -> [UInt32] {
+        try session.getStorageIDs().filter { $0 & 0xFFFF != 0 }
     }
 
     /// One object's description by handle (GetObjectInfo, and the 64-bit size where needed).

@@ -94,30 +94,34 @@ public final class MediaCatalog: @unchecked Sendable {
         var visited = Set<UInt64>()
         var objects = 0
         do {
-            let storages = try camera.storages()
+            let storages = try camera.listedStorageIDs()
             if storages.count > 1 {
-                for s in storages { prefixes[s.id] = "store_" + hex8(s.id) }
+                for s in storages { prefixes[s] = "store_" + hex8(s) }
                 newFolders[""] = storages.map {
                     MediaFile(
-                        id: 0, storageID: $0.id, parentID: 0, name: prefixes[$0.id]!, folder: "", kind: .other,
+                        id: 0, storageID: $0, parentID: 0, name: prefixes[$0]!, folder: "", kind: .other,
                         isFolder: true, format: .association, size: 0, captureDate: nil, video: nil)
                 }
             }
             // The whole card in one request where the device can; folders it cannot vouch for are read below.
-            let tree = try camera.tree(storages: storages.map(\.id))
-            storeLoop: for s in storages {
-                let rootPath = prefixes[s.id] ?? ""
+            let tree = try camera.tree(storages: storages)
+            storeLoop: for store in storages {
+                let rootPath = prefixes[store] ?? ""
                 var queue: [(path: String, id: UInt32?, depth: Int)] = [(rootPath, nil, 0)]
-                newIDs[rootPath] = (s.id, nil)
-                visited.insert(UInt64(s.id) << 32)
+                newIDs[rootPath] = (store, nil)
+                visited.insert(UInt64(store) << 32)
                 while let (path, id, depth) = queue.popLast() {
                     var listing: FolderListing
                     do {
-                        if let tree, let known = try camera.list(folder: id, storage: s.id, folderPath: path, from: tree) {
+                        if let tree, let known = try camera.list(folder: id, storage: store, folderPath: path, from: tree) {
                             listing = known
                         } else {
-                            listing = try camera.list(folder: id, storage: s.id, folderPath: path)
+                            listing = try camera.list(folder: id, storage: store, folderPath: path)
                         }
+                    } catch let error as PTPError where error.responseCode == .storeNotAvailable && id == nil && storages.count == 1 {
+                        // The one slot has no card (its StorageInfo was not asked for: see listedStorageIDs).
+                        newFolders[path] = []
+                        continue
                     } catch let error as PTPError where error.responseCode != nil || error.isMalformed {
                         newGaps.append("/\(path) could not be read: \(error)")
                         continue
@@ -141,12 +145,12 @@ public final class MediaCatalog: @unchecked Sendable {
                     if objects >= Self.maximumObjects { break storeLoop }
                     for e in entries where e.isFolder {
                         let childPath = path.isEmpty ? e.name : path + "/" + e.name
-                        guard visited.insert(UInt64(s.id) << 32 | UInt64(e.id)).inserted, newIDs[childPath] == nil else { continue }
+                        guard visited.insert(UInt64(store) << 32 | UInt64(e.id)).inserted, newIDs[childPath] == nil else { continue }
                         guard depth + 1 <= Self.maximumDepth else {
                             newGaps.append("/\(childPath) is nested deeper than \(Self.maximumDepth) folders: not read")
                             continue
                         }
-                        newIDs[childPath] = (s.id, e.id)
+                        newIDs[childPath] = (store, e.id)
                         queue.append((childPath, e.id, depth + 1))
                     }
                 }
@@ -253,8 +257,17 @@ public final class MediaCatalog: @unchecked Sendable {
         return [file] + siblings.filter { $0.id != file.id && !$0.isFolder && $0.stem.lowercased() == stem }
     }
 
+    /// The path without empty parts ("/DCIM//100MEDIA/" is "DCIM/100MEDIA"). A path that has none, as
+    /// every path the shell builds, is returned as it is: `ls` asks once per name listed.
     func normalize(_ path: String) -> String {
-        path.split(separator: "/").joined(separator: "/")
+        var previous: UInt8 = UInt8(ascii: "/")
+        var clean = true
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") && previous == byte { clean = false; break }
+            previous = byte
+        }
+        if clean && previous != UInt8(ascii: "/") || path.isEmpty { return path }
+        return path.split(separator: "/").joined(separator: "/")
     }
 
     func split(_ path: String) -> (folder: String, name: String) {

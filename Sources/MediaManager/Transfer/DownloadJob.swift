@@ -102,6 +102,10 @@ public struct DownloadJob {
         /// The device cannot read part of a file (no GetPartialObject): the file comes whole in one request,
         /// from byte 0 whatever the `.part` holds; progress, the rate and Ctrl-C are handled as bytes arrive.
         public var wholeFile = false
+        /// The file's first bytes, read from the camera already (an import reads them to learn the date
+        /// that places the file): written from byte 0, the requests going on after them, unless the
+        /// `.part` holds more. At most the file's size; not used with `wholeFile` or `startOffset`.
+        public var firstBytes: [UInt8] = []
         public init() {}
     }
 
@@ -125,6 +129,13 @@ public struct DownloadJob {
 
     /// Size of the `.part` an earlier attempt left, or nil.
     public var partialSize: UInt64? { LocalDisk.size(partPath) }
+
+    /// True when the download starts from `firstBytes` (written over the `.part`'s first `kept` bytes).
+    public func startsFromFirstBytes(kept: UInt64) -> Bool {
+        let count = options.firstBytes.count
+        return !options.wholeFile && options.startOffset == nil && count > 0 && UInt64(count) <= size
+            && UInt64(count) > kept
+    }
 
     /// Downloads, flushes the file to disk, and renames it into place.
     public func run(
@@ -169,6 +180,8 @@ public struct DownloadJob {
         defer { close(fd) }
         var offset = options.wholeFile ? 0 : options.startOffset ?? LocalDisk.size(fd)
         if offset > size { offset = 0 }  // a .part longer than the file is from something else: start over
+        let fromFirstBytes = startsFromFirstBytes(kept: offset)
+        if fromFirstBytes { offset = 0 }
         try DownloadError.onDisk { try LocalDisk.truncate(fd, to: offset, path: partPath) }
         let resumedFrom = offset
         let sink = FileSink(fd: fd, path: partPath, offset: offset)
@@ -182,6 +195,12 @@ public struct DownloadJob {
             progress(TransferProgress(name: remoteName, bytesDone: offset, totalBytes: size, bytesPerSecond: rate, elapsed: elapsed))
         }
         report()
+        if fromFirstBytes {
+            sink.reset(offset: 0, limit: options.firstBytes.count)
+            try options.firstBytes.withUnsafeBytes { try sink.write($0) }
+            offset = UInt64(sink.written)
+            report()
+        }
         while offset < size {
             if cancellation?.isCancelled == true {
                 LocalDisk.sync(fd)

@@ -54,45 +54,16 @@ public struct ListedObject: Sendable, Equatable {
     /// Decodes a whole GetObjectPropList answer into one record per object, in the order objects first
     /// appear (an object whose properties come in several runs is merged). Malformed data (a count
     /// larger than the bytes, a truncated value, a type whose length cannot be known) is an error.
+    /// (A listing decodes as its bytes arrive: `ListedObjectDecoder`.)
     public static func decodeAll(_ bytes: [UInt8]) throws -> [ListedObject] {
-        var r = PTPReader(bytes, context: "ObjectPropList")
-        let count = Int(try r.uint32())
-        guard count <= r.remaining / ObjectPropList.minimumElementSize else {
-            throw PTPError.malformed("ObjectPropList: \(count) elements cannot fit in \(r.remaining) bytes")
-        }
-        var objects: [ListedObject] = []
-        // Devices send an object's properties together: the table is consulted only when the handle changes.
-        var place: [UInt32: Int] = [:]
-        var current = -1
-        var elementsOfFirst = 0
-        for _ in 0..<count {
-            let handle = try r.uint32()
-            let property = ObjectPropertyCode(try r.uint16())
-            let type = DataTypeCode(try r.uint16())
-            if current < 0 || objects[current].handle != handle {
-                if let known = place[handle] {
-                    current = known
-                } else {
-                    // Objects usually carry the same properties: once the first is read, the count of
-                    // elements says about how many objects follow (growing a big array copies it).
-                    if objects.count == 1 {
-                        let expected = count / max(1, elementsOfFirst) + 1
-                        objects.reserveCapacity(expected)
-                        place.reserveCapacity(expected)  // grown step by step, it held two tables at each rehash
-                    }
-                    current = objects.count
-                    place[handle] = current
-                    objects.append(ListedObject(handle: handle))
-                }
-            }
-            if current == 0 { elementsOfFirst += 1 }
-            try objects[current].read(property, type, from: &r)
-        }
-        return objects
+        let decoder = ListedObjectDecoder(limit: max(bytes.count, 1))
+        try decoder.begin(expectedLength: UInt64(bytes.count))
+        try bytes.withUnsafeBytes { try decoder.write($0) }
+        return try decoder.finish()
     }
 
     /// Reads one value and keeps it when it is a property a listing uses; anything else is skipped.
-    private mutating func read(_ property: ObjectPropertyCode, _ type: DataTypeCode, from r: inout PTPReader) throws {
+    mutating func read(_ property: ObjectPropertyCode, _ type: DataTypeCode, from r: inout PTPReader) throws {
         if type == .string {
             switch property {
             case .objectFileName: fileName = try r.string()

@@ -165,7 +165,9 @@ public final class PTPSession: @unchecked Sendable {
     /// GetObjectPropList decoded into one compact record per object (what listings need): the answer's
     /// bytes are dropped as soon as they are decoded.
     public func listObjects(handle: UInt32, depth: UInt32) throws -> [ListedObject] {
-        try ListedObject.decodeAll(try request(.getObjectPropList, [handle, 0, 0xFFFF_FFFF, 0, depth], limit: 512 << 20))
+        let decoder = ListedObjectDecoder(limit: 512 << 20)
+        try execute(.getObjectPropList, [handle, 0, 0xFFFF_FFFF, 0, depth], dataIn: decoder)
+        return try decoder.finish()
     }
 
     public func getObjectPropValue(handle: UInt32, property: ObjectPropertyCode, type: DataTypeCode) throws -> PTPValue {

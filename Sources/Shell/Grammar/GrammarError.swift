@@ -7,6 +7,8 @@ public struct GrammarError: Error, Sendable, Hashable, CustomStringConvertible {
         case trailingBackslash
         case missingCommandAfterDash
         case ampersandWithoutCommand
+        /// An unquoted `|`, `>`, `>>` or `<` word: a pipe or redirection, which the grammar has not.
+        case pipeOrRedirection(String)
     }
 
     public let kind: Kind
@@ -26,6 +28,9 @@ public struct GrammarError: Error, Sendable, Hashable, CustomStringConvertible {
         case .trailingBackslash: "backslash at the end of the line escapes nothing"
         case .missingCommandAfterDash: "a command name must follow '-'"
         case .ampersandWithoutCommand: "'&' must follow a command (fetch NAME &)"
+        case .pipeOrRedirection(let word):
+            "'\(word)': mediashell's commands have no pipes or redirections; from your shell, "
+                + "mediashell -c 'ls -1' | head (quote it, '\(word)', to name a file)"
         }
     }
 

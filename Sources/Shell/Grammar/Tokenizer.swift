@@ -17,6 +17,9 @@ public enum Tokenizer {
             }
             var words = scanned.words
             let statementColumn = words[0].column
+            if let operatorWord = words.first(where: { !$0.isQuoted && Self.pipesAndRedirections.contains($0.text) }) {
+                throw GrammarError(.pipeOrRedirection(String(decoding: operatorWord.text, as: UTF8.self)), column: operatorWord.column)
+            }
             var ignoresFailure = false
             if words[0].startsWithBareDash {
                 ignoresFailure = true
@@ -34,6 +37,10 @@ public enum Tokenizer {
         }
         return statements
     }
+
+    /// Words a POSIX shell would take for a pipe or a redirection: refused with a hint, rather than taken
+    /// for a file name (`ls -1 | head` said "no such file or folder: |").
+    static let pipesAndRedirections: Set<[UInt8]> = [Array("|".utf8), Array(">".utf8), Array(">>".utf8), Array("<".utf8)]
 
     /// The words of `line` as one list, ignoring `;` boundaries and `-` prefixes; handy for arguments.
     public static func words(in line: String) throws(GrammarError) -> [Word] {

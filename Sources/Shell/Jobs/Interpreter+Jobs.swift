@@ -10,7 +10,10 @@ extension Interpreter {
         _ invocation: Invocation, files: [MediaFile], _ work: @escaping @Sendable (Job) -> Job.Ending
     ) throws -> CommandOutcome {
         let line = JobWords.commandLine(invocation)
-        let job = try jobs.start(commandLine: line, remotePaths: Set(files.map(\.path)), work)
+        // Its batch from the start: `jobs` typed before the job's thread first reports says "0/3 files".
+        let wanted = files.filter { !$0.isFolder }
+        let batch = Job.Progress(filesTotal: wanted.count, bytesTotal: wanted.reduce(0) { $0 + $1.size })
+        let job = try jobs.start(commandLine: line, remotePaths: Set(files.map(\.path)), progress: batch, work)
         quitWarned = false
         output.line("[\(job.number)] \(line)")
         return .success

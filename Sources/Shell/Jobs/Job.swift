@@ -52,10 +52,12 @@ final class Job: @unchecked Sendable {
     private var progressNow = Progress()
     private var ending: Ending?
 
-    init(number: Int, commandLine: String, remotePaths: Set<String>) {
+    /// `progress` is what `jobs` shows until the job's thread reports: its batch, nothing done yet.
+    init(number: Int, commandLine: String, remotePaths: Set<String>, progress: Progress = Progress()) {
         self.number = number
         self.commandLine = commandLine
         self.remotePaths = remotePaths
+        self.progressNow = progress
     }
 
     var progress: Progress { condition.withLock { progressNow } }

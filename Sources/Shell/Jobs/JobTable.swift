@@ -9,10 +9,11 @@ final class JobTable {
 
     /// Starts `work` on a thread of its own as the next job; its `Ending` is what `work` returns.
     func start(
-        commandLine: String, remotePaths: Set<String>, _ work: @escaping @Sendable (Job) -> Job.Ending
+        commandLine: String, remotePaths: Set<String>, progress: Job.Progress = Job.Progress(),
+        _ work: @escaping @Sendable (Job) -> Job.Ending
     ) throws -> Job {
         let number = (jobs.map(\.number).max() ?? 0) + 1
-        let job = Job(number: number, commandLine: commandLine, remotePaths: remotePaths)
+        let job = Job(number: number, commandLine: commandLine, remotePaths: remotePaths, progress: progress)
         threads[number] = try JoinableThread(name: "job-\(number)") { job.finish(work(job)) }
         jobs.append(job)
         return job

@@ -25,6 +25,7 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
     case stallListing = "stall-listing"
     case stallOpen = "stall-open"
     case uploadsOnReadOnly = "uploads-on-read-only"
+    case noCard = "no-card"
 
     public static func < (a: Quirk, b: Quirk) -> Bool { a.rawValue < b.rawValue }
 
@@ -75,6 +76,8 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
             "never answers GetObjectHandles or GetObjectPropList below the root, nor a Depth-all list (a camera that hangs)"
         case .stallOpen:
             "opens the session, then never answers GetDeviceInfo (a camera that hangs while it is opened)"
+        case .noCard:
+            "its one slot holds no card: GetStorageInfo and every listing of the store answer StoreNotAvailable (0x2013)"
         case .uploadsOnReadOnly:
             "a read-only card (serve --read-only) still lists SendObjectInfo and SendObject, which answer StoreReadOnly (0x200E), as QEMU's read-only usb-mtp"
         }

@@ -24,6 +24,11 @@ extension ResponderSession {
             let deep = command.code == .getObjectPropList && (folder == 0xFFFF_FFFF || command.parameter(4) != 1)
             if deep || folder != 0 && folder != 0xFFFF_FFFF { return stalled(command, by: .stallListing) }
         }
+        if sessionID != nil && quirks.contains(.noCard)
+            && [.getStorageInfo, .getObjectHandles, .getNumObjects, .getObjectPropList].contains(command.code)
+        {
+            return .some(.fail(.storeNotAvailable))
+        }
         if quirks.contains(.stallOpen) && command.code == .getDeviceInfo { return stalled(command, by: .stallOpen) }
         if sessionID != nil, [.getObject, .getPartialObject, .getPartialObject64, .getThumb, .deleteObject, .getObjectPropValue]
             .contains(command.code), let object = card.object(command.parameter(0)), !quirkState.isKnown(object)

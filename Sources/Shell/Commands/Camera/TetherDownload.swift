@@ -50,7 +50,8 @@ struct TetherDownload {
         var options = ImportOptions(pattern: pattern)
         options.cameraModel = session.camera.summary.model
         let plan = Importer.plan(
-            CardSelection.groups(for: files, in: session.catalog), session: session, options: options, ledgers: ledgers)
+            CardSelection.groups(for: files, in: session.catalog), session: session, options: options, ledgers: ledgers,
+            datesFromDownload: true)
         let batch = ImportBatch(shell: shell, session: session, verbose: true, deleteAfter: false, command: command)
         var runOptions = ImportRun.Options()
         if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = Int(min(max(limit / 8, 64 << 10), 8 << 20)) }

@@ -28,7 +28,7 @@ struct ListCommand: ShellCommand {
             the files it matched, as a POSIX shell's ls does; -d lists the folders themselves. -R lists every file below the folders; --since, --until, --kind, --larger and \
             --new keep only some files (see 'find'). Names that begin with '.' are listed with -a or when named.             On a terminal, names a shell would split are quoted as GNU ls quotes them ('My Clip.MP4').
             """,
-        examples: ["ls -lh", "ls -1 *.MP4 | head", "ls -lt DCIM/100MEDIA", "ls --thumbs *.JPG", "ls -R --kind video"])
+        examples: ["ls -lh", "ls -1 *.MP4", "ls -lt DCIM/100MEDIA", "ls --thumbs *.JPG", "ls -R --kind video"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         if invocation.has(.thumbs) && invocation.has(.json) {
@@ -93,5 +93,8 @@ extension OptionName {
 
 extension RemoteEntry {
     /// True when the entry's own name begins with `.`, as hidden files do.
-    var isHidden: Bool { (path.split(separator: "/").last ?? "").hasPrefix(".") }
+    var isHidden: Bool {
+        let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8[path.utf8.index(after: $0)...] } ?? path.utf8[...]
+        return name.first == UInt8(ascii: ".")
+    }
 }

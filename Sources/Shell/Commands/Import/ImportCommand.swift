@@ -69,7 +69,11 @@ struct ImportCommand: ShellCommand {
         let runs = looking ? [] : try ledgers.beginRun()
         var handedToJob = false
         defer { if !handedToJob { for run in runs { run.end() } } }
-        let plan = Importer.plan(CardSelection.groups(for: files, in: catalog), session: session, options: options, ledgers: ledgers)
+        // A run reads each photo's date from the first bytes of its download; a listing or a dry run,
+        // which fetch nothing, from its header.
+        let plan = Importer.plan(
+            CardSelection.groups(for: files, in: catalog), session: session, options: options, ledgers: ledgers,
+            datesFromDownload: !looking)
         let verbose = invocation.has(.verbose)
         if invocation.has(.list) { return ImportListing.list(plan, shell) }
         if invocation.has(.dryRun) { return ImportListing.dryRun(plan, verbose: verbose, shell) }

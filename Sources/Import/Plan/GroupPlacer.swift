@@ -1,0 +1,67 @@
+import Foundation
+import MediaManager
+
+/// One group of an import before its files have places: its members with what the ledger knows of each,
+/// and its number. What it needs to be placed is its date.
+public struct PendingGroup: Sendable {
+    public struct Member: Sendable {
+        public var file: MediaFile
+        public var role: MediaGroup.Role
+        /// What the ledger recorded for this object (nil: never imported).
+        public var entry: LedgerEntry?
+        /// To be brought (not imported before, or `--again`).
+        public var isNew: Bool
+    }
+
+    public var main: MediaFile
+    public var members: [Member]
+    public var sequence: Int
+
+    /// A new member needs the group's capture date for its place; a group imported before keeps its paths.
+    public var needsDate: Bool { members.contains { $0.isNew } }
+
+    /// The members that may be downloaded.
+    public var newMembers: [MediaFile] { members.filter(\.isNew).map(\.file) }
+}
+
+/// Gives groups their places one after another, in the card's order: the pattern's path for the date,
+/// then a unique name where a different file (or an earlier member of this import) holds it. Placing the
+/// same groups in the same order with the same dates gives the same paths, whether all before the run (a
+/// dry run) or each when the run reaches it (its date read from the first bytes of its download).
+public struct GroupPlacer: Sendable {
+    var clashes: ClashResolver
+    let options: ImportOptions
+    let now: Date
+
+    init(options: ImportOptions, now: Date) {
+        clashes = ClashResolver(overwrite: options.force)
+        self.options = options
+        self.now = now
+    }
+
+    /// The items of `group`; `date` is the group's capture time (nil: unknown, the import's time is used).
+    public mutating func place(_ group: PendingGroup, date: Date?) -> [ImportItem] {
+        group.members.map { member in
+            let file = member.file
+            if !member.isNew, let entry = member.entry {
+                return ImportItem(
+                    file: file, role: member.role, action: .imported(entry), destination: entry.path, renamed: false,
+                    captureTime: file.captureDate, sequence: entry.sequence ?? 0)
+            }
+            let values = PatternValues(
+                fileName: LocalFileName.sanitize(file.name), cardFolder: file.folder, cameraModel: options.cameraModel,
+                date: date ?? now, sequence: group.sequence)
+            let (placement, renamed) = clashes.place(
+                options.pattern.path(for: values), size: file.size, captured: date, knownHash: member.entry?.sha256)
+            let action: ImportItem.Action
+            switch placement {
+            case .write(_, let part): action = .fetch(partBytes: part, overwrite: false)
+            case .overwrite: action = .fetch(partBytes: 0, overwrite: true)
+            case .alreadyThere: action = .alreadyThere
+            }
+            return ImportItem(
+                file: file, role: member.role, action: action, destination: placement.path, renamed: renamed,
+                captureTime: date, sequence: group.sequence)
+        }
+    }
+}
