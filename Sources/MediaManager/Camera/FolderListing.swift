@@ -75,8 +75,9 @@ extension Camera {
             try describe(object.handle, folder: folder, folderPath: folderPath, into: &listing)
             return
         }
-        listing.files.append(Self.file(object, name: name, storage: storage, folder: folder, folderPath: folderPath))
-        noteRepairs(of: listing.files[listing.files.count - 1], into: &listing)
+        let file = Self.file(object, name: name, storage: storage, folder: folder, folderPath: folderPath)
+        noteRepairs(of: file, into: &listing)
+        listing.files.append(file)
     }
 
     private func listWithObjectInfo(folder: UInt32?, storage: UInt32, folderPath: String) throws -> FolderListing {
@@ -105,7 +106,8 @@ extension Camera {
     }
 
     func noteRepairs(of file: MediaFile, into listing: inout FolderListing) {
-        if file.name.unicodeScalars.contains("\u{FFFD}") {
+        // U+FFFD is EF BF BD in UTF-8: a name without the byte 0xEF (every ASCII name) has none.
+        if file.name.utf8.contains(0xEF), file.name.unicodeScalars.contains("\u{FFFD}") {
             listing.repaired.append(ObjectProblem(
                 folder: file.folder, handle: file.id, name: file.name,
                 reason: "its name is not valid UTF-16 (shown with U+FFFD)"))

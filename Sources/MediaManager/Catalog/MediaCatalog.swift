@@ -134,16 +134,21 @@ public final class MediaCatalog: @unchecked Sendable {
                     // Taken out of the listing, so that naming and sorting change the one copy in place.
                     var entries = listing.files
                     listing.files = []
-                    CatalogNaming.makeDistinct(&entries)
+                    // Cameras mostly list a folder in name order: then its names are distinct and sorted
+                    // already, which one pass says (no table of 100,000 names, no sort).
+                    let inOrder = CatalogNaming.areUsableAndAscending(entries)
+                    if !inOrder { CatalogNaming.makeDistinct(&entries) }
                     if objects + entries.count > Self.maximumObjects {
                         entries = Array(entries.prefix(max(0, Self.maximumObjects - objects)))
                         newGaps.append("more than \(Self.maximumObjects) objects: the rest was not read")
                     }
                     objects += entries.count
-                    entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+                    if !inOrder { entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) } }
                     newFolders[path] = entries
                     if objects >= Self.maximumObjects { break storeLoop }
-                    for e in entries where e.isFolder {
+                    // By index: a loop over the records would copy each one (100,000 on a big card).
+                    for i in entries.indices where entries[i].isFolder {
+                        let e = entries[i]
                         let childPath = path.isEmpty ? e.name : path + "/" + e.name
                         guard visited.insert(UInt64(store) << 32 | UInt64(e.id)).inserted, newIDs[childPath] == nil else { continue }
                         guard depth + 1 <= Self.maximumDepth else {
@@ -163,7 +168,9 @@ public final class MediaCatalog: @unchecked Sendable {
         // otherwise rehash the table some 17 times while every query waits).
         var newByID: [UInt32: CatalogPlace] = [:]
         newByID.reserveCapacity(objects)
-        for (path, list) in newFolders { for f in list where f.id != 0 { newByID[f.id] = CatalogPlace(folder: path, name: f.name) } }
+        for (path, list) in newFolders {
+            for i in list.indices where list[i].id != 0 { newByID[list[i].id] = CatalogPlace(folder: path, name: list[i].name) }
+        }
         var newPathByFolderID: [UInt32: String] = [:]
         for (path, ids) in newIDs { if let id = ids.1 { newPathByFolderID[id] = path } }
         lock.withLock {
