@@ -34,9 +34,23 @@ enum CatalogNaming {
 
     /// The name itself when it can be a path component, else its sanitized form.
     static func usableName(_ name: String) -> String {
+        isUsable(name) ? name : LocalFileName.sanitize(name)
+    }
+
+    /// True when `name` can be a path component as it is.
+    static func isUsable(_ name: String) -> Bool {
         // By bytes: a "/" or a NUL is one byte in UTF-8, and a folder of 100,000 names asks for each.
-        let unusable = name.isEmpty || name == "." || name == ".." || name.utf8.contains { $0 == UInt8(ascii: "/") || $0 == 0 }
-        return unusable ? LocalFileName.sanitize(name) : name
+        !(name.isEmpty || name == "." || name == ".." || name.utf8.contains { $0 == UInt8(ascii: "/") || $0 == 0 })
+    }
+
+    /// True when every name is usable and each sorts after the one before by its bytes: the names are
+    /// then distinct and in the catalog's order, and `makeDistinct` and a sort would change nothing.
+    static func areUsableAndAscending(_ files: [MediaFile]) -> Bool {
+        for i in files.indices {
+            guard isUsable(files[i].name) else { return false }
+            if i > 0, !files[i - 1].name.utf8.lexicographicallyPrecedes(files[i].name.utf8) { return false }
+        }
+        return true
     }
 
     static func numbered(_ name: String, _ n: Int) -> String {

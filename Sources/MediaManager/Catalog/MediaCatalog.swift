@@ -134,13 +134,16 @@ public final class MediaCatalog: @unchecked Sendable {
                     // Taken out of the listing, so that naming and sorting change the one copy in place.
                     var entries = listing.files
                     listing.files = []
-                    CatalogNaming.makeDistinct(&entries)
+                    // Cameras mostly list a folder in name order: then its names are distinct and sorted
+                    // already, which one pass says (no table of 100,000 names, no sort).
+                    let inOrder = CatalogNaming.areUsableAndAscending(entries)
+                    if !inOrder { CatalogNaming.makeDistinct(&entries) }
                     if objects + entries.count > Self.maximumObjects {
                         entries = Array(entries.prefix(max(0, Self.maximumObjects - objects)))
                         newGaps.append("more than \(Self.maximumObjects) objects: the rest was not read")
                     }
                     objects += entries.count
-                    entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+                    if !inOrder { entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) } }
                     newFolders[path] = entries
                     if objects >= Self.maximumObjects { break storeLoop }
                     // By index: a loop over the records would copy each one (100,000 on a big card).
