@@ -146,7 +146,7 @@ struct RoundTripBudgetTests {
 
         let reads: Set<OperationCode> = [.getObject, .getPartialObject, .getPartialObject64]
         let objectRequests = camera.log.requests.filter { reads.contains($0.code) }
-        #expect(objectRequests.count == expected.count, "\(expected.count) files cost \(camera.log.codes)")
+        #expect(objectRequests.count == expected.count, "\(expected.count) files cost \(camera.log.requests.map { "\($0.code) \($0.parameters)" })")
         // Each object asked once, from byte 0.
         #expect(Set(objectRequests.map { $0.parameters.first ?? 0 }).count == expected.count)
         #expect(objectRequests.allSatisfy { $0.code == .getObject || $0.parameters.dropFirst().first == 0 })

@@ -36,6 +36,37 @@ import Testing
         card.refresh()
         #expect(card.handle(forPath: "DCIM/NEW.JPG") == handle, "the file's handle changed")
     }
+
+    /// The watcher's scan (lowest priority, a stat per file) gives up when a session's refresh waits for
+    /// it: the session's listing goes first and sees the change; the background scan applies nothing.
+    @Test func aBackgroundScanGivesWayToAWaitingRefresh() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vcam-yield-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("DCIM"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let card = try Card(folder: folder.path)
+        let waiting = DispatchSemaphore(value: 0)
+        let otherDone = DispatchSemaphore(value: 0)
+        let added = Locked<[UInt32]>([])
+        let first = FirstCall()
+        card.setWaitingForScanForTesting { waiting.signal() }
+        card.setAfterScanForTesting {
+            guard first.take() else { return }
+            try? Data([1, 2, 3]).write(to: folder.appendingPathComponent("DCIM/NEW.JPG"))
+            Thread {
+                let result = card.refresh()
+                added.withLock { $0 = result.added }
+                otherDone.signal()
+            }.start()
+            #expect(waiting.wait(timeout: .now() + 30) == .success)
+        }
+        #expect(card.backgroundRefresh() == nil, "the background scan did not give up")
+        #expect(otherDone.wait(timeout: .now() + 30) == .success)
+        card.setAfterScanForTesting(nil)
+        card.setWaitingForScanForTesting(nil)
+        let handle = try #require(card.handle(forPath: "DCIM/NEW.JPG"))
+        #expect(added.withLock { $0 } == [handle])
+        #expect(card.backgroundRefresh()?.added == [])
+    }
 }
 
 /// True for the first caller only.

@@ -58,6 +58,14 @@ public struct ImportRun {
         var filesDone = 0
         var fresh: UInt64 = 0  // bytes moved in this run
 
+        // The files' first bytes (each whole when it fits one request) read a few files ahead, so that the
+        // link is busy while this thread writes, hashes and syncs.
+        let readAhead = FirstBytesReadAhead(
+            files: readAheadFiles(), camera: session.camera, chunkSize: options.chunkSize,
+            sizing: options.chunkSizing, maxBytes: min(16 << 20, 2 * options.chunkSize),
+            cancelled: { cancellation?.isCancelled == true })
+        defer { readAhead.finish() }
+
         var pending: [(ImportItem, CompletedPart, String?)] = []
         var pendingBytes: UInt64 = 0
         var toRecord: [(MediaFile, LedgerEntry)] = []
@@ -128,6 +136,8 @@ public struct ImportRun {
         /// Downloads one file into its `.part` (starting from `firstBytes` where they were read already) and
         /// queues it for the group's commit; false when the batch must stop (Ctrl-C, or `stopAfter`).
         func fetch(_ item: ImportItem, firstBytes: [UInt8]) throws -> Bool {
+            var firstBytes = firstBytes
+            if firstBytes.isEmpty, case .success(let first) = readAhead.take(item.file) { firstBytes = first.bytes }
             let folder = (item.destination as NSString).deletingLastPathComponent
             let name = (item.destination as NSString).lastPathComponent
             var jobOptions = DownloadJob.Options()
@@ -190,13 +200,18 @@ public struct ImportRun {
                 event?(.stopped(item, at: error.cancelledAt ?? 0))
                 return false
             case .failure(let error):
-                summary.failed += 1
-                bytesBefore += item.file.size
-                filesDone += 1
-                try flush()
-                event?(.failed(item, error))
-                return stopAfter?(error) != true
+                return try failed(item, error)
             }
+        }
+
+        /// A file that could not be brought; false when the batch must stop (`stopAfter`).
+        func failed(_ item: ImportItem, _ error: Error) throws -> Bool {
+            summary.failed += 1
+            bytesBefore += item.file.size
+            filesDone += 1
+            try flush()
+            event?(.failed(item, error))
+            return stopAfter?(error) != true
         }
 
         for item in plan.items {
@@ -221,8 +236,25 @@ public struct ImportRun {
         // and for the file.
         var placer = plan.placer
         for group in plan.unplaced where stillGoing() {
-            let (date, firstBytes) = dateAndFirstBytes(of: group)
+            let (date, first) = dateAndFirstBytes(of: group, readAhead: readAhead)
+            // Ctrl-C while the first bytes came: nothing of this group is begun.
+            guard stillGoing() else { break }
             for (index, item) in placer.place(group, date: date).enumerated() where going {
+                var firstBytes: [UInt8] = []
+                if index == 0, let first {
+                    switch first {
+                    case .success(let bytes): firstBytes = bytes
+                    case .failure(let error) where error.isCancellation:
+                        summary.interrupted = true
+                        going = false
+                        continue
+                    case .failure(let error):
+                        // Its date is not known: it fails (and the next import brings it), rather than go
+                        // under the listed date, or ask again a camera that just failed.
+                        if case .fetch = item.action { going = try failed(item, error) } else { skip(item) }
+                        continue
+                    }
+                }
                 guard case .fetch = item.action else {
                     skip(item)
                     if item.action == .alreadyThere {
@@ -232,7 +264,7 @@ public struct ImportRun {
                     continue
                 }
                 guard stillGoing() else { break }
-                going = try fetch(item, firstBytes: index == 0 ? firstBytes : [])
+                going = try fetch(item, firstBytes: firstBytes)
             }
         }
         try flush()
@@ -240,20 +272,46 @@ public struct ImportRun {
         return summary
     }
 
-    /// A group's date, and the first bytes of its main file when they were read for it: a new JPEG's come
-    /// in the request its download would begin with; the header of one imported before (a new sidecar
-    /// beside it) is read as the plan reads it; a failed read leaves the listed date.
-    func dateAndFirstBytes(of group: PendingGroup) -> (Date?, [UInt8]) {
-        guard group.needsDate else { return (nil, []) }
+    /// A group's date, and the first bytes of its main file when they were read for it (or why they could
+    /// not be): a new JPEG's come in the request its download would begin with; the header of one imported
+    /// before (a new sidecar beside it) is read as the plan reads it.
+    func dateAndFirstBytes(
+        of group: PendingGroup, readAhead: FirstBytesReadAhead
+    ) -> (Date?, Result<[UInt8], Error>?) {
+        guard group.needsDate else { return (nil, nil) }
         let main = group.main
-        guard CaptureTime.readsContent(of: main) else { return (main.captureDate, []) }
-        guard group.members.first?.isNew == true else {
-            return (CaptureTime.resolve(main) { session.byteSource(for: main) } ?? main.captureDate, [])
+        guard Self.datedByFirstBytes(group) else {
+            guard CaptureTime.readsContent(of: main) else { return (main.captureDate, nil) }
+            return (CaptureTime.resolve(main) { session.byteSource(for: main) } ?? main.captureDate, nil)
         }
-        guard let first = try? FirstBytes.read(
-            main, camera: session.camera, chunkSize: options.chunkSize, sizing: options.chunkSizing)
-        else { return (main.captureDate, []) }
-        return (first.captureTime(of: main, camera: session.byteSource(for: main)) ?? main.captureDate, first.bytes)
+        let read = readAhead.take(main) ?? Result {
+            try FirstBytes.read(main, camera: session.camera, chunkSize: options.chunkSize, sizing: options.chunkSizing)
+        }
+        switch read {
+        case .success(let first):
+            let date = first.captureTime(of: main, camera: session.byteSource(for: main)) ?? main.captureDate
+            return (date, .success(first.bytes))
+        case .failure(let error):
+            return (main.captureDate, .failure(error))
+        }
+    }
+
+    /// A new JPEG leading its group: its date comes from the first bytes of its download.
+    static func datedByFirstBytes(_ group: PendingGroup) -> Bool {
+        group.needsDate && group.members.first?.isNew == true && CaptureTime.readsContent(of: group.main)
+    }
+
+    /// The files whose first bytes the run takes, in its order: each file to fetch that fits one request,
+    /// and the main file of each group dated by its first bytes.
+    func readAheadFiles() -> [MediaFile] {
+        let fits = { (file: MediaFile) in file.size > 0 && file.size <= UInt64(options.chunkSize) }
+        var files = plan.toFetch.map(\.file).filter(fits)
+        for group in plan.unplaced {
+            for (index, member) in group.members.enumerated() where member.isNew {
+                if fits(member.file) || index == 0 && Self.datedByFirstBytes(group) { files.append(member.file) }
+            }
+        }
+        return files
     }
 
     func entry(for item: ImportItem, hash: String?) -> LedgerEntry {

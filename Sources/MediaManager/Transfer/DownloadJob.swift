@@ -106,8 +106,9 @@ public struct DownloadJob {
         /// its open descriptor before it is closed: no second lookup of its path.
         public var modificationTime: Double?
         /// The file's first bytes, read from the camera already (an import reads them to learn the date
-        /// that places the file): written from byte 0, the requests going on after them, unless the
-        /// `.part` holds more. At most the file's size; not used with `wholeFile` or `startOffset`.
+        /// that places the file, or ahead of time): written from byte 0, the requests going on after them,
+        /// unless the `.part` holds more. At most the file's size; with `wholeFile` only the whole file;
+        /// not used with `startOffset`.
         public var firstBytes: [UInt8] = []
         public init() {}
     }
@@ -135,9 +136,9 @@ public struct DownloadJob {
 
     /// True when the download starts from `firstBytes` (written over the `.part`'s first `kept` bytes).
     public func startsFromFirstBytes(kept: UInt64) -> Bool {
-        let count = options.firstBytes.count
-        return !options.wholeFile && options.startOffset == nil && count > 0 && UInt64(count) <= size
-            && UInt64(count) > kept
+        let count = UInt64(options.firstBytes.count)
+        return options.startOffset == nil && count > 0 && count <= size && count > kept
+            && (!options.wholeFile || count == size)
     }
 
     /// Downloads, flushes the file to disk, and renames it into place.

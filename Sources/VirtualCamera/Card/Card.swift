@@ -88,6 +88,9 @@ public final class Card: @unchecked Sendable {
 
     public func object(_ handle: UInt32) -> CardObject? { lock.withLock { objects[handle] } }
 
+    /// The objects of `handles`, in order (nil for one not on the card), looked up under one lock.
+    public func objects(_ handles: [UInt32]) -> [CardObject?] { lock.withLock { handles.map { objects[$0] } } }
+
     public var objectCount: Int { lock.withLock { objects.count } }
 
     /// The path of an object from the card's root, e.g. "DCIM/100MEDIA/DJI_0001.JPG".
@@ -319,10 +322,44 @@ public final class Card: @unchecked Sendable {
     /// quick ones before listings alike): a scan made before a change is never applied after one that saw
     /// it, so a file cannot be removed by a stale scan and come back under a new handle. The events go out
     /// after, outside it, so a subscriber that lists the card in return cannot deadlock with it.
+    ///
+    /// A background refresh (the watcher's, at the lowest priority) gives up as soon as another refresh
+    /// waits for `scanLock`: a session's listing never waits behind a scan of 100,000 files, which on a
+    /// loaded machine can take seconds at that priority. It then applies nothing and says so (nil).
     @discardableResult
     public func refresh(full: Bool = true) -> (added: [UInt32], removed: [UInt32]) {
         guard rootFD >= 0 else { return ([], []) }
-        let (added, removed, changed) = scanLock.withLock { scanAndApply(full: full) }
+        return publish(withScanLock { scanAndApply(full: full, shouldStop: { false })! })
+    }
+
+    /// Runs `body` under `scanLock`, making a background scan that holds it give up first.
+    func withScanLock<T>(_ body: () throws -> T) rethrows -> T {
+        let waiting = lock.withLock {
+            refreshesWaiting += 1
+            return waitingForScanForTesting
+        }
+        waiting?()
+        scanLock.lock()
+        lock.withLock { refreshesWaiting -= 1 }
+        defer { scanLock.unlock() }
+        return try body()
+    }
+
+    /// The watcher's refresh: a full one that yields to any other (see `refresh`); nil when it gave up.
+    @discardableResult
+    func backgroundRefresh() -> (added: [UInt32], removed: [UInt32])? {
+        guard rootFD >= 0 else { return ([], []) }
+        let result = scanLock.withLock {
+            scanAndApply(full: true, shouldStop: { [self] in lock.withLock { refreshesWaiting > 0 } })
+        }
+        return result.map(publish)
+    }
+    /// Callers waiting for `scanLock` (under `lock`): a background scan seeing one gives up.
+    private var refreshesWaiting = 0
+
+    /// Publishes a refresh's changes, outside `scanLock`.
+    private func publish(_ changes: (added: [UInt32], removed: [UInt32], changed: [UInt32])) -> (added: [UInt32], removed: [UInt32]) {
+        let (added, removed, changed) = changes
         for h in removed { publish(PTPEvent(.objectRemoved, parameters: [h])) }
         for h in added { publish(PTPEvent(.objectAdded, parameters: [h])) }
         for h in changed { publish(PTPEvent(.objectInfoChanged, parameters: [h])) }
@@ -330,7 +367,7 @@ public final class Card: @unchecked Sendable {
     }
 
     /// One refresh's scan of the folder and its changes to the tree (`scanLock` held).
-    private func scanAndApply(full: Bool) -> (added: [UInt32], removed: [UInt32], changed: [UInt32]) {
+    private func scanAndApply(full: Bool, shouldStop: () -> Bool) -> (added: [UInt32], removed: [UInt32], changed: [UInt32])? {
         // Each folder's entries, nil for one unchanged since the last scan (its entries are taken from the
         // tree only if something else changed: a quick refresh of an unchanged card of 100,000 files then
         // costs a stat per folder, not a dictionary of every path).
@@ -356,7 +393,7 @@ public final class Card: @unchecked Sendable {
                 subfolders = unchanged
             } else {
                 anyFolderChanged = true
-                let read = CardFileSystem.list(directoryFD: fd)
+                guard let read = CardFileSystem.list(directoryFD: fd, shouldStop: shouldStop) else { return nil }
                 entries = read
                 subfolders = read.filter(\.isDirectory).map(\.name)
             }
@@ -366,6 +403,7 @@ public final class Card: @unchecked Sendable {
             }
         }
         lock.withLock { afterScanForTesting }?()
+        if shouldStop() { return nil }
         // Nothing moved since the last look: the common case before each listing.
         if !anyFolderChanged && lock.withLock({ Set(directoryStamps.keys) == Set(stamps.keys) }) {
             return ([], [], [])
@@ -421,6 +459,9 @@ public final class Card: @unchecked Sendable {
     private var directoryStamps: [String: Date] = [:]
     /// Called by `refresh` between its scan and applying it, so a test can change the folder in between.
     private var afterScanForTesting: (@Sendable () -> Void)?
+    /// Called when a caller starts waiting for `scanLock`, so a test knows a background scan must give up.
+    private var waitingForScanForTesting: (@Sendable () -> Void)?
+    func setWaitingForScanForTesting(_ hook: (@Sendable () -> Void)?) { lock.withLock { waitingForScanForTesting = hook } }
     func setAfterScanForTesting(_ hook: (@Sendable () -> Void)?) { lock.withLock { afterScanForTesting = hook } }
 
     /// What a folder held at the last scan, as directory entries (lock held); nil when unknown.
@@ -501,7 +542,11 @@ public final class Card: @unchecked Sendable {
                     pause = interval
                     continue
                 }
-                self.refresh()
+                guard self.backgroundRefresh() != nil else {
+                    // A session wanted the card: try again once it has been quiet for an interval.
+                    pause = interval
+                    continue
+                }
                 let took = began.duration(to: .now)
                 pause = max(interval, 10 * (Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18))
             }

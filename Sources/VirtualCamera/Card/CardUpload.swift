@@ -84,10 +84,10 @@ extension Card {
         guard let name = Self.sanitizedName(raw) else { throw CardError.badName(raw) }
         try refuseExisting(name, in: parent)
         let path = folderPath.isEmpty ? name : folderPath + "/" + name
-        scanLock.lock()
-        defer { scanLock.unlock() }
-        try CardFileSystem.makeNewDirectory(rootFD, path)
-        return recordWritten(path: path, handle: reserveHandle(), isFolder: true, size: 0, modified: Date())
+        return try withScanLock {
+            try CardFileSystem.makeNewDirectory(rootFD, path)
+            return recordWritten(path: path, handle: reserveHandle(), isFolder: true, size: 0, modified: Date())
+        }
     }
 
     /// Where SendObject's bytes go: a hidden part file beside the destination, renamed only when whole.
@@ -148,12 +148,12 @@ public final class UploadSink: DataSink {
         }
         try CardFileSystem.syncAndClose(fd, what: pending.path)
         fd = -1
-        card.scanLock.lock()
-        defer { card.scanLock.unlock() }
-        try CardFileSystem.linkNew(folderFD, from: partName, to: pending.name)
-        CardFileSystem.unlink(folderFD, partName)
-        return card.recordWritten(
-            path: pending.path, handle: pending.handle, isFolder: false, size: received, modified: Date())
+        return try card.withScanLock {
+            try CardFileSystem.linkNew(folderFD, from: partName, to: pending.name)
+            CardFileSystem.unlink(folderFD, partName)
+            return card.recordWritten(
+                path: pending.path, handle: pending.handle, isFolder: false, size: received, modified: Date())
+        }
     }
 
     /// Drops the part file (a failed or cancelled send). Safe to call more than once.

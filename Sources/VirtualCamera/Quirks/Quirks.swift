@@ -8,7 +8,7 @@ public struct Quirks: Sendable, Equatable, ExpressibleByArrayLiteral {
     public init(_ quirks: some Sequence<Quirk>) { enabled = Set(quirks) }
     public init(arrayLiteral quirks: Quirk...) { enabled = Set(quirks) }
 
-    public func contains(_ quirk: Quirk) -> Bool { enabled.contains(quirk) }
+    public func contains(_ quirk: Quirk) -> Bool { !enabled.isEmpty && enabled.contains(quirk) }
     public var isEmpty: Bool { enabled.isEmpty }
 
     /// Groups of quirks seen together in one real responder.

@@ -35,11 +35,19 @@ enum ObjectProperties {
     /// times over and over: files copied together share their modification time).
     struct DateStrings {
         private var cache: [Date: String] = [:]
+        /// The last time asked for: objects in a row share it, and a comparison costs less than a hash.
+        private var last: (date: Date, text: String)?
 
         mutating func format(_ date: Date) -> String {
-            if let known = cache[date] { return known }
-            let text = PTPDateTime.format(date)
-            if cache.count < 4096 { cache[date] = text }
+            if let last, last.date == date { return last.text }
+            let text: String
+            if let known = cache[date] {
+                text = known
+            } else {
+                text = PTPDateTime.format(date)
+                if cache.count < 4096 { cache[date] = text }
+            }
+            last = (date, text)
             return text
         }
     }

@@ -58,52 +58,34 @@ extension ResponderSession {
         return result
     }
 
-    /// The property list of `handles` as this camera describes them, encoded as it is built (a card of
-    /// 100,000 objects makes some 1.5 million elements: no array of them is held).
+    /// The property list of `handles` as this camera describes them, encoded as it is sent (a card of
+    /// 100,000 objects makes some 1.5 million elements: neither they nor their 24 MB are held at once).
     func propList(of handles: [UInt32], properties: [ObjectPropertyCode], format: UInt32) -> Answer {
-        var w = PTPWriter(capacity: 4 + handles.count * 24 * properties.count)
-        w.uint32(0)
-        var count: UInt32 = 0
-        func element(_ h: UInt32, _ code: ObjectPropertyCode, _ value: PTPValue) {
-            w.uint32(h)
-            w.uint16(code.rawValue)
-            w.uint16(value.dataType.rawValue)
-            value.encode(into: &w)
-            count += 1
-        }
-        let wantsVideo = properties.contains { ObjectProperties.videoOnly.contains($0) }
-        // Files copied or touched together share their time: each distinct time is formatted once.
-        var dates = ObjectProperties.DateStrings()
-        var names: [String] = []
-        for h in handles {
-            guard let object = card.object(h), quirkState.isKnown(object) else { continue }
+        Answer(data: propListSource(of: handles, properties: properties, format: format))
+    }
+
+    /// The rows of `handles` that the list shows (known objects of the format asked for), quirks applied.
+    func propListSource(of handles: [UInt32], properties: [ObjectPropertyCode], format: UInt32) -> PropListSource {
+        let encoding = PropListEncoding(properties: properties, quirks: quirks, card: card)
+        let wantsVideo = encoding.wantsVideo
+        let lazy = quirks.contains(.lazyHandles)
+        let patchesNames = quirks.contains(.invalidUTF16)
+        var rows: [PropListRow] = []
+        rows.reserveCapacity(handles.count)
+        var surrogateNames = Set<String>()
+        for object in card.objects(handles) {
+            guard let object, !lazy || quirkState.isKnown(object) else { continue }
             let shownFormat = presentation.format(of: object)
             if format != 0 && UInt32(shownFormat.rawValue) != format { continue }
-            let truncated = presentation.isTruncated(object)
             let name = presentation.name(of: object)
-            if name != object.name { names.append(name) }
-            let facts = wantsVideo ? videos.facts(for: object) : nil
-            for code in properties {
-                switch code {
-                case .objectFileName, .name:
-                    if !truncated { element(h, code, .string(name)) }
-                case .objectFormat:
-                    element(h, code, .uint16(shownFormat.rawValue))
-                case .dateCreated, .dateModified:
-                    element(h, code, .string(dates.format(object.modified)))
-                case _ where ObjectProperties.videoOnly.contains(code):
-                    guard let facts, let value = ObjectProperties.value(code, of: facts) else { continue }
-                    let zero = quirks.contains(.zeroDimensions) && (code == .width || code == .height)
-                    element(h, code, zero ? .uint32(0) : value)
-                default:
-                    if let value = ObjectProperties.value(code, of: object, card: card) { element(h, code, value) }
-                }
+            if patchesNames && name != object.name && name.contains(ObjectPresentation.surrogateStandIn) {
+                surrogateNames.insert(name)
             }
+            rows.append(PropListRow(
+                object: object, name: name, format: shownFormat, truncated: presentation.isTruncated(object),
+                facts: wantsVideo ? videos.facts(for: object) : nil))
         }
-        w.patchUInt32(count, at: 0)
-        var bytes = w.bytes
-        for name in Set(names) { bytes = ObjectPresentation.withUnpairedSurrogate(bytes, name: name) }
-        return .data(bytes)
+        return PropListSource(rows: rows, encoding: encoding, surrogateNames: surrogateNames)
     }
 
     /// `proplist-lists-self`: the answer for the object asked about, whatever the depth; the root is a
