@@ -51,6 +51,8 @@ import VirtualCamera
         #expect(output.errors[0].contains("is being fetched by job %1"))
         #expect(FileManager.default.fileExists(atPath: big))
         // Killed, it keeps its .part; the same fetch as a job again continues it, and the file arrives whole.
+        // (Killed once its first bytes are written: before that there is no .part to keep.)
+        #expect(eventually(timeout: 30) { job.progress.bytesDone > 0 }, "the job wrote nothing in 30 s")
         output.reset()
         #expect(interpreter.run(line: "kill %1") == .success)
         #expect(output.lines.last?.hasPrefix("[1] killed  fetch DJI_0003.MP4") == true)
