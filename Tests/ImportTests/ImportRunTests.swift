@@ -41,15 +41,7 @@ import VirtualCamera
     /// first bytes of its download (16 kB here: smaller than the photos, so the rest comes after them).
     @Test(arguments: [false, true]) func bringsEveryNewFileOnceWithSidecarsAndCaptureTimes(datesFromDownload: Bool) throws {
         let card = try CardOnDisk()
-        func importCard(
-            _ card: CardOnDisk, pattern: String? = nil, configure: (inout ImportOptions) -> Void = { _ in },
-            run: ImportRun.Options = .init(), cancelAfterBytes: UInt64? = nil
-        ) throws -> Outcome {
-            try self.importCard(
-                card, pattern: pattern, configure: configure, run: run, cancelAfterBytes: cancelAfterBytes,
-                datesFromDownload: datesFromDownload)
-        }
-        let first = try importCard(card)
+        let first = try importCard(card, datesFromDownload: datesFromDownload)
         #expect(first.summary.fetched == 7)
         #expect(first.summary.failed == 0)
         let day = "2024/06-01"
@@ -67,26 +59,26 @@ import VirtualCamera
         #expect(mtime.map { abs($0.timeIntervalSince(CardOnDisk.deviceDate)) < 1 } == true)
 
         // A second run brings nothing, and says so.
-        let second = try importCard(card)
+        let second = try importCard(card, datesFromDownload: datesFromDownload)
         #expect(second.summary.fetched == 0)
         #expect(second.summary.skipped == expected.count)
         #expect(second.plan.toFetch.isEmpty)
 
         // Moving the local files away does not make them new.
         try FileManager.default.moveItem(atPath: card.pictures, toPath: card.root + "/elsewhere")
-        let third = try importCard(card)
+        let third = try importCard(card, datesFromDownload: datesFromDownload)
         #expect(third.summary.fetched == 0)
         #expect(!FileManager.default.fileExists(atPath: card.pictures))
 
         // A new file on the card: exactly that one.
         try card.add("DCIM/101MEDIA/IMG_0005.JPG", patternedBytes(1234, seed: 42), offset: 86_400)
-        let fourth = try importCard(card)
+        let fourth = try importCard(card, datesFromDownload: datesFromDownload)
         #expect(fourth.summary.fetched == 1)
         #expect(card.files(under: card.pictures) == ["2024/06-02/IMG_0005.JPG"])
 
         // --again ignores the ledger: the files already at their destination are recognised, not doubled.
         try FileManager.default.removeItem(atPath: card.root + "/elsewhere")
-        let again = try importCard(card) { $0.again = true }
+        let again = try importCard(card, configure: { $0.again = true }, datesFromDownload: datesFromDownload)
         #expect(again.summary.fetched == expected.count)
         #expect(again.summary.skipped == 1)
         #expect(card.files(under: card.pictures).count == expected.count + 1)
@@ -105,17 +97,9 @@ import VirtualCamera
     /// first bytes of its download (16 kB here: smaller than the photos, so the rest comes after them).
     @Test(arguments: [false, true]) func aDifferentFileAtTheNameGetsAUniqueNameRecordedInTheLedger(datesFromDownload: Bool) throws {
         let card = try CardOnDisk()
-        func importCard(
-            _ card: CardOnDisk, pattern: String? = nil, configure: (inout ImportOptions) -> Void = { _ in },
-            run: ImportRun.Options = .init(), cancelAfterBytes: UInt64? = nil
-        ) throws -> Outcome {
-            try self.importCard(
-                card, pattern: pattern, configure: configure, run: run, cancelAfterBytes: cancelAfterBytes,
-                datesFromDownload: datesFromDownload)
-        }
         try FileManager.default.createDirectory(atPath: card.pictures, withIntermediateDirectories: true)
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: card.pictures + "/DJI_0002.JPG"))
-        let run = try importCard(card, pattern: card.pictures + "/%f")
+        let run = try importCard(card, pattern: card.pictures + "/%f", datesFromDownload: datesFromDownload)
         #expect(run.summary.renamed == 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/DJI_0002.JPG")) == Data([1, 2, 3]))
         #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/DJI_0002 (2).JPG")) == Data(try card.bytes("DCIM/100MEDIA/DJI_0002.JPG")))
@@ -133,20 +117,12 @@ import VirtualCamera
     /// first bytes of its download (16 kB here: smaller than the photos, so the rest comes after them).
     @Test(arguments: [false, true]) func anInterruptedImportContinuesAndBringsNothingTwice(datesFromDownload: Bool) throws {
         let card = try CardOnDisk()
-        func importCard(
-            _ card: CardOnDisk, pattern: String? = nil, configure: (inout ImportOptions) -> Void = { _ in },
-            run: ImportRun.Options = .init(), cancelAfterBytes: UInt64? = nil
-        ) throws -> Outcome {
-            try self.importCard(
-                card, pattern: pattern, configure: configure, run: run, cancelAfterBytes: cancelAfterBytes,
-                datesFromDownload: datesFromDownload)
-        }
-        let first = try importCard(card, cancelAfterBytes: 200_000)
+        let first = try importCard(card, cancelAfterBytes: 200_000, datesFromDownload: datesFromDownload)
         #expect(first.summary.interrupted)
         #expect(first.events.contains { if case .stopped = $0 { true } else { false } })
         let leftParts = card.files(under: card.pictures).filter { $0.hasSuffix(".part") }
         #expect(leftParts.count == 1)
-        let second = try importCard(card)
+        let second = try importCard(card, datesFromDownload: datesFromDownload)
         #expect(!second.summary.interrupted)
         let planned = second.plan.items.count + second.plan.unplaced.reduce(0) { $0 + $1.members.count }
         #expect(second.summary.fetched + first.summary.fetched == planned)
@@ -154,7 +130,7 @@ import VirtualCamera
         let files = card.files(under: card.pictures)
         #expect(!files.contains { $0.hasSuffix(".part") || $0.contains(" (2)") })
         #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/2024/06-01/DJI_0001.MP4")) == Data(try card.bytes("DCIM/100MEDIA/DJI_0001.MP4")))
-        #expect(try importCard(card).summary.fetched == 0)
+        #expect(try importCard(card, datesFromDownload: datesFromDownload).summary.fetched == 0)
     }
 
     /// A camera without GetPartialObject gives each file whole, in one GetObject: a file larger than one
@@ -191,15 +167,7 @@ import VirtualCamera
     /// first bytes of its download (16 kB here: smaller than the photos, so the rest comes after them).
     @Test(arguments: [false, true]) func deleteAfterDeletesOnlyWhatIsRecorded(datesFromDownload: Bool) throws {
         let card = try CardOnDisk()
-        func importCard(
-            _ card: CardOnDisk, pattern: String? = nil, configure: (inout ImportOptions) -> Void = { _ in },
-            run: ImportRun.Options = .init(), cancelAfterBytes: UInt64? = nil
-        ) throws -> Outcome {
-            try self.importCard(
-                card, pattern: pattern, configure: configure, run: run, cancelAfterBytes: cancelAfterBytes,
-                datesFromDownload: datesFromDownload)
-        }
-        let run = try importCard(card, run: { var o = ImportRun.Options(); o.deleteAfter = true; return o }())
+        let run = try importCard(card, run: { var o = ImportRun.Options(); o.deleteAfter = true; return o }(), datesFromDownload: datesFromDownload)
         #expect(run.summary.deleted == run.summary.fetched)
         #expect(card.files(under: card.card + "/DCIM").isEmpty)
         #expect(card.files(under: card.card) == ["MISC/NOTES.TXT"])
