@@ -84,11 +84,13 @@ import Testing
         w.raw([UInt8](repeating: 0, count: 60))
         let decoder = ListedObjectDecoder()
         try decoder.begin(expectedLength: UInt64(w.bytes.count))
-        #expect(throws: PTPError.self) { try w.bytes.withUnsafeBytes { try decoder.write($0) } }
+        try w.bytes.withUnsafeBytes { try decoder.write($0) }
+        #expect { try decoder.finish() } throws: { "\($0)".contains("cannot fit") }
     }
 
-    /// An array whose count runs past the answer is refused when its count arrives, not waited for
-    /// (the decoder would otherwise keep every byte that follows, up to its limit).
+    /// An array whose count runs past the answer is refused when its count arrives, not waited for: the
+    /// bytes that follow are received and dropped, never kept (else up to the decoder's limit), and the
+    /// transaction is not cut short (the transport would send Cancel for a sink that threw).
     @Test func anArrayLongerThanTheAnswerIsRefusedWhenItsCountArrives() throws {
         var w = PTPWriter()
         w.uint32(2)
@@ -99,11 +101,16 @@ import Testing
         let head = w.bytes
         let decoder = ListedObjectDecoder()
         try decoder.begin(expectedLength: UInt64(head.count + 4096))
-        #expect(throws: PTPError.self) { try head.withUnsafeBytes { try decoder.write($0) } }
+        try head.withUnsafeBytes { try decoder.write($0) }
+        try [UInt8](repeating: 7, count: 4096).withUnsafeBytes { try decoder.write($0) }
+        #expect { try decoder.finish() } throws: { "\($0)".contains("runs past the answer") }
 
         let unannounced = ListedObjectDecoder(limit: 1 << 16)
         try unannounced.begin(expectedLength: nil)
-        #expect(throws: PTPError.self) { try head.withUnsafeBytes { try unannounced.write($0) } }
+        try head.withUnsafeBytes { try unannounced.write($0) }
+        #expect { try unannounced.finish() } throws: { "\($0)".contains("runs past the answer") }
+        // More than the limit is refused from write itself (the transport then stops the transfer).
+        #expect(throws: PTPError.self) { try [UInt8](repeating: 0, count: 1 << 16).withUnsafeBytes { try unannounced.write($0) } }
     }
 
     @Test func aTypeWhoseLengthCannotBeKnownFails() throws {

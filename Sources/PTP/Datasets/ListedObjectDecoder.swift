@@ -5,8 +5,11 @@
 ///
 /// Only the bytes of an element cut by a packet's end are kept between writes. The result and the errors
 /// are those of decoding the whole answer at once (`ListedObject.decodeAll`): malformed data (a count
-/// larger than the bytes, a truncated value, a type whose length cannot be known) throws, from `write`
-/// when it is seen, or from `finish` when the data phase ended before the count of elements.
+/// larger than the bytes, a truncated value, a type whose length cannot be known) throws from `finish`.
+/// Once the data is seen to be malformed, the rest is received and dropped, not decoded nor kept: the
+/// transaction ends as the device meant it to (a sink that threw would have the transport send Cancel,
+/// which not every camera takes well), and the catalog then lists folder by folder. Only an answer larger
+/// than `limit` throws from `begin` or `write`.
 public final class ListedObjectDecoder: DataSink {
     /// The most bytes an answer may have (a device's hostile length is refused before any allocation).
     public let limit: Int
@@ -19,6 +22,8 @@ public final class ListedObjectDecoder: DataSink {
     /// in place with one access check per packet, not one per element (a class's stored property is
     /// checked at each access; 1.5 million elements for a card of 100,000 objects).
     private var decoded = Decoded()
+    /// Why the answer cannot be decoded, once that is known; `finish` throws it.
+    private var failure: PTPError?
 
     private struct Decoded {
         var elementsRead = 0
@@ -82,14 +87,22 @@ public final class ListedObjectDecoder: DataSink {
             throw PTPError.dataTooLarge(limit: UInt64(limit), announced: UInt64(received + chunk.count))
         }
         received += chunk.count
+        if failure != nil { return }
         if let count, decoded.elementsRead == count { return }  // what follows the last element is not read
         pending.append(contentsOf: chunk)
-        let used = try decodeComplete()
-        pending.removeFirst(used)
+        do {
+            let used = try decodeComplete()
+            pending.removeFirst(used)
+        } catch let error as PTPError {
+            failure = error
+            pending = []
+            decoded = Decoded()
+        }
     }
 
     /// The objects, in the order they first appeared; throws when the answer ended before its last element.
     public func finish() throws -> [ListedObject] {
+        if let failure { throw failure }
         guard let count else {
             throw PTPError.malformed("ObjectPropList: truncated u32 at byte 0 of \(pending.count)")
         }
