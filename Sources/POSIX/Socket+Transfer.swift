@@ -36,18 +36,20 @@ extension Socket {
     /// Reads what is there, up to `buffer.count` bytes, waiting within `patience` for the first of them.
     /// Returns 0 at the end of the stream; throws a timeout when the wait runs out first.
     public func receiveSome(into buffer: UnsafeMutableRawBufferPointer, _ patience: Patience) throws(SystemError) -> Int {
-        let call = "receive from \(peer)"
-        return try leased(call) { fd throws(SystemError) in
-            try Self.receiveSome(fd, buffer, patience, call)
+        try leased("receive from \(peer)") { fd throws(SystemError) in
+            try receiveSome(fd, buffer, patience)
         }
     }
 
-    private static func receiveSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ patience: Patience, _ call: String) throws(SystemError) -> Int {
+    /// A recv that does not block first; a wait (poll) only when nothing is there yet. The call's name
+    /// is built only for an error (this runs a few times per file of a download).
+    private func receiveSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ patience: Patience) throws(SystemError) -> Int {
         while true {
             do throws(SystemError) {
-                return try systemCall(call) { recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }
+                return try systemCall("receive from \(peer)") { recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }
             } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
                 if try pollDescriptors([fd], events: .readable, deadline: patience.nextDeadline)[0].isEmpty {
+                    let call = "receive from \(peer)"
                     if case .eachWait(let seconds) = patience {
                         throw SystemError.timeout(call, "nothing received for \(formatSeconds(seconds))")
                     }
@@ -60,11 +62,10 @@ extension Socket {
     /// Fills `buffer` from the stream within `patience`. Returns fewer bytes than asked only when the peer
     /// ended the stream (0: it ended before the first byte).
     public func receive(into buffer: UnsafeMutableRawBufferPointer, _ patience: Patience) throws(SystemError) -> Int {
-        let call = "receive from \(peer)"
-        return try leased(call) { fd throws(SystemError) in
+        try leased("receive from \(peer)") { fd throws(SystemError) in
             var offset = 0
             while offset < buffer.count {
-                let got = try Self.receiveSome(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]), patience, call)
+                let got = try receiveSome(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]), patience)
                 if got == 0 { break }
                 offset += got
             }
@@ -74,16 +75,16 @@ extension Socket {
 
     /// Sends all of `bytes` within `patience`.
     public func send(_ bytes: UnsafeRawBufferPointer, _ patience: Patience) throws(SystemError) {
-        let call = "send to \(peer)"
-        try leased(call) { fd throws(SystemError) in
+        try leased("send to \(peer)") { fd throws(SystemError) in
             var offset = 0
             while offset < bytes.count {
                 do throws(SystemError) {
-                    offset += try systemCall(call) {
+                    offset += try systemCall("send to \(peer)") {
                         Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
                     }
                 } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
                     if try pollDescriptors([fd], events: .writable, deadline: patience.nextDeadline)[0].isEmpty {
+                        let call = "send to \(peer)"
                         if case .eachWait(let seconds) = patience {
                             throw SystemError.timeout(call, "peer took nothing for \(formatSeconds(seconds))")
                         }

@@ -43,8 +43,9 @@ public final class Socket: Sendable, CustomStringConvertible {
     }
 
     /// The typed-throws form of `withDescriptor` for this module's calls.
-    func leased<R>(_ call: String, _ body: (Int32) throws(SystemError) -> R) throws(SystemError) -> R {
-        let fd = try acquire(call)
+    /// (`call` names the call in an error; it is built only then.)
+    func leased<R>(_ call: @autoclosure () -> String, _ body: (Int32) throws(SystemError) -> R) throws(SystemError) -> R {
+        let fd = try acquire(call())
         defer { release() }
         return try body(fd)
     }

@@ -185,7 +185,7 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
     /// on the command socket, which is otherwise silent while we send.
     private func initiatorCancelled(_ transactionID: UInt32) throws -> Bool {
         if lock.withLock({ cancelRequested == transactionID }) { return true }
-        while try command.socket.waitReadable(timeout: 0) {
+        while try command.hasInput(timeout: 0) {
             guard let incoming = try command.read(firstByteTimeout: timeouts.read) else {
                 throw PTPError.connectionClosed("\(peer.address) closed the connection during a data phase")
             }

@@ -12,50 +12,60 @@ enum IncomingPacket {
 /// Reads and writes PTP/IP packets on one socket. One reader thread at a time; writes are serialized by
 /// the owner (the command socket has one writer, the event socket is written under its connection's lock).
 final class PacketStream: @unchecked Sendable {
-    // Safety: `chunk` is touched only by the stream's one reader (see above); `socket` is thread-safe and
-    // the rest is immutable.
+    // Safety: `received` is touched only by the stream's one reader (see above); `socket` is thread-safe
+    // and the rest is immutable.
     let socket: Socket
     /// Bounds every wait for more bytes once a packet has begun, and every write.
     let timeout: TimeInterval
-    /// Where a streamed payload is read through; one per stream, reused.
-    private var chunk: [UInt8]
+    /// What arrived and was not taken yet: packets are read out of it, not one recv per field.
+    private let received = ReceiveBuffer()
+    /// Largest piece of a payload handed to a reader at once (and of a Data packet sent).
     static let chunkSize = 1 << 20
 
     init(socket: Socket, timeout: TimeInterval) {
         self.socket = socket
         self.timeout = timeout
-        self.chunk = []
     }
 
     var peer: String { socket.peer }
 
     // MARK: Reading
 
+    /// True when a packet (or part of one) is waiting, within `timeout` seconds (0: without waiting).
+    func hasInput(timeout: TimeInterval) throws -> Bool {
+        if received.count > 0 { return true }
+        return try socket.waitReadable(timeout: timeout)
+    }
+
     /// The next packet. `firstByteTimeout` bounds the wait for it to begin (nil: wait for ever, for a
     /// socket that is idle between commands); once begun, `timeout` bounds each wait.
     /// Returns nil when the peer closed the stream cleanly between packets.
     func read(firstByteTimeout: TimeInterval?) throws -> IncomingPacket? {
-        guard try socket.waitReadable(timeout: firstByteTimeout) else {
+        let began: Bool
+        do {
+            began = try received.fill(1, from: socket, firstByteTimeout.map { .until(.after($0)) } ?? .forever)
+        } catch where error.isTimeout {
             throw PTPError.timeout("\(peer) sent nothing for \(formatSeconds(firstByteTimeout))")
+        } catch {
+            throw PTPError(error)
         }
-        var head = [UInt8](repeating: 0, count: PTPIPHeader.size)
-        let got = try head.withUnsafeMutableBytes { try socket.receive(into: $0, timeout: timeout) }
-        if got == 0 { return nil }
-        guard got == head.count else {
-            throw PTPError.connectionClosed("\(peer) closed the connection after \(got) bytes of a packet header")
-        }
-        let header = try PTPIPHeader(decoding: head)
+        if !began { return nil }
+        try fill(PTPIPHeader.size) { got in "\(peer) closed the connection after \(got) bytes of a packet header" }
+        let header = try PTPIPHeader(decoding: received.bytes(PTPIPHeader.size))
+        received.consume(PTPIPHeader.size)
         switch header.type {
         case .data, .endData:
-            var prefix = [UInt8](repeating: 0, count: PTPIPHeader.dataPrefixSize)
-            try receiveExactly(&prefix, header.type)
-            var r = PTPReader(prefix)
+            try fill(PTPIPHeader.dataPrefixSize) { got in Self.cutShort(peer, header.type, got, PTPIPHeader.dataPrefixSize) }
+            let transactionID = UInt32(littleEndian: received.bytes(4).loadUnaligned(as: UInt32.self))
+            received.consume(PTPIPHeader.dataPrefixSize)
             return .dataHead(
-                last: header.type == .endData, transactionID: try r.uint32(),
+                last: header.type == .endData, transactionID: transactionID,
                 payloadLength: header.bodyLength - PTPIPHeader.dataPrefixSize)
         default:
-            var body = [UInt8](repeating: 0, count: header.bodyLength)
-            try receiveExactly(&body, header.type)
+            let length = header.bodyLength
+            try fill(length) { got in Self.cutShort(peer, header.type, got, length) }
+            let body = [UInt8](received.bytes(length))
+            received.consume(length)
             return .control(try PTPIPPacket(header: header, body: body))
         }
     }
@@ -71,30 +81,31 @@ final class PacketStream: @unchecked Sendable {
         }
     }
 
-    private func receiveExactly(_ bytes: inout [UInt8], _ type: PTPIPPacketType) throws {
-        if bytes.isEmpty { return }
-        let got = try bytes.withUnsafeMutableBytes { try socket.receive(into: $0, timeout: timeout) }
-        guard got == bytes.count else {
-            throw PTPError.connectionClosed(
-                "\(peer) closed the connection in the middle of a \(type) packet (\(got) of \(bytes.count) bytes)")
-        }
+    /// Holds at least `count` bytes, each wait bounded by `timeout`; a peer that ends the stream first is
+    /// `closedEarly(bytes it sent)`.
+    private func fill(_ count: Int, closedEarly: (Int) -> String) throws {
+        let complete: Bool
+        do { complete = try received.fill(count, from: socket, .eachWait(timeout)) } catch { throw PTPError(error) }
+        if !complete { throw PTPError.connectionClosed(closedEarly(received.count)) }
     }
 
-    /// Streams `length` payload bytes from the socket to `consume`, in chunks of at most 1 MiB.
+    private static func cutShort(_ peer: String, _ type: PTPIPPacketType, _ got: Int, _ count: Int) -> String {
+        "\(peer) closed the connection in the middle of a \(type) packet (\(got) of \(count) bytes)"
+    }
+
+    /// Streams `length` payload bytes from the socket to `consume`, in chunks of at most 1 MiB (one chunk
+    /// for a payload that fits: a small file is written with one call).
     func readPayload(_ length: Int, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
-        if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: PacketStream.chunkSize) }
         var remaining = length
         while remaining > 0 {
-            let count = min(remaining, chunk.count)
-            let got = try chunk.withUnsafeMutableBytes {
-                try socket.receive(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<count]), timeout: timeout)
+            let count = min(remaining, PacketStream.chunkSize)
+            try fill(count) { got in
+                "\(peer) closed the connection in the middle of a data packet (\(length - remaining + got) of \(length) bytes)"
             }
-            guard got == count else {
-                throw PTPError.connectionClosed(
-                    "\(peer) closed the connection in the middle of a data packet (\(length - remaining + got) of \(length) bytes)")
-            }
-            try chunk.withUnsafeBytes { try consume(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            let chunk = received.bytes(count)
+            received.consume(count)
             remaining -= count
+            try consume(chunk)
         }
     }
 
@@ -106,15 +117,22 @@ final class PacketStream: @unchecked Sendable {
 
     /// Writes Start_Data, then `source` as Data packets of at most 1 MiB, the last one as End_Data (gphoto2
     /// counts bytes and stops reading at the announced length, so the End_Data must carry the last bytes).
-    /// An empty data phase is Start_Data then an empty End_Data. `shouldStop` is asked between packets;
-    /// when it says yes the data phase ends early with an empty End_Data and false is returned.
+    /// Start_Data goes out in one send with the first Data packet: a small file's data phase is one send, and
+    /// the initiator wakes once for it. An empty data phase is Start_Data then an empty End_Data.
+    /// `shouldStop` is asked between packets; when it says yes the data phase ends early with an empty
+    /// End_Data and false is returned.
     func writeDataPhase(
         transactionID: UInt32, source: DataSource, shouldStop: () throws -> Bool = { false }
     ) throws -> Bool {
         let total = source.length
-        try write(.startData(transactionID: transactionID, totalLength: total))
+        let start = PTPIPPacket.startData(transactionID: transactionID, totalLength: total).encoded()
         let prefixSize = PTPIPHeader.size + PTPIPHeader.dataPrefixSize
-        var packet = [UInt8](repeating: 0, count: prefixSize + Int(min(total, UInt64(PacketStream.chunkSize))))
+        let head = start.count + prefixSize
+        // Every byte sent is written first (Start_Data, a prefix, or what the source filled).
+        var packet = [UInt8](unsafeUninitializedCapacity: head + Int(min(total, UInt64(PacketStream.chunkSize)))) {
+            _, count in count = head + Int(min(total, UInt64(PacketStream.chunkSize)))
+        }
+        packet.replaceSubrange(0..<start.count, with: start)
         var sent: UInt64 = 0
         repeat {
             if sent > 0, try shouldStop() {
@@ -125,20 +143,19 @@ final class PacketStream: @unchecked Sendable {
             try packet.withUnsafeMutableBytes { buffer in
                 var filled = 0
                 while filled < count {
-                    let n = try source.read(
-                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[(prefixSize + filled)..<(prefixSize + count)]))
+                    let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[(head + filled)..<(head + count)]))
                     guard n > 0 else {
                         throw PTPError.system("the data to send ended after \(sent + UInt64(filled)) of \(total) bytes")
                     }
                     filled += n
                 }
             }
+            let first = sent == 0
             sent += UInt64(count)
-            let last = sent == total
-            let prefix = PTPIPHeader.dataPrefix(last: last, transactionID: transactionID, payloadLength: count)
-            packet.replaceSubrange(0..<prefixSize, with: prefix)
+            let prefix = PTPIPHeader.dataPrefix(last: sent == total, transactionID: transactionID, payloadLength: count)
+            packet.replaceSubrange(start.count..<head, with: prefix)
             try packet.withUnsafeBytes {
-                try socket.send(UnsafeRawBufferPointer(rebasing: $0[0..<(prefixSize + count)]), timeout: timeout)
+                try socket.send(UnsafeRawBufferPointer(rebasing: $0[(first ? 0 : start.count)..<(head + count)]), timeout: timeout)
             }
         } while sent < total
         return true
