@@ -103,7 +103,8 @@ public final class MediaSession: @unchecked Sendable {
             // A batch cancelled between files starts no more of them (and leaves no empty .part behind).
             if index > 0, cancellation?.isCancelled == true { break }
             let desired = folder + "/" + LocalFileName.sanitize(file.name)
-            let placement = clashes.place(desired, size: file.size, captured: file.captureDate).placement
+            // The download finds an earlier .part's size from the file it opens: not looked up here.
+            let placement = clashes.place(desired, size: file.size, captured: file.captureDate, measuringPart: false).placement
             if case .alreadyThere(let path) = placement {
                 results.append(FileResult(file: file, outcome: .success(.skippedExisting(path: path)), deleteError: nil))
                 report(committer.take())
@@ -111,6 +112,7 @@ public final class MediaSession: @unchecked Sendable {
             }
             var jobOptions = DownloadJob.Options()
             if case .overwrite = placement { jobOptions.overwrite = true }
+            if case .write = placement { jobOptions.nameFound = true }
             jobOptions.chunkSize = options.chunkSize
             jobOptions.chunkSizing = options.chunkSizing
             jobOptions.wholeFile = !camera.canReadRanges

@@ -175,6 +175,29 @@ func randomBytes(_ count: Int) -> [UInt8] {
         #expect(remote.requests.isEmpty)
     }
 
+    /// A name the caller found free is not looked up again before the download; a file that appears there
+    /// while it runs (another program, another fetch) is kept, untouched, and the download stays whole in
+    /// its `.part`: the rename refuses to replace it.
+    @Test func aFileThatAppearsAtAFoundNameDuringTheDownloadIsNeverReplaced() throws {
+        let folder = try temporaryFolder()
+        let destination = folder + "/DJI_0001.MP4"
+        let remote = FakeRemote(randomBytes(3000))
+        var found = job(remote, folder)
+        found.options.nameFound = true
+        let intruding: RangeReader = { offset, count, sink in
+            if offset == 0 { try Data([4, 5]).write(to: URL(fileURLWithPath: destination)) }
+            return try remote.read(offset, count, sink)
+        }
+        #expect(throws: DownloadError.exists(path: destination)) { try found.run(read: intruding) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == Data([4, 5]))
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination + ".part"))) == remote.bytes)
+
+        // Without the caller's word, a file already there is refused before anything is asked for.
+        remote.requests = []
+        #expect(throws: DownloadError.exists(path: destination)) { try job(remote, folder).run(read: remote.read) }
+        #expect(remote.requests.isEmpty)
+    }
+
     @Test func aShortDeviceIsASizeMismatchNotACorruptFile() throws {
         let folder = try temporaryFolder()
         let remote = FakeRemote(randomBytes(1500))

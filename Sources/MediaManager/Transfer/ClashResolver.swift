@@ -32,9 +32,10 @@ public struct ClashResolver: Sendable {
 
     /// The placement for a file of `size` bytes captured at `captured` whose pattern says `desired`;
     /// `renamed` tells whether it had to move off that name. `knownHash` is the SHA-256 the ledger has for
-    /// this object, used when size matches but the time does not.
+    /// this object, used when size matches but the time does not. Without `measuringPart` a free name's
+    /// `.part` is not looked at (`partBytes` 0): for a caller whose download reads it from the open file.
     public mutating func place(
-        _ desired: String, size: UInt64, captured: Date?, knownHash: String? = nil
+        _ desired: String, size: UInt64, captured: Date?, knownHash: String? = nil, measuringPart: Bool = true
     ) -> (placement: Placement, renamed: Bool) {
         var attempt = 1
         while true {
@@ -55,7 +56,7 @@ public struct ClashResolver: Sendable {
                 continue
             }
             reserved.insert(key)
-            let part = LocalDisk.regularFileSize(candidate + ".part") ?? 0
+            let part = measuringPart ? LocalDisk.regularFileSize(candidate + ".part") ?? 0 : 0
             return (.write(path: candidate, partBytes: part <= size ? part : 0), attempt > 2)
         }
     }

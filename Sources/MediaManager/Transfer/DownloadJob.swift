@@ -110,6 +110,10 @@ public struct DownloadJob {
         /// unless the `.part` holds more. At most the file's size; with `wholeFile` only the whole file;
         /// not used with `startOffset`.
         public var firstBytes: [UInt8] = []
+        /// The caller has just found the destination's name free (`ClashResolver`): it is not looked up
+        /// again before the download. A file that appears there meanwhile is still never replaced (the
+        /// rename refuses it: `.exists`).
+        public var nameFound = false
         public init() {}
     }
 
@@ -176,7 +180,7 @@ public struct DownloadJob {
     private func stream(
         read: RangeReader, cancellation: CancellationFlag?, progress: ((TransferProgress) -> Void)?, syncToDisk: Bool
     ) throws -> TransferResult {
-        if let existing = LocalDisk.size(destination) {
+        if !options.nameFound || options.overwrite || options.onlyNew, let existing = LocalDisk.size(destination) {
             if options.onlyNew && existing == size { return .skipped(.skippedExisting(path: destination)) }
             if !options.overwrite { throw DownloadError.exists(path: destination) }
         }
@@ -272,9 +276,20 @@ public struct CompletedPart: Sendable {
     public var overwrite: Bool
 
     /// Renames the `.part` into place (refusing to replace a file that appeared meanwhile, unless overwriting).
+    /// Without `overwrite` the rename itself refuses an existing name (no look first that a file could
+    /// slip in after).
     public func commit() throws -> DownloadOutcome {
-        if !overwrite, LocalDisk.size(destination) != nil { throw DownloadError.exists(path: destination) }
-        try DownloadError.onDisk { try LocalDisk.rename(partPath, to: destination) }
+        if overwrite {
+            try DownloadError.onDisk { try LocalDisk.rename(partPath, to: destination) }
+        } else {
+            do {
+                try LocalDisk.renameWithoutReplacing(partPath, to: destination)
+            } catch where error.errno == EEXIST {
+                throw DownloadError.exists(path: destination)
+            } catch {
+                throw DownloadError.local(error)
+            }
+        }
         return .downloaded(path: destination, bytes: size, resumedFrom: resumedFrom)
     }
 }
