@@ -125,4 +125,32 @@ import VirtualCamera
         #expect(Set(second.fetchedNames) == notReached)
         try Self.expectHomeAndRecordedExactly(card, cameraKey: key, missing: [])
     }
+
+    /// The read-ahead goes on past a photo the camera refuses (the run keeps its pace after a damaged file),
+    /// and stops at a lost link (no request is sent to a camera that is gone).
+    @Test(arguments: [Quirk.unreadableJPEG, .dropAtJPEG]) func theReadAheadGoesOnOnlyPastAPhotoTheCameraRefuses(quirk: Quirk) throws {
+        let card = try CardOnDisk()
+        let session = try openInProcess(try Card(folder: card.card), quirks: [quirk])
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        let refused = try #require(session.catalog.file(atPath: "/DCIM/100MEDIA/DJI_0002.JPG"))
+        let next = try #require(session.catalog.file(atPath: "/DCIM/100MEDIA/DJI_0001.SRT"))
+        let readAhead = FirstBytesReadAhead(
+            files: [refused, next], camera: session.camera, chunkSize: 8 << 20, sizing: nil, cancelled: { false })
+        defer { readAhead.finish() }
+        guard case .failure? = readAhead.take(refused) else {
+            Issue.record("\(refused.name) was read")
+            return
+        }
+        let after = readAhead.take(next)
+        if quirk == .unreadableJPEG {
+            guard case .success(let first)? = after else {
+                Issue.record("\(String(describing: after))")
+                return
+            }
+            #expect(first.bytes == (try card.bytes("DCIM/100MEDIA/DJI_0001.SRT")))
+        } else {
+            #expect(after == nil)
+        }
+    }
 }
