@@ -25,22 +25,38 @@ public enum MediaKind: String, Sendable, CaseIterable {
             self = .other
             return
         }
-        let suffix = utf8[utf8.index(after: dot)...]
-        guard suffix.count <= 4 else {
-            self = .other
-            return
+        // The extension's bytes, lowercased, packed into one integer (at most 4 bytes, none of them 0): a
+        // switch on integers, not on strings. Each case below is its extensions packed so ("jpg" 0x6A7067).
+        var packed: UInt32 = 0
+        var length = 0
+        for byte in utf8[utf8.index(after: dot)...] {
+            length += 1
+            guard length <= 4, byte != 0 else {
+                self = .other
+                return
+            }
+            packed = packed << 8 | UInt32((65...90).contains(byte) ? byte | 0x20 : byte)
         }
-        let lowered = String(decoding: suffix.map { (65...90).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
-        switch lowered {
-        case "jpg", "jpeg", "jpe": self = .jpeg
-        case "dng", "cr2", "cr3", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "pef", "srw": self = .raw
-        case "tif", "tiff": self = .tiff
-        case "heic", "heif", "hif": self = .heic
-        case "mp4", "m4v": self = .mp4
-        case "mov": self = .mov
-        case "lrf": self = .lowResolutionVideo
-        case "srt": self = .telemetry
-        case "thm": self = .thumbnail
+        switch packed {
+        case 0x6A7067, 0x6A706567, 0x6A7065:  // jpg, jpeg, jpe
+            self = .jpeg
+        case 0x646E67, 0x637232, 0x637233, 0x6E6566, 0x6E7277, 0x617277,  // dng, cr2, cr3, nef, nrw, arw
+            0x737266, 0x737232, 0x726166, 0x6F7266, 0x727732, 0x706566, 0x737277:  // srf, sr2, raf, orf, rw2, pef, srw
+            self = .raw
+        case 0x746966, 0x74696666:  // tif, tiff
+            self = .tiff
+        case 0x68656963, 0x68656966, 0x686966:  // heic, heif, hif
+            self = .heic
+        case 0x6D7034, 0x6D3476:  // mp4, m4v
+            self = .mp4
+        case 0x6D6F76:  // mov
+            self = .mov
+        case 0x6C7266:  // lrf
+            self = .lowResolutionVideo
+        case 0x737274:  // srt
+            self = .telemetry
+        case 0x74686D:  // thm
+            self = .thumbnail
         default: self = .other
         }
     }

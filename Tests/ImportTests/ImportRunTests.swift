@@ -7,34 +7,15 @@ import VirtualCamera
 
 /// Imports from a card folder through the in-process virtual camera (`dir:`), end to end.
 @Suite struct ImportRunTests {
-    struct Outcome {
-        var plan: ImportPlan
-        var summary: BatchSummary
-        var events: [BatchEvent]
-    }
-
     func importCard(
         _ card: CardOnDisk, pattern: String? = nil, configure: (inout ImportOptions) -> Void = { _ in },
         run: ImportRun.Options = .init(), cancelAfterBytes: UInt64? = nil, datesFromDownload: Bool = false
-    ) throws -> Outcome {
+    ) throws -> ImportOutcome {
         let session = try MediaSession.open(.folder(path: card.card))
         defer { session.close() }
-        try session.catalog.ensureLoaded()
-        var options = ImportOptions(pattern: try DestinationPattern(pattern ?? card.pictures + "/%Y/%m-%d"))
-        configure(&options)
-        let ledgers = try Importer.ledgers(for: session, folder: card.ledgers)
-        let groups = CardSelection.groups(for: CardSelection.dcimFiles(in: session.catalog), in: session.catalog)
-        let plan = Importer.plan(
-            groups, session: session, options: options, ledgers: ledgers, datesFromDownload: datesFromDownload)
-        let cancellation = CancellationFlag()
-        var events: [BatchEvent] = []
-        var importRun = ImportRun(session: session, plan: plan, ledgers: ledgers, options: run)
-        importRun.options.chunkSize = 16 << 10
-        let summary = try importRun.run(
-            cancellation: cancellation,
-            progress: { p in if let limit = cancelAfterBytes, p.bytesDone >= limit { cancellation.cancel() } },
-            event: { events.append($0) })
-        return Outcome(plan: plan, summary: summary, events: events)
+        return try runImport(
+            card, session: session, pattern: pattern, configure: configure, run: run, cancelAfterBytes: cancelAfterBytes,
+            datesFromDownload: datesFromDownload)
     }
 
     /// Run both ways: every date read before the run (as a dry run does), and a JPEG's date read from the
@@ -183,55 +164,5 @@ import VirtualCamera
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: ImportError.corruptLedger(path: path, detail: "not JSON")) { _ = try importCard(card) }
         #expect(!FileManager.default.fileExists(atPath: card.pictures))
-    }
-
-    @Test func theFreeSpaceCheckRefusesWithTheNumbers() throws {
-        let card = try CardOnDisk()
-        let mount = card.root + "/small"
-        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        guard SmallDisk.mount(at: mount, bytes: 256 << 10) else {
-            print("skipped: cannot mount a tmpfs here")
-            return
-        }
-        defer { SmallDisk.unmount(mount) }
-        let session = try MediaSession.open(.folder(path: card.card))
-        defer { session.close() }
-        try session.catalog.ensureLoaded()
-        let options = ImportOptions(pattern: try DestinationPattern(mount + "/%Y"))
-        let groups = CardSelection.groups(for: CardSelection.dcimFiles(in: session.catalog), in: session.catalog)
-        let plan = Importer.plan(groups, session: session, options: options, ledgers: nil)
-        do {
-            try ImportRun.checkFreeSpace(plan)
-            Issue.record("the check let \(plan.bytesToFetch) bytes through")
-        } catch let error as ImportError {
-            guard case .notEnoughSpace(let needed, let available, let folder) = error else {
-                Issue.record("unexpected \(error)")
-                return
-            }
-            #expect(needed == plan.bytesToFetch)
-            #expect(available <= 256 << 10)
-            #expect(folder == mount)
-        }
-    }
-}
-
-/// A small tmpfs for the free-space test (this runs as root in CI); false when mounting is refused.
-enum SmallDisk {
-    static func mount(at path: String, bytes: Int) -> Bool {
-        run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", path])
-    }
-
-    static func unmount(_ path: String) { _ = run("/bin/umount", [path]) }
-
-    static func run(_ program: String, _ arguments: [String]) -> Bool {
-        guard FileManager.default.isExecutableFile(atPath: program) else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 }

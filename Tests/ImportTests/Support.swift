@@ -3,6 +3,7 @@ import MediaManager
 import PTP
 import TestSupport
 import VirtualCamera
+@testable import Import
 
 /// A fresh folder under the system's temporary folder, removed by the caller.
 func temporaryFolder(_ label: String = "import") throws -> String {
@@ -87,4 +88,41 @@ func openInProcess(_ card: Card, identity: VirtualCamera.Identity = .init(), qui
         _ = finished.wait(timeout: .now() + 5)
     }
     return MediaSession(camera: opened, url: .simulator(path: nil))
+}
+
+/// What one import did: its plan, its summary, and the events of its files in order.
+struct ImportOutcome {
+    var plan: ImportPlan
+    var summary: BatchSummary
+    var events: [BatchEvent]
+
+    /// The names of the files that failed, in order.
+    var failedNames: [String] { events.compactMap { if case .failed(let item, _) = $0 { item.file.name } else { nil } } }
+    var fetchedNames: [String] { events.compactMap { if case .fetched(let item, _, _) = $0 { item.file.name } else { nil } } }
+}
+
+/// Imports every DCIM file of `card` through `session` (the ledgers in `card.ledgers`, by default into
+/// `card.pictures/%Y/%m-%d`), `chunkSize` bytes a request; Ctrl-C once `cancelAfterBytes` arrived. With
+/// `datesFromDownload`, a JPEG's date comes from the first bytes of its download, as in a real run.
+func runImport(
+    _ card: CardOnDisk, session: MediaSession, pattern: String? = nil,
+    configure: (inout ImportOptions) -> Void = { _ in }, run: ImportRun.Options = .init(), chunkSize: Int = 16 << 10,
+    cancelAfterBytes: UInt64? = nil, datesFromDownload: Bool = false, stopAfter: ((Error) -> Bool)? = nil
+) throws -> ImportOutcome {
+    try session.catalog.ensureLoaded()
+    var options = ImportOptions(pattern: try DestinationPattern(pattern ?? card.pictures + "/%Y/%m-%d"))
+    configure(&options)
+    let ledgers = try Importer.ledgers(for: session, folder: card.ledgers)
+    let groups = CardSelection.groups(for: CardSelection.dcimFiles(in: session.catalog), in: session.catalog)
+    let plan = Importer.plan(
+        groups, session: session, options: options, ledgers: ledgers, datesFromDownload: datesFromDownload)
+    let cancellation = CancellationFlag()
+    var events: [BatchEvent] = []
+    var importRun = ImportRun(session: session, plan: plan, ledgers: ledgers, options: run)
+    importRun.options.chunkSize = chunkSize
+    let summary = try importRun.run(
+        cancellation: cancellation,
+        progress: { p in if let limit = cancelAfterBytes, p.bytesDone >= limit { cancellation.cancel() } },
+        event: { events.append($0) }, stopAfter: stopAfter)
+    return ImportOutcome(plan: plan, summary: summary, events: events)
 }

@@ -15,6 +15,31 @@ struct MediaKindTests {
         #expect(MediaKind(fileName: name) == kind)
     }
 
+    /// Every extension the kinds name, in every case mix, and what lies next to them: one byte more or
+    /// less, a NUL before it, a non-ASCII letter (each extension is matched as one packed integer).
+    @Test func everyExtensionAndItsNeighbours() {
+        let extensions: [MediaKind: [String]] = [
+            .jpeg: ["jpg", "jpeg", "jpe"],
+            .raw: ["dng", "cr2", "cr3", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "pef", "srw"],
+            .tiff: ["tif", "tiff"], .heic: ["heic", "heif", "hif"], .mp4: ["mp4", "m4v"], .mov: ["mov"],
+            .lowResolutionVideo: ["lrf"], .telemetry: ["srt"], .thumbnail: ["thm"],
+        ]
+        for (kind, names) in extensions {
+            for ext in names {
+                #expect(MediaKind(fileName: "A." + ext) == kind, "\(ext)")
+                #expect(MediaKind(fileName: "A." + ext.uppercased()) == kind, "\(ext)")
+                #expect(MediaKind(fileName: "A." + ext.prefix(1).uppercased() + ext.dropFirst()) == kind, "\(ext)")
+                #expect(MediaKind(fileName: "A." + ext + "x") == .other, "\(ext)x")
+                #expect(MediaKind(fileName: "A." + ext.dropLast()) == .other || names.contains(String(ext.dropLast())), "\(ext)")
+                #expect(MediaKind(fileName: "A.\u{0}" + ext) == .other, "NUL \(ext)")
+                #expect(MediaKind(fileName: "A." + ext + "\u{0}") == .other, "\(ext) NUL")
+            }
+        }
+        #expect(MediaKind(fileName: "A.jpé") == .other)
+        #expect(MediaKind(fileName: "A.JPG.") == .other)
+        #expect(MediaKind(fileName: "A.") == .other)
+    }
+
     @Test func groups() {
         #expect(MediaKind.jpeg.isImage && MediaKind.raw.isImage && !MediaKind.mp4.isImage)
         #expect(MediaKind.mp4.isVideo && MediaKind.mov.isVideo && MediaKind.lowResolutionVideo.isVideo)

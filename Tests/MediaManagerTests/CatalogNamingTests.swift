@@ -35,4 +35,19 @@ import Testing
     @Test func aRepeatedNameGetsANumberAfterTheFirst() {
         #expect(CatalogNaming.distinct(Self.files(["A.JPG", "B.JPG", "A.JPG"])).map(\.name) == ["A.JPG", "B.JPG", "A (2).JPG"])
     }
+
+    /// The catalog's order is the names' UTF-8 bytes, compared in place: the same answers as comparing
+    /// the byte sequences, for prefixes, empty names, non-ASCII (composed and decomposed é differ) and
+    /// names long enough to live outside the string itself.
+    @Test func namesCompareByTheirBytes() {
+        let names = [
+            "", "A", "a", "AB", "A.JPG", "A.JPGX", "B", "Z", "_", "é", "e\u{301}", "ä.jpg", "日本.MP4", "🎉",
+            String(repeating: "x", count: 40), String(repeating: "x", count: 41), String(repeating: "x", count: 40) + "é",
+        ]
+        for a in names {
+            for b in names {
+                #expect(CatalogNaming.bytesPrecede(a, b) == a.utf8.lexicographicallyPrecedes(b.utf8), "\(a) < \(b)")
+            }
+        }
+    }
 }

@@ -33,22 +33,50 @@ import Testing
         return view
     }
 
+    /// A batch of this suite: the card of `layout` opened as a folder, its first `count` files by name
+    /// with their sizes, and a fresh destination.
+    struct Batch {
+        let card: CardFolder
+        let session: MediaSession
+        let files: [MediaFile]
+        let sizes: [String: Int]
+        let destination: String
+
+        init(first count: Int = GroupCommitTests.layout.count) throws {
+            card = try CardFolder(GroupCommitTests.layout)
+            session = try MediaSession.open(.folder(path: card.path))
+            try session.catalog.ensureLoaded()
+            files = Array(session.catalog.allFiles().filter { !$0.isFolder }.sorted { $0.name < $1.name }.prefix(count))
+            sizes = Dictionary(uniqueKeysWithValues: files.map { ($0.name, Int($0.size)) })
+            destination = try temporaryFolder()
+        }
+
+        /// Fetch options committing groups of four files, each sync recording into `views` what it saw
+        /// when it began (after `beforeLooking`, told whether this sync is the first).
+        func optionsRecordingSyncs(
+            into views: LockedBox<[SyncView]>, beforeLooking: @escaping @Sendable (_ firstSync: Bool) -> Void = { _ in }
+        ) -> MediaSession.FetchOptions {
+            let (sizes, caller) = (sizes, pthread_self())
+            var options = MediaSession.FetchOptions()
+            options.commits = GroupCommitter.Policy(
+                files: 4, bytes: 1 << 40, maximumWait: .infinity,
+                sync: { folder in
+                    beforeLooking(views.value.isEmpty)
+                    views.append(GroupCommitTests.look(folder, sizes: sizes, caller: caller))
+                })
+            return options
+        }
+    }
+
     @Test func aBatchIsSyncedOncePerGroupAndEachFileIsPlacedOnlyAfterItsSync() throws {
-        let card = try CardFolder(Self.layout)
-        let session = try MediaSession.open(.folder(path: card.path))
-        defer { session.close() }
-        try session.catalog.ensureLoaded()
-        let files = session.catalog.allFiles().filter { !$0.isFolder }.sorted { $0.name < $1.name }
-        let sizes = Dictionary(uniqueKeysWithValues: files.map { ($0.name, Int($0.size)) })
-        let destination = try temporaryFolder()
+        let batch = try Batch()
+        defer { batch.session.close() }
+        let (files, destination) = (batch.files, batch.destination)
         let views = LockedBox<[SyncView]>([])
-        let caller = pthread_self()
-        var options = MediaSession.FetchOptions()
-        options.commits = GroupCommitter.Policy(
-            files: 4, bytes: 1 << 40, maximumWait: .infinity,
-            sync: { folder in views.append(Self.look(folder, sizes: sizes, caller: caller)) })
         let reported = LockedBox<[String]>([])
-        let results = try session.fetch(files, to: destination, options: options, each: { reported.append($0.file.name) })
+        let results = try batch.session.fetch(
+            files, to: destination, options: batch.optionsRecordingSyncs(into: views),
+            each: { reported.append($0.file.name) })
 
         // Groups of 4, 4 and 2: three syncs (not one per file, not one per batch).
         let seen = views.value
@@ -65,34 +93,25 @@ import Testing
         // was reported once, in order.
         #expect(try FileManager.default.contentsOfDirectory(atPath: destination).sorted() == names)
         for file in files {
-            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination + "/" + file.name))) == card.files[file.path])
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination + "/" + file.name))) == batch.card.files[file.path])
         }
         #expect(results.allSatisfy { if case .success(.downloaded) = $0.outcome { true } else { false } })
         #expect(reported.value == names)
     }
 
     @Test func theDownloadGoesOnWhileAGroupIsSynced() throws {
-        let card = try CardFolder(Self.layout)
-        let session = try MediaSession.open(.folder(path: card.path))
-        defer { session.close() }
-        try session.catalog.ensureLoaded()
-        let files = session.catalog.allFiles().filter { !$0.isFolder }.sorted { $0.name < $1.name }
-        let sizes = Dictionary(uniqueKeysWithValues: files.map { ($0.name, Int($0.size)) })
+        let batch = try Batch()
+        defer { batch.session.close() }
+        let (files, destination) = (batch.files, batch.destination)
         let last = try #require(files.last)
-        let destination = try temporaryFolder()
         let lastArrived = Mailbox<Bool>()
         let views = LockedBox<[SyncView]>([])
-        let caller = pthread_self()
-        var options = MediaSession.FetchOptions()
-        options.commits = GroupCommitter.Policy(
-            files: 4, bytes: 1 << 40, maximumWait: .infinity,
-            sync: { folder in
-                // The first sync holds on until the batch's last file has arrived whole: it can only if the
-                // download does not wait for the sync.
-                if views.value.isEmpty { _ = lastArrived.take(timeout: 30) }
-                views.append(Self.look(folder, sizes: sizes, caller: caller))
-            })
-        let results = try session.fetch(
+        // The first sync holds on until the batch's last file has arrived whole: it can only if the
+        // download does not wait for the sync.
+        let options = batch.optionsRecordingSyncs(into: views) { firstSync in
+            if firstSync { _ = lastArrived.take(timeout: 30) }
+        }
+        let results = try batch.session.fetch(
             files, to: destination, options: options,
             progress: { p in if p.name == last.name && p.bytesDone == p.totalBytes { lastArrived.put(true) } })
         let seen = views.value
@@ -106,20 +125,11 @@ import Testing
     }
 
     @Test func aBatchOfOneGroupSyncsOnceOnTheCallersThread() throws {
-        let card = try CardFolder(Self.layout)
-        let session = try MediaSession.open(.folder(path: card.path))
-        defer { session.close() }
-        try session.catalog.ensureLoaded()
-        let files = Array(session.catalog.allFiles().filter { !$0.isFolder }.sorted { $0.name < $1.name }.prefix(3))
-        let sizes = Dictionary(uniqueKeysWithValues: files.map { ($0.name, Int($0.size)) })
-        let destination = try temporaryFolder()
+        let batch = try Batch(first: 3)
+        defer { batch.session.close() }
+        let (files, destination) = (batch.files, batch.destination)
         let views = LockedBox<[SyncView]>([])
-        let caller = pthread_self()
-        var options = MediaSession.FetchOptions()
-        options.commits = GroupCommitter.Policy(
-            files: 4, bytes: 1 << 40, maximumWait: .infinity,
-            sync: { folder in views.append(Self.look(folder, sizes: sizes, caller: caller)) })
-        _ = try session.fetch(files, to: destination, options: options)
+        _ = try batch.session.fetch(files, to: destination, options: batch.optionsRecordingSyncs(into: views))
         #expect(views.value.count == 1)
         #expect(views.value.first?.onCaller == true)
         #expect(views.value.first?.whole == Set(files.map(\.name)))
@@ -127,17 +137,14 @@ import Testing
     }
 
     @Test func aGroupClosesAtItsByteBound() throws {
-        let card = try CardFolder(Self.layout)
-        let session = try MediaSession.open(.folder(path: card.path))
-        defer { session.close() }
-        try session.catalog.ensureLoaded()
-        let files = session.catalog.allFiles().filter { !$0.isFolder }.sorted { $0.name < $1.name }
+        let batch = try Batch()
+        defer { batch.session.close() }
         let syncs = LockedBox(0)
         var options = MediaSession.FetchOptions()
         // Each file is over 3,000 bytes: a bound of 6,000 closes a group every second file.
         options.commits = GroupCommitter.Policy(
             files: 1000, bytes: 6_000, maximumWait: .infinity, sync: { _ in syncs.increment() })
-        let results = try session.fetch(files, to: try temporaryFolder(), options: options)
+        let results = try batch.session.fetch(batch.files, to: batch.destination, options: options)
         #expect(syncs.value == 5)
         #expect(results.allSatisfy { if case .success(.downloaded) = $0.outcome { true } else { false } })
     }

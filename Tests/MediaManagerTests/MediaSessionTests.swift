@@ -87,6 +87,7 @@ final class LoopbackServer: @unchecked Sendable {
         #expect(session.catalog.isFolder("") && session.catalog.isFolder("/"))
         #expect(!session.catalog.isFolder("DCIM/100MEDIA/DJI_0001.JPG") && !session.catalog.isFolder("DCIM/100"))
         #expect(session.catalog.file(atPath: "/DCIM//101MEDIA/IMG_0001.JPG")?.size == 1_000)
+        Self.expectRecordsAreFoldersExactlyWhereTheCatalogHasFolders(session.catalog)
 
         let destination = try temporaryFolder()
         let reported = LockedBox<[String]>([])
@@ -129,6 +130,20 @@ final class LoopbackServer: @unchecked Sendable {
         force.overwrite = true
         let replaced = try session.fetch([mp4], to: destination, options: force)
         #expect(try replaced[0].outcome.get() == .downloaded(path: local, bytes: mp4.size, resumedFrom: 0))
+    }
+
+    /// `ls` takes a record's `isFolder` for whether the catalog holds a folder at its path (no lookup per
+    /// file): every record of every folder says so exactly.
+    static func expectRecordsAreFoldersExactlyWhereTheCatalogHasFolders(_ catalog: MediaCatalog) {
+        var folders = 0
+        for path in catalog.folderPaths {
+            for file in catalog.contents(of: path) ?? [] {
+                let child = path.isEmpty ? file.name : path + "/" + file.name
+                #expect(file.isFolder == catalog.isFolder(child), "\(child)")
+                if file.isFolder { folders += 1 }
+            }
+        }
+        #expect(folders == catalog.folderPaths.count - 1)  // every folder but the root is some folder's record
     }
 
     @Test func worksOverACardFolder() throws {

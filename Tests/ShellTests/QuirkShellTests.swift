@@ -202,4 +202,27 @@ import VirtualCamera
         #expect(!camera.transport.operations.contains(.getStorageInfo), "\(camera.transport.operations)")
         #expect(camera.transport.operations.contains(.getObjectPropList), "\(camera.transport.operations)")
     }
+
+    /// The camera answers an error for a photo (`unreadable-jpeg`), or the link drops as it is asked for
+    /// (`drop-at-jpeg`), while `import` reads its first bytes for its date: a line names the photo, nothing
+    /// of it is written; after an error the import goes on, after a drop it says the camera went away and
+    /// stops there, rather than fail every file left. Either way the exit status says something failed.
+    @Test(arguments: ["unreadable-jpeg", "drop-at-jpeg"])
+    func importNamesAPhotoWhoseFirstBytesCannotBeRead(_ quirk: String) throws {
+        let (shell, output, camera) = try shell(try Quirks(parsing: quirk))
+        defer { camera.session.close() }
+        shell.environment["XDG_DATA_HOME"] = downloads.path + "/data"
+        let pictures = downloads.path + "/Pictures"
+        #expect(shell.run(line: "import --to '\(pictures)'") == .failure)
+        let named = output.errors.filter { $0.contains("none of its") }
+        let unreadable = quirk == "drop-at-jpeg" ? ["DJI_0001.JPG"] : ["DJI_0001.JPG", "IMG_0100.JPG"]
+        #expect(named.count == unreadable.count, "\(output.errors)")
+        for (line, name) in zip(named, unreadable) { #expect(line.hasPrefix("error: import: \(name): "), "\(line)") }
+        #expect(output.errors.contains { $0.contains("the camera went away") } == (quirk == "drop-at-jpeg"), "\(output.errors)")
+        let home = Set(FileManager.default.subpaths(atPath: pictures) ?? [])
+        for name in unreadable { #expect(!home.contains(name) && !home.contains(name + ".part"), "\(home.sorted())") }
+        if quirk == "unreadable-jpeg" {
+            #expect(home.contains("DJI_0002.JPG") && home.contains("IMG_0101.JPG"), "\(home.sorted())")
+        }
+    }
 }

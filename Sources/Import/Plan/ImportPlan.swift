@@ -50,9 +50,14 @@ public struct ImportPlan: Sendable {
     public var alreadyThere: [ImportItem] { items.filter { $0.action == .alreadyThere } }
     /// The new files of the unplaced groups (fetched unless the same file turns out to be there).
     public var unplacedFiles: [MediaFile] { unplaced.flatMap(\.newMembers) }
-    /// Bytes still to download (the unplaced files counted whole: their `.part` is not known yet).
+    /// Bytes still to download, what a `.part` left by an earlier run holds not counted (a resumed download
+    /// fetches only the rest). The unplaced groups are placed for this as the run places them, at their
+    /// listed dates (which looks at the destination): a photo whose EXIF puts it on another day has its
+    /// `.part` elsewhere and counts whole.
     public var bytesToFetch: UInt64 {
-        items.reduce(0) { $0 + $1.bytesToFetch } + unplacedFiles.reduce(0) { $0 + $1.size }
+        var tentative = placer
+        let later = unplaced.flatMap { tentative.place($0, date: $0.main.captureDate) }
+        return (items + later).reduce(0) { $0 + $1.bytesToFetch }
     }
 }
 

@@ -5,9 +5,11 @@ import PTP
 /// Reads the first bytes of the files an import is about to write (each whole, when it fits one request)
 /// on a thread of its own, ahead of the run in the run's order: while the run writes, hashes and syncs one
 /// file, the next one's request is on the link already, so the link never waits for the disk. Holds at
-/// most `maxFiles` results and `maxBytes` bytes not yet taken (at least one); stops at the first failed
-/// read (the run then reads for itself, and says what failed). `finish()` stops it and waits for the
-/// request in flight, so no request of the run is left on the link when the run returns.
+/// most `maxFiles` results and `maxBytes` bytes not yet taken (at least one). A file the camera refuses
+/// (a damaged one: its answer is an error code) fails alone and the reader goes on; any other failure (the
+/// link lost, a timeout, Ctrl-C) stops it, and the run reads for itself from there and says what failed.
+/// `finish()` stops it and waits for the request in flight, so no request of the run is left on the link
+/// when the run returns.
 final class FirstBytesReadAhead: @unchecked Sendable {
     // Safety: everything below `condition` is only touched with it held; `files` and `position` are
     // constant, the camera and the sizing are safe to use from any thread.
@@ -82,11 +84,18 @@ final class FirstBytesReadAhead: @unchecked Sendable {
                     if case .success(let first) = result { heldBytes += first.bytes.count }
                 }
                 condition.broadcast()
-                if case .failure = result { return true }
+                if case .failure(let error) = result { return !Self.cameraAnswered(error) }
                 return false
             }
             if failed { return }
         }
+    }
+
+    /// True when the camera itself refused the read with a response code: it is still there to ask for the
+    /// next file.
+    static func cameraAnswered(_ error: Error) -> Bool {
+        if case PTPError.response = error { return true }
+        return false
     }
 
     /// The first bytes of `file`, waiting for them; those of the files before it are dropped (the run

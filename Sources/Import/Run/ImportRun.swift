@@ -250,8 +250,18 @@ public struct ImportRun {
                         continue
                     case .failure(let error):
                         // Its date is not known: it fails (and the next import brings it), rather than go
-                        // under the listed date, or ask again a camera that just failed.
-                        if case .fetch = item.action { going = try failed(item, error) } else { skip(item) }
+                        // under the listed date, or ask again a camera that just failed. Nothing of it was
+                        // written; the error is a download's stopped at byte 0, so that the caller's
+                        // `stopAfter` sees a camera gone as it does in any download. The rest of its group
+                        // comes as usual: a RAW is never held back by its JPEG.
+                        if case .fetch = item.action {
+                            let stopped = DownloadError.interrupted(
+                                remoteName: item.file.name, path: item.destination, at: 0, size: item.file.size,
+                                cause: error)
+                            going = try failed(item, stopped)
+                        } else {
+                            skip(item)
+                        }
                         continue
                     }
                 }

@@ -1,3 +1,4 @@
+import Foundation
 import PTP
 
 /// The whole card from one GetObjectPropList (from the root, Depth all): every folder's objects, so that
@@ -99,8 +100,9 @@ extension Camera {
         guard let objects = tree.objects(in: folder, storage: storage) else { return nil }
         var listing = FolderListing()
         listing.files.reserveCapacity(objects.underestimatedCount)
+        let zone = TimeZone.current
         for object in objects {
-            try add(object, storage: storage, folder: folder, folderPath: folderPath, into: &listing)
+            try add(object, storage: storage, folder: folder, folderPath: folderPath, zone: zone, into: &listing)
         }
         return listing
     }

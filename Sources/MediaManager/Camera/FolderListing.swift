@@ -56,6 +56,7 @@ extension Camera {
         var listing = FolderListing()
         listing.files.reserveCapacity(objects.count)
         var seen = Set<UInt32>(minimumCapacity: objects.count)
+        let zone = TimeZone.current
         for object in objects {
             let handle = object.handle
             guard handle != 0, handle != 0xFFFF_FFFF, handle != folder else { return nil }
@@ -64,18 +65,22 @@ extension Camera {
             }
             if let s = object.storageID, UInt32(truncatingIfNeeded: s) != storage, folder == nil { continue }
             guard seen.insert(handle).inserted else { continue }
-            try add(object, storage: storage, folder: folder, folderPath: folderPath, into: &listing)
+            try add(object, storage: storage, folder: folder, folderPath: folderPath, zone: zone, into: &listing)
         }
         return listing
     }
 
-    /// Adds one object of a property list; one without a name is asked for its ObjectInfo.
-    func add(_ object: ListedObject, storage: UInt32, folder: UInt32?, folderPath: String, into listing: inout FolderListing) throws {
+    /// Adds one object of a property list; one without a name is asked for its ObjectInfo. Dates without a
+    /// zone are read in `zone` (the host's: asked once per listing, not per object).
+    func add(
+        _ object: ListedObject, storage: UInt32, folder: UInt32?, folderPath: String, zone: TimeZone,
+        into listing: inout FolderListing
+    ) throws {
         guard let name = object.displayName else {
             try describe(object.handle, folder: folder, folderPath: folderPath, into: &listing)
             return
         }
-        let file = Self.file(object, name: name, storage: storage, folder: folder, folderPath: folderPath)
+        let file = Self.file(object, name: name, storage: storage, folder: folder, folderPath: folderPath, zone: zone)
         noteRepairs(of: file, into: &listing)
         listing.files.append(file)
     }
@@ -123,9 +128,12 @@ extension Camera {
     /// ParentObject as the root: 0, though some devices say 0xFFFFFFFF.
     static func normalizedParent(_ parent: UInt32) -> UInt32 { parent == 0xFFFF_FFFF ? 0 : parent }
 
-    static func file(_ object: ListedObject, name: String, storage: UInt32, folder: UInt32?, folderPath: String) -> MediaFile {
+    static func file(
+        _ object: ListedObject, name: String, storage: UInt32, folder: UInt32?, folderPath: String, zone: TimeZone
+    ) -> MediaFile {
         let format = ObjectFormatCode(UInt16(truncatingIfNeeded: object.format ?? 0x3000))
-        let date = object.dateCreated.flatMap { PTPDateTime.parse($0) } ?? object.dateModified.flatMap { PTPDateTime.parse($0) }
+        let date = object.dateCreated.flatMap { PTPDateTime.parse($0, assumedZone: zone) }
+            ?? object.dateModified.flatMap { PTPDateTime.parse($0, assumedZone: zone) }
         var file = MediaFile(
             id: object.handle, storageID: UInt32(truncatingIfNeeded: object.storageID ?? UInt64(storage)),
             parentID: folder ?? 0, name: name, folder: folderPath, kind: MediaKind(fileName: name, format: format),

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Gives every object of a folder a name of its own in the catalog, so that each is reachable by path,
 /// glob and completion, even when the device repeats a name or gives one that cannot be a path component
 /// (empty, `.`, `..`, holding `/` or NUL). The device's own name is kept in `MediaFile.deviceName`.
@@ -46,11 +48,28 @@ enum CatalogNaming {
     /// True when every name is usable and each sorts after the one before by its bytes: the names are
     /// then distinct and in the catalog's order, and `makeDistinct` and a sort would change nothing.
     static func areUsableAndAscending(_ files: [MediaFile]) -> Bool {
+        var previous: String?
         for i in files.indices {
-            guard isUsable(files[i].name) else { return false }
-            if i > 0, !files[i - 1].name.utf8.lexicographicallyPrecedes(files[i].name.utf8) { return false }
+            let name = files[i].name
+            guard isUsable(name) else { return false }
+            if let previous, !bytesPrecede(previous, name) { return false }
+            previous = name
         }
         return true
+    }
+
+    /// True when `a` sorts before `b` by their UTF-8 bytes, the catalog's order (`String`'s own `<`
+    /// compares by Unicode's canonical order, which is not it). Compares the bytes in place.
+    static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order < 0 || (order == 0 && x.count < y.count)
+            }
+        }
     }
 
     static func numbered(_ name: String, _ n: Int) -> String {

@@ -143,7 +143,7 @@ public final class MediaCatalog: @unchecked Sendable {
                         newGaps.append("more than \(Self.maximumObjects) objects: the rest was not read")
                     }
                     objects += entries.count
-                    if !inOrder { entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) } }
+                    if !inOrder { entries.sort { CatalogNaming.bytesPrecede($0.name, $1.name) } }
                     newFolders[path] = entries
                     if objects >= Self.maximumObjects { break storeLoop }
                     // By index: a loop over the records would copy each one (100,000 on a big card).
@@ -201,7 +201,7 @@ public final class MediaCatalog: @unchecked Sendable {
     }
 
     func sortByName(_ files: [MediaFile]) -> [MediaFile] {
-        files.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        files.sorted { CatalogNaming.bytesPrecede($0.name, $1.name) }
     }
 
     // MARK: Queries (cache only, no device requests)
@@ -227,7 +227,7 @@ public final class MediaCatalog: @unchecked Sendable {
         var high = list.count
         while low < high {
             let middle = (low + high) / 2
-            if list[middle].name.utf8.lexicographicallyPrecedes(place.name.utf8) { low = middle + 1 } else { high = middle }
+            if CatalogNaming.bytesPrecede(list[middle].name, place.name) { low = middle + 1 } else { high = middle }
         }
         if low < list.count, list[low].id == id { return list[low] }
         return list.first { $0.id == id }

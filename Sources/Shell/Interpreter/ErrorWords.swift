@@ -27,7 +27,8 @@ enum ErrorWords {
             return error.description + " (fetch again gives this file a unique name; fetch --force replaces it)"
         case .interrupted(let remoteName, _, let at, let size, let cause):
             if cause.isCancellation { return error.description + ", fetch again to resume" }
-            return "\(remoteName): \(sentence(for: cause)) (\(at) of \(size) bytes kept in .part)"
+            let kept = at > 0 ? "\(at) of \(size) bytes kept in .part" : "none of its \(size) bytes written"
+            return "\(remoteName): \(sentence(for: cause)) (\(kept))"
         case .local(let failure):
             return LocalFailureWords.sentence(for: failure)
         case .sizeMismatch, .overrun:

@@ -8,6 +8,8 @@
 public protocol ShellOutput: AnyObject {
     /// Writes text to standard output (lines end in `\n`; the text is already safe to print).
     func write(_ text: String)
+    /// Writes `line` and a newline to standard output.
+    func line(_ line: String)
     /// Writes one line to standard error.
     func error(_ line: String)
     /// Where a progress line is drawn (standard error on a terminal), or nil when it must stay quiet.
@@ -28,7 +30,7 @@ extension ShellOutput {
     public func clearWriteFailure() {}
 
     /// Writes `line` and a newline to standard output.
-    func line(_ line: String) { write(line + "\n") }
+    public func line(_ line: String) { write(line + "\n") }
 }
 
 /// The process's standard output (buffered, flushed before every error, prompt and exit) and error.
@@ -53,6 +55,14 @@ public final class StandardOutput: ShellOutput {
         // Once a write failed, the rest of the command's output has nowhere to go: drop it cheaply.
         guard writeFailure == nil else { return }
         buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 || outputIsTerminal { flush() }
+    }
+
+    /// `write(line + "\n")` without making that string: `ls` of 100,000 names writes as many lines.
+    public func line(_ line: String) {
+        guard writeFailure == nil else { return }
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(UInt8(ascii: "\n"))
         if buffer.count >= 1 << 16 || outputIsTerminal { flush() }
     }
 

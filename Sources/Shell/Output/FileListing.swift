@@ -24,9 +24,8 @@ struct FileListing {
 
     /// The names as shown, folders ending in `/`; quoted as `ShellEscapedName` says when `quoted`.
     static func names(_ entries: [RemoteEntry], quoted: Bool) -> [String] {
-        let suffixes = entries.map { $0.isFolder ? "/" : "" }
-        guard quoted else { return zip(entries, suffixes).map { SafeText.display($0.shown) + $1 } }
-        return ShellEscapedName.column(entries.map(\.shown), suffixes: suffixes)
+        guard quoted else { return entries.map { $0.isFolder ? SafeText.display($0.shown) + "/" : SafeText.display($0.shown) } }
+        return ShellEscapedName.column(entries.map(\.shown), suffixes: entries.map { $0.isFolder ? "/" : "" })
     }
 
     /// `2024-05-01 10:15  12.3 MB  video  0:12 1920x1080 30 fps  DJI_0003.MP4`: date, size, kind,

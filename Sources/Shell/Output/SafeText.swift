@@ -3,6 +3,8 @@ public enum SafeText {
     /// `text` with control characters and bidirectional overrides written as visible escapes
     /// (`\x1b`, `\u{202E}`), so nothing a name holds can move the cursor or recolour the screen.
     public static func display(_ text: String) -> String {
+        // Printable ASCII, as most names are, is safe as it is: one pass over the bytes says so.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {

@@ -41,6 +41,14 @@ struct ObjectPresentation {
         quirks.contains(.genericFormat) && !object.isFolder ? .undefined : object.format
     }
 
+    /// True for the first JPEG among the files of its folder: the file `unreadable-jpeg` and `drop-at-jpeg`
+    /// make unreadable.
+    func isFirstJPEG(_ object: CardObject) -> Bool {
+        guard !object.isFolder, object.format == .exifJPEG else { return false }
+        let first = (card.children(of: object.parent) ?? []).first { card.object($0)?.format == .exifJPEG }
+        return first == object.handle
+    }
+
     /// True for the object whose ObjectInfo is truncated and whose name property is missing.
     func isTruncated(_ object: CardObject) -> Bool {
         quirks.contains(.truncatedObjectInfo) && fileIndex(object) == 1

@@ -26,6 +26,8 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
     case stallOpen = "stall-open"
     case uploadsOnReadOnly = "uploads-on-read-only"
     case noCard = "no-card"
+    case unreadableJPEG = "unreadable-jpeg"
+    case dropAtJPEG = "drop-at-jpeg"
 
     public static func < (a: Quirk, b: Quirk) -> Bool { a.rawValue < b.rawValue }
 
@@ -78,6 +80,10 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
             "opens the session, then never answers GetDeviceInfo (a camera that hangs while it is opened)"
         case .noCard:
             "its one slot holds no card: GetStorageInfo and every listing of the store answer StoreNotAvailable (0x2013)"
+        case .unreadableJPEG:
+            "each folder's first JPEG cannot be read: GetObject and GetPartialObject answer GeneralError (0x2002), as for a damaged file"
+        case .dropAtJPEG:
+            "the connection closes when a folder's first JPEG is asked for (a camera switched off, a Wi-Fi link lost)"
         case .uploadsOnReadOnly:
             "a read-only card (serve --read-only) still lists SendObjectInfo and SendObject, which answer StoreReadOnly (0x200E), as QEMU's read-only usb-mtp"
         }

@@ -30,12 +30,31 @@ extension ResponderSession {
             return .some(.fail(.storeNotAvailable))
         }
         if quirks.contains(.stallOpen) && command.code == .getDeviceInfo { return stalled(command, by: .stallOpen) }
+        if sessionID != nil && quirks.contains(.unreadableJPEG) && readsFirstJPEG(command) {
+            return .some(.fail(.generalError))
+        }
         if sessionID != nil, [.getObject, .getPartialObject, .getPartialObject64, .getThumb, .deleteObject, .getObjectPropValue]
             .contains(command.code), let object = card.object(command.parameter(0)), !quirkState.isKnown(object)
         {
             return .some(.fail(.invalidObjectHandle))
         }
         return nil
+    }
+
+    /// `drop-at-jpeg`: throws (which ends the session and closes the connection) before `command` reads a
+    /// folder's first JPEG.
+    func dropsConnection(before command: PTPCommand) throws {
+        guard quirks.contains(.dropAtJPEG), sessionID != nil, readsFirstJPEG(command) else { return }
+        camera.log("\(command.code): connection closed (\(Quirk.dropAtJPEG.rawValue))")
+        throw PTPError.connectionClosed("closed by the drop-at-jpeg quirk")
+    }
+
+    /// True when `command` reads the content of its folder's first JPEG.
+    private func readsFirstJPEG(_ command: PTPCommand) -> Bool {
+        guard [.getObject, .getPartialObject, .getPartialObject64].contains(command.code),
+            let object = card.object(command.parameter(0))
+        else { return false }
+        return presentation.isFirstJPEG(object)
     }
 
     /// No answer to `command`, ever; said in the log, so that a test knows the initiator is waiting now.

@@ -82,6 +82,7 @@ final class ResponderSession: @unchecked Sendable {
     private func handle(_ incoming: IncomingCommand) throws -> UInt64 {
         let command = incoming.command
         card.noteActivity()
+        try dropsConnection(before: command)
         var answer: Answer
         if incoming.hasDataOut && command.code == .sendObject {
             answer = try receiveObject(command)

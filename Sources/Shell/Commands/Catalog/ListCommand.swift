@@ -58,7 +58,7 @@ struct ListCommand: ShellCommand {
         var printedBefore = false
         for block in blocks {
             var found = block.entries
-            if !invocation.has(.all) {
+            if !invocation.has(.all), found.contains(where: \.isHidden) {
                 // Hidden names (phones keep `.thumbnails` and `.trashed-…` on their cards) unless named outright.
                 found = found.filter { !$0.isHidden || named.contains($0.shown) }
             }

@@ -26,7 +26,8 @@ struct ListingBlock {
                 operands += 1
                 if entry.isFolder && !word.isGlob && expandingGlobbedFolders {
                     let prefix = single ? "" : (entry.shown.hasSuffix("/") ? entry.shown : entry.shown + "/")
-                    direct += contents(of: entry.path, shownUnder: prefix, in: catalog)
+                    let listed = contents(of: entry.path, shownUnder: prefix, in: catalog)
+                    if direct.isEmpty { direct = listed } else { direct += listed }  // `ls FOLDER`: no copy
                 } else if entry.isFolder && expandingGlobbedFolders {
                     if showingAll || !entry.isHidden { folders.append(entry) } else { operands -= 1 }
                 } else {
@@ -54,11 +55,13 @@ struct ListingBlock {
         })
     }
 
+    /// The folder's records as entries. A record is a folder exactly when the catalog holds a folder at its
+    /// path (`MediaCatalog.contents(of:)`), so no lookup per file is needed.
     private static func contents(of path: String, shownUnder prefix: String, in catalog: MediaCatalog) -> [RemoteEntry] {
         (catalog.contents(of: path) ?? []).map { file in
-            let child = RemotePath.child(file.name, of: path)
-            return RemoteEntry(
-                path: child, file: file, isFolder: file.isFolder || catalog.isFolder(child), shown: prefix + file.name)
+            RemoteEntry(
+                path: RemotePath.child(file.name, of: path), file: file, isFolder: file.isFolder,
+                shown: prefix.isEmpty ? file.name : prefix + file.name)
         }
     }
 }
