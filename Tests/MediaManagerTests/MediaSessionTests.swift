@@ -154,6 +154,28 @@ final class LoopbackServer: @unchecked Sendable {
         #expect(!session.camera.summary.model.isEmpty)
     }
 
+    /// A file looked up by its path is found in a large folder whatever its place in the order (first, last,
+    /// a name that sorts between others by its bytes), and a name that is not there, or only in another
+    /// case, is nil.
+    @Test func aFileIsFoundByItsPathInALargeFolder() throws {
+        var layout: [String: Int] = [:]
+        for n in 0..<300 { layout["DCIM/100MEDIA/IMG_\(String(format: "%04d", n)).JPG"] = 1 }
+        layout["DCIM/100MEDIA/a-lower.JPG"] = 2
+        layout["DCIM/100MEDIA/Z.JPG"] = 3
+        let card = try CardFolder(layout)
+        let session = try MediaSession.open(.folder(path: card.path))
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        for name in ["IMG_0000.JPG", "IMG_0150.JPG", "IMG_0299.JPG", "a-lower.JPG", "Z.JPG"] {
+            #expect(session.catalog.file(atPath: "DCIM/100MEDIA/" + name)?.name == name)
+        }
+        #expect(session.catalog.file(atPath: "DCIM/100MEDIA/Z.JPG")?.size == 3)
+        #expect(session.catalog.file(atPath: "/DCIM/100MEDIA/IMG_0007.JPG")?.name == "IMG_0007.JPG")
+        #expect(session.catalog.file(atPath: "DCIM/100MEDIA/IMG_0300.JPG") == nil)
+        #expect(session.catalog.file(atPath: "DCIM/100MEDIA/z.jpg") == nil)
+        #expect(session.catalog.file(atPath: "DCIM/100MEDIA")?.isFolder == true)
+    }
+
     @Test func worksOverPTPIP() throws {
         let card = try CardFolder(Self.layout)
         let server = try LoopbackServer(card: try Card(folder: card.path))

@@ -211,10 +211,22 @@ public final class MediaCatalog: @unchecked Sendable {
 
     public func isFolder(_ path: String) -> Bool { lock.withLock { folders[normalize(path)] != nil } }
 
+    /// The record at `path`: a binary search of its folder by name (a scan should the order ever not
+    /// hold), so that a glob of 10,000 names checks them in 10,000 x 14 steps, not 10,000 x 5,000.
     public func file(atPath path: String) -> MediaFile? {
         let p = normalize(path)
         let (folder, name) = split(p)
-        return lock.withLock { folders[folder]?.first { $0.name == name } }
+        return lock.withLock {
+            guard let list = folders[folder] else { return nil }
+            var low = 0
+            var high = list.count
+            while low < high {
+                let middle = (low + high) / 2
+                if CatalogNaming.bytesPrecede(list[middle].name, name) { low = middle + 1 } else { high = middle }
+            }
+            if low < list.count, list[low].name == name { return list[low] }
+            return list.first { $0.name == name }
+        }
     }
 
     public func file(id: UInt32) -> MediaFile? { lock.withLock { fileLocked(id) } }
