@@ -25,6 +25,21 @@ static inline void LIBUSB_CALL msh_libusb_transfer_finished(struct libusb_transf
     *(int *)transfer->user_data = 1;
 }
 
+/// The libusb error for how a finished transfer ended (0 when it completed). A cancelled one ended by
+/// `timed_out` (our own deadline) is a timeout; by `*cancel`, an interruption; by anything else, an I/O error.
+static inline int msh_transfer_result(const struct libusb_transfer *transfer, int timed_out, const int *cancel) {
+    switch (transfer->status) {
+    case LIBUSB_TRANSFER_COMPLETED: return 0;
+    case LIBUSB_TRANSFER_TIMED_OUT: return LIBUSB_ERROR_TIMEOUT;
+    case LIBUSB_TRANSFER_STALL: return LIBUSB_ERROR_PIPE;
+    case LIBUSB_TRANSFER_NO_DEVICE: return LIBUSB_ERROR_NO_DEVICE;
+    case LIBUSB_TRANSFER_OVERFLOW: return LIBUSB_ERROR_OVERFLOW;
+    case LIBUSB_TRANSFER_CANCELLED:
+        return timed_out ? LIBUSB_ERROR_TIMEOUT : msh_flag_is_raised(cancel) ? LIBUSB_ERROR_INTERRUPTED : LIBUSB_ERROR_IO;
+    default: return LIBUSB_ERROR_IO;
+    }
+}
+
 /// One bulk (`type` LIBUSB_TRANSFER_TYPE_BULK) or interrupt transfer, as libusb_bulk_transfer does it, but
 /// through the asynchronous API so that another thread can end it: the events are handled in slices of
 /// 100 ms, and once `*cancel` is raised the transfer is cancelled and LIBUSB_ERROR_INTERRUPTED returned
@@ -64,16 +79,7 @@ static inline int msh_libusb_transfer(
         }
     }
     *transferred = transfer->actual_length;
-    int result;
-    switch (transfer->status) {
-    case LIBUSB_TRANSFER_COMPLETED: result = 0; break;
-    case LIBUSB_TRANSFER_TIMED_OUT: result = LIBUSB_ERROR_TIMEOUT; break;
-    case LIBUSB_TRANSFER_STALL: result = LIBUSB_ERROR_PIPE; break;
-    case LIBUSB_TRANSFER_NO_DEVICE: result = LIBUSB_ERROR_NO_DEVICE; break;
-    case LIBUSB_TRANSFER_OVERFLOW: result = LIBUSB_ERROR_OVERFLOW; break;
-    case LIBUSB_TRANSFER_CANCELLED: result = msh_flag_is_raised(cancel) ? LIBUSB_ERROR_INTERRUPTED : LIBUSB_ERROR_IO; break;
-    default: result = LIBUSB_ERROR_IO; break;
-    }
+    int result = msh_transfer_result(transfer, 0, cancel);
     libusb_free_transfer(transfer);
     return result;
 }
@@ -152,18 +158,7 @@ static inline int msh_libusb_reap(
     }
     struct libusb_transfer *transfer = queued->transfer;
     *transferred = transfer->actual_length;
-    int result;
-    switch (transfer->status) {
-    case LIBUSB_TRANSFER_COMPLETED: result = 0; break;
-    case LIBUSB_TRANSFER_TIMED_OUT: result = LIBUSB_ERROR_TIMEOUT; break;
-    case LIBUSB_TRANSFER_STALL: result = LIBUSB_ERROR_PIPE; break;
-    case LIBUSB_TRANSFER_NO_DEVICE: result = LIBUSB_ERROR_NO_DEVICE; break;
-    case LIBUSB_TRANSFER_OVERFLOW: result = LIBUSB_ERROR_OVERFLOW; break;
-    case LIBUSB_TRANSFER_CANCELLED:
-        result = timed_out ? LIBUSB_ERROR_TIMEOUT : msh_flag_is_raised(cancel) ? LIBUSB_ERROR_INTERRUPTED : LIBUSB_ERROR_IO;
-        break;
-    default: result = LIBUSB_ERROR_IO; break;
-    }
+    int result = msh_transfer_result(transfer, timed_out, cancel);
     libusb_free_transfer(transfer);
     free(queued);
     return result;

@@ -31,11 +31,12 @@ public final class Card: @unchecked Sendable {
     /// sees a written file before the card has recorded it under the handle it promised.
     let scanLock = NSLock()
 
-    private let lock = NSLock()
-    private var objects: [UInt32: CardObject] = [:]
-    private var children: [UInt32: [UInt32]] = [0: []]
-    private var handleByPath: [String: UInt32] = [:]
-    private var pathByHandle: [UInt32: String] = [:]
+    /// Guards the tree below (not private: Card+Refresh.swift applies scans to it).
+    let lock = NSLock()
+    var objects: [UInt32: CardObject] = [:]
+    var children: [UInt32: [UInt32]] = [0: []]
+    var handleByPath: [String: UInt32] = [:]
+    var pathByHandle: [UInt32: String] = [:]
     private var nextHandle: UInt32 = 1
     private var subscribers: [Int: @Sendable (PTPEvent) -> Void] = [:]
     private var nextSubscriber = 0
@@ -250,7 +251,7 @@ public final class Card: @unchecked Sendable {
     private func pathIsOnDisk(_ handle: UInt32) -> Bool {
         lock.withLock { objects[handle]?.isFolder == true && diskFolders.contains(handle) }
     }
-    private var diskFolders: Set<UInt32> = []
+    var diskFolders: Set<UInt32> = []
 
     /// Takes a picture: a new JPEG in the last DCIM folder (created if missing), named after the highest
     /// number there; with `newFolder`, in a new DCIM folder numbered one past the last, as some cameras do.
@@ -313,185 +314,18 @@ public final class Card: @unchecked Sendable {
         }
     }
 
-    /// Re-reads the served folder and reports what changed as events. In-memory cards never change
-    /// behind our back. A quick refresh (`full: false`, before each listing) re-reads only the folders
-    /// whose modification time changed — one stat per folder instead of one per file; a full one (the
-    /// background watcher) also notices files that grew in place. Returns the handles added and removed.
-    ///
-    /// Refreshes run one at a time, each scanning and applying under `scanLock` (the watcher's and the
-    /// quick ones before listings alike): a scan made before a change is never applied after one that saw
-    /// it, so a file cannot be removed by a stale scan and come back under a new handle. The events go out
-    /// after, outside it, so a subscriber that lists the card in return cannot deadlock with it.
-    ///
-    /// A background refresh (the watcher's, at the lowest priority) gives up as soon as another refresh
-    /// waits for `scanLock`: a session's listing never waits behind a scan of 100,000 files, which on a
-    /// loaded machine can take seconds at that priority. It then applies nothing and says so (nil).
-    @discardableResult
-    public func refresh(full: Bool = true) -> (added: [UInt32], removed: [UInt32]) {
-        guard rootFD >= 0 else { return ([], []) }
-        return publish(withScanLock { scanAndApply(full: full, shouldStop: { false })! })
-    }
+    // MARK: Refreshing from the folder (the methods are in Card+Refresh.swift)
 
-    /// Runs `body` under `scanLock`, making a background scan that holds it give up first.
-    func withScanLock<T>(_ body: () throws -> T) rethrows -> T {
-        let waiting = lock.withLock {
-            refreshesWaiting += 1
-            return waitingForScanForTesting
-        }
-        waiting?()
-        scanLock.lock()
-        lock.withLock { refreshesWaiting -= 1 }
-        defer { scanLock.unlock() }
-        return try body()
-    }
-
-    /// The watcher's refresh: a full one that yields to any other (see `refresh`); nil when it gave up.
-    @discardableResult
-    func backgroundRefresh() -> (added: [UInt32], removed: [UInt32])? {
-        guard rootFD >= 0 else { return ([], []) }
-        let result = scanLock.withLock {
-            scanAndApply(full: true, shouldStop: { [self] in lock.withLock { refreshesWaiting > 0 } })
-        }
-        return result.map(publish)
-    }
     /// Callers waiting for `scanLock` (under `lock`): a background scan seeing one gives up.
-    private var refreshesWaiting = 0
-
-    /// Publishes a refresh's changes, outside `scanLock`.
-    private func publish(_ changes: (added: [UInt32], removed: [UInt32], changed: [UInt32])) -> (added: [UInt32], removed: [UInt32]) {
-        let (added, removed, changed) = changes
-        for h in removed { publish(PTPEvent(.objectRemoved, parameters: [h])) }
-        for h in added { publish(PTPEvent(.objectAdded, parameters: [h])) }
-        for h in changed { publish(PTPEvent(.objectInfoChanged, parameters: [h])) }
-        return (added, removed)
-    }
-
-    /// One refresh's scan of the folder and its changes to the tree (`scanLock` held).
-    private func scanAndApply(full: Bool, shouldStop: () -> Bool) -> (added: [UInt32], removed: [UInt32], changed: [UInt32])? {
-        // Each folder's entries, nil for one unchanged since the last scan (its entries are taken from the
-        // tree only if something else changed: a quick refresh of an unchanged card of 100,000 files then
-        // costs a stat per folder, not a dictionary of every path).
-        var listed: [(dir: String, entries: [CardFileSystem.Entry]?)] = []
-        var stamps: [String: Date] = [:]
-        var anyFolderChanged = full
-        var queue: [(path: String, depth: Int)] = [("", 0)]
-        while let (dir, depth) = queue.popLast() {
-            guard let fd = try? CardFileSystem.openDirectory(rootFD, dir) else {
-                anyFolderChanged = true
-                continue
-            }
-            let stamp = CardFileSystem.modificationDate(fd)
-            stamps[dir] = stamp
-            let entries: [CardFileSystem.Entry]?
-            let subfolders: [String]
-            if !full, let unchanged = lock.withLock({ () -> [String]? in
-                guard directoryStamps[dir] == stamp else { return nil }
-                return subfolderNamesLocked(inFolder: dir)
-            }) {
-                CardFileSystem.closeFile(fd)
-                entries = nil
-                subfolders = unchanged
-            } else {
-                anyFolderChanged = true
-                guard let read = CardFileSystem.list(directoryFD: fd, shouldStop: shouldStop) else { return nil }
-                entries = read
-                subfolders = read.filter(\.isDirectory).map(\.name)
-            }
-            listed.append((dir, entries))
-            if depth < 32 {
-                for name in subfolders { queue.append((dir.isEmpty ? name : dir + "/" + name, depth + 1)) }
-            }
-        }
-        lock.withLock { afterScanForTesting }?()
-        if shouldStop() { return nil }
-        // Nothing moved since the last look: the common case before each listing.
-        if !anyFolderChanged && lock.withLock({ Set(directoryStamps.keys) == Set(stamps.keys) }) {
-            return ([], [], [])
-        }
-        var seen: [String: CardFileSystem.Entry] = [:]
-        // Paths in the order found: a folder always before what it holds.
-        var order: [String] = []
-        for (dir, read) in listed {
-            guard let entries = read ?? lock.withLock({ entriesLocked(inFolder: dir) }) else { continue }
-            seen.reserveCapacity(seen.count + entries.count)
-            for entry in entries {
-                let path = dir.isEmpty ? entry.name : dir + "/" + entry.name
-                seen[path] = entry
-                order.append(path)
-            }
-        }
-        var added: [UInt32] = []
-        var removed: [UInt32] = []
-        var changed: [UInt32] = []
-        var touchedParents = Set<UInt32>()
-        lock.withLock {
-            for (path, handle) in handleByPath where seen[path] == nil && diskHandles.contains(handle) {
-                removeLocked(handle)
-                removed.append(handle)
-            }
-            for path in order {
-                let entry = seen[path]!
-                if let existing = handleByPath[path] {
-                    if var o = objects[existing], !entry.isDirectory, o.size != entry.size || o.modified != entry.modified {
-                        o.size = entry.size
-                        o.modified = entry.modified
-                        objects[existing] = o
-                        changed.append(existing)
-                    }
-                    continue
-                }
-                let parentPath = path.split(separator: "/").dropLast().joined(separator: "/")
-                let parent = parentPath.isEmpty ? 0 : (handleByPath[parentPath] ?? 0)
-                let handle = insertLocked(
-                    path: path, name: entry.name, parent: parent,
-                    content: entry.isDirectory ? .folder : .file(relativePath: path),
-                    size: entry.isDirectory ? 0 : entry.size, modified: entry.modified, keepOrder: false)
-                touchedParents.insert(parent)
-                diskHandles.insert(handle)
-                if entry.isDirectory { diskFolders.insert(handle) }
-                added.append(handle)
-            }
-            sortChildrenLocked(touchedParents)
-            directoryStamps = stamps
-        }
-        return (added, removed, changed)
-    }
-    private var directoryStamps: [String: Date] = [:]
+    var refreshesWaiting = 0
+    /// Each folder's modification time at the last scan (under `lock`).
+    var directoryStamps: [String: Date] = [:]
+    /// The objects found on disk (not the card's own writes in progress; under `lock`).
+    var diskHandles: Set<UInt32> = []
     /// Called by `refresh` between its scan and applying it, so a test can change the folder in between.
-    private var afterScanForTesting: (@Sendable () -> Void)?
+    var afterScanForTesting: (@Sendable () -> Void)?
     /// Called when a caller starts waiting for `scanLock`, so a test knows a background scan must give up.
-    private var waitingForScanForTesting: (@Sendable () -> Void)?
-    func setWaitingForScanForTesting(_ hook: (@Sendable () -> Void)?) { lock.withLock { waitingForScanForTesting = hook } }
-    func setAfterScanForTesting(_ hook: (@Sendable () -> Void)?) { lock.withLock { afterScanForTesting = hook } }
-
-    /// What a folder held at the last scan, as directory entries (lock held); nil when unknown.
-    private func entriesLocked(inFolder path: String) -> [CardFileSystem.Entry]? {
-        scannedChildrenLocked(ofFolder: path)?.map {
-            CardFileSystem.Entry(name: $0.name, isDirectory: $0.isFolder, size: $0.size, modified: $0.modified)
-        }
-    }
-
-    /// The names of the folders a folder held at the last scan (lock held); nil when unknown.
-    private func subfolderNamesLocked(inFolder path: String) -> [String]? {
-        // From the few folders rather than the folder's files: a quick refresh of a folder of 100,000
-        // files then costs nothing per file.
-        guard let handle = folderHandleLocked(path), handle == 0 || diskFolders.contains(handle) else { return nil }
-        return diskFolders.compactMap { objects[$0].flatMap { $0.parent == handle && $0.isFolder ? $0 : nil } }
-            .sorted { $0.name < $1.name }.map(\.name)
-    }
-
-    /// The objects found on disk in a folder at the last scan (lock held; not the card's own writes in
-    /// progress); nil when the folder is unknown.
-    private func scannedChildrenLocked(ofFolder path: String) -> [CardObject]? {
-        guard let handle = folderHandleLocked(path) else { return nil }
-        return (children[handle] ?? []).compactMap { h in diskHandles.contains(h) ? objects[h] : nil }
-    }
-
-    /// The handle of the folder at `path` (0 for the top of the card; lock held); nil when unknown.
-    private func folderHandleLocked(_ path: String) -> UInt32? {
-        path.isEmpty ? 0 : handleByPath[path]
-    }
-    private var diskHandles: Set<UInt32> = []
+    var waitingForScanForTesting: (@Sendable () -> Void)?
 
     // MARK: Events
 
@@ -601,7 +435,7 @@ public final class Card: @unchecked Sendable {
     /// Adds an object. With `keepOrder` its folder's children stay sorted by name (binary search); a scan
     /// passes false, appends, and sorts each folder once at the end (inserting 50,000 names one by one in
     /// order was quadratic).
-    private func insertLocked(
+    func insertLocked(
         path: String, name: String, parent: UInt32, content: ObjectContent, size: UInt64, modified: Date,
         keepOrder: Bool = true, storage id: UInt32? = nil, handle reserved: UInt32? = nil
     ) -> UInt32 {
@@ -636,13 +470,13 @@ public final class Card: @unchecked Sendable {
     }
 
     /// Sorts the children of `parents` by name (after a scan appended to them).
-    private func sortChildrenLocked(_ parents: Set<UInt32>) {
+    func sortChildrenLocked(_ parents: Set<UInt32>) {
         for parent in parents {
             children[parent]?.sort { (objects[$0]?.name ?? "") < (objects[$1]?.name ?? "") }
         }
     }
 
-    private func ensureFolderLocked(
+    func ensureFolderLocked(
         _ folderPath: String, modified: Date, added: inout [UInt32], storage id: UInt32? = nil
     ) -> UInt32 {
         let store = id ?? storage.id
@@ -662,7 +496,7 @@ public final class Card: @unchecked Sendable {
         return parent
     }
 
-    private func removeLocked(_ handle: UInt32) {
+    func removeLocked(_ handle: UInt32) {
         guard let object = objects.removeValue(forKey: handle) else { return }
         for child in children[handle] ?? [] { removeLocked(child) }
         children[handle] = nil
