@@ -1,4 +1,3 @@
-import CMediaShellShim
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -28,18 +27,6 @@ extension LocalDisk {
 
     public static func rename(_ from: String, to: String) throws(SystemError) {
         try systemCall("rename", path: from) { Glibc.rename(from, to) }
-    }
-
-    /// Renames `from` to `to` only when nothing is at `to` (a file, a folder, a symlink): EEXIST otherwise.
-    /// One step (renameat2 RENAME_NOREPLACE), so a file that appears at `to` meanwhile is never replaced;
-    /// where the filesystem cannot do that, a look at `to` first, then the rename.
-    public static func renameWithoutReplacing(_ from: String, to: String) throws(SystemError) {
-        do throws(SystemError) {
-            try systemCall("rename", path: from) { msh_rename_noreplace(from, to) }
-        } catch where error.errno == EINVAL || error.errno == ENOSYS || error.errno == EOPNOTSUPP {
-            if exists(to) { throw SystemError("rename", path: to, errno: EEXIST) }
-            try rename(from, to: to)
-        }
     }
 
     /// Sets a file's access and modification times to `seconds` since 1970 (a symlink is not followed).

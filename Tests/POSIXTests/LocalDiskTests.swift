@@ -16,27 +16,6 @@ import Testing
         #expect(error?.category == .localIO)
     }
 
-    /// Whatever is at the new name (a file, a folder, a symlink, even a dangling one) stays, untouched,
-    /// and so does the file that was to be renamed; a free name is taken.
-    @Test func renameWithoutReplacingNeverReplacesAndTakesAFreeName() throws {
-        let folder = try TemporaryFolder("msh-localdisk")
-        try folder.write("new.part", [1, 2, 3])
-        try folder.write("file", [9])
-        try LocalDisk.makeDirectory(folder.path("folder"))
-        try FileManager.default.createSymbolicLink(atPath: folder.path("dangling"), withDestinationPath: folder.path("nowhere"))
-        for taken in ["file", "folder", "dangling"] {
-            let error = #expect(throws: SystemError.self) { try LocalDisk.renameWithoutReplacing(folder.path("new.part"), to: folder.path(taken)) }
-            #expect(error?.errno == EEXIST)
-        }
-        #expect(try LocalDisk.readWhole(folder.path("file"), limit: 10) == [9])
-        #expect(LocalDisk.isDirectory(folder.path("folder")))
-        #expect(LocalDisk.regularFileSize(folder.path("dangling")) == nil && LocalDisk.exists(folder.path("dangling")))
-        #expect(try LocalDisk.readWhole(folder.path("new.part"), limit: 10) == [1, 2, 3])
-        try LocalDisk.renameWithoutReplacing(folder.path("new.part"), to: folder.path("new"))
-        #expect(try LocalDisk.readWhole(folder.path("new"), limit: 10) == [1, 2, 3])
-        #expect(!LocalDisk.exists(folder.path("new.part")))
-    }
-
     @Test func readWholeIsNilForNoFileAndRefusesOneOverTheLimit() throws {
         let folder = try TemporaryFolder("msh-localdisk")
         #expect(try LocalDisk.readWhole(folder.path("none"), limit: 10) == nil)

@@ -25,9 +25,6 @@ int msh_take_resize(void);
 int msh_unblock_terminal_signals(void);
 /// syncfs(2): flushes the filesystem holding `fd`. A GNU extension Swift's Glibc module does not export.
 int msh_syncfs(int fd);
-/// renameat2(2) with RENAME_NOREPLACE: renames `from` to `to` only if nothing is at `to` (EEXIST otherwise),
-/// in one step. EINVAL or ENOSYS where the filesystem or the kernel cannot (the caller then checks first).
-int msh_rename_noreplace(const char *from, const char *to);
 /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34): the child closes every descriptor from `lowest`
 /// up. `actions` is a posix_spawn_file_actions_t *. Returns 0, or an errno value (ENOSYS without it).
 int msh_spawn_close_from(void *actions, int lowest);

@@ -112,7 +112,7 @@ public struct DownloadJob {
         public var firstBytes: [UInt8] = []
         /// The caller has just found the destination's name free (`ClashResolver`): it is not looked up
         /// again before the download. A file that appears there meanwhile is still never replaced (the
-        /// rename refuses it: `.exists`).
+        /// rename is refused: `.exists`).
         public var nameFound = false
         public init() {}
     }
@@ -276,20 +276,9 @@ public struct CompletedPart: Sendable {
     public var overwrite: Bool
 
     /// Renames the `.part` into place (refusing to replace a file that appeared meanwhile, unless overwriting).
-    /// Without `overwrite` the rename itself refuses an existing name (no look first that a file could
-    /// slip in after).
     public func commit() throws -> DownloadOutcome {
-        if overwrite {
-            try DownloadError.onDisk { try LocalDisk.rename(partPath, to: destination) }
-        } else {
-            do {
-                try LocalDisk.renameWithoutReplacing(partPath, to: destination)
-            } catch where error.errno == EEXIST {
-                throw DownloadError.exists(path: destination)
-            } catch {
-                throw DownloadError.local(error)
-            }
-        }
+        if !overwrite, LocalDisk.size(destination) != nil { throw DownloadError.exists(path: destination) }
+        try DownloadError.onDisk { try LocalDisk.rename(partPath, to: destination) }
         return .downloaded(path: destination, bytes: size, resumedFrom: resumedFrom)
     }
 }
