@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 import TestSupport
 import Testing
@@ -33,6 +34,24 @@ final class ManualLinkClock: LinkClock, @unchecked Sendable {
     @Test(arguments: ["", "lte", "5", "5,", ",20", "5,0", "-1,20", "5,-3", "nan,20", "5,inf", "1,2,3", "99999,1"])
     func refusesWhatIsNotALink(_ text: String) {
         #expect(LinkModel(parsing: text) == nil)
+    }
+}
+
+@Suite struct MonotonicLinkClockTests {
+    /// Every sleep of `serve --link` runs on a thread whose sleeps end on time: the clock sets the slack of
+    /// whichever thread sleeps (a connection's), not of the one that made it.
+    @Test func theSleepingThreadSleepsPrecisely() {
+        let clock = MonotonicLinkClock()
+        let slacks = LockedBox<[Int]>([])
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            slacks.append(timerSlackNanoseconds())
+            clock.sleep(until: clock.now() + 0.001)
+            slacks.append(timerSlackNanoseconds())
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(slacks.value.count == 2 && slacks.value[0] > 1 && slacks.value[1] == 1, "\(slacks.value)")
     }
 }
 
