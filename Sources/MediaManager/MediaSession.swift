@@ -99,12 +99,28 @@ public final class MediaSession: @unchecked Sendable {
             }
         }
 
+        // Where each file goes, decided in the batch's order before any is read (the resolver knows the names
+        // it gave; the batch's own files take their names only at their group's commit).
+        let placements = files.map { file -> ClashResolver.Placement? in
+            guard !file.isFolder else { return nil }
+            let desired = folder + "/" + LocalFileName.sanitize(file.name)
+            // The download finds an earlier .part's size from the file it opens: not looked up here.
+            return clashes.place(desired, size: file.size, captured: file.captureDate, measuringPart: false).placement
+        }
+        // The files that fit one request are read a few ahead, whole, on a thread of their own: while this
+        // thread writes one, the next one's request is on the link (PTP allows one transaction at a time,
+        // so this is how the link and the disk work at once). Files already there are not read.
+        let readAhead = FirstBytesReadAhead(
+            files: Self.readAheadFiles(files, placements, chunkSize: options.chunkSizing.map { min($0.nextSize, options.chunkSize) } ?? options.chunkSize,
+                resumingFirst: options.startOffset != nil),
+            camera: camera, chunkSize: options.chunkSize, sizing: options.chunkSizing,
+            maxBytes: min(16 << 20, 2 * options.chunkSize), cancelled: { cancellation?.isCancelled == true })
+        defer { readAhead.finish() }
+
         for (index, file) in files.enumerated() where !file.isFolder {
             // A batch cancelled between files starts no more of them (and leaves no empty .part behind).
             if index > 0, cancellation?.isCancelled == true { break }
-            let desired = folder + "/" + LocalFileName.sanitize(file.name)
-            // The download finds an earlier .part's size from the file it opens: not looked up here.
-            let placement = clashes.place(desired, size: file.size, captured: file.captureDate, measuringPart: false).placement
+            guard let placement = placements[index] else { continue }
             if case .alreadyThere(let path) = placement {
                 results.append(FileResult(file: file, outcome: .success(.skippedExisting(path: path)), deleteError: nil))
                 report(committer.take())
@@ -119,6 +135,9 @@ public final class MediaSession: @unchecked Sendable {
             // The capture time as the file's time, set before the group's sync makes it durable.
             jobOptions.modificationTime = file.captureDate?.timeIntervalSince1970
             if index == 0 { jobOptions.startOffset = options.startOffset }
+            // Read ahead, whole: the download writes them and asks the camera for nothing more. A read that
+            // failed there is made again by the download, which reports it.
+            if case .success(let first)? = readAhead.take(file) { jobOptions.firstBytes = first.bytes }
             let job = DownloadJob(
                 remoteName: file.name, size: file.size, destinationFolder: folder,
                 localName: (placement.path as NSString).lastPathComponent, options: jobOptions)
@@ -149,6 +168,21 @@ public final class MediaSession: @unchecked Sendable {
         }
         report(committer.finish())
         return results
+    }
+
+    /// The files of a batch worth reading ahead: those to be written that fit one request whole (not
+    /// empty ones, nor the first when the batch resumes it at an offset), when there are two or more.
+    static func readAheadFiles(
+        _ files: [MediaFile], _ placements: [ClashResolver.Placement?], chunkSize: Int, resumingFirst: Bool
+    ) -> [MediaFile] {
+        var chosen: [MediaFile] = []
+        for (index, file) in files.enumerated() {
+            guard let placement = placements[index], file.size > 0, file.size <= UInt64(max(chunkSize, 1)) else { continue }
+            if index == 0 && resumingFirst { continue }
+            if case .alreadyThere = placement { continue }
+            chosen.append(file)
+        }
+        return chosen.count >= 2 ? chosen : []
     }
 
     // MARK: Delete

@@ -111,6 +111,37 @@ struct RoundTripBudgetTests {
         #expect([.getObject, .getPartialObject, .getPartialObject64].contains(camera.log.codes.first))
     }
 
+    /// A batch of files that each fit one request costs one request each, read a few ahead of the
+    /// writing, each from byte 0; the files arrive byte for byte, and a second fetch of the same files asks
+    /// for nothing. A file fetched already (skipped) is not read ahead either.
+    @Test func fetchingABatchOfSmallFilesCostsOneRequestEachAndNothingTheSecondTime() throws {
+        let card = try Self.card(photos: 12)
+        let downloads = try TemporaryFolder("msh-budget-batch")
+        let camera = try CountedCamera(folder: card.path)
+        var settings = Settings()
+        settings.downloadFolder = downloads.path
+        let (shell, output, _) = makeInterpreter(settings: settings)
+        shell.attach(camera.session)
+        defer { camera.session.close() }
+        _ = shell.run(line: "ls DCIM/100TEST")
+        _ = shell.run(line: "fetch DCIM/100TEST/IMG_00005.JPG")
+        camera.log.reset()
+        _ = shell.run(line: "fetch DCIM/100TEST/*")
+        #expect(output.errors.isEmpty, "\(output.errors)")
+        let reads = camera.log.requests.filter { [.getObject, .getPartialObject, .getPartialObject64].contains($0.code) }
+        #expect(reads.count == 11, "the batch cost \(camera.log.codes)")
+        #expect(reads.allSatisfy { $0.code == .getObject || $0.parameter(1) == 0 }, "every read from byte 0")
+        let photo = try demoBytes("photo_landscape.jpg")
+        for number in 1...12 {
+            let name = String(format: "IMG_%05d.JPG", number)
+            #expect(try Array(Data(contentsOf: URL(fileURLWithPath: downloads.path + "/" + name))) == photo, "\(name)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: downloads.path).count == 12)
+        camera.log.reset()
+        _ = shell.run(line: "fetch DCIM/100TEST/*")
+        #expect(camera.log.requests.filter { [.getObject, .getPartialObject, .getPartialObject64].contains($0.code) }.isEmpty)
+    }
+
     /// Importing files that each fit one request costs one request each after the listing: a photo's EXIF
     /// date, which names its folder, is read from the bytes of its download, and those bytes are the file.
     /// Photos with EXIF (two folders, one name in both), one without, a video: each lands byte for byte in

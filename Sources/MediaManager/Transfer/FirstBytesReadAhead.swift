@@ -1,16 +1,16 @@
 import Foundation
-import MediaManager
 import PTP
 
-/// Reads the first bytes of the files an import is about to write (each whole, when it fits one request)
-/// on a thread of its own, ahead of the run in the run's order: while the run writes, hashes and syncs one
-/// file, the next one's request is on the link already, so the link never waits for the disk. Holds at
+/// Reads the first bytes of the files a run (an import, a batch fetch) is about to write (each whole, when
+/// it fits one request) on a thread of its own, ahead of the run in the run's order: while the run writes,
+/// hashes and syncs one file, the next one's request is on the link already, so the link never waits for
+/// the disk. Holds at
 /// most `maxFiles` results and `maxBytes` bytes not yet taken (at least one). A file the camera refuses
 /// (a damaged one: its answer is an error code) fails alone and the reader goes on; any other failure (the
 /// link lost, a timeout, Ctrl-C) stops it, and the run reads for itself from there and says what failed.
 /// `finish()` stops it and waits for the request in flight, so no request of the run is left on the link
 /// when the run returns.
-final class FirstBytesReadAhead: @unchecked Sendable {
+public final class FirstBytesReadAhead: @unchecked Sendable {
     // Safety: everything below `condition` is only touched with it held; `files` and `position` are
     // constant, the camera and the sizing are safe to use from any thread.
     private let files: [MediaFile]
@@ -28,7 +28,7 @@ final class FirstBytesReadAhead: @unchecked Sendable {
     let maxFiles: Int
     let maxBytes: Int
 
-    init(
+    public init(
         files: [MediaFile], camera: Camera, chunkSize: Int, sizing: ChunkSizing?, maxFiles: Int = 64,
         maxBytes: Int = 16 << 20, cancelled: @escaping @Sendable () -> Bool
     ) {
@@ -56,7 +56,7 @@ final class FirstBytesReadAhead: @unchecked Sendable {
                 condition.broadcast()
             }
         }
-        thread.name = "import-read-ahead"
+        thread.name = "read-ahead"
         thread.start()
     }
 
@@ -93,7 +93,7 @@ final class FirstBytesReadAhead: @unchecked Sendable {
 
     /// True when the camera itself refused the read with a response code: it is still there to ask for the
     /// next file.
-    static func cameraAnswered(_ error: Error) -> Bool {
+    public static func cameraAnswered(_ error: Error) -> Bool {
         if case PTPError.response = error { return true }
         return false
     }
@@ -101,7 +101,7 @@ final class FirstBytesReadAhead: @unchecked Sendable {
     /// The first bytes of `file`, waiting for them; those of the files before it are dropped (the run
     /// skipped them). Nil when `file` is not among the files, was passed, or the reader stopped before it:
     /// the run reads it itself then.
-    func take(_ file: MediaFile) -> Result<FirstBytes, Error>? {
+    public func take(_ file: MediaFile) -> Result<FirstBytes, Error>? {
         guard let index = position[file] else { return nil }
         return condition.withLock {
             guard index >= consumed else { return nil }
@@ -122,7 +122,7 @@ final class FirstBytesReadAhead: @unchecked Sendable {
     }
 
     /// Stops reading and waits until the request in flight, if any, is done.
-    func finish() {
+    public func finish() {
         condition.withLock {
             stopped = true
             condition.broadcast()
