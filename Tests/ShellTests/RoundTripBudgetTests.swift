@@ -92,16 +92,33 @@ struct RoundTripBudgetTests {
         }
     }
 
+    /// A shell on a counted camera of `photos` demo photos in DCIM/100TEST, downloading into a folder of
+    /// its own, the folder listed already (what it asks for next is the test's).
+    struct DownloadingShell {
+        let card: TemporaryFolder
+        let downloads: TemporaryFolder
+        let camera: CountedCamera
+        let shell: Interpreter
+        let output: CapturedOutput
+
+        init(photos: Int) throws {
+            card = try RoundTripBudgetTests.card(photos: photos)
+            downloads = try TemporaryFolder("msh-budget-get")
+            camera = try CountedCamera(folder: card.path)
+            var settings = Settings()
+            settings.downloadFolder = downloads.path
+            (shell, output, _) = makeInterpreter(settings: settings)
+            shell.attach(camera.session)
+            _ = shell.run(line: "ls DCIM/100TEST")
+        }
+
+        func close() { camera.session.close() }
+    }
+
     @Test func downloadingAListedFileIsOneGetObject() throws {
-        let card = try Self.card(photos: 3)
-        let downloads = try TemporaryFolder("msh-budget-get")
-        let camera = try CountedCamera(folder: card.path)
-        var settings = Settings()
-        settings.downloadFolder = downloads.path
-        let (shell, output, _) = makeInterpreter(settings: settings)
-        shell.attach(camera.session)
-        defer { camera.session.close() }
-        _ = shell.run(line: "ls DCIM/100TEST")
+        let test = try DownloadingShell(photos: 3)
+        defer { test.close() }
+        let (shell, output, camera, downloads) = (test.shell, test.output, test.camera, test.downloads)
         camera.log.reset()
         _ = shell.run(line: "fetch DCIM/100TEST/IMG_00002.JPG")
         #expect(output.errors.isEmpty, "\(output.errors)")
@@ -115,15 +132,9 @@ struct RoundTripBudgetTests {
     /// writing, each from byte 0; the files arrive byte for byte, and a second fetch of the same files asks
     /// for nothing. A file fetched already (skipped) is not read ahead either.
     @Test func fetchingABatchOfSmallFilesCostsOneRequestEachAndNothingTheSecondTime() throws {
-        let card = try Self.card(photos: 12)
-        let downloads = try TemporaryFolder("msh-budget-batch")
-        let camera = try CountedCamera(folder: card.path)
-        var settings = Settings()
-        settings.downloadFolder = downloads.path
-        let (shell, output, _) = makeInterpreter(settings: settings)
-        shell.attach(camera.session)
-        defer { camera.session.close() }
-        _ = shell.run(line: "ls DCIM/100TEST")
+        let test = try DownloadingShell(photos: 12)
+        defer { test.close() }
+        let (shell, output, camera, downloads) = (test.shell, test.output, test.camera, test.downloads)
         _ = shell.run(line: "fetch DCIM/100TEST/IMG_00005.JPG")
         camera.log.reset()
         _ = shell.run(line: "fetch DCIM/100TEST/*")
