@@ -12,7 +12,9 @@ import PTP
 /// when the run returns.
 public final class FirstBytesReadAhead: @unchecked Sendable {
     // Safety: everything below `condition` is only touched with it held; `files` and `position` are
-    // constant, the camera and the sizing are safe to use from any thread.
+    // constant, the camera and the sizing are safe to use from any thread. An NSCondition rather than a
+    // Mutex: the reader and the run wait on each other, and check-layers refuses Synchronization (TSan
+    // cannot see its futex).
     private let files: [MediaFile]
     private let position: [MediaFile: Int]
     private let condition = NSCondition()
