@@ -139,6 +139,44 @@ struct TerminalSessionTests {
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 
+    /// Ctrl-C inside a Ctrl-R history search leaves the search and the line, never the shell (libedit's
+    /// search reads its keys itself and took the interrupted read for end of input); Ctrl-G leaves the
+    /// search and gives back the line as it was.
+    @Test func ctrlCAndCtrlGLeaveAHistorySearchAndTheShellStays() throws {
+        let result = try Expect.run(
+            """
+            \(spawn("--camera sim:"))
+            must {sim:/> $} 2
+            send "pwd\\r"
+            must {\\r\\n/\\r\\n} 3
+            must {> $} 4
+            send "\\022"
+            must {bck:} 5
+            send "pw"
+            must {pwd} 6
+            send "\\003"
+            must {\\r\\n[^\\r\\n]*sim:/> $} 7
+            send "storages\\r"
+            must {\\r\\n00010001 [^\\r\\n]*read-write[^\\r\\n]*\\r\\n} 8
+            must {> $} 9
+            send "ls"
+            send "\\022"
+            must {bck:} 10
+            send "pw"
+            must {pwd} 11
+            send "\\007"
+            send " -1\\r"
+            must {\\r\\nDCIM/\\r\\n} 12
+            must {> $} 13
+            send "\\004"
+            expect eof
+            lassign [wait] pid spawnid oserror status
+            if {$status != 0} { puts "Ctrl-D left with status $status"; exit 14 }
+            exit 0
+            """)
+        #expect(result.status == 0, "expect failed: \(result.standardOutput)")
+    }
+
     @Test func brokenStepsFail() throws {
         let result = try Expect.run(
             """

@@ -97,7 +97,9 @@ public final class LineEditor: LineSource {
         var count: Int32 = 0
         guard let raw = el_gets(editLine, &count) else {
             let error = errno
-            if count < 0 && (error == EINTR || interrupt.isPending) {
+            // A Ctrl-R search reads its keys itself and ends as if at end of input (count 0) when a read
+            // fails, so an interrupted read there looks like Ctrl-D: the pending Ctrl-C says which it was.
+            if interrupt.isPending || (count < 0 && error == EINTR) {
                 interrupt.clear()
                 writeOut("\n")
                 return .interrupted
