@@ -76,6 +76,18 @@ struct ScriptTests {
         #expect(failed.errorLines == ["-c:2: error: column 25: fetch: unknown option -x"])
     }
 
+    /// A line runs its commands in order up to the one that fails, as a POSIX shell does (an unknown word
+    /// later in the line used to reject the whole line before anything ran); `echo` prints its words.
+    @Test func aLineRunsItsCommandsUpToTheFailingOne() throws {
+        let result = try run(["-c", "cd DCIM/100MEDIA; ls -1 DJI_0001.JPG; echo hi  there; bogus; ls"])
+        #expect(result.status == 1)
+        #expect(result.outputLines == ["DJI_0001.JPG", "hi there"])
+        #expect(result.errorLines == ["-c:1: error: column 55: unknown command 'bogus' (try 'help')"])
+        let echoed = try run(["-c", "echo -n 'no newline,'; echo ' then' -n; echo"])
+        #expect(echoed.status == 0, "\(echoed.standardError)")
+        #expect(echoed.standardOutput == "no newline, then -n\n\n")
+    }
+
     @Test func sourceRunsAScriptInsideAScript() throws {
         let inner = try script("inner.msh", "cd DCIM/100MEDIA\nls DJI_0001.JPG\nls MISSING.JPG\nls DJI_0002.JPG\n")
         let outer = try script("outer.msh", "pwd\nsource \(inner)\npwd\n")
@@ -122,7 +134,7 @@ struct ScriptTests {
         let unknown = try run(["-c", "pwd; fecth x"])
         #expect(unknown.status == 1)
         #expect(unknown.errorLines == ["-c:1: error: column 6: unknown command 'fecth'; did you mean 'fetch'? (try 'help')"])
-        #expect(unknown.outputLines.isEmpty, "a line is checked whole before any of it runs")
+        #expect(unknown.outputLines == ["/"], "a line runs up to its failing command, as a POSIX shell's does")
 
         let missing = try run(["-f", folder.path + "/nope.msh"])
         #expect(missing.status == 1)

@@ -24,7 +24,7 @@ extension CommandTable {
         // camera
         ModeCommand(), CaptureCommand(), WatchCommand(), EventsCommand(), PropsCommand(), PropCommand(), SyncTimeCommand(),
         // local
-        BangCommand(), LcdCommand(), LpwdCommand(), LlsCommand(), LmkdirCommand(),
+        BangCommand(), LcdCommand(), LpwdCommand(), LlsCommand(), LmkdirCommand(), EchoCommand(),
         // config
         AliasCommand(), UnaliasCommand(),
     ]

@@ -144,7 +144,8 @@ public final class Interpreter {
 
     // MARK: - Lines
 
-    /// Runs one line: every command of it is checked first, then run in order. A failure stops the rest of
+    /// Runs one line: its commands in order, each checked just before it runs, as a POSIX shell does (an
+    /// unknown word later in the line does not stop the commands before it). A failure stops the rest of
     /// the line (unless the command has a leading `-`, or `errexit` is off).
     public func run(line: String) -> LineStatus {
         if let command = Self.localShellCommand(in: line) {
@@ -166,30 +167,22 @@ public final class Interpreter {
             report(Self.describe(error))
             return .failure
         }
-        var invocations: [Invocation] = []
-        for statement in statements {
-            do throws(UsageError) {
-                let invocation = try table.invocation(for: statement)
-                if invocation.runsInBackground && !Self.jobCommands.contains(invocation.command.name) {
-                    throw UsageError(
-                        command: invocation.name.text, "only fetch and import run as jobs ('&')",
-                        column: statement.column)
-                }
-                invocations.append(invocation)
-            } catch {
-                report(Self.describe(error) + quoteHint(statement.words.dropFirst()))
-                if statement.ignoresFailure { continue }
-                return .failure
-            }
-        }
         var failed = false
-        for invocation in invocations {
+        for statement in statements {
             if interrupt.isPending { return .interrupted }
             interrupt.clear()
-            switch execute(invocation) {
+            let status: LineStatus
+            let ignoresFailure = statement.ignoresFailure
+            do throws(UsageError) {
+                status = execute(try checkedInvocation(for: statement))
+            } catch {
+                report(Self.describe(error) + quoteHint(statement.words.dropFirst()))
+                status = .failure
+            }
+            switch status {
             case .success: continue
             case .failure:
-                if invocation.ignoresFailure { continue }
+                if ignoresFailure { continue }
                 failed = true
                 if state.settings.errexit && !isRunningConfig { return .failure }
             case .interrupted: return .interrupted
@@ -197,6 +190,16 @@ public final class Interpreter {
             }
         }
         return failed ? .failure : .success
+    }
+
+    /// The statement checked against its command's spec; `&` only for the commands that run as jobs.
+    private func checkedInvocation(for statement: Statement) throws(UsageError) -> Invocation {
+        let invocation = try table.invocation(for: statement)
+        if invocation.runsInBackground && !Self.jobCommands.contains(invocation.command.name) {
+            throw UsageError(
+                command: invocation.name.text, "only fetch and import run as jobs ('&')", column: statement.column)
+        }
+        return invocation
     }
 
     /// A usage error as one line: `fetch: unknown option -x (column 7)`.
