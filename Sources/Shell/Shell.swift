@@ -99,10 +99,10 @@ public enum Shell {
         interpreter.historyProvider = { [unowned editor] in editor.historyEntries }
         var banner = "mediashell \(Entrypoint.version)"
         if let media = interpreter.media { banner += ": " + OpenCommand.openedLine(media) }
-        output.line(banner + "; 'help' lists the commands, Ctrl-D quits")
-        if let note = interpreter.openNote { output.line(note) }
+        output.note(banner + "; 'help' lists the commands, Ctrl-D quits")
+        if let note = interpreter.openNote { output.note(note) }
         if interpreter.media?.url == .simulator(path: nil) {
-            output.line("This is the DEMO card (sim:), not a camera of yours: 'open URL' opens one, 'devices' lists them")
+            output.note("This is the DEMO card (sim:), not a camera of yours: 'open URL' opens one, 'devices' lists them")
         }
         interpreter.completion.prepare()
         return interpreter.runInteractive(editor)

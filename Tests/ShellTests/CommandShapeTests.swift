@@ -47,7 +47,7 @@ import Testing
         #expect(shell.run(line: "-hello nobody; hello x") == .success)
         #expect(output.errors == [
             "error: hello: nobody to greet", "error: hello: one of them did not answer",
-            "error: column 7: hello: unknown option --quiet", "error: hello: nobody to greet",
+            "error: hello: unknown option --quiet", "error: hello: nobody to greet",
         ])
     }
 

@@ -89,50 +89,9 @@ enum HelpLayout {
         return lines
     }
 
-    /// Words filled into lines of at most `width` cells, the first line indented by `first` spaces and the
-    /// others by `rest`. Always at least one line.
+    /// Words filled into lines of at most `width` cells (`WordWrap.fill`).
     static func fill(_ words: [String], width: Int, first: Int, rest: Int) -> [String] {
-        var lines: [String] = []
-        var line = String(repeating: " ", count: first)
-        var lineIsEmpty = true
-        for var word in words {
-            while true {
-                let room = width - TerminalWidth.of(line) - (lineIsEmpty ? 0 : 1)
-                if TerminalWidth.of(word) <= room {
-                    line += (lineIsEmpty ? "" : " ") + word
-                    lineIsEmpty = false
-                    break
-                }
-                if !lineIsEmpty {
-                    lines.append(line)
-                    line = String(repeating: " ", count: rest)
-                    lineIsEmpty = true
-                    continue
-                }
-                // A word wider than a whole line: cut it.
-                let (head, tail) = cut(word, to: max(1, room))
-                lines.append(line + head)
-                line = String(repeating: " ", count: rest)
-                word = tail
-            }
-        }
-        lines.append(lineIsEmpty ? "" : line)
-        return lines
-    }
-
-    /// `word` split after at most `cells` cells.
-    private static func cut(_ word: String, to cells: Int) -> (String, String) {
-        var head = ""
-        var used = 0
-        var index = word.startIndex
-        while index < word.endIndex {
-            let w = TerminalWidth.of(String(word[index]))
-            if used + w > cells && !head.isEmpty { break }
-            head.append(word[index])
-            used += w
-            index = word.index(after: index)
-        }
-        return (head, String(word[index...]))
+        WordWrap.fill(words, width: width, first: first, rest: rest)
     }
 
     /// Terms and their texts in two columns, indented by two: the texts start in one column, wrap under

@@ -158,13 +158,13 @@ public final class Interpreter {
         do {
             statements = try Tokenizer.statements(in: line)
         } catch {
-            report("column \(error.column): \(error.message)")
+            report(atColumn(error.column, error.message))
             return .failure
         }
         do {
             statements = try expandingAliases(statements)
         } catch {
-            report(Self.describe(error))
+            report(describe(error))
             return .failure
         }
         var failed = false
@@ -176,7 +176,7 @@ public final class Interpreter {
             do throws(UsageError) {
                 status = execute(try checkedInvocation(for: statement))
             } catch {
-                report(Self.describe(error) + quoteHint(statement.words.dropFirst()))
+                report(describe(error) + quoteHint(statement.words.dropFirst()))
                 status = .failure
             }
             switch status {
@@ -202,9 +202,16 @@ public final class Interpreter {
         return invocation
     }
 
-    /// A usage error as one line: `fetch: unknown option -x (column 7)`.
-    static func describe(_ error: UsageError) -> String {
-        error.column.map { "column \($0): \(error)" } ?? error.description
+    /// A usage error as one line: `column 7: fetch: unknown option -x` in a script, without the column at a
+    /// prompt (the line was just typed, right above).
+    func describe(_ error: UsageError) -> String {
+        atColumn(error.column, error.description)
+    }
+
+    /// `message` with `column N: ` before it inside a script, where the line is not on the screen.
+    func atColumn(_ column: Int?, _ message: String) -> String {
+        guard let column, !locations.isEmpty else { return message }
+        return "column \(column): \(message)"
     }
 
     /// Runs one checked command (the `ShellCommand` the table holds for it); reports its failure, and a

@@ -10,8 +10,11 @@ public protocol ShellOutput: AnyObject {
     func write(_ text: String)
     /// Writes `line` and a newline to standard output.
     func line(_ line: String)
-    /// Writes one line to standard error.
+    /// Writes one line to standard error (broken between words to fit a terminal that says its width).
     func error(_ line: String)
+    /// Writes a message (a sentence, not data) and a newline to standard output, broken between words to
+    /// fit a terminal, which would otherwise cut it wherever its margin falls.
+    func note(_ line: String)
     /// Where a progress line is drawn (standard error on a terminal), or nil when it must stay quiet.
     var progress: ((String) -> Void)? { get }
     /// The terminal's width when standard output is a terminal (for columns), nil otherwise.
@@ -31,6 +34,8 @@ extension ShellOutput {
 
     /// Writes `line` and a newline to standard output.
     public func line(_ line: String) { write(line + "\n") }
+
+    public func note(_ line: String) { self.line(line) }
 }
 
 /// The process's standard output (buffered, flushed before every error, prompt and exit) and error.
@@ -68,7 +73,13 @@ public final class StandardOutput: ShellOutput {
 
     public func error(_ line: String) {
         flush()
-        Self.writeAll(2, Array((line + "\n").utf8))
+        let lines = Terminal.columns(of: 2).map { WordWrap.lines(line, width: $0) } ?? [line]
+        Self.writeAll(2, Array((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    public func note(_ line: String) {
+        guard outputIsTerminal, let width = Terminal.columns(of: 1) else { return self.line(line) }
+        for part in WordWrap.lines(line, width: width) { self.line(part) }
     }
 
     public var progress: ((String) -> Void)? {

@@ -14,9 +14,12 @@ public enum Terminal {
     public static var outputIsTerminal: Bool { isatty(1) == 1 }
 
     /// The width of the terminal on standard output, nil when it is not a terminal or does not say.
-    public static var columns: Int? {
+    public static var columns: Int? { columns(of: 1) }
+
+    /// The width of the terminal on `descriptor`, nil when it is not a terminal or does not say.
+    public static func columns(of descriptor: Int32) -> Int? {
         var size = winsize()
-        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 }

@@ -48,6 +48,8 @@ struct EventsCommand: ShellCommand {
             shell.output.flush()
         }
         shell.interrupt.clear()
+        // Ends the line the terminal echoed `^C` on, so that the prompt starts a line of its own.
+        if !json { shell.output.line("events: ended") }
         return .success
     }
 

@@ -18,7 +18,7 @@ struct ModeCommand: ShellCommand {
         guard let wanted = CameraMode(rawValue: word.text) else { return .success }  // the spec allows only these
         try camera.setWorkMode(wanted)
         if wanted == .shoot {
-            shell.output.line("mode shoot: the camera's files cannot be read or deleted until 'mode download'")
+            shell.output.note("mode shoot: the camera's files cannot be read or deleted until 'mode download'")
         } else {
             shell.output.line("mode download")
         }

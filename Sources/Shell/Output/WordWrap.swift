@@ -1,0 +1,56 @@
+/// Text broken into lines at spaces so that a terminal never cuts a word: messages at a prompt (errors, the
+/// banner) and help. No line is wider than the width asked for (a word wider than a whole line is cut).
+public enum WordWrap {
+    /// `line` as it is when it fits `width` cells, else broken at spaces into lines that fit.
+    public static func lines(_ line: String, width: Int) -> [String] {
+        guard width > 0, TerminalWidth.of(line) > width else { return [line] }
+        return fill(line.split(separator: " ").map(String.init), width: width, first: 0, rest: 0)
+    }
+
+    /// Words filled into lines of at most `width` cells, the first line indented by `first` spaces and the
+    /// others by `rest`. Always at least one line.
+    public static func fill(_ words: [String], width: Int, first: Int, rest: Int) -> [String] {
+        var lines: [String] = []
+        var line = String(repeating: " ", count: first)
+        var lineIsEmpty = true
+        for var word in words {
+            while true {
+                let room = width - TerminalWidth.of(line) - (lineIsEmpty ? 0 : 1)
+                if TerminalWidth.of(word) <= room {
+                    line += (lineIsEmpty ? "" : " ") + word
+                    lineIsEmpty = false
+                    break
+                }
+                if !lineIsEmpty {
+                    lines.append(line)
+                    line = String(repeating: " ", count: rest)
+                    lineIsEmpty = true
+                    continue
+                }
+                // A word wider than a whole line: cut it.
+                let (head, tail) = cut(word, to: max(1, room))
+                lines.append(line + head)
+                line = String(repeating: " ", count: rest)
+                word = tail
+            }
+        }
+        lines.append(lineIsEmpty ? "" : line)
+        return lines
+    }
+
+    /// `word` split after at most `cells` cells.
+    private static func cut(_ word: String, to cells: Int) -> (String, String) {
+        var head = ""
+        var used = 0
+        var index = word.startIndex
+        while index < word.endIndex {
+            let w = TerminalWidth.of(String(word[index]))
+            if used + w > cells && !head.isEmpty { break }
+            head.append(word[index])
+            used += w
+            index = word.index(after: index)
+        }
+        return (head, String(word[index...]))
+    }
+
+}
