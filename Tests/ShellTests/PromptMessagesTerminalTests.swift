@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import Shell
+import TerminalKit
 
 /// Messages at a prompt read as a person there needs them, in a real pty of 50 columns (expect): an error
 /// in a line just typed names no column, long lines (the banner, errors) break between words within the

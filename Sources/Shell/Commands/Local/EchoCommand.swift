@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// echo [-n] [TEXT...]: prints its words, for scripts to say how far they got.
 struct EchoCommand: ShellCommand {
     let spec = CommandSpec(
