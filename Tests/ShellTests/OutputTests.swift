@@ -96,7 +96,7 @@ import Testing
         #expect(output[1].contains("500 B/s"))
         #expect(output[2].contains("100%"))
         #expect(output[3] == "\n")
-        #expect(meter.bytesPerSecond == 500)
+        #expect(meter.bytesPerSecond(at: 2) == 500)
     }
 
     @Test func progressMeterIsSilentInBatchMode() {

@@ -9,6 +9,9 @@ public struct BatchProgress: Sendable, Equatable {
     public var bytesTotal: UInt64
     /// Bytes per second over this run (bytes a `.part` already held do not count).
     public var bytesPerSecond: Double
+    /// The bytes moved in this run (what a `.part` already held does not count): what a rate limit paces
+    /// and a rate over a window of time is measured on.
+    public var bytesMoved: UInt64 = 0
     public var elapsed: TimeInterval
     /// The file being transferred (its name on the card).
     public var current: String

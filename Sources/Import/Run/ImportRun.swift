@@ -172,10 +172,12 @@ public struct ImportRun {
                         guard let progress else { return }
                         let elapsed = monotonicSeconds() - started
                         let moved = before + (p.bytesDone - min(p.bytesDone, resumeAt))
-                        progress(BatchProgress(
+                        var batch = BatchProgress(
                             filesDone: filesDone, filesTotal: filesTotal, bytesDone: done + p.bytesDone,
                             bytesTotal: totalBytes, bytesPerSecond: elapsed > 0 ? Double(moved) / elapsed : 0,
-                            elapsed: elapsed, current: item.file.name))
+                            elapsed: elapsed, current: item.file.name)
+                        batch.bytesMoved = moved
+                        progress(batch)
                     },
                     syncToDisk: false)
                 guard case .complete(let part) = transferred else {

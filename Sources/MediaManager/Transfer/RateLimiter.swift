@@ -26,13 +26,19 @@ public final class RateLimiter {
 
     /// After `done` bytes: waits until they are due. The first call starts the count when nothing did.
     public func pace(_ done: UInt64) {
+        let left = delay(for: done)
+        if left > 0 { wait(left) }
+    }
+
+    /// The seconds until `done` bytes are due (0 when they are), for a caller that waits itself. The first
+    /// call starts the count when nothing did.
+    public func delay(for done: UInt64) -> Double {
         let time = now()
         guard let start else {
             self.start = (time, done)
-            return
+            return 0
         }
-        guard done > start.bytes else { return }
-        let due = start.time + Double(done - start.bytes) / Double(bytesPerSecond)
-        if due > time { wait(due - time) }
+        guard done > start.bytes else { return 0 }
+        return max(0, start.time + Double(done - start.bytes) / Double(bytesPerSecond) - time)
     }
 }

@@ -69,6 +69,8 @@ public final class Interpreter {
     /// The process environment: how pictures are drawn is detected from it (`TERM`, `KITTY_WINDOW_ID`, …),
     /// and ffmpeg is looked for on its `PATH`. Tests set their own.
     var environment = ProcessInfo.processInfo.environment
+    /// The clock transfers are paced and their rates measured on (`set limit-rate`); tests give a manual one.
+    var transferClock: any WaitClock = MonotonicClock()
 
     /// Most nested `source` levels, against a script that sources itself.
     static let maximumScriptDepth = 16

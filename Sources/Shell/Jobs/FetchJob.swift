@@ -14,11 +14,14 @@ struct FetchJob: Sendable {
     let folder: String
     var options: MediaSession.FetchOptions
     let rateLimit: UInt64?
+    /// The clock the batch is paced and its rate measured on.
+    var clock: any WaitClock = MonotonicClock()
 
     func run(_ job: Job) -> Job.Ending {
         var options = options
         options.chunkSizing = ChunkSizing()
-        let started = monotonicSeconds()
+        let pacer = TransferPacer(clock: clock, limit: rateLimit, stopped: { job.cancellation.isCancelled })
+        let started = pacer.now
         let wanted = files.filter { !$0.isFolder }
         let total = wanted.reduce(UInt64(0)) { $0 + $1.size }
         var summary = BatchSummary()
@@ -26,14 +29,15 @@ struct FetchJob: Sendable {
         var updates: [Job.StateUpdate] = []
         var stopped = false
         var meter = JobMeter(filesTotal: wanted.count, bytesTotal: total)
-        let limiter = rateLimit.map { JobMeter.limiter($0, job) }
+        pacer.redraw = { job.report(meter.progress(bytesPerSecond: pacer.bytesPerSecond)) }
         do {
             _ = try PTPSession.asBackground {
                 try session.fetch(
                     wanted, to: folder, options: options, cancellation: job.cancellation,
                     progress: { p in
-                        job.report(meter.update(p))
-                        limiter?.pace(p.bytesDone)
+                        pacer.update(p)
+                        job.report(meter.update(p, bytesPerSecond: pacer.bytesPerSecond))
+                        pacer.pace()
                     },
                     each: { result in
                         meter.fileEnded()
@@ -66,7 +70,7 @@ struct FetchJob: Sendable {
             problems.append("fetch: " + Interpreter.message(for: error))
             summary.failed += 1
         }
-        summary.seconds = monotonicSeconds() - started
+        summary.seconds = pacer.now - started
         summary.interrupted = stopped
         let line = ImportBatch.summaryLine(summary, command: "fetch")
             .replacingOccurrences(of: "(already imported)", with: "(already here)")
@@ -86,33 +90,26 @@ struct JobMeter {
         progress = Job.Progress(filesTotal: filesTotal, bytesTotal: bytesTotal)
     }
 
-    /// After a chunk of the file `p` names.
-    mutating func update(_ p: TransferProgress) -> Job.Progress {
+    /// After a chunk of the file `p` names, with the batch's rate now (`TransferPacer`).
+    mutating func update(_ p: TransferProgress, bytesPerSecond: Double?) -> Job.Progress {
         if p.name != currentName {
             finishedBytes += currentBytes
             currentName = p.name
         }
         currentBytes = p.bytesDone
         progress.bytesDone = min(finishedBytes + currentBytes, progress.bytesTotal)
-        progress.bytesPerSecond = p.bytesPerSecond
         progress.current = p.name
+        return self.progress(bytesPerSecond: bytesPerSecond)
+    }
+
+    /// The progress so far with the rate now (while the rate limit holds the batch, the rate moves on).
+    mutating func progress(bytesPerSecond: Double?) -> Job.Progress {
+        progress.bytesPerSecond = bytesPerSecond ?? 0
         return progress
     }
 
     /// One file's result arrived.
     mutating func fileEnded() { progress.filesDone = min(progress.filesDone + 1, progress.filesTotal) }
-
-    /// The rate limit (`set limit-rate`) for a job: its waits end early when the job is killed.
-    static func limiter(_ bytesPerSecond: UInt64, _ job: Job) -> RateLimiter {
-        RateLimiter(bytesPerSecond: bytesPerSecond, wait: { seconds in
-            var left = seconds
-            while left > 0 && !job.cancellation.isCancelled {
-                let slice = min(left, 0.05)
-                Thread.sleep(forTimeInterval: slice)
-                left -= slice
-            }
-        })
-    }
 }
 
 /// The words of a job's problems.

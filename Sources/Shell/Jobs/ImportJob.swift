@@ -1,5 +1,6 @@
 import Import
 import MediaManager
+import POSIX
 import PTP
 import TerminalKit
 
@@ -13,6 +14,8 @@ struct ImportJob: Sendable {
     let runs: [LedgerRun]
     var options: ImportRun.Options
     let rateLimit: UInt64?
+    /// The clock the batch is paced and its rate measured on.
+    var clock: any WaitClock = MonotonicClock()
 
     func run(_ job: Job) -> Job.Ending {
         defer { for run in runs { run.end() } }
@@ -21,17 +24,22 @@ struct ImportJob: Sendable {
         var problems: [String] = []
         var updates: [Job.StateUpdate] = []
         var progress = Job.Progress()
-        let limiter = rateLimit.map { JobMeter.limiter($0, job) }
+        let pacer = TransferPacer(clock: clock, limit: rateLimit, stopped: { job.cancellation.isCancelled })
+        pacer.redraw = {
+            progress.bytesPerSecond = pacer.bytesPerSecond ?? 0
+            job.report(progress)
+        }
         do {
             let summary = try PTPSession.asBackground {
                 try ImportRun(session: session, plan: plan, ledgers: ledgers, options: options).run(
                     cancellation: job.cancellation,
                     progress: { p in
+                        pacer.update(moved: p.bytesMoved)
                         progress = Job.Progress(
                             filesDone: p.filesDone, filesTotal: p.filesTotal, bytesDone: p.bytesDone,
-                            bytesTotal: p.bytesTotal, bytesPerSecond: p.bytesPerSecond, current: p.current)
+                            bytesTotal: p.bytesTotal, bytesPerSecond: pacer.bytesPerSecond ?? 0, current: p.current)
                         job.report(progress)
-                        limiter?.pace(p.bytesDone)
+                        pacer.pace()
                     },
                     event: { event in
                         switch event {

@@ -1,14 +1,15 @@
 /// Shows a transfer's progress line, redrawn in place with `\r` on a terminal and silent otherwise.
 ///
 /// Time is passed in (seconds on any monotonic clock), so the meter is deterministic under test;
-/// the rate is measured over the last few seconds.
+/// the rate is bytes over a window of real time (`TransferRate`), from the first update on.
 public final class ProgressMeter {
     private let name: String
     private let total: UInt64?
     private let isTerminal: Bool
     private let width: () -> Int
     private let write: (String) -> Void
-    private var samples: [(time: Double, done: UInt64)] = []
+    private var rate: TransferRate?
+    private var done: UInt64 = 0
     private var lastDraw: Double?
     private var finished = false
 
@@ -32,37 +33,48 @@ public final class ProgressMeter {
         self.write = write
     }
 
-    /// The current rate in bytes per second over the window, nil until two samples exist.
-    public var bytesPerSecond: Double? {
-        guard let first = samples.first, let last = samples.last, last.time > first.time,
-            last.done >= first.done
-        else { return nil }
-        return Double(last.done - first.done) / (last.time - first.time)
-    }
+    /// The rate in bytes per second at `time`, over the window; nil before any byte moved.
+    public func bytesPerSecond(at time: Double) -> Double? { rate?.bytesPerSecond(at: time) }
 
-    /// Records that `done` bytes have arrived at `time` and redraws when due.
+    /// Records that `done` bytes have arrived at `time` and redraws when due. The first update starts the
+    /// count (bytes a resumed file already had do not make a rate).
     public func update(done: UInt64, at time: Double) {
         guard !finished else { return }
-        samples.append((time, done))
-        while let first = samples.first, samples.count > 2, time - first.time > rateWindow { samples.removeFirst() }
+        record(done, at: time)
         if let last = lastDraw, time - last < redrawInterval { return }
+        draw(done: done, at: time)
+    }
+
+    /// Redraws the line at `time` with the bytes so far (while a rate limit holds the transfer back, the
+    /// rate and the time left move on).
+    public func refresh(at time: Double) {
+        guard !finished, rate != nil else { return }
         draw(done: done, at: time)
     }
 
     /// Draws the final line and ends it with a newline (on a terminal).
     public func finish(done: UInt64, at time: Double) {
         guard !finished else { return }
-        samples.append((time, done))
+        record(done, at: time)
         draw(done: done, at: time)
         finished = true
         if isTerminal { write("\n") }
+    }
+
+    private func record(_ done: UInt64, at time: Double) {
+        self.done = done
+        if rate == nil {
+            rate = TransferRate(window: rateWindow, startingAt: time, bytes: done)
+        } else {
+            rate?.record(done, at: time)
+        }
     }
 
     private func draw(done: UInt64, at time: Double) {
         lastDraw = time
         guard isTerminal else { return }
         let line = ProgressLine.format(
-            name: name, done: done, total: total, bytesPerSecond: bytesPerSecond, width: max(1, width() - 1))
+            name: name, done: done, total: total, bytesPerSecond: bytesPerSecond(at: time), width: max(1, width() - 1))
         write("\r" + line + "\u{1B}[K")
     }
 }

@@ -55,7 +55,7 @@ struct TetherDownload {
             datesFromDownload: true)
         let batch = ImportBatch(shell: shell, session: session, verbose: true, deleteAfter: false, command: command)
         var runOptions = ImportRun.Options()
-        if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = Int(min(max(limit / 8, 64 << 10), 8 << 20)) }
+        if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = TransferPacer.chunkSize(forLimit: limit) }
         var fetched: [String] = []
         let summary = try ImportRun(session: session, plan: plan, ledgers: ledgers, options: runOptions).run(
             cancellation: batch.cancellation, progress: { batch.progress($0) },

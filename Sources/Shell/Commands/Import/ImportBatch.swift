@@ -18,7 +18,8 @@ final class ImportBatch {
     private var failures = 0
     private var stopped: (item: ImportItem, at: UInt64)?
     private var disconnected: Error?
-    private let limiter: RateLimiter?
+    private let pacer: TransferPacer
+    private var last: BatchProgress?
 
     init(shell: Interpreter, session: MediaSession, verbose: Bool, deleteAfter: Bool, command: String = "import") {
         self.shell = shell
@@ -28,16 +29,23 @@ final class ImportBatch {
         let interrupt = shell.interrupt
         cancellation = CancellationFlag(external: { interrupt.isPending })
         line = BatchProgressLine(output: shell.output)
-        limiter = shell.state.settings.rateLimit.map {
-            RateLimiter(bytesPerSecond: $0, wait: { _ = interrupt.waitForInterrupt(upTo: $0) })
-        }
+        pacer = TransferPacer(
+            clock: shell.transferClock, limit: shell.state.settings.rateLimit, stopped: { interrupt.isPending })
+        pacer.redraw = { [weak self] in self?.draw(force: true) }
     }
 
-    /// After every chunk: the progress line, and the rate limit.
+    /// After every chunk: the progress line (with the rate over a window of real time), and the rate limit.
     func progress(_ p: BatchProgress) {
-        let now = ProcessInfo.processInfo.systemUptime
-        line.update(p, at: now)
-        limiter?.pace(p.bytesDone)
+        pacer.update(moved: p.bytesMoved)
+        last = p
+        draw(force: false)
+        pacer.pace()
+    }
+
+    private func draw(force: Bool) {
+        guard var p = last else { return }
+        p.bytesPerSecond = pacer.bytesPerSecond ?? 0
+        line.update(p, at: pacer.now, force: force)
     }
 
     /// One file's final outcome.
@@ -137,9 +145,10 @@ final class BatchProgressLine {
 
     init(output: ShellOutput) { self.output = output }
 
-    func update(_ p: BatchProgress, at time: Double) {
+    /// Draws `p` unless a line was drawn less than `redrawInterval` ago (`force`: draws it anyway).
+    func update(_ p: BatchProgress, at time: Double, force: Bool = false) {
         guard let write = output.progress else { return }
-        if let lastDraw, time - lastDraw < redrawInterval { return }
+        if !force, let lastDraw, time - lastDraw < redrawInterval { return }
         lastDraw = time
         let width = max(20, (output.terminalColumns ?? 80) - 2)
         write("\r" + Self.format(p, width: width) + "\u{1B}[K")

@@ -84,12 +84,12 @@ struct ImportCommand: ShellCommand {
         let batch = ImportBatch(shell: shell, session: session, verbose: verbose, deleteAfter: invocation.has(.deleteAfter))
         var runOptions = ImportRun.Options()
         runOptions.deleteAfter = invocation.has(.deleteAfter)
-        if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = Int(min(max(limit / 8, 64 << 10), 8 << 20)) }
+        if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = TransferPacer.chunkSize(forLimit: limit) }
         if invocation.runsInBackground {
             // The job holds the ledger's runs until it ends.
             let work = ImportJob(
                 session: session, plan: plan, ledgers: ledgers, runs: runs, options: runOptions,
-                rateLimit: shell.state.settings.rateLimit)
+                rateLimit: shell.state.settings.rateLimit, clock: shell.transferClock)
             let outcome = try shell.startJob(invocation, files: files) { work.run($0) }
             handedToJob = true
             return outcome

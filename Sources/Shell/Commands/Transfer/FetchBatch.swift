@@ -19,7 +19,7 @@ final class FetchBatch {
     private var failures = 0
     /// For the summary line of a batch.
     private var summary = BatchSummary()
-    private let started = monotonicSeconds()
+    private let started: Double
     /// The batch's progress line, for more than one file: files and bytes of the whole batch.
     private var batchLine: BatchProgressLine?
     private var batchFiles: [MediaFile] = []
@@ -27,6 +27,8 @@ final class FetchBatch {
     private var batchBytes: UInt64 = 0
     private var current: (name: String, index: Int)?
     private var bytesBefore: UInt64 = 0
+    /// The bytes of the file in progress so far.
+    private var currentBytes: UInt64 = 0
     /// The file Ctrl-C stopped in, and how far it got.
     private var stopped: (file: MediaFile, at: UInt64)?
     /// The failure that turned out to be the camera gone; the rest of the batch is cancelled.
@@ -40,7 +42,10 @@ final class FetchBatch {
         deleteAfter = options.deleteAfter
         let interrupt = shell.interrupt
         cancellation = CancellationFlag(external: { interrupt.isPending })
-        display = TransferDisplay(output: shell.output, rateLimit: shell.state.settings.rateLimit, interrupt: interrupt)
+        let pacer = TransferPacer(
+            clock: shell.transferClock, limit: shell.state.settings.rateLimit, stopped: { interrupt.isPending })
+        display = TransferDisplay(output: shell.output, pacer: pacer)
+        started = pacer.now
     }
 
     /// Shows one progress line for the whole batch when it has more than one file.
@@ -50,12 +55,13 @@ final class FetchBatch {
         batchBytes = batchFiles.reduce(UInt64(0)) { $0 + $1.size }
         batchLine = BatchProgressLine(output: shell.output)
         display.showsMeter = false
+        display.pacer.redraw = { [weak self] in self?.drawBatchLine(force: true) }
     }
 
     /// After every chunk of a download.
     func update(_ progress: TransferProgress) {
-        display.update(progress)
-        guard let batchLine else { return }
+        guard batchLine != nil else { return display.update(progress) }
+        display.pacer.update(progress)
         if current?.name != progress.name {
             var index = current.map { $0.index + 1 } ?? 0
             if let c = current { bytesBefore += batchFiles[c.index].size }
@@ -65,13 +71,21 @@ final class FetchBatch {
             }
             current = (progress.name, index)
         }
-        let total = batchBytes
-        let elapsed = monotonicSeconds() - started
+        currentBytes = progress.bytesDone
+        drawBatchLine(force: false)
+        display.pacer.pace()
+    }
+
+    /// The batch's line with the bytes so far and the rate now (`force`: even if one was drawn just before).
+    private func drawBatchLine(force: Bool) {
+        guard let batchLine, let current else { return }
+        let now = display.pacer.now
         batchLine.update(
             BatchProgress(
-                filesDone: current?.index ?? 0, filesTotal: batchFiles.count, bytesDone: bytesBefore + progress.bytesDone,
-                bytesTotal: total, bytesPerSecond: progress.bytesPerSecond, elapsed: elapsed, current: progress.name),
-            at: ProcessInfo.processInfo.systemUptime)
+                filesDone: current.index, filesTotal: batchFiles.count, bytesDone: bytesBefore + currentBytes,
+                bytesTotal: batchBytes, bytesPerSecond: display.pacer.bytesPerSecond ?? 0, elapsed: now - started,
+                current: current.name),
+            at: now, force: force)
     }
 
     /// One file's result, as the download reports it.
@@ -158,7 +172,7 @@ final class FetchBatch {
     func finish(asked: Int, answered: Int) -> CommandOutcome {
         batchLine?.clear()
         if asked > 1 {
-            summary.seconds = monotonicSeconds() - started
+            summary.seconds = display.pacer.now - started
             summary.interrupted = stopped != nil
             shell.output.line(ImportBatch.summaryLine(summary, command: "fetch").replacingOccurrences(of: "(already imported)", with: "(already here)"))
         }

@@ -39,7 +39,8 @@ struct FetchCommand: ShellCommand {
         try shell.refuseFilesOfRunningJobs(files, "fetch")
         if invocation.runsInBackground {
             let work = FetchJob(
-                session: session, files: files, folder: folder, options: options, rateLimit: shell.state.settings.rateLimit)
+                session: session, files: files, folder: folder, options: options, rateLimit: shell.state.settings.rateLimit,
+                clock: shell.transferClock)
             return try shell.startJob(invocation, files: files) { work.run($0) }
         }
         let batch = FetchBatch(shell: shell, session: session, folder: folder, options: options, verbose: false)
@@ -76,7 +77,7 @@ struct FetchCommand: ShellCommand {
             options.startOffset = selected.offset
         }
         if let limit = shell.state.settings.rateLimit {
-            options.chunkSize = Int(min(max(limit / 8, 64 << 10), 8 << 20))
+            options.chunkSize = TransferPacer.chunkSize(forLimit: limit)
         }
         return options
     }

@@ -2,29 +2,33 @@ import Foundation
 import MediaManager
 import TerminalKit
 
-/// The progress line of a fetch (redrawn on a terminal, nothing in batch mode), and the rate limit
-/// (MediaManager's `RateLimiter`, its wait ended by Ctrl-C).
+/// The progress line of a fetch (redrawn on a terminal, nothing in batch mode), and its pace: the rate over
+/// a window of real time and the rate limit across the whole batch (`TransferPacer`, its wait ended by
+/// Ctrl-C). While the limit holds the transfer back, the line is redrawn so that its rate and time left
+/// follow the clock.
 final class TransferDisplay {
     private let output: ShellOutput
-    private let limiter: RateLimiter?
+    let pacer: TransferPacer
     private var meter: ProgressMeter?
     private var name: String?
-    private var lastDone: UInt64 = 0
     /// False when a batch draws its own line (files and bytes of the whole batch): only the rate limit.
     var showsMeter = true
 
-    init(output: ShellOutput, rateLimit: UInt64?, interrupt: any InterruptSource) {
+    init(output: ShellOutput, pacer: TransferPacer) {
         self.output = output
-        limiter = rateLimit.map { RateLimiter(bytesPerSecond: $0, wait: { _ = interrupt.waitForInterrupt(upTo: $0) }) }
+        self.pacer = pacer
+        pacer.redraw = { [weak self] in
+            guard let self else { return }
+            self.meter?.refresh(at: self.pacer.now)
+        }
     }
 
-    /// Called after every chunk of a download.
+    /// Called after every chunk of a download: the line, then the wait the limit asks for.
     func update(_ progress: TransferProgress) {
-        let now = ProcessInfo.processInfo.systemUptime
+        pacer.update(progress)
         if progress.name != name {
             clearLine()
             name = progress.name
-            limiter?.restart(at: progress.bytesDone)
             if showsMeter, let write = output.progress {
                 // Two cells spare for the ^C the terminal echoes when the user interrupts.
                 let width = max(20, (output.terminalColumns ?? 80) - 2)
@@ -32,10 +36,9 @@ final class TransferDisplay {
                     name: progress.name, total: progress.totalBytes, isTerminal: true, width: { width }, write: write)
             }
         }
-        lastDone = progress.bytesDone
-        meter?.update(done: progress.bytesDone, at: now)
+        meter?.update(done: progress.bytesDone, at: pacer.now)
         // Under the rate limit: waits until the bytes so far are due, or Ctrl-C.
-        limiter?.pace(progress.bytesDone)
+        pacer.pace()
     }
 
     /// Clears the progress line before a result is printed. Results of a batch arrive in groups (whole
