@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "PTP", dependencies: ["POSIX"]),
         .target(name: "PTPIP", dependencies: ["PTP", "POSIX"]),
         .target(name: "PTPUSB", dependencies: ["PTP", "POSIX", "CLibUSB"]),
+        // Fujifilm's Wi-Fi framing (port 55740: Fuji's init packets, then USB-style containers), both sides
+        .target(name: "FujiWiFi", dependencies: ["PTP", "POSIX"]),
 
         // Media containers read through random access
         .target(name: "MediaFormats"),
@@ -71,6 +73,7 @@ let package = Package(
         .testTarget(name: "PTPTests", dependencies: ["TestSupport", "PTP", "POSIX"]),
         .testTarget(name: "POSIXTests", dependencies: ["TestSupport", "POSIX"]),
         .testTarget(name: "PTPIPTests", dependencies: ["TestSupport", "PTP", "PTPIP", "POSIX"]),
+        .testTarget(name: "FujiWiFiTests", dependencies: ["TestSupport", "PTP", "FujiWiFi", "POSIX"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["TestSupport", "PTP", "POSIX", "VirtualCamera", "MediaFormats"]),
         .testTarget(name: "MediaManagerTests", dependencies: ["TestSupport", "MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "POSIX", "VirtualCamera"]),
