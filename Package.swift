@@ -58,7 +58,8 @@ let package = Package(
         // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
         .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX"]),
         // A camera URL to a transport and a camera
-        .target(name: "Connectors", dependencies: ["MediaManager", "PTP", "POSIX", "PTPIP", "PTPUSB", "VirtualCamera"]),
+        .target(
+            name: "Connectors", dependencies: ["MediaManager", "PTP", "POSIX", "PTPIP", "PTPUSB", "FujiWiFi", "VirtualCamera"]),
         .target(
             name: "Shell",
             dependencies: [
