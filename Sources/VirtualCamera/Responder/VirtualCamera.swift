@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import PTP
 
 /// A PTP camera in software: answers a PTP initiator over any `ResponderTransport` from a `Card`.

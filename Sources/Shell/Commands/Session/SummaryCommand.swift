@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// summary: the camera's model, serial number, storages and abilities.
 struct SummaryCommand: ShellCommand {
