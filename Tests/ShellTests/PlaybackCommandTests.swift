@@ -77,15 +77,16 @@ import Testing
         #expect(output.lines.last == "playing DJI_0003.MP4 from 0:01.0")
         #expect(run("step") == .failure, "step needs a pause")
         #expect(output.errors.last == "error: step: step works while paused: pause DJI_0003.MP4 first")
+        // stop unloads the video (the prompt no longer shows it); play starts the selection again.
         #expect(run("stop; status --json") == .success)
         #expect(output.lines.dropLast().last == "stopped DJI_0003.MP4; 'play' starts it again")
-        status = try lastJSON()
-        #expect(status["state"] as? String == "stopped" && status["position"] as? Double == 0)
-        #expect(status["lastSeek"] == nil)
+        #expect(output.lines.last == #"{"state":"unloaded"}"#)
         #expect(run("pause") == .failure)
-        #expect(output.errors.last == "error: pause: DJI_0003.MP4 is stopped: nothing to pause")
-        #expect(run("status") == .success)
-        #expect(output.lines.last == "DJI_0003.MP4 ■ stopped 0:00.0/0:03.0  frame 0/90  30 fps  640x360 landscape")
+        #expect(output.errors.last == "error: pause: no video is loaded: play NAME first")
+        #expect(run("play; pause; status --json") == .success)
+        status = try lastJSON()
+        #expect(status["media"] as? String == "DJI_0003.MP4" && status["state"] as? String == "paused")
+        #expect(status["lastSeek"] == nil)
     }
 
     @Test func relativeAndPercentSeeksAndClamping() throws {
@@ -139,7 +140,8 @@ import Testing
         #expect(run("select DJI_0001.JPG; edit") == .success)
         #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0001.JPG] DJI_0003.MP4 ‖ 0:02.1/0:03 (edit)> ")
         #expect(run("done; stop") == .success)
-        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0001.JPG] DJI_0003.MP4 ■ 0:00.0/0:03> ")
+        #expect(output.lines.last == "stopped DJI_0003.MP4; 'play DJI_0003.MP4' starts it again")
+        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0001.JPG]> ", "stop unloads the video")
         #expect(run("play DJI_0003.MP4") == .success)
         #expect(interpreter.prompt.hasPrefix("sim:/DCIM/100MEDIA [DJI_0003.MP4] ▶ 0:0"))
 
@@ -165,8 +167,10 @@ import Testing
         #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0003.MP4] || 0:02.0/0:03> ")
         #expect(output.lines.last?.hasPrefix("DJI_0003.MP4 || paused 0:02.0/0:03.0  frame 60/90") == true)
         #expect(output.lines.last?.hasSuffix("last seek 0:02.4 -> keyframe #2 at 0:02.0") == true, "\(output.lines)")
+        #expect(interpreter.run(line: "pause; resume") == .success)
+        #expect(interpreter.prompt.hasPrefix("sim:/DCIM/100MEDIA [DJI_0003.MP4] > 0:0"))
         #expect(interpreter.run(line: "stop") == .success)
-        #expect(interpreter.prompt.hasSuffix("[DJI_0003.MP4] [] 0:00.0/0:03> "))
+        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0003.MP4]> ")
     }
 
     @Test func thePlayerSetting() throws {

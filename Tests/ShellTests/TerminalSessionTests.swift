@@ -177,6 +177,33 @@ struct TerminalSessionTests {
         #expect(result.status == 0, "expect failed: \(result.standardOutput)")
     }
 
+    /// `stop` unloads the video: the prompt, which showed it playing, shows only the selection, and
+    /// `select --clear` leaves a bare prompt (it read `… DJI_0003.MP4 ■ 0:00.0/0:03>` after both).
+    @Test func stopTakesThePlayedVideoOutOfThePrompt() throws {
+        let result = try Expect.run(
+            """
+            \(spawn("--camera sim:"))
+            must {sim:/> $} 2
+            send "set player none; cd DCIM/100MEDIA; play DJI_0003.MP4\\r"
+            must {playing DJI_0003\\.MP4 } 3
+            must {sim:/DCIM/100MEDIA \\[DJI_0003\\.MP4\\] [^\\r\\n]+ 0:0[0-9.]+/0:03> $} 4
+            send "stop\\r"
+            must {stopped DJI_0003\\.MP4; 'play' starts it again\\r\\n} 5
+            must {^sim:/DCIM/100MEDIA \\[DJI_0003\\.MP4\\]> $} 6
+            send "select --clear\\r"
+            must {\\r\\nsim:/DCIM/100MEDIA> $} 7
+            send "play DJI_0003.MP4; select --clear\\r"
+            must {\\r\\nsim:/DCIM/100MEDIA DJI_0003\\.MP4 [^\\r\\n]+/0:03> $} 8
+            send "stop\\r"
+            must {stopped DJI_0003\\.MP4; 'play DJI_0003\\.MP4' starts it again\\r\\n} 9
+            must {^sim:/DCIM/100MEDIA> $} 10
+            send "\\004"
+            expect eof
+            exit 0
+            """)
+        #expect(result.status == 0, "expect failed: \(result.standardOutput)")
+    }
+
     @Test func brokenStepsFail() throws {
         let result = try Expect.run(
             """
