@@ -62,9 +62,9 @@ final class TransferPacer {
     /// Waits until the bytes moved are due at the limit (at once without one), or until `stopped`.
     func pace() {
         guard let limiter else { return }
-        while !stopped() {
+        while true {
             let left = limiter.delay(for: moved)
-            guard left > 0 else { return }
+            guard left > 0, !stopped() else { return }
             clock.pause(min(left, 0.5))
             redraw?()
         }
