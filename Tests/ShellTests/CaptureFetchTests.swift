@@ -35,6 +35,24 @@ import Testing
         #expect(output.lines.last == "0 new files (0 B); 2 imported before", "\(output.lines)")
     }
 
+    /// A camera in shoot mode gives its files only in download mode (DeviceBusy otherwise, as a drone's
+    /// camera does): `capture --fetch` switches it to download mode for the fetch and back to shoot mode,
+    /// and says so; the prompt shows the mode while the camera is in shoot mode.
+    @Test func inShootModeTheShotIsFetchedAndTheCameraGoesBackToShooting() throws {
+        #expect(interpreter.run(line: "open sim:; mode shoot") == .success, "\(output.errors)")
+        #expect(interpreter.prompt == "sim:/ (shoot)> ")
+        output.reset()
+        #expect(interpreter.run(line: "capture --fetch") == .success, "\(output.errors)")
+        #expect(output.errors.isEmpty, "\(output.errors)")
+        #expect(FileManager.default.fileExists(atPath: home.path + "/down/DJI_0007.JPG"))
+        #expect(output.lines.contains { $0.hasPrefix("switched the camera to download mode for the fetch") }, "\(output.lines)")
+        #expect(interpreter.run(line: "mode") == .success)
+        #expect(output.lines.last == "mode shoot", "back to shooting")
+        #expect(interpreter.prompt == "sim:/ (shoot)> ")
+        #expect(interpreter.run(line: "mode download") == .success)
+        #expect(interpreter.prompt == "sim:/> ")
+    }
+
     @Test func aBadPatternTakesNoPicture() {
         #expect(interpreter.run(line: "open sim:; capture --to '/x/%q'") == .failure)
         #expect(output.errors.last?.contains("unknown token %q") == true, "\(output.errors)")

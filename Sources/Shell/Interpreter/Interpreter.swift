@@ -69,6 +69,9 @@ public final class Interpreter {
     /// The process environment: how pictures are drawn is detected from it (`TERM`, `KITTY_WINDOW_ID`, …),
     /// and ffmpeg is looked for on its `PATH`. Tests set their own.
     var environment = ProcessInfo.processInfo.environment
+    /// The camera's work mode as last set or read (`mode`), nil when unknown or the camera has none: the
+    /// prompt shows `(shoot)` while the camera gives no files.
+    var cameraMode: CameraMode?
     /// The clock transfers are paced and their rates measured on (`set limit-rate`); tests give a manual one.
     var transferClock: any WaitClock = MonotonicClock()
 
@@ -143,6 +146,7 @@ public final class Interpreter {
         stopPlayback()
         media?.close()
         media = nil
+        cameraMode = nil
         state.cameraClosed()
     }
 

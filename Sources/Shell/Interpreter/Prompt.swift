@@ -4,7 +4,7 @@ import TerminalKit
 /// The prompt's format: text with tokens that the session state fills in (`set prompt`).
 public enum PromptFormat {
     /// The default: `dir:/DCIM/100MEDIA> `; `sim:…/100MEDIA/CLIPS [DJI_0003.MP4 @ 1.2 MB] (edit)> `.
-    public static let standard = "%c%w%s%p%e%j> "
+    public static let standard = "%c%w%s%p%m%e%j> "
 
     /// Each token and what it shows, for `help prompt`, `help set` and the man page.
     public static let tokens: [HelpEntry] = [
@@ -13,6 +13,7 @@ public enum PromptFormat {
         HelpEntry("%W", "the camera folder in full"),
         HelpEntry("%s", "the selected file while it is worked on (selected, or partly downloaded): [NAME @ 1.2 MB]"),
         HelpEntry("%p", "the video being played and where: ▶ 0:01.2/0:03"),
+        HelpEntry("%m", "(shoot) while the camera is in shoot mode and gives no files ('mode')"),
         HelpEntry("%e", "(edit) in edit mode"),
         HelpEntry("%j", "the jobs running, while there are any: [1 job]"),
         HelpEntry("%n", "mediashell"),
@@ -33,6 +34,7 @@ extension Interpreter {
             case "W": return media == nil ? "" : RemotePath.display(state.folder)
             case "s": return promptSelection.map { " " + $0 } ?? ""
             case "p": return playbackPromptFragment.map { " " + $0 } ?? ""
+            case "m": return cameraMode == .shoot ? " (shoot)" : ""
             case "e": return state.isEditing ? " (edit)" : ""
             case "j":
                 let running = jobs.running.count

@@ -44,6 +44,22 @@ struct CaptureCommand: ShellCommand {
             shell.output.line("captured \(RemotePath.display(file.path)) (\(HumanReadable.size(file.size)))")
         }
         guard let download else { return .success }
+        // A camera in shoot mode gives no files (DeviceBusy, as a drone's camera does): download mode for the
+        // fetch, then back to shooting.
+        guard session.camera.hasWorkMode, (try? session.camera.workMode()) == .shoot else {
+            return try download.fetch(result.files).result
+        }
+        try session.camera.setWorkMode(.download)
+        shell.output.line("switched the camera to download mode for the fetch; it goes back to shoot mode after")
+        defer {
+            do {
+                try session.camera.setWorkMode(.shoot)
+                shell.cameraMode = .shoot
+            } catch {
+                shell.cameraMode = .download
+                shell.report("capture: the camera stayed in download mode: \(Interpreter.message(for: error))", severity: .warning)
+            }
+        }
         return try download.fetch(result.files).result
     }
 }

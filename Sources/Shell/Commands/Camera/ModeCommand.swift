@@ -13,11 +13,13 @@ struct ModeCommand: ShellCommand {
         let camera = try shell.requireCamera().camera
         guard camera.hasWorkMode else { throw CommandError("not supported by this camera") }
         guard let word = invocation.arguments.first else {
-            shell.output.line("mode \(try camera.workMode()?.rawValue ?? "unknown")")
+            shell.cameraMode = try camera.workMode()
+            shell.output.line("mode \(shell.cameraMode?.rawValue ?? "unknown")")
             return .success
         }
         guard let wanted = CameraMode(rawValue: word.text) else { return .success }  // the spec allows only these
         try camera.setWorkMode(wanted)
+        shell.cameraMode = wanted
         if wanted == .shoot {
             shell.output.note("mode shoot: the camera's files cannot be read or deleted until 'mode download'")
         } else {

@@ -7,6 +7,7 @@ extension Interpreter {
         guard error.failureCategory == .busy, let camera = media?.camera, camera.hasWorkMode, (try? camera.workMode()) == .shoot else {
             return ""
         }
+        cameraMode = .shoot
         return " (the camera is in shoot mode: 'mode download' gives access to its files)"
     }
 }
