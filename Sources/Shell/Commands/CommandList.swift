@@ -13,7 +13,7 @@ extension CommandTable {
         // selection
         SelectCommand(), InfoCommand(), OffsetCommand(),
         // transfer
-        ThumbCommand(), FetchCommand(), ImportCommand(), PutCommand(),
+        ThumbCommand(), FetchCommand(), MirrorCommand(), ImportCommand(), PutCommand(),
         // jobs
         JobsCommand(), WaitCommand(), KillCommand(), FgCommand(),
         // edit

@@ -43,23 +43,39 @@ extension Interpreter {
         return fresh
     }
 
-    /// The files `words` name (or the selection when there are none); folders are refused.
-    func files(for words: [Word], catalog: MediaCatalog) throws -> [MediaFile] {
+    /// The files `words` name (or the selection when there are none); folders are refused, with a hint that
+    /// leads somewhere: `recursive` names the command that takes folders whole (`fetch -r`), else a glob of
+    /// the folder's files where it has some.
+    func files(for words: [Word], catalog: MediaCatalog, recursive: String? = nil) throws -> [MediaFile] {
         if words.isEmpty { return [try selectedFile(in: catalog)] }
         let entries = try names(catalog).entries(for: words)
         var files: [MediaFile] = []
         for entry in entries {
             guard !entry.isFolder, let file = entry.file else {
                 if words.contains(where: { !$0.isGlob && $0.text == entry.shown }) {
-                    throw CommandError(
-                        "\(SafeText.display(entry.shown)) is a folder (name its files, e.g. '\(SafeText.display(entry.shown))/*')")
+                    throw CommandError(folderHint(entry, catalog: catalog, recursive: recursive))
                 }
                 continue
             }
             files.append(file)
         }
-        guard !files.isEmpty else { throw CommandError("no files among the names given (only folders)") }
+        guard !files.isEmpty else {
+            throw CommandError(
+                "no files among the names given (only folders)"
+                    + (recursive.map { "; '\($0)' takes folders with everything below them" } ?? ""))
+        }
         return files
+    }
+
+    /// `DCIM is a folder: 'fetch -r DCIM' fetches it with everything below it`, or the files to name.
+    private func folderHint(_ entry: RemoteEntry, catalog: MediaCatalog, recursive: String?) -> String {
+        let shown = SafeText.display(entry.shown)
+        let quoted = SafeText.display(ShellQuoting.escape(entry.shown))
+        if let recursive { return "\(shown) is a folder: '\(recursive) \(quoted)' takes it with everything below it" }
+        let hasFiles = (catalog.contents(of: entry.path) ?? []).contains { !$0.isFolder }
+        return hasFiles
+            ? "\(shown) is a folder (name its files, e.g. '\(quoted)/*')"
+            : "\(shown) is a folder, and holds only folders"
     }
 
     /// The folder downloads go to: `-o DIR`, else the `download-dir` setting, `~` expanded.

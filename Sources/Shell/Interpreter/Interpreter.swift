@@ -54,7 +54,7 @@ public final class Interpreter {
     let jobs = JobTable()
     var quitWarned = false
     /// The commands that can run as jobs (`CMD &`).
-    static let jobCommands: Set<String> = ["fetch", "import"]
+    static let jobCommands: Set<String> = ["fetch", "mirror", "import"]
     /// The local folder before the last `lcd`, for `lcd -`.
     var previousLocalFolder: String?
     /// The user's aliases (`alias NAME 'CMDS'`): name to body.

@@ -10,8 +10,8 @@ import TerminalKit
 /// its progress kept in the job and its results said when it ends.
 struct FetchJob: Sendable {
     let session: MediaSession
-    let files: [MediaFile]
-    let folder: String
+    /// The files and the local folder each goes to (one group, but for `fetch -r`).
+    let groups: [FetchGroup]
     var options: MediaSession.FetchOptions
     let rateLimit: UInt64?
     /// The clock the batch is paced and its rate measured on.
@@ -22,7 +22,7 @@ struct FetchJob: Sendable {
         options.chunkSizing = ChunkSizing()
         let pacer = TransferPacer(clock: clock, limit: rateLimit, stopped: { job.cancellation.isCancelled })
         let started = pacer.now
-        let wanted = files.filter { !$0.isFolder }
+        let wanted = groups.flatMap(\.files).filter { !$0.isFolder }
         let total = wanted.reduce(UInt64(0)) { $0 + $1.size }
         var summary = BatchSummary()
         var problems: [String] = []
@@ -31,40 +31,42 @@ struct FetchJob: Sendable {
         var meter = JobMeter(filesTotal: wanted.count, bytesTotal: total)
         pacer.redraw = { job.report(meter.progress(bytesPerSecond: pacer.bytesPerSecond)) }
         do {
-            _ = try PTPSession.asBackground {
-                try session.fetch(
-                    wanted, to: folder, options: options, cancellation: job.cancellation,
-                    progress: { p in
-                        pacer.update(p)
-                        job.report(meter.update(p, bytesPerSecond: pacer.bytesPerSecond))
-                        pacer.pace()
-                    },
-                    each: { result in
-                        meter.fileEnded()
-                        switch result.outcome {
-                        case .success(.downloaded(_, let bytes, let resumedFrom)):
-                            summary.fetched += 1
-                            summary.bytes += bytes - resumedFrom
-                            updates.append(.fetched(result.file))
-                            if options.deleteAfter && result.deleteError == nil { updates.append(.removed(path: result.file.path)) }
-                        case .success(.skippedExisting):
-                            summary.skipped += 1
-                        case .failure(let error as DownloadError) where error.cancelledAt != nil:
-                            stopped = true
-                            updates.append(.stopped(result.file, at: error.cancelledAt ?? 0))
-                        case .failure(let error):
-                            summary.failed += 1
-                            problems.append(JobWords.problem("fetch", result.file, error))
-                            if case DownloadError.interrupted(_, _, let at, _, _) = error, at > 0 {
-                                updates.append(.stopped(result.file, at: at))
+            for group in groups where !job.cancellation.isCancelled {
+                _ = try PTPSession.asBackground {
+                    try session.fetch(
+                        group.files, to: group.folder, options: options, cancellation: job.cancellation,
+                        progress: { p in
+                            pacer.update(p)
+                            job.report(meter.update(p, bytesPerSecond: pacer.bytesPerSecond))
+                            pacer.pace()
+                        },
+                        each: { result in
+                            meter.fileEnded()
+                            switch result.outcome {
+                            case .success(.downloaded(_, let bytes, let resumedFrom)):
+                                summary.fetched += 1
+                                summary.bytes += bytes - resumedFrom
+                                updates.append(.fetched(result.file))
+                                if options.deleteAfter && result.deleteError == nil { updates.append(.removed(path: result.file.path)) }
+                            case .success(.skippedExisting):
+                                summary.skipped += 1
+                            case .failure(let error as DownloadError) where error.cancelledAt != nil:
+                                stopped = true
+                                updates.append(.stopped(result.file, at: error.cancelledAt ?? 0))
+                            case .failure(let error):
+                                summary.failed += 1
+                                problems.append(JobWords.problem("fetch", result.file, error))
+                                if case DownloadError.interrupted(_, _, let at, _, _) = error, at > 0 {
+                                    updates.append(.stopped(result.file, at: at))
+                                }
                             }
-                        }
-                        if let deleteError = result.deleteError {
-                            problems.append(
-                                "fetch: \(SafeText.display(result.file.name)) arrived but was not deleted from the camera: "
-                                    + Interpreter.message(for: deleteError))
-                        }
-                    })
+                            if let deleteError = result.deleteError {
+                                problems.append(
+                                    "fetch: \(SafeText.display(result.file.name)) arrived but was not deleted from the camera: "
+                                        + Interpreter.message(for: deleteError))
+                            }
+                        })
+                }
             }
         } catch {
             problems.append("fetch: " + Interpreter.message(for: error))

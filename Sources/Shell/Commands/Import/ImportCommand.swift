@@ -21,7 +21,7 @@ struct ImportCommand: ShellCommand {
     let spec = CommandSpec(
         "import", area: .transfer,
         options: [
-            OptionSpec(.to, long: "to", value: ArgumentSpec("PATTERN", .localPath), "where files go (see below)"),
+            OptionSpec(.to, long: "to", value: ArgumentSpec("PATTERN", .localPath), "where files go: a pattern of the tokens below"),
             OptionSpec(.dryRun, short: "n", long: "dry-run", "say where each new file would go, fetch nothing"),
             OptionSpec(.again, long: "again", "bring files imported before too"),
             OptionSpec(.list, long: "list", "list the new files, fetch nothing"),
@@ -39,16 +39,26 @@ struct ImportCommand: ShellCommand {
             proxies, .THM thumbnails, the JPEG of a RAW+JPEG pair), into folders named by when it was taken. \
             A ledger per camera in $XDG_DATA_HOME/mediashell/imports remembers what came home, so moving or \
             renaming your files never makes them new; --again ignores it. PATTERN (default: the import-to \
-            setting, ~/Pictures/%Y/%Y-%m-%d/%f) takes %Y %m %d %H %M %S (the capture date: EXIF where the \
-            photo has it, else the camera's), %f the file's name, %b and %e its name without extension and the \
-            extension, %F its folder on the card, %c the camera model, %n a number counting on across imports, \
-            %% a %; a pattern without %f names a folder. A different file at a name gives the new one a unique \
+            setting, ~/Pictures/%Y/%Y-%m-%d/%f) names where each file goes with the tokens listed below; a \
+            pattern without %f names a folder. A different file at a name gives the new one a unique \
             name (NAME (2).JPG); the same file already there is skipped. Files get their capture time as their \
             modification time. Ctrl-C keeps the file in progress as NAME.part: 'import' again finishes what is \
             left, nothing twice. Refused when the destination has too little room, unless --force. The card's file list is read \
             afresh first, so files added since (a card reader, a camera that reports nothing) are seen. \
             'import &' runs it as a job ('jobs', 'wait', 'kill %N', 'fg') while other commands go on.
-            """)
+            """,
+        sections: [
+            HelpSection("PATTERN tokens", [
+                HelpEntry("%Y %m %d", "the capture date's year, month and day (EXIF where the photo has it, else the camera's)"),
+                HelpEntry("%H %M %S", "its hour, minute and second"),
+                HelpEntry("%f", "the file's name on the card"),
+                HelpEntry("%b %e", "its name without the extension, and the extension"),
+                HelpEntry("%F", "its folder on the card (100MEDIA)"),
+                HelpEntry("%c", "the camera model"),
+                HelpEntry("%n", "a number that counts on across imports"),
+                HelpEntry("%%", "a %"),
+            ])
+        ])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()

@@ -13,7 +13,8 @@ final class FetchBatch {
     let display: TransferDisplay
     private let shell: Interpreter
     private let session: MediaSession
-    private let folder: String
+    /// Where the files being fetched now go (`fetch -r` moves it from group to group).
+    var folder: String
     private let deleteAfter: Bool
     private let verbose: Bool
     private var failures = 0

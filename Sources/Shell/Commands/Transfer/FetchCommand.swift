@@ -10,6 +10,7 @@ struct FetchCommand: ShellCommand {
         "fetch", aliases: ["get"], area: .transfer,
         options: [
             OptionSpec(.continue, short: "c", long: "continue", "resume a partial download"),
+            OptionSpec(.recursive, short: "r", long: "recursive", "fetch folders with all below them, keeping the tree"),
             OptionSpec(
                 .output, short: "o", long: "output", value: ArgumentSpec("DIR", .localFolder),
                 "download into DIR"),
@@ -27,28 +28,44 @@ struct FetchCommand: ShellCommand {
             gets a unique name (NAME (2).JPG), unless --force replaces it. Files get the capture time as their \
             modification time. -c is accepted for habit: continuing is what fetch always does; so is --new. \
             'fetch ... &' runs it as a job ('jobs', 'wait', 'kill %N', 'fg'): other commands work meanwhile, and \
-            its requests give way to theirs.
+            its requests give way to theirs. -r (or 'mirror', as in lftp) fetches each FOLDER with everything \
+            below it, keeping the tree under the download folder: 'fetch -r DCIM' writes DCIM/100MEDIA/... there \
+            (the current folder with no NAME).
             """,
-        examples: ["fetch DJI_0003.MP4", "fetch *.MP4 &", "fetch -c", "fetch -o ~/Videos *.MP4", "fetch --new --delete-after *", "get 'My Clip.MP4'"])
+        examples: ["fetch DJI_0003.MP4", "fetch *.MP4 &", "fetch -r DCIM", "mirror DCIM/100MEDIA", "fetch -c", "fetch -o ~/Videos *.MP4", "fetch --new --delete-after *", "get 'My Clip.MP4'"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()
-        let files = try shell.files(for: invocation.arguments, catalog: try shell.loadedCatalog())
+        let catalog = try shell.loadedCatalog()
         let folder = try destination(invocation, shell)
+        let groups: [FetchGroup]
+        if invocation.has(.recursive) || invocation.id == MirrorCommand.id {
+            groups = try FetchTree.groups(invocation.arguments, destination: folder, catalog: catalog, shell)
+        } else {
+            let files = try shell.files(for: invocation.arguments, catalog: catalog, recursive: "fetch -r")
+            groups = [FetchGroup(folder: folder, files: files)]
+        }
+        let files = groups.flatMap(\.files)
         let options = Self.options(invocation, files: files, folder: folder, shell)
         try shell.refuseFilesOfRunningJobs(files, "fetch")
         if invocation.runsInBackground {
             let work = FetchJob(
-                session: session, files: files, folder: folder, options: options, rateLimit: shell.state.settings.rateLimit,
+                session: session, groups: groups, options: options, rateLimit: shell.state.settings.rateLimit,
                 clock: shell.transferClock)
             return try shell.startJob(invocation, files: files) { work.run($0) }
         }
         let batch = FetchBatch(shell: shell, session: session, folder: folder, options: options, verbose: false)
         batch.showBatch(files)
-        let results = try session.fetch(
-            files, to: folder, options: options, cancellation: batch.cancellation,
-            progress: { batch.update($0) }, each: { batch.record($0) })
-        return batch.finish(asked: files.count, answered: results.count)
+        var answered = 0
+        for group in groups {
+            if answered > 0 && batch.cancellation.isCancelled { break }
+            batch.folder = group.folder
+            answered += try session.fetch(
+                group.files, to: group.folder, options: options, cancellation: batch.cancellation,
+                progress: { batch.update($0) }, each: { batch.record($0) }
+            ).count
+        }
+        return batch.finish(asked: files.count, answered: answered)
     }
 
     /// `-o DIR`, else the `download-dir` setting; refused when it names something that is not a folder.
