@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "PTPUSB", dependencies: ["PTP", "POSIX", "CLibUSB"]),
 
         // Media containers read through random access
-        .target(name: "MediaFormats"),
+        .target(name: "MediaFormats", dependencies: ["POSIX"]),
 
         // Pictures: JPEG decode/encode and scaling (libjpeg-turbo), and drawing them in a terminal
         .target(name: "Imaging", dependencies: ["CTurboJPEG"]),
