@@ -59,6 +59,9 @@ public final class MediaCatalog: @unchecked Sendable {
 
     /// Reads the whole tree if it was not read yet (or was reset), and fetches reported additions.
     public func ensureLoaded() throws {
+        // A camera that is polled for its changes is asked for them now (at most once a second), so the
+        // cache hears of shots taken since even when nothing listens; one that pushes them is not asked.
+        if state != .reset { try? camera.catchUpOnChanges() }
         if state == .reset { try reload() } else { try applyPendingChanges() }
     }
 
@@ -369,6 +372,10 @@ public final class MediaCatalog: @unchecked Sendable {
             }
             var file = described
             file.folder = folderPath
+            // An object lives in its folder's store, whatever its ObjectInfo says (Canon EOS bodies write a
+            // StorageID that is no store, 0x10000001 for 0x00010001): listing a new folder in the store it
+            // names would be refused (InvalidStorageID) and lose the shot a capture made.
+            if let store = lock.withLock({ folderIDs[folderPath]?.storage }) { file.storageID = store }
             let newFolder = lock.withLock { () -> (path: String, id: UInt32, storage: UInt32)? in
                 let before = fileLocked(id)
                 let wasFolder = before?.isFolder == true

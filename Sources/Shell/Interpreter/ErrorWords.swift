@@ -15,6 +15,7 @@ enum ErrorWords {
         case let error as DownloadError: return sentence(for: error)
         case let error as ImportError: return sentence(for: error)
         case let error as PlaybackError: return sentence(for: error)
+        case let error as CameraOpenError: return sentence(for: error)
         case let error as CustomStringConvertible: return error.description
         case is CancellationError: return "cancelled"
         default: return String(describing: error)
@@ -45,6 +46,18 @@ enum ErrorWords {
         case .notEnoughSpace: return error.description + " (use --force to start anyway)"
         case .local(let failure): return LocalFailureWords.sentence(for: failure)
         case .badPattern, .appeared: return error.description
+        }
+    }
+
+    private static func sentence(for error: CameraOpenError) -> String {
+        switch error {
+        case .fujifilmNotPTPIP(_, let fujiURL, _):
+            return error.description + ": open \(fujiURL) (Fujifilm X bodies speak their own protocol on Wi-Fi)"
+        case .fujifilmRefused:
+            return error.description + ": on the camera, choose its Wi-Fi mode for a computer or phone"
+                + " (\"Wireless communication\" or \"Smartphone\"; not \"PC AutoSave\") and confirm this computer when it asks"
+        case .unavailable, .usb:
+            return error.description
         }
     }
 

@@ -18,7 +18,7 @@ struct PropCommand: ShellCommand {
         let camera = try shell.requireCamera().camera
         let typedName = invocation.arguments[0].text
         guard !camera.propertyCodes.isEmpty else { throw CommandError(PropertyMeaning.noPropertiesSentence) }
-        guard camera.session.supports(.getDevicePropDesc) else {
+        guard camera.canDescribeProperties else {
             throw CommandError(PropertyMeaning.cannotDescribeSentence(camera.propertyCodes))
         }
         guard let meaning = PropertyMeaning.named(typedName, among: camera.propertyCodes) else {

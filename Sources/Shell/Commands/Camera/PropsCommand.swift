@@ -24,7 +24,7 @@ struct PropsCommand: ShellCommand {
             }
             return .success
         }
-        guard camera.session.supports(.getDevicePropDesc) else {
+        guard camera.canDescribeProperties else {
             throw CommandError(PropertyMeaning.cannotDescribeSentence(camera.propertyCodes))
         }
         var rows: [[String]] = []
