@@ -245,7 +245,7 @@ import Testing
         let result = try fixture.shell(server, "ls -R; pwd")
         #expect(result.status == 1, "\(quirks): \(result.stdout) \(result.stderr)")
         #expect(Self.lines(result.stderr).count == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("error: ls: the camera named 2 objects but none had a name"), "\(result.stderr)")
+        #expect(result.stderr.contains("error: ls: the camera named 8 objects but none had a name"), "\(result.stderr)")
         #expect(result.stdout.isEmpty, "\(result.stdout)")
         let state = try fixture.shell(server, "state")
         #expect(state.stdout.hasPrefix("unreadable: "), "\(state.stdout)")

@@ -207,12 +207,12 @@ import VirtualCamera
             output.reset()
             #expect(shell.run(line: line) == .failure, "\(line)")
             #expect(output.errors.count == 1, "\(line): \(output.errors)")
-            #expect(output.errors.first?.contains("the camera named 1 object but it had no name") == true, "\(output.errors)")
+            #expect(output.errors.first?.contains("the camera named 12 objects but none had a name") == true, "\(output.errors)")
             #expect(!output.standardOutput.contains("unnamed"), "\(output.standardOutput)")
         }
         output.reset()
         #expect(shell.run(line: "state; summary") == .success)
-        #expect(output.lines.first?.hasPrefix("unreadable: the camera named 1 object but it had no name") == true, "\(output.lines)")
+        #expect(output.lines.first?.hasPrefix("unreadable: the camera named 12 objects but none had a name") == true, "\(output.lines)")
         #expect(output.lines.contains { $0.hasPrefix("files:") && $0.contains("none readable") }, "\(output.lines)")
         #expect(!output.standardOutput.contains("up-to-date"))
     }

@@ -18,8 +18,9 @@ public struct ObjectProblem: Sendable, Equatable, CustomStringConvertible {
     public enum Cause: Sendable, Equatable {
         /// Its description could not be read (a malformed ObjectInfo, an error answered for it).
         case undescribed(PTPError)
-        /// The device gives it no name, neither in a property list nor in its ObjectInfo: nothing to show
-        /// it under nor to fetch it by. What the ObjectInfo said is kept, for the error that names it.
+        /// Kept, under a made-up name: the device gives it no name, neither in a property list nor in its
+        /// ObjectInfo. What the ObjectInfo said is kept, for the error that names it when nothing else was
+        /// read (`UnreadableListing`).
         case nameless(format: ObjectFormatCode, size: UInt64, parent: UInt32)
         /// Kept: its name is not valid UTF-16 (shown with U+FFFD).
         case invalidName
@@ -47,7 +48,7 @@ public struct ObjectProblem: Sendable, Equatable, CustomStringConvertible {
         switch cause {
         case .undescribed(let error): "\(error)"
         case .nameless(let format, let size, let parent):
-            "the camera gives it no name (format 0x\(String(format: "%04X", format.rawValue)), \(size) bytes, parent 0x\(hex8(parent)))"
+            "the camera gives it no name (format 0x\(String(format: "%04X", format.rawValue)), \(size) bytes, parent 0x\(hex8(parent))): listed as 'unnamed'"
         case .invalidName: "its name is not valid UTF-16 (shown with U+FFFD)"
         case .unknownFormat(let format):
             "the camera gives its format as 0x\(String(format: "%04X", format.rawValue)), which no standard defines, "
@@ -55,6 +56,12 @@ public struct ObjectProblem: Sendable, Equatable, CustomStringConvertible {
         case .parentNotAFolder(let parent):
             "the camera gives its parent as 0x\(hex8(parent)), which is no folder: listed in the folder that holds it"
         }
+    }
+
+    /// True for an object kept without a name of its own.
+    public var isNameless: Bool {
+        if case .nameless = cause { return true }
+        return false
     }
 
     public var description: String {
@@ -173,11 +180,11 @@ extension Camera {
             misplaced = parent
             file.parentID = folder ?? 0
         }
-        guard !file.name.isEmpty else {
-            listing.lost.append(ObjectProblem(
+        if file.name.isEmpty {
+            // Kept, under a name the catalog makes up ("unnamed"), and said; a card of nothing else is an error.
+            listing.repaired.append(ObjectProblem(
                 folder: folderPath, handle: handle, name: nil,
                 cause: .nameless(format: file.format, size: file.size, parent: misplaced ?? file.parentID)))
-            return
         }
         file.storageID = storage
         listing.files.append(file)

@@ -99,7 +99,7 @@ public final class MediaCatalog: @unchecked Sendable {
         var warnings: [String] = []
         var visited = Set<UInt64>()
         var objects = 0
-        var files = 0
+        var namedFiles = 0
         var lostObjects: [ObjectProblem] = []
         do {
             let storages = try camera.listedStorageIDs()
@@ -134,7 +134,8 @@ public final class MediaCatalog: @unchecked Sendable {
                         newGaps.append("/\(path) could not be read: \(error)")
                         continue
                     }
-                    lostObjects += listing.lost
+                    // What a card that yields nothing but these is an error about.
+                    lostObjects += listing.lost + listing.repaired.filter(\.isNameless)
                     for lost in listing.lost {
                         newGaps.append("\(lost)")
                         warnings.append("\(lost) (left out)")
@@ -152,7 +153,7 @@ public final class MediaCatalog: @unchecked Sendable {
                         newGaps.append("more than \(Self.maximumObjects) objects: the rest was not read")
                     }
                     objects += entries.count
-                    files += entries.reduce(0) { $0 + ($1.isFolder ? 0 : 1) }
+                    namedFiles += entries.reduce(0) { $0 + ($1.isFolder || ($1.deviceName?.isEmpty ?? $1.name.isEmpty) ? 0 : 1) }
                     if !inOrder { entries.sort { CatalogNaming.bytesPrecede($0.name, $1.name) } }
                     newFolders[path] = entries
                     if objects >= Self.maximumObjects { break storeLoop }
@@ -192,8 +193,8 @@ public final class MediaCatalog: @unchecked Sendable {
             pendingAdded = []
             gaps = newGaps
             unreported += warnings
-            storedState = newGaps.isEmpty ? .upToDate : .incomplete
-            unreadableCard = files == 0 && !lostObjects.isEmpty ? UnreadableListing(lost: lostObjects) : nil
+            unreadableCard = namedFiles == 0 && !lostObjects.isEmpty ? UnreadableListing(lost: lostObjects) : nil
+            storedState = newGaps.isEmpty && unreadableCard == nil ? .upToDate : .incomplete
             changeCount += 1
         }
     }
@@ -383,7 +384,7 @@ public final class MediaCatalog: @unchecked Sendable {
                 }
                 return storePrefixes[described.storageID].map { ($0, described.storageID) }
             }
-            guard let placed, !described.name.isEmpty else {
+            guard let placed else {
                 failed = true
                 continue
             }
