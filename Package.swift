@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "PTP", "POSIX", "Connectors", "MediaManager"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"]),
-        .testTarget(name: "InteropTests", dependencies: ["TestSupport", "PTP", "PTPIP", "MediaFormats"]),
+        .testTarget(name: "InteropTests", dependencies: ["TestSupport", "PTP", "PTPIP", "MediaFormats", "POSIX"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -126,7 +126,8 @@ extension CameraConnector {
     static func openPTPIP(host: String, port: UInt16, eventPort: UInt16, url: CameraURL, options: Options) throws -> Camera {
         let timeouts = PTPIPTimeouts(connect: options.timeout, read: options.timeout, handshake: options.timeout)
         let transport = try PTPIPInitiator.connect(
-            host: host, port: port, eventPort: eventPort, name: options.clientName, timeouts: timeouts)
+            host: host, port: port, eventPort: eventPort, name: options.clientName, timeouts: timeouts,
+            trace: options.trace)
         return try Camera(transport: options.traced(transport), location: url.description)
     }
 }

@@ -16,6 +16,8 @@ enum ErrorWords {
         case let error as ImportError: return sentence(for: error)
         case let error as PlaybackError: return sentence(for: error)
         case let error as UnreadableListing: return sentence(for: error)
+        case PTPError.unanswered(let step):
+            return "\(step) (the camera took the connection but did not answer; --debug-ptp FILE records each packet)"
         case let error as CustomStringConvertible: return error.description
         case is CancellationError: return "cancelled"
         default: return String(describing: error)
