@@ -43,6 +43,10 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CTurboJPEG"]),
         .target(name: "TerminalGraphics", dependencies: ["Imaging"]),
 
+        // The terminal toolkit: line editing, word scanning, completion matching, output and width; knows
+        // nothing of cameras, so another shell could use it
+        .target(name: "TerminalKit", dependencies: ["POSIX", "CEditLine", "CMediaShellShim"]),
+
         // The virtual camera: a PTP responder serving a folder or a demo card
         .target(
             name: "VirtualCamera", dependencies: ["PTP", "POSIX", "MediaFormats", "Imaging"],
@@ -56,14 +60,17 @@ let package = Package(
         // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
         .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX"]),
         // A camera URL to a transport and a camera
-        .target(name: "Connectors", dependencies: ["MediaManager", "PTP", "POSIX", "PTPIP", "PTPUSB", "VirtualCamera"]),
+        .target(name: "Connectors", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX", "PTPIP", "PTPUSB", "VirtualCamera"]),
         .target(
             name: "Shell",
             dependencies: [
-                "MediaManager", "Connectors", "Import", "Thumbnails", "Playback", "PTP", "PTPIP", "VirtualCamera", "TerminalGraphics",
-                "Imaging", "MediaFormats", "POSIX", "CEditLine", "CMediaShellShim",
+                "MediaManager", "Connectors", "Import", "Thumbnails", "Playback", "PTP", "TerminalGraphics",
+                "Imaging", "MediaFormats", "TerminalKit", "POSIX",
             ]),
-        .executableTarget(name: "mediashell", dependencies: ["Shell"]),
+        // The virtual camera as a program of its own: `mediashell serve`
+        .target(name: "Serve", dependencies: ["PTP", "PTPIP", "VirtualCamera", "Thumbnails", "TerminalKit"]),
+        // The entry: picks the program (the shell, serve, devices)
+        .executableTarget(name: "mediashell", dependencies: ["Shell", "Serve", "TerminalKit"]),
 
         // Tests: the doubles and helpers every test target shares (lock box, seeded generators, temporary
         // folders, bounded waits, external tools); a library only test targets link, never the product.
@@ -77,11 +84,12 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(
             name: "ShellTests",
-            dependencies: ["TestSupport", "Shell", "Import", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "POSIX"]),
+            dependencies: ["TestSupport", "Shell", "Import", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "TerminalKit", "POSIX"]),
         .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaManager", "Connectors", "PTP", "POSIX", "VirtualCamera"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "PTP", "POSIX", "Connectors", "MediaManager"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"]),
+        .testTarget(name: "RepositoryTests", dependencies: ["TestSupport"]),
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "PTP", "PTPIP", "MediaFormats", "POSIX"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import MediaManager
 import POSIX
 import PTP

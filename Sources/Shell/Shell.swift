@@ -1,10 +1,14 @@
 import Foundation
 import MediaManager
 import POSIX
+import TerminalKit
 
 /// The shell's wiring: the camera to start with, where lines come from (the line editor at a terminal,
 /// or a script, `-c` text or piped input), and the exit status.
 public enum Shell {
+    /// The version `--version`, the banner and traces show.
+    public static let version = "0.1.0"
+
     /// Runs the shell as `arguments` ask; returns the exit status (0 when every command succeeded). After
     /// SIGTERM or SIGHUP: the running command stopped as on Ctrl-C, the camera closed, 128 + the signal.
     public static func run(_ arguments: ShellArguments) -> Int32 {
@@ -97,7 +101,7 @@ public enum Shell {
         }
         guard let editor else { return 1 }
         interpreter.historyProvider = { [unowned editor] in editor.historyEntries }
-        var banner = "mediashell \(Entrypoint.version)"
+        var banner = "mediashell \(version)"
         if let media = interpreter.media { banner += ": " + OpenCommand.openedLine(media) }
         output.line(banner + "; 'help' lists the commands, Ctrl-D quits")
         if let note = interpreter.openNote { output.line(note) }
@@ -163,7 +167,7 @@ public enum Shell {
     static let noCameraMessage = "no camera found (use --camera sim: for the demo card)"
 
     /// `mediashell devices`: the cameras that can be opened.
-    static func listDevices() -> Int32 {
+    public static func listDevices() -> Int32 {
         let cameras = DeviceDiscovery.usbCameras()
         if cameras.isEmpty {
             print("no USB cameras found")

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Shell
+@testable import TerminalKit
 
 /// Globs and names matched against a real catalog (a `dir:` card read through the virtual camera).
 @Suite struct CatalogNamesTests {

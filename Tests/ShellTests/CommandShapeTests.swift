@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Shell
+@testable import TerminalKit
 
 /// A command is one type in one list: adding one to the list is all that `help`, parsing, Tab completion and
 /// the interpreter need.

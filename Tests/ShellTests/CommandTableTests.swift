@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Shell
+@testable import TerminalKit
 
 @Suite struct CommandTableTests {
     let table = CommandTable.standard

@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 
 @testable import Shell
+@testable import TerminalKit
 
 /// Help that fits the terminal (every line of every command's help at 80 and 40 columns, at word
 /// boundaries), `help set` a setting per line, examples; the prompt: short by default, the selection only

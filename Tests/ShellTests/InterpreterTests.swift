@@ -5,6 +5,7 @@ import Testing
 import VirtualCamera
 
 @testable import Shell
+@testable import TerminalKit
 
 /// The interpreter in this process, over real `sim:` and `dir:` cameras, with its output captured.
 @Suite struct InterpreterTests {

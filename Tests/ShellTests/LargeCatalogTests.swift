@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Shell
+@testable import TerminalKit
 
 /// Completion among 50,000 names: correct answers (the time is measured by the benchmark, not here).
 @Suite struct LargeCatalogTests {

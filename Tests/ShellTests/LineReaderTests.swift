@@ -3,6 +3,7 @@ import POSIX
 import Testing
 
 @testable import Shell
+@testable import TerminalKit
 
 @Suite struct LineReaderTests {
     /// A reader over a file that holds `bytes` (unlinked at once; the descriptor keeps it).

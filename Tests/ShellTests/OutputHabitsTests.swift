@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 
 @testable import Shell
+@testable import TerminalKit
 
 /// Issue 13's output habits through the built binary: a full disk fails the command, a reader that went
 /// away ends the shell quietly, `ls -1/-h/-a`, `ls DCIM/*` in blocks and `-d`, GNU ls quoting on a terminal, the hint to quote a name with

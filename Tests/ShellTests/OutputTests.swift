@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Shell
+@testable import TerminalKit
 
 @Suite struct OutputTests {
     @Test(arguments: [

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Shell
+@testable import TerminalKit
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Shell
+@testable import TerminalKit
 
 /// Tab after `put` completes local paths (the files to send); after `put -o`, `mkdir` and `rmdir`, the
 /// camera's folders.

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Shell
+@testable import TerminalKit
 
 /// Thumbnails from the built `mediashell`: drawn in a real pty (expect, 100 columns) with 24-bit half blocks
 /// or a forced kitty protocol, Ctrl-C in a long contact sheet, and nothing but text when output is a pipe.

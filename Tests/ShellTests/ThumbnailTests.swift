@@ -8,6 +8,7 @@ import Thumbnails
 import VirtualCamera
 
 @testable import Shell
+@testable import TerminalKit
 
 /// Thumbnails drawn by the interpreter: contact-sheet layout at a given width, text when pictures are off or
 /// output is a pipe, --save, hostile thumbnails, Ctrl-C in a long sheet, `info` beside its picture, and the

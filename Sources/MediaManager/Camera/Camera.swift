@@ -17,6 +17,8 @@ public struct CameraSummary: Sendable {
     public var hasThumbnails: Bool
     /// SendObjectInfo and SendObject: `put`, `mkdir`.
     public var canUpload: Bool = false
+    /// The dialect the camera is spoken to in (standard PTP, Canon EOS, Nikon...).
+    public var dialect: DialectKind = .standard
 }
 
 /// A store on the camera, e.g. an SD card.
@@ -56,6 +58,10 @@ public final class Camera: @unchecked Sendable {
     /// The stores GetStorageIDs named last (cards present): what a StorageID in a listing is checked against.
     var knownStores: [UInt32] { lock.withLock { presentStores } }
     private var presentStores: [UInt32] = []
+    /// How this camera is spoken to beyond standard PTP, chosen from its DeviceInfo at open.
+    public let dialect: CameraDialect
+    /// Asks a camera whose dialect polls for its changes while something listens; nil for the others.
+    private let poller: EventPoller?
 
     /// Opens a PTP session over `transport`. `onClose` runs after the session closes (e.g. to stop an
     /// in-process responder); `onWatch` is what `watchForChanges` asks of a camera that announces changes
@@ -68,14 +74,29 @@ public final class Camera: @unchecked Sendable {
         self.location = location
         self.onClose = onClose
         self.onWatch = onWatch
+        let chosen: CameraDialect
         do {
             try session.open()
+            chosen = CameraDialects.choose(for: session.deviceInfo)
+            try chosen.didOpen(session)
         } catch {
             session.close()
             onClose?()
             throw error
         }
+        dialect = chosen
         propListTrusted = session.supports(.getObjectPropList)
+        if let interval = chosen.pollInterval {
+            let box = WeakCamera()
+            let session = self.session
+            poller = EventPoller(
+                interval: interval, keepAliveInterval: chosen.keepAliveInterval,
+                poll: { try chosen.poll(session) }, keepAlive: { try chosen.keepAlive(session) },
+                deliver: { events in box.camera?.deliver(events) })
+            box.camera = self
+        } else {
+            poller = nil
+        }
         session.setEventHandler { [weak self] event in self?.deliver(event) }
     }
 
@@ -87,6 +108,8 @@ public final class Camera: @unchecked Sendable {
     private var treeWanted = true
 
     public func close() {
+        poller?.stop()
+        dialect.willClose(session)
         session.close()
         onClose?()
     }
@@ -98,9 +121,9 @@ public final class Camera: @unchecked Sendable {
             serialNumber: info.serialNumber, location: location,
             canListInOneRequest: info.supports(.getObjectPropList),
             canReadRanges: info.supports(.getPartialObject) || info.supports(.getPartialObject64),
-            canDelete: info.supports(.deleteObject), canCapture: info.supports(.initiateCapture),
+            canDelete: info.supports(.deleteObject), canCapture: dialect.canCapture(session),
             hasThumbnails: info.supports(.getThumb),
-            canUpload: info.supports(.sendObjectInfo) && info.supports(.sendObject))
+            canUpload: info.supports(.sendObjectInfo) && info.supports(.sendObject), dialect: dialect.kind)
     }
 
     // MARK: Events
@@ -118,17 +141,43 @@ public final class Camera: @unchecked Sendable {
     public func removeChangeHandler(_ token: Int) { lock.withLock { _ = changeHandlers.removeValue(forKey: token) } }
 
     /// Registers a handler for every event as the device sent it (`events`), unknown codes included;
-    /// returns a token for `removeEventHandler`. Called on a transport thread.
+    /// returns a token for `removeEventHandler`. Called on a transport thread (or the dialect's poller).
+    /// A camera whose dialect polls for its changes is polled while such a handler is registered.
     @discardableResult
     public func addEventHandler(_ handler: @escaping @Sendable (PTPEvent) -> Void) -> Int {
-        lock.withLock {
+        let token = lock.withLock {
             nextHandler += 1
             eventHandlers[nextHandler] = handler
             return nextHandler
         }
+        poller?.acquire()
+        return token
     }
 
-    public func removeEventHandler(_ token: Int) { lock.withLock { _ = eventHandlers.removeValue(forKey: token) } }
+    public func removeEventHandler(_ token: Int) {
+        let removed = lock.withLock { eventHandlers.removeValue(forKey: token) != nil }
+        if removed { poller?.release() }
+    }
+
+    /// True when this camera's changes are polled for (its dialect has no pushed events).
+    public var pollsForChanges: Bool { poller != nil }
+
+    /// True while the poller is asking the camera for its changes (something listens).
+    public var isPollingForChanges: Bool { poller?.isPolling ?? false }
+
+    /// For a camera whose changes are polled for: asks once now, unless it was asked within `freshness`
+    /// seconds, so the changes since are delivered (the catalog calls it before it answers from its cache).
+    /// Does nothing for a camera that pushes its events.
+    public func catchUpOnChanges(freshness: TimeInterval = 1) throws {
+        try poller?.catchUp(freshness: freshness)
+    }
+
+    /// Holds the poller on while `body` runs (a capture waiting for its objects).
+    func whileListening<T>(_ body: () throws -> T) rethrows -> T {
+        poller?.acquire()
+        defer { poller?.release() }
+        return try body()
+    }
 
     /// True when the camera is told to watch for changes before it announces them (`watchForChanges`).
     public var announcesChangesOnlyWhenWatched: Bool { onWatch != nil }
@@ -136,6 +185,10 @@ public final class Camera: @unchecked Sendable {
     /// Asks a camera that announces changes only when watched (a card folder) to start; others announce
     /// what changes anyway. Idempotent.
     public func watchForChanges() { onWatch?() }
+
+    private func deliver(_ events: [PTPEvent]) {
+        for event in events { deliver(event) }
+    }
 
     private func deliver(_ event: PTPEvent) {
         let raw = lock.withLock { Array(eventHandlers.values) }
@@ -254,12 +307,20 @@ public final class Camera: @unchecked Sendable {
         let collector = CaptureCollector()
         let token = addChangeHandler { collector.record($0) }
         defer { removeChangeHandler(token) }
-        guard session.supports(.initiateCapture) else { throw CameraCapabilityError.notOffered("capture") }
-        try session.initiateCapture()
-        let completed = collector.waitForCompletion(timeout: timeout, cancelled: cancelled)
-        if cancelled() && !completed && collector.added.isEmpty { throw CancellationError() }
-        return CaptureEvents(added: collector.added, completed: completed)
+        guard dialect.canCapture(session) else { throw CameraCapabilityError.notOffered("capture") }
+        return try whileListening {
+            try dialect.capture(session)
+            let completed = collector.waitForCompletion(timeout: timeout, cancelled: cancelled)
+            if cancelled() && !completed && collector.added.isEmpty { throw CancellationError() }
+            return CaptureEvents(added: collector.added, completed: completed)
+        }
     }
+}
+
+/// The camera a poller delivers to, held weakly (the camera owns the poller).
+private final class WeakCamera: @unchecked Sendable {
+    // Safety: set once in Camera.init before the poller can run (no lease is possible before init returns).
+    weak var camera: Camera?
 }
 
 /// Counts the bytes passing to another sink.

@@ -2,23 +2,20 @@ import Foundation
 import PTP
 
 extension Camera {
-    /// The device properties the camera lists in DeviceInfo.
-    public var propertyCodes: [DevicePropertyCode] { session.deviceInfo.devicePropertiesSupported }
+    /// The device properties the camera has: those DeviceInfo lists, or those its dialect knows of
+    /// (a Canon EOS body reports its own in its event stream).
+    public var propertyCodes: [DevicePropertyCode] { dialect.propertyCodes(session) }
 
-    /// One property's description (GetDevicePropDesc).
+    /// True when the properties can be described (`describeProperty`), not only listed.
+    public var canDescribeProperties: Bool { dialect.canDescribeProperties(session) }
+
+    /// One property's description (GetDevicePropDesc, or what the dialect learned of it).
     public func describeProperty(_ code: DevicePropertyCode) throws -> DevicePropertyDescription {
-        let bytes = try session.request(.getDevicePropDesc, [UInt32(code.rawValue)], limit: 1 << 20)
-        let description = try DevicePropertyDescription(decoding: bytes)
-        guard description.code == code else {
-            throw PTPError.malformed("DevicePropDesc for 0x\(String(code.rawValue, radix: 16)) describes 0x\(String(description.code.rawValue, radix: 16))")
-        }
-        return description
+        try dialect.describeProperty(code, session)
     }
 
-    /// Sets a property (SetDevicePropValue); the camera checks the value too.
+    /// Sets a property (SetDevicePropValue, or the dialect's own operation); the camera checks the value too.
     public func setProperty(_ code: DevicePropertyCode, to value: PTPValue) throws {
-        var w = PTPWriter()
-        value.encode(into: &w)
-        try session.execute(.setDevicePropValue, [UInt32(code.rawValue)], dataOut: BufferSource(w.bytes))
+        try dialect.setProperty(code, to: value, session)
     }
 }

@@ -61,6 +61,9 @@ public final class MediaCatalog: @unchecked Sendable {
 
     /// Reads the whole tree if it was not read yet (or was reset), and fetches reported additions.
     public func ensureLoaded() throws {
+        // A camera that is polled for its changes is asked for them now (at most once a second), so the
+        // cache hears of shots taken since even when nothing listens; one that pushes them is not asked.
+        if state != .reset { try? camera.catchUpOnChanges() }
         if state == .reset { try reload() } else { try applyPendingChanges() }
     }
 
@@ -391,6 +394,9 @@ public final class MediaCatalog: @unchecked Sendable {
             let folderPath = placed.path
             var file = described
             file.folder = folderPath
+            // An object lives in its folder's store, whatever its ObjectInfo says (Canon EOS bodies write a
+            // StorageID that is no store, 0x10000001 for 0x00010001): listing a new folder in the store it
+            // names would be refused (InvalidStorageID) and lose the shot a capture made.
             file.storageID = placed.storage
             let newFolder = lock.withLock { () -> (path: String, id: UInt32, storage: UInt32)? in
                 let before = fileLocked(id)

@@ -51,7 +51,7 @@ public struct OperationCode: RawRepresentable, Hashable, Sendable, CustomStringC
             0x101B: "GetPartialObject", 0x95C1: "GetPartialObject64", 0x9801: "GetObjectPropsSupported",
             0x9802: "GetObjectPropDesc", 0x9803: "GetObjectPropValue", 0x9805: "GetObjectPropList",
         ]
-        return names[rawValue] ?? "Operation 0x" + hex4(rawValue)
+        return names[rawValue] ?? Self.vendorNames[rawValue] ?? "Operation 0x" + hex4(rawValue)
     }
 }
 

@@ -48,6 +48,13 @@ public final class PTPSession: @unchecked Sendable {
         info.withLock { $0 = fresh }
     }
 
+    /// Reads DeviceInfo again (some bodies change it once put under remote control, as Canon's EOS M does
+    /// after SetRemoteMode) and keeps the new one.
+    public func refreshDeviceInfo() throws {
+        let fresh = try getDeviceInfo()
+        info.withLock { $0 = fresh }
+    }
+
     /// Closes the session (best effort) and the transport.
     public func close() {
         if turns.exclusively({ sessionOpen }) {

@@ -1,3 +1,5 @@
+import TerminalKit
+
 extension CommandTable {
     /// Checks a statement against its command: options (`-l -t`, `-lt`, `--json`, `-o DIR`, `-oDIR`,
     /// `--output=DIR`, `--` ending options, options anywhere), argument counts and argument syntax.

@@ -1,3 +1,5 @@
+import TerminalKit
+
 extension CommandTable {
     /// The text of `help`: the commands grouped by area, synopsis and summary in aligned columns, every line
     /// at most `width` cells (summaries wrap at spaces; a synopsis too wide for the column gets its own line).

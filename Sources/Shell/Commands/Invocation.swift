@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// A command line checked against its command's spec: options sorted out, arguments counted and checked.
 public struct Invocation: Sendable, Hashable {
     public let command: CommandSpec

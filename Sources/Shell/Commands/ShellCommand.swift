@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// One command of the shell: its spec (names, help text, options and arguments, which the parser, `help` and
 /// Tab completion all read) and what it does.
 ///

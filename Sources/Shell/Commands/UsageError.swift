@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// A command line that names an unknown command or breaks its command's usage.
 public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The command as the user typed it (`get`), or nil when the command itself is unknown.

@@ -1,13 +1,4 @@
-/// One name offered by completion: a file or a folder.
-public struct CompletionEntry: Sendable, Hashable {
-    public let name: String
-    public let isFolder: Bool
-
-    public init(_ name: String, isFolder: Bool = false) {
-        self.name = name
-        self.isFolder = isFolder
-    }
-}
+import TerminalKit
 
 /// What completion needs from the session: names it may offer. Implementations answer from caches,
 /// never from the device, and keep the `NameIndex` of a folder between Tabs (it is sorted once, when built).

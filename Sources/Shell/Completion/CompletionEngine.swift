@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// Turns a line and a cursor into what Tab should do: command names, options, camera names, local paths,
 /// settings or URL schemes, depending on where the cursor is; driven by the command table.
 public struct CompletionEngine: Sendable {

@@ -1,5 +1,6 @@
 import MediaManager
 import PTP
+import TerminalKit
 
 /// Completion over the open camera's cached catalog: one `NameIndex` per folder, built on first use and
 /// kept until the catalog changes (its generation moves) or another camera is opened. Never asks the

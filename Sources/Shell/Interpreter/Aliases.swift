@@ -1,3 +1,5 @@
+import TerminalKit
+
 extension Interpreter {
     /// Makes `name` run `body`. A name of the table's commands is refused, never silently shadowed;
     /// the body must be commands the grammar reads.

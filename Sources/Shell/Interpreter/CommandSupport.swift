@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// What commands share through their context, the interpreter: the open camera and its catalog, the
 /// files and folders that words name, and where downloads go.

@@ -1,6 +1,7 @@
 import Connectors
 import Foundation
 import MediaManager
+import TerminalKit
 
 /// Ctrl-C during a wait on the device: opening a camera and reading its file list end within about a
 /// second whatever the device does (a camera that hangs, a link that went quiet), as fetch and capture do.

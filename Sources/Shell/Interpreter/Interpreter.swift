@@ -4,6 +4,8 @@ import POSIX
 import MediaManager
 import PTP
 import Playback
+import TerminalKit
+import Thumbnails
 
 /// How a line, or one command of it, ended.
 public enum LineStatus: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// The prompt's format: text with tokens that the session state fills in (`set prompt`).
 public enum PromptFormat {

@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 extension Interpreter {
     /// When unquoted words in a row, joined by spaces, name a file or folder that exists (on the camera,

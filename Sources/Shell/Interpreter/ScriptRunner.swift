@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// How a script (a file, `-c` text, piped standard input or `source`) ended.
 public enum ScriptResult: Sendable, Equatable {
     /// Every line ran; `failed` when a command failed while `errexit` was off.

@@ -10,7 +10,7 @@ enum PTPTraceFile {
         uname(&system)
         let kernel = withUnsafeBytes(of: &system.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let machine = withUnsafeBytes(of: &system.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        trace.note("mediashell \(Entrypoint.version) PTP trace, begun \(ISO8601DateFormatter().string(from: Date()))")
+        trace.note("mediashell \(Shell.version) PTP trace, begun \(ISO8601DateFormatter().string(from: Date()))")
         trace.note("system: Linux \(kernel) \(machine)")
         trace.note(
             redacted

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// The command line of the shell itself:
 /// `mediashell [--camera URL] [-f SCRIPT | -c 'CMD; CMD'] [--download-dir DIR] [--debug-ptp FILE [--debug-ptp-redact]]`.
 public struct ShellArguments: Equatable {

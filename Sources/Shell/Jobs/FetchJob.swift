@@ -3,6 +3,7 @@ import Import
 import MediaManager
 import POSIX
 import PTP
+import TerminalKit
 
 /// `fetch ... &`: the same download as `fetch` (`MediaSession.fetch`: `.part` files, resume, the clash
 /// policy), run on the job's thread with its requests marked background and sized from the measured rate,

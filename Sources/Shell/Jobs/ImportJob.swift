@@ -1,6 +1,7 @@
 import Import
 import MediaManager
 import PTP
+import TerminalKit
 
 /// `import ... &`: the same run as `import` (`ImportRun`: the plan, `.part` files, groups committed and
 /// recorded in the ledger), on the job's thread with its requests marked background and sized from the

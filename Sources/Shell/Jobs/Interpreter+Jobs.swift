@@ -1,6 +1,7 @@
 import Foundation
 import Import
 import MediaManager
+import TerminalKit
 
 /// Jobs at the shell: starting one, saying how jobs ended (before the next prompt, as a POSIX shell does),
 /// and what `quit`, `close`, `open`, `fetch` and `delete` do while jobs run.

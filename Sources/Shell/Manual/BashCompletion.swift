@@ -2,8 +2,8 @@
 /// after `--camera` (with the attached `usb:` cameras that `mediashell devices` lists, and folders after
 /// `dir:` and `sim:`), files after `-f`, folders after `--download-dir`. `mediashell --bash-completion`
 /// prints it; `scripts/install` installs it. Made from `CommandLineOptions`, so new options appear in it.
-enum BashCompletion {
-    static func script() -> String {
+public enum BashCompletion {
+    public static func script() -> String {
         let shellOptions = CommandLineOptions.spellings(CommandLineOptions.shell).joined(separator: " ")
         let serveOptions = CommandLineOptions.spellings(CommandLineOptions.serve).joined(separator: " ")
         return #"""

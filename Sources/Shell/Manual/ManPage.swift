@@ -1,10 +1,11 @@
 import Foundation
+import TerminalKit
 
 /// `mediashell.1`, made from the command table (every command, its options, lists and examples) and the
 /// command-line options, so that the manual and `help` never disagree. `mediashell --man-page` prints it;
 /// `scripts/install` installs it.
-enum ManPage {
-    static func render(table: CommandTable, version: String) -> String {
+public enum ManPage {
+    public static func render(table: CommandTable, version: String) -> String {
         var out: [String] = []
         out.append(".TH MEDIASHELL 1 \"\" \"mediashell \(version)\" \"User Commands\"")
         // No hyphenation and no justification: names and options stay whole and searchable.

@@ -1,6 +1,7 @@
 import Foundation
 import MediaFormats
 import MediaManager
+import TerminalKit
 
 /// The ways `ls` shows camera files: names in columns, a long table, or JSON for programs.
 struct FileListing {

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// A camera URL inside a message. A URL that ends with its scheme's colon (`usb:`, `sim:`) is quoted, so
 /// that `cannot open 'usb:': 2 USB cameras are attached` does not read as `usb::`.
 enum URLText {

@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// A camera file or folder that a word named, and the text to show for it (the word's folder part as
 /// typed, then the name).

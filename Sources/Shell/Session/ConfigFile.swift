@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 
 /// The config file, `$XDG_CONFIG_HOME/mediashell/config` (else `~/.config/mediashell/config`): lines in the
 /// shell's own syntax (settings, aliases), run before the first prompt and before a script, unless `-n`.

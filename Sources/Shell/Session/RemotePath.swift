@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// Camera paths: as the user types them (`../101MEDIA`, `/DCIM`), as the catalog keys them
 /// (`DCIM/101MEDIA`, "" for the top) and as the shell shows them (`/DCIM/101MEDIA`).
 public enum RemotePath {

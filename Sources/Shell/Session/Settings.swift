@@ -1,6 +1,7 @@
 import Import
 import MediaManager
 import TerminalGraphics
+import TerminalKit
 
 /// The shell's settings, changed with `set NAME VALUE` and listed with `set`.
 public struct Settings: Sendable, Equatable {
@@ -108,7 +109,7 @@ public struct Settings: Sendable, Equatable {
         case "limit-rate":
             if ["off", "0", "none", "no"].contains(text.lowercased()) {
                 rateLimit = nil
-            } else if let bytes = Self.byteCount(text), bytes > 0 {
+            } else if let bytes = ByteCountText.parse(text), bytes > 0 {
                 rateLimit = max(bytes, 1024)
             } else {
                 throw SettingError.invalid(name, "bytes per second such as 500k, 20M or 1G, or off")
@@ -155,21 +156,6 @@ public struct Settings: Sendable, Equatable {
         case "off", "false", "no", "0": return false
         default: throw SettingError.invalid(name, "on or off")
         }
-    }
-
-    /// `2500`, `500k`, `20M`, `1.5G` (decimal units, an optional trailing `B`, `/s` or `B/s`).
-    static func byteCount(_ text: String) -> UInt64? {
-        var digits = Substring(text.lowercased())
-        for suffix in ["/s", "b"] where digits.hasSuffix(suffix) { digits = digits.dropLast(suffix.count) }
-        var multiplier: Double = 1
-        if let unit = digits.last, let scale = ["k": 1e3, "m": 1e6, "g": 1e9][unit] {
-            multiplier = scale
-            digits = digits.dropLast()
-        }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isNumber || $0 == "." }), let number = Double(digits),
-            number.isFinite, number * multiplier < 1e15
-        else { return nil }
-        return UInt64(number * multiplier)
     }
 
     static func format(seconds: Double) -> String {

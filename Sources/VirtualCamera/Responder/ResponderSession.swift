@@ -19,6 +19,8 @@ final class ResponderSession: @unchecked Sendable {
     var quirks: Quirks { camera.quirks }
     /// Each session starts in download mode, so initiators that know nothing of modes (gphoto2) work.
     private var mode = WorkMode.download
+    /// The persona's state for this session (its vendor operations, its event queue); nil: generic.
+    let personaSession: (any PersonaSession)?
 
     /// Largest data phase accepted from an initiator (SetDevicePropValue and the like are tiny).
     static let maximumIncomingData = 1 << 20
@@ -31,14 +33,16 @@ final class ResponderSession: @unchecked Sendable {
         self.thumbnails = thumbnails
         quirkState = QuirkState(quirks: camera.quirks)
         presentation = ObjectPresentation(quirks: camera.quirks, card: camera.card)
+        personaSession = camera.persona.behaviour?.makeSession(for: camera)
     }
 
     func run(peer: String) -> SessionStats {
         let started = monotonicSeconds()
         var stats = SessionStats()
         let transport = self.transport
-        let (state, card) = (quirkState, self.card)
+        let (state, card, persona) = (quirkState, self.card, personaSession)
         let subscription = card.subscribe { event in
+            guard persona?.cardEvent(event) ?? true else { return }
             if state.forwards(event, card: card) { try? transport.sendEvent(event) }
         }
         defer {
@@ -89,12 +93,18 @@ final class ResponderSession: @unchecked Sendable {
         } else if incoming.hasDataOut {
             let bytes = try transport.receiveData(
                 transactionID: command.transactionID, limit: Self.maximumIncomingData)
-            answer = answerWithData(command, bytes)
+            if sessionID != nil, let vendor = personaSession?.answer(command, data: bytes, in: self) {
+                answer = vendor
+            } else {
+                answer = answerWithData(command, bytes)
+            }
         } else if let quirky = quirkyAnswer(command) {
             guard let quirky else { return 0 }  // a stalled request: never answered
             answer = quirky
         } else if sessionID == nil && command.code != .getDeviceInfo && command.code != .openSession {
             answer = .fail(.sessionNotOpen)
+        } else if sessionID != nil, let vendor = personaSession?.answer(command, data: nil, in: self) {
+            answer = vendor
         } else {
             do {
                 answer = try answerCommand(command)

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import PTP
 
 /// A PTP camera in software: answers a PTP initiator over any `ResponderTransport` from a `Card`.
@@ -36,6 +37,8 @@ public final class VirtualCamera: @unchecked Sendable {
     public let log: @Sendable (String) -> Void
     /// The real-camera behaviours this camera imitates (`serve --quirks`); none by default.
     public let quirks: Quirks
+    /// Which camera it pretends to be (`serve --persona`): the generic one by default.
+    public let persona: Persona
     /// Battery, clock, exposure and the other device properties, shared by every session.
     public let settings = CameraSettings()
     private let thumbnails: ThumbnailCache
@@ -46,12 +49,13 @@ public final class VirtualCamera: @unchecked Sendable {
     /// `videoFrames` decodes a video's first keyframe for its thumbnail; without one, videos without a
     /// `.THM` get a generated tile.
     public init(
-        card: Card, identity: Identity = Identity(), quirks: Quirks = [], videoFrames: VideoFrameDecoder? = nil,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        card: Card, identity: Identity = Identity(), quirks: Quirks = [], persona: Persona = .generic,
+        videoFrames: VideoFrameDecoder? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.card = card
-        self.identity = identity
+        self.identity = persona.apply(to: identity)
         self.quirks = quirks
+        self.persona = persona
         self.advertised = Self.operations(with: quirks)
         self.log = log
         self.thumbnails = ThumbnailCache(card: card, videoFrames: videoFrames)
@@ -69,11 +73,13 @@ public final class VirtualCamera: @unchecked Sendable {
     /// The operations this camera answers, and so lists in DeviceInfo: its quirks take some away, capture
     /// is there only when the card can take a picture, uploads only when it accepts them.
     public var operations: [OperationCode] {
-        var operations = advertised
-        if !card.canCapture || card.readOnly { operations.removeAll { $0 == .initiateCapture } }
+        var operations = advertised.filter { !persona.withoutOperations.contains($0) }
+        let canCapture = card.canCapture && !card.readOnly
+        if !canCapture { operations.removeAll { $0 == .initiateCapture } }
         if card.uploads != nil || (card.readOnly && quirks.contains(.uploadsOnReadOnly)) {
             operations += [.sendObjectInfo, .sendObject]
         }
+        operations += persona.vendorOperations.filter { canCapture || !persona.captureOperations.contains($0) }
         return operations
     }
     private let advertised: [OperationCode]
@@ -91,15 +97,17 @@ public final class VirtualCamera: @unchecked Sendable {
     public var deviceInfo: DeviceInfo {
         var info = DeviceInfo()
         info.standardVersion = 100
-        // Vendor extension 0 keeps generic initiators (gphoto2) on their standard PTP paths.
-        info.vendorExtensionID = 0
-        info.vendorExtensionVersion = 0
+        // Vendor extension 0 keeps generic initiators (gphoto2) on their standard PTP paths; a persona's
+        // extension sends them down the vendor's.
+        info.vendorExtensionID = persona.vendorExtensionID
+        info.vendorExtensionVersion = persona.vendorExtensionVersion
+        info.vendorExtensionDescription = persona.vendorExtensionDescription
         info.operationsSupported = operations
-        info.eventsSupported = [
+        info.eventsSupported = persona.events ?? [
             .objectAdded, .objectRemoved, .storeAdded, .storeRemoved, .objectInfoChanged, .captureComplete,
             .devicePropChanged,
         ]
-        info.devicePropertiesSupported = DeviceProperties.supported
+        info.devicePropertiesSupported = persona.properties ?? DeviceProperties.supported
         info.captureFormats = operations.contains(.initiateCapture) ? [.exifJPEG] : []
         info.imageFormats = [
             .association, .undefined, .text, .exifJPEG, .dng, .tiff, .png, .heif, .mp4Container, .quickTime,

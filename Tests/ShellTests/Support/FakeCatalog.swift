@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Shell
+@testable import TerminalKit
 
 /// An in-memory camera for completion tests: folders by path ("" is the current folder), and a local base
 /// folder for local paths.

@@ -6,6 +6,7 @@ import TestSupport
 import VirtualCamera
 
 @testable import Shell
+@testable import TerminalKit
 
 /// An interpreter's output as it comes, line by line, for a test that waits on a line while a command that
 /// runs until Ctrl-C (`events`, `watch`) is still running on another thread.

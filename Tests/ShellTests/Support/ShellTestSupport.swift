@@ -5,6 +5,7 @@ import TestSupport
 import VirtualCamera
 
 @testable import Shell
+@testable import TerminalKit
 
 /// Bytes that do not repeat, so that a misplaced chunk shows.
 func patternBytes(_ count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UInt8] {

@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// capture (shoot) [--fetch] [--to PATTERN]: asks the camera to take a photo, lists the files it reported,
 /// and with --fetch brings them home as `import` would (see `TetherDownload`).

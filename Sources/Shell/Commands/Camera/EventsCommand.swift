@@ -2,6 +2,7 @@ import Foundation
 import MediaManager
 import POSIX
 import PTP
+import TerminalKit
 
 /// events [--json]: prints the camera's events as they come until Ctrl-C: files added and removed (by
 /// path), settings changed (by name, with the new value), stores, captures, and codes this program does

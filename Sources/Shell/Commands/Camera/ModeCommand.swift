@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// mode [download|shoot]: shows or switches the camera's work mode (shooting, or giving access to the card),
 /// where it has one.

@@ -1,6 +1,7 @@
 import Foundation
 import MediaManager
 import PTP
+import TerminalKit
 
 /// prop NAME [VALUE]: shows one device property, or sets it (SetDevicePropValue) after checking VALUE
 /// against the values the camera allows.
@@ -17,7 +18,7 @@ struct PropCommand: ShellCommand {
         let camera = try shell.requireCamera().camera
         let typedName = invocation.arguments[0].text
         guard !camera.propertyCodes.isEmpty else { throw CommandError(PropertyMeaning.noPropertiesSentence) }
-        guard camera.session.supports(.getDevicePropDesc) else {
+        guard camera.canDescribeProperties else {
             throw CommandError(PropertyMeaning.cannotDescribeSentence(camera.propertyCodes))
         }
         guard let meaning = PropertyMeaning.named(typedName, among: camera.propertyCodes) else {

@@ -1,6 +1,7 @@
 import Foundation
 import MediaManager
 import PTP
+import TerminalKit
 
 /// props [--json]: lists the camera's device properties: name, current value decoded, allowed values, and
 /// whether it can be set.
@@ -23,7 +24,7 @@ struct PropsCommand: ShellCommand {
             }
             return .success
         }
-        guard camera.session.supports(.getDevicePropDesc) else {
+        guard camera.canDescribeProperties else {
             throw CommandError(PropertyMeaning.cannotDescribeSentence(camera.propertyCodes))
         }
         var rows: [[String]] = []

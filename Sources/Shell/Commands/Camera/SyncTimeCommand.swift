@@ -1,6 +1,7 @@
 import Foundation
 import MediaManager
 import PTP
+import TerminalKit
 
 /// sync-time: sets the camera's clock (DateTime) from this computer's, in local time as cameras keep it.
 struct SyncTimeCommand: ShellCommand {

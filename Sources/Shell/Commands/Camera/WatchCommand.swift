@@ -2,6 +2,7 @@ import Foundation
 import Import
 import MediaManager
 import POSIX
+import TerminalKit
 
 extension OptionName {
     static let exec: OptionName = "exec"

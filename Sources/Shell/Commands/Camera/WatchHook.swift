@@ -1,5 +1,6 @@
 import Foundation
 import POSIX
+import TerminalKit
 
 /// The command `watch --exec` runs for each file it downloaded. The file's path never becomes shell text:
 /// every `{}` of the template stands for `"$1"` and the path is passed to `/bin/sh` as that argument, so

@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import TerminalKit
 
 /// What `watch` says as it goes: as text, or as one JSON object a line (`--json`) for scripts.
 struct WatchReport {

@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// The catalog's state in words, for `refresh` and `state`.
 enum CatalogDescription {

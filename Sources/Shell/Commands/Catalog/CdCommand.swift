@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// cd [FOLDER]: changes the current folder on the camera (the top with no FOLDER).
 struct CdCommand: ShellCommand {
     let spec = CommandSpec(

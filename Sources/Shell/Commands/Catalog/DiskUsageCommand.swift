@@ -1,5 +1,6 @@
 import Import
 import MediaManager
+import TerminalKit
 
 /// du: how much each folder holds (with everything below it), and how much of it is new (not imported from
 /// this camera yet), from the cached file list.

@@ -2,6 +2,7 @@ import Foundation
 import Import
 import MediaFormats
 import MediaManager
+import TerminalKit
 
 extension OptionName {
     static let recursive: OptionName = "recursive"
@@ -44,7 +45,7 @@ struct FileFilter {
             kind = word.text
         }
         if let word = invocation.value(of: .larger) {
-            guard let bytes = Settings.byteCount(word.text) else {
+            guard let bytes = ByteCountText.parse(word.text) else {
                 throw CommandError("--larger takes a size such as 500k, 20M or 1G, not '\(SafeText.display(word.text))'")
             }
             larger = bytes

@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// find: every file below the folders given (the current folder by default), kept by date, kind, size or
 /// newness, one path per line (or the long listing with -l): what `import` would consider, without fetching.

@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// ls (dir): the current folder or the names matching each GLOB, short, long (-l), as JSON, or as a contact
 /// sheet of thumbnails (--thumbs). Folders a glob matches are listed in blocks under their names (`ls DCIM/*`).

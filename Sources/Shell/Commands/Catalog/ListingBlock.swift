@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// One part of an `ls` listing: the entries to show, under a `NAME:` heading when it is the contents of a
 /// folder among several operands, as a POSIX shell's `ls DCIM/*` shows each folder the glob matched.

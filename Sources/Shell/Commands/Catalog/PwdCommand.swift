@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// pwd: the current folder on the camera.
 struct PwdCommand: ShellCommand {
     let spec = CommandSpec(

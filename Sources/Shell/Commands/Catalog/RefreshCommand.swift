@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// refresh: reads the file list from the camera again; the selection and folder follow what remains.
 struct RefreshCommand: ShellCommand {

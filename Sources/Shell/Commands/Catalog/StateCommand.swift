@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// state: whether the file list is being read, up to date, or out of date.
 struct StateCommand: ShellCommand {

@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// storages: each card or internal memory with its capacity and free space.
 struct StoragesCommand: ShellCommand {

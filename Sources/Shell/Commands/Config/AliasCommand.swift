@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// alias [NAME ['CMDS']]: lists the aliases, shows one, or makes NAME run CMDS (`$1`, `$@` for its words).
 struct AliasCommand: ShellCommand {
     let spec = CommandSpec(

@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// delete (rm) NAME|GLOB...: deletes are deliberate, so they need edit mode or --force; each file's result
 /// is a line, and a camera that goes away mid-batch is said once.

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// done: leaves edit mode.
 struct DoneCommand: ShellCommand {
     let spec = CommandSpec(

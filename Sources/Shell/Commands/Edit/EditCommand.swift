@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// edit: enters edit mode, where `delete` needs no --force (the prompt shows it).
 struct EditCommand: ShellCommand {
     let spec = CommandSpec(

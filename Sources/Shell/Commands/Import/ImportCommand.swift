@@ -1,6 +1,7 @@
 import Foundation
 import Import
 import MediaManager
+import TerminalKit
 
 extension OptionName {
     static let to: OptionName = "to"

@@ -1,6 +1,7 @@
 import Foundation
 import Import
 import MediaManager
+import TerminalKit
 
 /// `import --list` (what is new, nothing fetched) and `import --dry-run` (where each new file would go and
 /// the totals, nothing fetched).

@@ -1,5 +1,6 @@
 import Foundation
 import Import
+import TerminalKit
 
 /// fg [%N]: shows a job's progress line until it ends; Ctrl-C leaves it running in the background.
 struct FgCommand: ShellCommand {

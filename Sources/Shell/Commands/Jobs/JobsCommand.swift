@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// jobs: the transfers running in the background, each with its progress.
 struct JobsCommand: ShellCommand {
     let spec = CommandSpec(

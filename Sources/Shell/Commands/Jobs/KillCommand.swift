@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// kill %N: stops a job at its next chunk; the file in progress keeps its `.part`.
 struct KillCommand: ShellCommand {

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// wait [%N]: waits for a job (or every job) to end; fails when one failed or was killed.
 struct WaitCommand: ShellCommand {
     let spec = CommandSpec(

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 
 /// !CMD: runs CMD in this computer's shell (`/bin/sh -c`), or `$SHELL` when there is no CMD, as sftp's `!`.
 /// A line that starts with `!` is handed over whole, `;` and quotes included (`Interpreter.run(line:)`).

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 
 /// lcd [DIR|-]: changes this process's current folder: to `$HOME` with no DIR, `~` expanded from `$HOME`,
 /// `-` back to the folder before.

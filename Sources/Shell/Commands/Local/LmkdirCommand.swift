@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 
 /// lmkdir [-p] DIR...: makes folders on this computer.
 struct LmkdirCommand: ShellCommand {

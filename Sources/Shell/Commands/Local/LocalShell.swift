@@ -1,5 +1,6 @@
 import Foundation
 import POSIX
+import TerminalKit
 
 /// Runs a command of this computer's shell for the user (`!CMD`, `lls`): `/bin/sh -c CMD`, or `$SHELL` alone,
 /// on the shell's own terminal and streams, in its process group so that Ctrl-C reaches it. Waits for it.

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// lpwd: the local folder, and where downloads go when `download-dir` points elsewhere.
 struct LpwdCommand: ShellCommand {
     let spec = CommandSpec(

@@ -1,6 +1,7 @@
 import MediaFormats
 import MediaManager
 import TerminalGraphics
+import TerminalKit
 import Thumbnails
 
 /// Thumbnails in the terminal, shared by `thumb`, `ls --thumbs` and the picture beside `info`: fetched through

@@ -2,6 +2,7 @@ import Imaging
 import MediaFormats
 import MediaManager
 import TerminalGraphics
+import TerminalKit
 import Thumbnails
 
 /// How thumbnails are shown on this output: pictures drawn with the method the terminal supports (or the

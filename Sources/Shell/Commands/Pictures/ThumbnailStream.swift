@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import TerminalKit
 import Thumbnails
 
 extension Interpreter {

@@ -1,6 +1,7 @@
 import Foundation
 import MediaManager
 import Playback
+import TerminalKit
 
 /// What the playback commands and the prompt share: the shell's side of the Playback module. Every command
 /// goes to the `PlaybackController` and prints one line saying where playback is.

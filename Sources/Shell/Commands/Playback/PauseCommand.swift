@@ -1,4 +1,5 @@
 import Playback
+import TerminalKit
 
 /// pause: pauses playback where it is and says at which frame.
 struct PauseCommand: ShellCommand {

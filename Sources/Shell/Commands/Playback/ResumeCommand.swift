@@ -1,4 +1,5 @@
 import Playback
+import TerminalKit
 
 /// resume: plays on from where playback paused.
 struct ResumeCommand: ShellCommand {

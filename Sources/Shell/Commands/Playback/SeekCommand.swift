@@ -1,4 +1,5 @@
 import Playback
+import TerminalKit
 
 /// seek POS: jumps to the keyframe at or before POS (already parsed by the spec as a `SeekPosition`).
 struct SeekCommand: ShellCommand {

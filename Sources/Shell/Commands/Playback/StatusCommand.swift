@@ -1,4 +1,5 @@
 import Playback
+import TerminalKit
 
 /// status [--json]: one line, or the stable JSON (sorted keys) of `PlaybackStatus`; `{"state":"unloaded"}`
 /// when no video is loaded.

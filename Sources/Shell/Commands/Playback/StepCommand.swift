@@ -1,4 +1,5 @@
 import Playback
+import TerminalKit
 
 /// step [N]: steps N frames (one with no N; backward when negative) while paused.
 struct StepCommand: ShellCommand {

@@ -1,4 +1,5 @@
 import Playback
+import TerminalKit
 
 /// stop: stops playback and goes back to the start; the video stays loaded.
 struct StopCommand: ShellCommand {

@@ -1,6 +1,7 @@
 import MediaFormats
 import MediaManager
 import Playback
+import TerminalKit
 
 /// What `info` adds to the listing, read from the file's header through partial reads.
 struct FileDetails {

@@ -1,5 +1,6 @@
 import MediaFormats
 import MediaManager
+import TerminalKit
 
 /// info [NAME]: a file's size, date, kind, dimensions, sidecars and download state, as rows (with its
 /// thumbnail beside them when pictures are on) or as JSON.

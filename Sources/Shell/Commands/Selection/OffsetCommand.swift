@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// offset [BYTES]: how much of the selected file is downloaded, or where the next fetch starts (back over
 /// what its `.part` holds, never past it).

@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// select NAME | --clear: makes NAME the selected file, with the offset its `.part` already holds, or
 /// forgets the selection.

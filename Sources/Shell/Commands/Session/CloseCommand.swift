@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// close: ends the session with the camera.
 struct CloseCommand: ShellCommand {

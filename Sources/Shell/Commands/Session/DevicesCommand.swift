@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// devices: the USB cameras attached, with the URL that opens each.
 struct DevicesCommand: ShellCommand {
     let spec = CommandSpec(

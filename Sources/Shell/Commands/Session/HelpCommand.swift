@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// help [CMD]: the command list, or one command's usage, options, lists and examples, wrapped to the
 /// terminal's width (or `$COLUMNS` off a terminal, else 80).
 struct HelpCommand: ShellCommand {

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// history: the lines entered at the prompt, numbered, oldest first.
 struct HistoryCommand: ShellCommand {
     let spec = CommandSpec(

@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// open URL: closes the camera that is open, opens the one at URL and reads its file list.
 struct OpenCommand: ShellCommand {

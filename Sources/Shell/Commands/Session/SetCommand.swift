@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// set [NAME [VALUE]]: lists the settings, shows one, or changes one (see `Settings`).
 struct SetCommand: ShellCommand {
     let spec = CommandSpec(

@@ -1,5 +1,6 @@
 import Foundation
 import POSIX
+import TerminalKit
 
 /// source FILE: runs a script file's lines, nested at most `Interpreter.maximumScriptDepth` deep.
 struct SourceCommand: ShellCommand {

@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// summary: the camera's model, serial number, storages and abilities.
 struct SummaryCommand: ShellCommand {
@@ -27,6 +28,8 @@ struct SummaryCommand: ShellCommand {
             ["opened as:", session.camera.location],  // the address opened (`usb:001,004` for a bare `usb:`)
         ]
         if !summary.serialNumber.isEmpty { rows.insert(["serial:", summary.serialNumber], at: 2) }
+        // A vendor dialect is said; a standard camera's summary stays as it was.
+        if summary.dialect != .standard { rows.append(["dialect:", summary.dialect.displayName]) }
         for storage in storages {
             rows.append([
                 "storage:",

@@ -3,6 +3,7 @@ import Import
 import MediaManager
 import POSIX
 import PTP
+import TerminalKit
 
 /// One run of `fetch`: says each file's result as it arrives, keeps the session state in step (offsets of
 /// kept `.part` files, deleted files), and at the end says how the batch stopped: a camera that went away

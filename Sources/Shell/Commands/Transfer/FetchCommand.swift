@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// fetch (get): downloads through `.part` files, with a progress line on a terminal, Ctrl-C keeping the
 /// `.part` and leaving the selection's offset where it stopped, and an optional rate limit. The steps: the

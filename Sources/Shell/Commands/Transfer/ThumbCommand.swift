@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import MediaManager
+import TerminalKit
 import Thumbnails
 
 /// thumb [--save DIR] [--force] [NAME|GLOB...]: draws the thumbnails of the named files (or the selection)

@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import TerminalKit
 
 /// The progress line of a fetch (redrawn on a terminal, nothing in batch mode), and the rate limit
 /// (MediaManager's `RateLimiter`, its wait ended by Ctrl-C).

@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// mkdir FOLDER: makes a folder on the camera (SendObjectInfo of an association), where it takes uploads.
 struct MkdirCommand: ShellCommand {

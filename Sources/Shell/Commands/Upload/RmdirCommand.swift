@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// rmdir FOLDER: deletes an empty folder from the camera (DeleteObject), where it offers deletes.
 struct RmdirCommand: ShellCommand {

@@ -1,4 +1,5 @@
 import MediaManager
+import TerminalKit
 
 /// Where `put`, `mkdir` and `rmdir` act on the camera, checked before anything is sent: the camera must
 /// offer the operation, and a named folder must be one folder of the catalog.

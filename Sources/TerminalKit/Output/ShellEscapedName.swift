@@ -4,9 +4,9 @@ import Foundation
 /// it as one word, else in single quotes (`'My Clip.MP4'`), or double quotes when it holds a single quote
 /// and nothing a double quote would expand (`"Bob's.JPG"`). Control characters are escaped by `SafeText`
 /// first, so what is printed is always safe.
-enum ShellEscapedName {
+public enum ShellEscapedName {
     /// `name` quoted when a shell would split or expand it.
-    static func quoted(_ name: String) -> String {
+    public static func quoted(_ name: String) -> String {
         let safe = SafeText.display(name)
         guard needsQuotes(safe) || safe != name else { return safe }
         if safe.contains("'") && !safe.contains(where: { "\"$`\\!".contains($0) }) { return "\"" + safe + "\"" }
@@ -14,7 +14,7 @@ enum ShellEscapedName {
     }
 
     /// True when a shell would not read `name` as one literal word.
-    static func needsQuotes(_ name: String) -> Bool {
+    public static func needsQuotes(_ name: String) -> Bool {
         if name.isEmpty { return true }
         if name == "{" || name == "}" { return true }
         if let first = name.first, first == "#" || first == "~" { return true }
@@ -24,7 +24,7 @@ enum ShellEscapedName {
     /// Names for a listing on a terminal: quoted where needed, and when any is quoted the others get a
     /// leading space so that the names still line up (as GNU `ls` does). `suffixes` (a `/` for a folder)
     /// go after the quotes.
-    static func column(_ names: [String], suffixes: [String]) -> [String] {
+    public static func column(_ names: [String], suffixes: [String]) -> [String] {
         let quoted = names.map(quoted)
         let anyQuoted = zip(quoted, names).contains { $0 != $1 && ($0.first == "'" || $0.first == "\"") }
         return zip(zip(quoted, names), suffixes).map { pair, suffix in

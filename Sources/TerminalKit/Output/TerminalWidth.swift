@@ -45,7 +45,7 @@ public enum TerminalWidth {
     }
 
     /// `text` followed by spaces up to `width` cells.
-    static func pad(_ text: String, to width: Int) -> String {
+    public static func pad(_ text: String, to width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - of(text)))
     }
 }

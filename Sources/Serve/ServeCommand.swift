@@ -1,6 +1,8 @@
 import Foundation
 import PTP
 import PTPIP
+import TerminalKit
+import Thumbnails
 import VirtualCamera
 
 /// `mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [--link LINK]
@@ -35,7 +37,7 @@ public struct ServeCommand {
             case "--writable", "-w":
                 uploads = uploads ?? UploadPolicy()
             case "--max-upload":
-                guard let value = rest.popFirst(), let size = Settings.byteCount(value), size > 0 else {
+                guard let value = rest.popFirst(), let size = ByteCountText.parse(value), size > 0 else {
                     throw ArgumentError("serve: --max-upload needs a size (500M, 4G)")
                 }
                 uploads = UploadPolicy(maximumObjectSize: size)
@@ -160,15 +162,5 @@ public struct ServeCommand {
             Console.error("serve: \(error); stop it with SIGKILL")
             while true { pause() }
         }
-    }
-}
-
-/// A command-line mistake, printed with the usage; `isHelp` means the user asked for the usage.
-public struct ArgumentError: Error, CustomStringConvertible {
-    public let description: String
-    public let isHelp: Bool
-    public init(_ description: String, isHelp: Bool = false) {
-        self.description = description
-        self.isHelp = isHelp
     }
 }

@@ -6,9 +6,9 @@ import POSIX
 /// kept) is searched, so `dji<Tab>` still finds `DJI_0001.JPG`.
 public final class NameIndex: Sendable {
     /// An entry with the text shown in a candidate list: made safe to print, folders ending in `/`.
-    struct Item: Sendable {
-        let entry: CompletionEntry
-        let display: String
+    public struct Item: Sendable {
+        public let entry: CompletionEntry
+        public let display: String
     }
 
     private let items: [Item]
@@ -42,7 +42,7 @@ public final class NameIndex: Sendable {
 
     /// The entries starting with `prefix`, sorted; case-insensitive (and flagged so) when nothing matches
     /// exactly. Names starting with `.` are left out unless `prefix` starts with `.`.
-    func matches(prefix: String, foldersOnly: Bool = false) -> (items: [Item], ignoredCase: Bool) {
+    public func matches(prefix: String, foldersOnly: Bool = false) -> (items: [Item], ignoredCase: Bool) {
         let source = foldersOnly ? folders : items
         if prefix.isEmpty {
             // Hidden names sort together: cut their block out.
@@ -68,7 +68,7 @@ public final class NameIndex: Sendable {
         return (insensitive, !insensitive.isEmpty)
     }
     /// The contiguous range of sorted `items` whose key starts with `prefix`.
-    static func prefixRange<T>(of prefix: String, in items: [T], key: (T) -> String) -> Range<Int> {
+    public static func prefixRange<T>(of prefix: String, in items: [T], key: (T) -> String) -> Range<Int> {
         guard !prefix.isEmpty else { return items.indices }
         var low = 0
         var high = items.count

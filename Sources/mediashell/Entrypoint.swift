@@ -1,10 +1,14 @@
 import Foundation
+import Serve
+import Shell
+import TerminalKit
+import TerminalKit
 
-/// The program's entry: picks the subcommand (`serve`, `devices`) or the shell, returns the exit status.
-public enum Entrypoint {
-    public static let version = "0.1.0"
+/// The program's entry: picks the program (`serve`, `devices`, or the shell), returns the exit status.
+enum Entrypoint {
+    static let version = Shell.version
 
-    public static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ arguments: [String]) -> Int32 {
         let args = Array(arguments.dropFirst())
         do {
             switch args.first {

@@ -2,45 +2,45 @@
 ///
 /// It never fails: it records the first problem and, for completion, the state the line ends in
 /// (inside a quote, after a backslash, in a comment, in the middle of a word).
-struct LineScanner {
-    enum Quote: Equatable {
+public struct LineScanner {
+    public enum Quote: Equatable {
         case none, single, double
     }
 
-    struct ScannedWord {
-        var text: [UInt8] = []
+    public struct ScannedWord {
+        public var text: [UInt8] = []
         /// The same word as a glob pattern: quoted or escaped wildcards are backslash-escaped.
-        var pattern: [UInt8] = []
-        var hasWildcard = false
-        var isQuoted = false
-        var startsWithBareDash = false
-        var start: Int
-        var column: Int
+        public var pattern: [UInt8] = []
+        public var hasWildcard = false
+        public var isQuoted = false
+        public var startsWithBareDash = false
+        public var start: Int
+        public var column: Int
     }
 
-    struct ScannedStatement {
-        var words: [ScannedWord] = []
+    public struct ScannedStatement {
+        public var words: [ScannedWord] = []
         /// Ended by `&`: run it as a job.
-        var runsInBackground = false
+        public var runsInBackground = false
         /// The 1-based column of that `&`.
-        var ampersandColumn = 0
+        public var ampersandColumn = 0
     }
 
-    struct Result {
-        var statements: [ScannedStatement] = [ScannedStatement()]
-        var firstError: GrammarError?
+    public struct Result {
+        public var statements: [ScannedStatement] = [ScannedStatement()]
+        public var firstError: GrammarError?
         /// The quote still open at the end of the input.
-        var openQuote: Quote = .none
+        public var openQuote: Quote = .none
         /// The byte offset of that open quote.
-        var openQuoteStart = 0
+        public var openQuoteStart = 0
         /// A backslash at the very end still waits for its character.
-        var pendingBackslash = false
-        var endsInComment = false
+        public var pendingBackslash = false
+        public var endsInComment = false
         /// The input ends inside a word (not after a separator); that word is the last of the last statement.
-        var endsInsideWord = false
+        public var endsInsideWord = false
     }
 
-    static func scan(_ bytes: some Collection<UInt8>) -> Result {
+    public static func scan(_ bytes: some Collection<UInt8>) -> Result {
         var result = Result()
         var current: ScannedWord?
         var quote = Quote.none
@@ -154,9 +154,9 @@ struct LineScanner {
 }
 
 extension LineScanner.ScannedWord {
-    static let wildcards: Set<UInt8> = [UInt8(ascii: "*"), UInt8(ascii: "?"), UInt8(ascii: "["), UInt8(ascii: "]")]
+    public static let wildcards: Set<UInt8> = [UInt8(ascii: "*"), UInt8(ascii: "?"), UInt8(ascii: "["), UInt8(ascii: "]")]
 
-    mutating func append(bare byte: UInt8) {
+    public mutating func append(bare byte: UInt8) {
         text.append(byte)
         pattern.append(byte)
         if byte == UInt8(ascii: "*") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "[") {
@@ -164,7 +164,7 @@ extension LineScanner.ScannedWord {
         }
     }
 
-    mutating func append(quoted byte: UInt8) {
+    public mutating func append(quoted byte: UInt8) {
         text.append(byte)
         if Self.wildcards.contains(byte) || byte == UInt8(ascii: "\\") {
             pattern.append(UInt8(ascii: "\\"))
@@ -172,7 +172,7 @@ extension LineScanner.ScannedWord {
         pattern.append(byte)
     }
 
-    var word: Word {
+    public var word: Word {
         let glob = hasWildcard ? GlobPattern(String(decoding: pattern, as: UTF8.self)) : nil
         return Word(
             String(decoding: text, as: UTF8.self), column: column, isQuoted: isQuoted,

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Writing to the terminal's standard streams, unbuffered for errors.
-enum Console {
-    static func error(_ line: String) {
+public enum Console {
+    public static func error(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

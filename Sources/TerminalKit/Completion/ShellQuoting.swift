@@ -18,7 +18,7 @@ public enum ShellQuoting {
     }
 
     /// `text` as it must appear inside double quotes: `"`, `\` and `$` get a backslash.
-    static func escapeInDoubleQuotes(_ text: String) -> String {
+    public static func escapeInDoubleQuotes(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             if scalar == "\"" || scalar == "\\" || scalar == "$" { result.unicodeScalars.append("\\") }
@@ -28,7 +28,7 @@ public enum ShellQuoting {
     }
 
     /// `text` as it must appear inside single quotes: each `'` closes, escapes and reopens (`'\''`).
-    static func escapeInSingleQuotes(_ text: String) -> String {
+    public static func escapeInSingleQuotes(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             if scalar == "'" { result += "'\\''" } else { result.unicodeScalars.append(scalar) }

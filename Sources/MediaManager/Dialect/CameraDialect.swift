@@ -1,0 +1,117 @@
+import Foundation
+import POSIX
+import PTP
+
+/// How one family of cameras is spoken to on top of standard PTP: what to send once the session is open,
+/// how changes are learned (pushed as PTP events, or polled with a vendor GetEvent), how a picture is
+/// taken, where the settings are read and set, and what keeps the body awake. Chosen from DeviceInfo
+/// (`CameraDialects.choose`); `Camera` calls it and knows no vendor. Implementations are thread-safe.
+public protocol CameraDialect: AnyObject, Sendable {
+    /// Which dialect this is (shown by `summary`, asked by tests).
+    var kind: DialectKind { get }
+
+    /// Requests sent once the session is open and DeviceInfo read (e.g. Canon's SetRemoteMode and
+    /// SetEventMode); may read DeviceInfo again (`PTPSession.refreshDeviceInfo`).
+    func didOpen(_ session: PTPSession) throws
+
+    /// Best-effort requests before the session closes (handing the body back to its owner).
+    func willClose(_ session: PTPSession)
+
+    /// nil when the camera pushes its changes as PTP events; else how often to ask for them while
+    /// something listens (`Camera.addEventHandler`, a capture, the catalog's catch-up).
+    var pollInterval: TimeInterval? { get }
+
+    /// One poll: the changes since the last, as standard PTP events (ObjectAdded, ObjectRemoved,
+    /// DevicePropChanged, CaptureComplete, StoreAdded...), vendor records without a standard meaning kept
+    /// as events of their own code. Never called for a dialect whose `pollInterval` is nil.
+    func poll(_ session: PTPSession) throws -> [PTPEvent]
+
+    /// True when this camera can take a picture on request (its DeviceInfo lists a way).
+    func canCapture(_ session: PTPSession) -> Bool
+
+    /// Fires the shutter. The new objects are reported as events afterwards (ObjectAdded, then
+    /// CaptureComplete where the camera sends it), pushed or found by `poll`.
+    func capture(_ session: PTPSession) throws
+
+    /// The device properties this camera has (for `props`).
+    func propertyCodes(_ session: PTPSession) -> [DevicePropertyCode]
+
+    /// True when properties can be described (`describeProperty`); false: they can only be listed.
+    func canDescribeProperties(_ session: PTPSession) -> Bool
+
+    func describeProperty(_ code: DevicePropertyCode, _ session: PTPSession) throws -> DevicePropertyDescription
+
+    func setProperty(_ code: DevicePropertyCode, to value: PTPValue, _ session: PTPSession) throws
+
+    /// How often, while something listens, to tell the body the computer is still there; nil: never.
+    var keepAliveInterval: TimeInterval? { get }
+
+    /// One keep-alive request.
+    func keepAlive(_ session: PTPSession) throws
+}
+
+/// The dialects this program speaks.
+public enum DialectKind: String, Sendable, CaseIterable {
+    /// PIMA 15740 and MTP, as the standard says; what every camera without a dialect gets.
+    case standard
+    case canonEOS = "canon-eos"
+    case nikon
+    case fujiX = "fuji-x"
+
+    /// How `summary` names it.
+    public var displayName: String {
+        switch self {
+        case .standard: "standard PTP"
+        case .canonEOS: "Canon EOS"
+        case .nikon: "Nikon"
+        case .fujiX: "Fujifilm X"
+        }
+    }
+}
+
+/// Why a dialect's request did not do what was asked, as data (the shell words it).
+public enum DialectError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Canon's RemoteRelease answered a result other than 0: 1 no focus, 3 mirror up, 7 card full,
+    /// 8 card read-only.
+    case releaseRefused(result: UInt32)
+    /// The camera stayed busy (DeviceReady kept answering DeviceBusy) for `seconds`.
+    case stayedBusy(seconds: Double)
+    /// The property is not one the camera reported (EOS properties come from its event stream).
+    case unknownProperty(DevicePropertyCode)
+
+    public var description: String {
+        switch self {
+        case .releaseRefused(let result):
+            switch result {
+            case 1: "the camera did not release the shutter: no focus"
+            case 3: "the camera did not release the shutter: mirror up"
+            case 7: "the camera did not release the shutter: the card is full"
+            case 8: "the camera did not release the shutter: the card is read-only"
+            default: "the camera did not release the shutter (result \(result))"
+            }
+        case .stayedBusy(let seconds): "the camera stayed busy for \(Int(seconds)) s"
+        case .unknownProperty(let code): "the camera did not report property 0x\(String(code.rawValue, radix: 16))"
+        }
+    }
+}
+
+extension DialectError: CategorizedError {
+    public var category: FailureCategory {
+        switch self {
+        case .releaseRefused: .deviceFault
+        case .stayedBusy: .busy
+        case .unknownProperty: .notFound
+        }
+    }
+}
+
+/// Chooses a camera's dialect from what it says about itself.
+public enum CameraDialects {
+    /// Standard PTP for every camera until the vendor dialects land (Canon EOS, Nikon, Fujifilm X): each
+    /// is chosen here from `DeviceInfo.vendor` and the operations its dialect needs.
+    public static func choose(for info: DeviceInfo) -> CameraDialect {
+        switch info.vendor {
+        default: return StandardDialect()
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import PTP
+
+/// Which camera the virtual camera pretends to be (`serve --persona NAME`): the generic PTP camera it has
+/// always been, or a vendor's body whose dialect it speaks, so that our client's dialects are tested in CI
+/// and gphoto2's implementation of the same dialect checks our responder.
+public enum PersonaName: String, Sendable, CaseIterable {
+    /// Standard PTP/MTP, vendor extension 0, manufacturer "mediashell" (byte-identical to before personas).
+    case generic
+    /// A Fujifilm X body (filled in by the Fujifilm dialect's work; today the generic camera named Fujifilm).
+    case fujiX = "fuji-x"
+
+    /// One line per persona, for `serve --persona help`.
+    public static var help: String {
+        allCases.map { "  \($0.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \($0.summary)" }
+            .joined(separator: "\n")
+    }
+
+    public var summary: String {
+        switch self {
+        case .generic: "standard PTP/MTP (the default)"
+        case .fujiX: "Fujifilm X (placeholder: the generic camera under Fujifilm's name)"
+        }
+    }
+}
+
+/// What a persona changes: who the camera says it is, what its DeviceInfo lists, and how its vendor
+/// operations are answered (`PersonaBehaviour`). The generic persona changes nothing.
+public struct Persona: Sendable {
+    public let name: PersonaName
+    /// Replace the identity's manufacturer, model and version (the serial number stays the card's).
+    public var manufacturer: String?
+    public var model: String?
+    public var version: String?
+    public var vendorExtensionID: UInt32 = 0
+    public var vendorExtensionVersion: UInt16 = 0
+    public var vendorExtensionDescription: String = ""
+    /// Vendor operations listed after the standard ones (those that take a picture only when the card can).
+    public var vendorOperations: [OperationCode] = []
+    /// The vendor operations that take a picture: listed only when the card can capture.
+    public var captureOperations: Set<OperationCode> = []
+    /// Standard operations this body does not list.
+    public var withoutOperations: Set<OperationCode> = []
+    /// The events DeviceInfo lists; nil: the generic camera's.
+    public var events: [EventCode]?
+    /// The properties DeviceInfo lists; nil: the generic camera's.
+    public var properties: [DevicePropertyCode]?
+    /// Answers the vendor operations, shared by every session of one camera; nil: none.
+    let behaviour: (any PersonaBehaviour)?
+
+    init(name: PersonaName, behaviour: (any PersonaBehaviour)? = nil) {
+        self.name = name
+        self.behaviour = behaviour
+    }
+
+    /// The generic camera.
+    public static var generic: Persona { Persona(name: .generic) }
+
+    /// A fresh persona of that name (its vendor state, such as a Canon's settings, is its own).
+    public static func named(_ name: PersonaName) -> Persona {
+        switch name {
+        case .generic: .generic
+        case .fujiX: FujiXPersona.make()
+        }
+    }
+
+    /// `identity` as this persona presents it.
+    func apply(to identity: VirtualCamera.Identity) -> VirtualCamera.Identity {
+        var result = identity
+        if let manufacturer { result.manufacturer = manufacturer }
+        if let model { result.model = model }
+        if let version { result.version = version }
+        return result
+    }
+}
+
+/// A persona's vendor behaviour, shared by every session of one virtual camera (its settings live here).
+protocol PersonaBehaviour: AnyObject, Sendable {
+    /// The state of one session (one initiator's connection).
+    func makeSession(for camera: VirtualCamera) -> any PersonaSession
+}
+
+/// One session's vendor state. Called on the session's thread, and `cardEvent` on the card's: thread-safe.
+protocol PersonaSession: AnyObject, Sendable {
+    /// The answer to `command` (with the data the initiator sent, for a command that has a data phase
+    /// towards the camera); nil: the generic camera answers it.
+    func answer(_ command: PTPCommand, data: [UInt8]?, in session: ResponderSession) -> ResponderSession.Answer?
+    /// A change on the card (or in the settings): true to send it as a PTP event as the generic camera does;
+    /// false when this persona reports it its own way (queued for its GetEvent).
+    func cardEvent(_ event: PTPEvent) -> Bool
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `scripts/check-layers` run on a copy of this package's Package.swift and README with one file planted in a
+/// module: each way Swift spells an import that crosses a layer must be caught, and the copy as it is must pass.
+@Suite("scripts/check-layers")
+struct LayerCheckTests {
+    /// The repository's root, found from this file's path.
+    static let root: URL = {
+        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            url = url.deletingLastPathComponent()
+        }
+        return url
+    }()
+
+    /// A copy of Package.swift and README.md (no sources: the script skips modules without a folder) with
+    /// `files` (path → text) added; the script's exit status and what it wrote to standard error.
+    func check(planting files: [String: String] = [:], readme edit: (String) -> String = { $0 }) throws
+        -> (status: Int32, errors: String)
+    {
+        let folder = try TemporaryFolder("check-layers")
+        let manager = FileManager.default
+        try manager.copyItem(
+            atPath: Self.root.appendingPathComponent("Package.swift").path, toPath: folder.path("Package.swift"))
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        try edit(readme).write(toFile: folder.path("README.md"), atomically: true, encoding: .utf8)
+        for (path, text) in files {
+            let url = URL(fileURLWithPath: folder.path(path))
+            try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let process = Process()
+        process.executableURL = Self.root.appendingPathComponent("scripts/check-layers")
+        process.arguments = ["--root", folder.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func thePackageAsItIsPasses() throws {
+        let result = try check()
+        #expect(result.status == 0, "\(result.errors)")
+    }
+
+    /// Every form of import, planted where its module may not go: the terminal toolkit knows no camera, and
+    /// the shell imports no transport and no virtual camera.
+    @Test(arguments: [
+        ("Sources/TerminalKit/Planted.swift", "import MediaManager", "TerminalKit imports MediaManager"),
+        ("Sources/TerminalKit/Planted.swift", "private import PTP", "TerminalKit imports PTP"),
+        ("Sources/TerminalKit/Planted.swift", "@_implementationOnly import Connectors", "TerminalKit imports Connectors"),
+        ("Sources/TerminalKit/Planted.swift", "@preconcurrency internal import MediaFormats", "TerminalKit imports MediaFormats"),
+        ("Sources/Shell/Planted.swift", "import struct VirtualCamera.Card", "Shell imports VirtualCamera"),
+        ("Sources/Shell/Planted.swift", "public import PTPIP", "Shell imports PTPIP"),
+        ("Sources/Shell/Planted.swift", "fileprivate import class PTPUSB.USBTransport", "Shell imports PTPUSB"),
+        ("Sources/Shell/Planted.swift", "  @testable import PTPIP.PTPIPInitiator", "Shell imports PTPIP"),
+    ])
+    func anImportAcrossALayerFails(file: String, line: String, complaint: String) throws {
+        let result = try check(planting: [file: "import Foundation\n\(line)\n\nlet planted = 1\n"])
+        #expect(result.status == 1)
+        #expect(result.errors.contains(complaint), "\(result.errors)")
+    }
+
+    /// (MediaFormats declares no dependency, so a folder holding only this file is otherwise in order.)
+    @Test func anImportInsideCodeOrACommentIsNotAnImport() throws {
+        let text = "// import PTPIP\nlet text = \"import VirtualCamera\"\n"
+        let result = try check(planting: ["Sources/MediaFormats/Planted.swift": text])
+        #expect(result.status == 0, "\(result.errors)")
+    }
+
+    @Test func aDrawingThatDriftsFromThePackageFails() throws {
+        let result = try check(readme: { $0.replacingOccurrences(of: "mediashell       -> Serve, Shell, TerminalKit", with: "mediashell       -> Shell") })
+        #expect(result.status == 1)
+        #expect(result.errors.contains("Layout drawing"), "\(result.errors)")
+    }
+}
