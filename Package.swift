@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "PTP", dependencies: ["POSIX"]),
         .target(name: "PTPIP", dependencies: ["PTP", "POSIX"]),
         .target(name: "PTPUSB", dependencies: ["PTP", "POSIX", "CLibUSB"]),
+        // Fujifilm's Wi-Fi framing (port 55740: Fuji's init packets, then USB-style containers), both sides
+        .target(name: "FujiWiFi", dependencies: ["PTP", "POSIX"]),
 
         // Media containers read through random access
         .target(name: "MediaFormats"),
@@ -60,7 +62,9 @@ let package = Package(
         // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
         .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX"]),
         // A camera URL to a transport and a camera
-        .target(name: "Connectors", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX", "PTPIP", "PTPUSB", "VirtualCamera"]),
+        .target(
+            name: "Connectors",
+            dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX", "PTPIP", "PTPUSB", "FujiWiFi", "VirtualCamera"]),
         .target(
             name: "Shell",
             dependencies: [
@@ -78,6 +82,7 @@ let package = Package(
         .testTarget(name: "PTPTests", dependencies: ["TestSupport", "PTP", "POSIX"]),
         .testTarget(name: "POSIXTests", dependencies: ["TestSupport", "POSIX"]),
         .testTarget(name: "PTPIPTests", dependencies: ["TestSupport", "PTP", "PTPIP", "POSIX"]),
+        .testTarget(name: "FujiWiFiTests", dependencies: ["TestSupport", "PTP", "FujiWiFi", "POSIX"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["TestSupport", "PTP", "POSIX", "VirtualCamera", "MediaFormats"]),
         .testTarget(name: "MediaManagerTests", dependencies: ["TestSupport", "MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "POSIX", "VirtualCamera"]),

@@ -8,7 +8,7 @@ import PTPUSB
 import VirtualCamera
 
 /// Opens a camera from its URL: the in-process virtual camera for `sim:` and `dir:`, a PTP/IP
-/// connection for `ptpip:`, USB for `usb:`. The only module that knows every transport: MediaManager
+/// connection for `ptpip:`, Fujifilm's Wi-Fi protocol for `fuji:`, USB for `usb:`. The only module that knows every transport: MediaManager
 /// works over the transport protocols of PTP, and the shell asks here for a camera.
 public enum CameraConnector {
     public struct Options: Sendable {
@@ -48,6 +48,8 @@ public enum CameraConnector {
             return try inProcess(card: card, identity: identity, location: url.description, options: options)
         case .ptpip(let host, let port, let eventPort):
             return try openPTPIP(host: host, port: port, eventPort: eventPort, url: url, options: options)
+        case .fuji(let host, let port, let eventPort):
+            return try openFuji(host: host, port: port, eventPort: eventPort, url: url, options: options)
         case .usbFirst:
             return try openUSB(.first, options: options)
         case .usbAddress(let bus, let address):
@@ -107,11 +109,22 @@ public enum CameraOpenError: Error, Equatable, CustomStringConvertible, Categori
     case unavailable(String)
     /// The USB camera could not be found, opened or claimed.
     case usb(USBCameraError)
+    /// A `ptpip:` address that is a Fujifilm camera's Wi-Fi protocol, not PTP/IP (the port is Fuji's
+    /// 55740, or PTP/IP failed and Fuji's port accepts a connection): `fuji:HOST` opens it. `cause` is
+    /// what PTP/IP ran into, when it was tried.
+    case fujifilmNotPTPIP(host: String, fujiURL: CameraURL, cause: String?)
+    /// A Fujifilm camera answered our init request with Init_Fail: it does not let this computer in (its
+    /// Wi-Fi mode is not one that serves a computer, or another device is paired).
+    case fujifilmRefused(host: String, reason: UInt32)
 
     public var description: String {
         switch self {
         case .unavailable(let why): why
         case .usb(let error): error.description
+        case .fujifilmNotPTPIP(let host, _, let cause):
+            "\(host) speaks Fujifilm's Wi-Fi protocol, not PTP/IP" + (cause.map { " (PTP/IP: \($0))" } ?? "")
+        case .fujifilmRefused(let host, let reason):
+            "\(host) refused this computer (Init_Fail, reason 0x\(String(reason, radix: 16, uppercase: true)))"
         }
     }
 
@@ -119,16 +132,40 @@ public enum CameraOpenError: Error, Equatable, CustomStringConvertible, Categori
         switch self {
         case .unavailable: .notFound
         case .usb(let error): error.category
+        case .fujifilmNotPTPIP: .invalidRequest
+        case .fujifilmRefused: .deviceFault
         }
     }
 }
 
 extension CameraConnector {
+    /// PTP/IP. Fujifilm bodies do not speak it on Wi-Fi: `ptpip:HOST:55740` is refused before anything is
+    /// sent (a PTP/IP request is not a Fuji init, and a Fuji body gives no answer a PTP/IP client could
+    /// read), and a PTP/IP open that fails on a host whose port 55740 takes a connection says so.
     static func openPTPIP(host: String, port: UInt16, eventPort: UInt16, url: CameraURL, options: Options) throws -> Camera {
+        let fuji = CameraURL.fuji(host: host, port: CameraURL.defaultFujiPort, eventPort: CameraURL.defaultFujiPort + 1)
+        if port == CameraURL.defaultFujiPort {
+            throw CameraOpenError.fujifilmNotPTPIP(host: host, fujiURL: fuji, cause: nil)
+        }
         let timeouts = PTPIPTimeouts(connect: options.timeout, read: options.timeout, handshake: options.timeout)
-        let transport = try PTPIPInitiator.connect(
-            host: host, port: port, eventPort: eventPort, name: options.clientName, timeouts: timeouts,
-            trace: options.trace)
+        let transport: PTPIPInitiator
+        do {
+            transport = try PTPIPInitiator.connect(
+                host: host, port: port, eventPort: eventPort, name: options.clientName, timeouts: timeouts,
+                trace: options.trace)
+        } catch let error as PTPError {
+            if answersOnFujiPort(host, timeout: min(options.timeout, 2)) {
+                throw CameraOpenError.fujifilmNotPTPIP(host: host, fujiURL: fuji, cause: error.description)
+            }
+            throw error
+        }
         return try Camera(transport: options.traced(transport), location: url.description)
+    }
+
+    /// True when `host` takes a TCP connection on Fuji's command port (closed at once, nothing sent).
+    static func answersOnFujiPort(_ host: String, timeout: Double) -> Bool {
+        guard let socket = try? Socket.connect(host: host, port: CameraURL.defaultFujiPort, timeout: timeout) else { return false }
+        socket.close()
+        return true
     }
 }

@@ -15,6 +15,21 @@ import Testing
         #expect(try CameraURL(parsing: "sim:/tmp/x") == .simulator(path: "/tmp/x"))
     }
 
+    /// A Fujifilm body on Wi-Fi: 55740 unless told, the event port the next one unless told.
+    @Test func parsesFuji() throws {
+        #expect(try CameraURL(parsing: "fuji:192.168.0.1") == .fuji(host: "192.168.0.1", port: 55740, eventPort: 55741))
+        #expect(try CameraURL(parsing: "FUJI:127.0.0.1:4000") == .fuji(host: "127.0.0.1", port: 4000, eventPort: 4001))
+        #expect(try CameraURL(parsing: "fuji:127.0.0.1:4000:5000") == .fuji(host: "127.0.0.1", port: 4000, eventPort: 5000))
+        #expect(try CameraURL(parsing: "fuji:[::1]") == .fuji(host: "::1", port: 55740, eventPort: 55741))
+        for text in ["fuji:192.168.0.1:55740", "fuji:h:4000:5000"] {
+            #expect(try CameraURL(parsing: text).description == text)
+        }
+        #expect(CameraURL.fuji(host: "camera.local", port: 55740, eventPort: 55741).redactedDescription == "fuji:<host>:55740")
+        for bad in ["fuji:", "fuji:h:0", "fuji:h:1:2:3"] {
+            #expect(throws: CameraURLError.self, "\(bad)") { try CameraURL(parsing: bad) }
+        }
+    }
+
     /// One address format everywhere: `devices` lists `usb:001,004`, and the URL says the same.
     @Test func aUSBAddressIsWrittenAsDevicesListsIt() throws {
         #expect(try CameraURL(parsing: "usb:1,4").description == "usb:001,004")

@@ -169,7 +169,7 @@ import Testing
 
     @Test func schemesForOpen() {
         #expect(complete("open pt|").line == "open ptpip:|")
-        #expect(complete("open |").candidates == ["dir:", "ptpip:", "sim:", "usb:"])
+        #expect(complete("open |").candidates == ["dir:", "fuji:", "ptpip:", "sim:", "usb:"])
     }
 
     @Test func commandNamesForHelpAndChoicesForMode() {

@@ -1,7 +1,8 @@
 import POSIX
 
 /// Where a camera is, as the user writes it: `usb:`, `usb:BUS,ADDR`, `usb:VVVV:PPPP`, `usb:serial=SERIAL`,
-/// `usb:model=NAME`, `ptpip:HOST[:PORT[:EVENTPORT]]`, `dir:PATH`, `sim:` or `sim:PATH`.
+/// `usb:model=NAME`, `ptpip:HOST[:PORT[:EVENTPORT]]`, `fuji:HOST[:PORT[:EVENTPORT]]`, `dir:PATH`, `sim:` or
+/// `sim:PATH`.
 public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
     case usbFirst
     case usbAddress(bus: Int, address: Int)
@@ -11,15 +12,19 @@ public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
     /// The USB camera whose maker and model name ("Canon Inc. EOS R6") contains this, in any case.
     case usbModel(String)
     case ptpip(host: String, port: UInt16, eventPort: UInt16)
+    /// A Fujifilm X body in its Wi-Fi mode: Fuji's own framing on port 55740, events on 55741.
+    case fuji(host: String, port: UInt16, eventPort: UInt16)
     case folder(path: String)
     /// The built-in demo card (nil path) or the virtual camera serving a folder, in-process.
     case simulator(path: String?)
 
     public static let defaultPTPIPPort: UInt16 = 15740
+    /// Fujifilm's command port; its event port is the next one.
+    public static let defaultFujiPort: UInt16 = 55740
 
     public init(parsing text: String) throws {
         guard let colon = text.firstIndex(of: ":") else {
-            throw CameraURLError("'\(text)' is not a camera URL (try usb:, ptpip:HOST, dir:PATH or sim:)")
+            throw CameraURLError("'\(text)' is not a camera URL (try usb:, ptpip:HOST, fuji:HOST, dir:PATH or sim:)")
         }
         let scheme = text[..<colon].lowercased()
         let rest = String(text[text.index(after: colon)...])
@@ -47,35 +52,45 @@ public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
                 self = .usbID(vendor: vendor, product: product)
             }
         case "ptpip":
-            var host = rest
-            var ports: [Substring] = []
-            if rest.hasPrefix("[") {
-                guard let close = rest.firstIndex(of: "]") else { throw CameraURLError("unterminated [ in \(text)") }
-                host = String(rest[rest.index(after: rest.startIndex)..<close])
-                let after = rest[rest.index(after: close)...]
-                ports = after.isEmpty ? [] : after.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
-            } else {
-                let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
-                host = String(parts[0])
-                ports = Array(parts.dropFirst())
-            }
-            guard !host.isEmpty else { throw CameraURLError("ptpip: needs a host, as in ptpip:192.168.1.1") }
-            guard ports.count <= 2 else { throw CameraURLError("too many ports in \(text)") }
-            func port(_ s: Substring) throws -> UInt16 {
-                guard let p = UInt16(s), p > 0 else { throw CameraURLError("'\(s)' is not a port number") }
-                return p
-            }
-            let commandPort = try ports.first.map(port) ?? Self.defaultPTPIPPort
-            let eventPort = try ports.count > 1 ? port(ports[1]) : commandPort
-            self = .ptpip(host: host, port: commandPort, eventPort: eventPort)
+            let (host, ports) = try Self.hostAndPorts(rest, in: text, scheme: "ptpip", example: "ptpip:192.168.1.1")
+            let commandPort = ports.first ?? Self.defaultPTPIPPort
+            self = .ptpip(host: host, port: commandPort, eventPort: ports.count > 1 ? ports[1] : commandPort)
+        case "fuji":
+            let (host, ports) = try Self.hostAndPorts(rest, in: text, scheme: "fuji", example: "fuji:192.168.0.1")
+            let commandPort = ports.first ?? Self.defaultFujiPort
+            let eventPort = ports.count > 1 ? ports[1] : (commandPort == UInt16.max ? commandPort : commandPort + 1)
+            self = .fuji(host: host, port: commandPort, eventPort: eventPort)
         case "dir", "file":
             guard !rest.isEmpty else { throw CameraURLError("dir: needs a folder, as in dir:/media/sdcard") }
             self = .folder(path: rest)
         case "sim":
             self = .simulator(path: rest.isEmpty ? nil : rest)
         default:
-            throw CameraURLError("unknown camera scheme '\(scheme):' (use usb:, ptpip:, dir: or sim:)")
+            throw CameraURLError("unknown camera scheme '\(scheme):' (use usb:, ptpip:, fuji:, dir: or sim:)")
         }
+    }
+
+    /// `HOST[:PORT[:EVENTPORT]]` (an IPv6 host in brackets): the host and the ports given.
+    private static func hostAndPorts(_ rest: String, in text: String, scheme: String, example: String) throws -> (String, [UInt16]) {
+        var host = rest
+        var ports: [Substring] = []
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { throw CameraURLError("unterminated [ in \(text)") }
+            host = String(rest[rest.index(after: rest.startIndex)..<close])
+            let after = rest[rest.index(after: close)...]
+            ports = after.isEmpty ? [] : after.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
+        } else {
+            let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+            host = String(parts[0])
+            ports = Array(parts.dropFirst())
+        }
+        guard !host.isEmpty else { throw CameraURLError("\(scheme): needs a host, as in \(example)") }
+        guard ports.count <= 2 else { throw CameraURLError("too many ports in \(text)") }
+        let numbers = try ports.map { s -> UInt16 in
+            guard let p = UInt16(s), p > 0 else { throw CameraURLError("'\(s)' is not a port number") }
+            return p
+        }
+        return (host, numbers)
     }
 
     public var description: String {
@@ -95,6 +110,9 @@ public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
         case .ptpip(let host, let port, let eventPort):
             let h = host.contains(":") ? "[\(host)]" : host
             return eventPort == port ? "ptpip:\(h):\(port)" : "ptpip:\(h):\(port):\(eventPort)"
+        case .fuji(let host, let port, let eventPort):
+            let h = host.contains(":") ? "[\(host)]" : host
+            return eventPort == port &+ 1 ? "fuji:\(h):\(port)" : "fuji:\(h):\(port):\(eventPort)"
         case .folder(let path): return "dir:\(path)"
         case .simulator(let path): return "sim:\(path ?? "")"
         }
@@ -111,6 +129,9 @@ extension CameraURL {
         case .ptpip(let host, let port, let eventPort):
             let isAddress = host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" }
             return isAddress ? description : CameraURL.ptpip(host: "<host>", port: port, eventPort: eventPort).description
+        case .fuji(let host, let port, let eventPort):
+            let isAddress = host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" }
+            return isAddress ? description : CameraURL.fuji(host: "<host>", port: port, eventPort: eventPort).description
         default: return description
         }
     }

@@ -38,5 +38,5 @@ extension CompletionContext {
     public func propertyValues(for name: String) -> [String] { [] }
 
     /// The schemes of the product's camera URLs.
-    public func cameraURLSchemes() -> [String] { ["dir:", "ptpip:", "sim:", "usb:"] }
+    public func cameraURLSchemes() -> [String] { ["dir:", "fuji:", "ptpip:", "sim:", "usb:"] }
 }

@@ -18,6 +18,7 @@ enum ErrorWords {
         case let error as UnreadableListing: return sentence(for: error)
         case PTPError.unanswered(let step):
             return "\(step) (the camera took the connection but did not answer; --debug-ptp FILE records each packet)"
+        case let error as CameraOpenError: return sentence(for: error)
         case let error as CustomStringConvertible: return error.description
         case is CancellationError: return "cancelled"
         default: return String(describing: error)
@@ -62,6 +63,18 @@ enum ErrorWords {
         let more = count > 3 ? "; and \(count - 3) more" : ""
         return "the camera named \(count) object\(count == 1 ? "" : "s") but \(what), so nothing can be listed: "
             + shown + more + " ('refresh' reads it again; --debug-ptp FILE records what the camera sent)"
+    }
+
+    private static func sentence(for error: CameraOpenError) -> String {
+        switch error {
+        case .fujifilmNotPTPIP(_, let fujiURL, _):
+            return error.description + ": open \(fujiURL) (Fujifilm X bodies speak their own protocol on Wi-Fi)"
+        case .fujifilmRefused:
+            return error.description + ": on the camera, choose its Wi-Fi mode for a computer or phone"
+                + " (\"Wireless communication\" or \"Smartphone\"; not \"PC AutoSave\") and confirm this computer when it asks"
+        case .unavailable, .usb:
+            return error.description
+        }
     }
 
     private static func sentence(for error: PlaybackError) -> String {

@@ -70,7 +70,7 @@ extension Interpreter {
         return SafeText.display(result)
     }
 
-    /// Where the camera is, briefly: `sim:`, `dir:`, `usb:`, `ptpip:192.168.1.1:`, `ptpip:127.0.0.1:5555:`.
+    /// Where the camera is, briefly: `sim:`, `dir:`, `usb:`, `ptpip:192.168.1.1:`, `ptpip:127.0.0.1:5555:`, `fuji:192.168.0.1:`.
     static func cameraTag(_ url: CameraURL) -> String {
         switch url {
         case .simulator: "sim:"
@@ -78,6 +78,8 @@ extension Interpreter {
         case .usbFirst, .usbAddress, .usbID, .usbSerial, .usbModel: "usb:"
         case .ptpip(let host, let port, _):
             "ptpip:\(SafeText.display(host)):" + (port == CameraURL.defaultPTPIPPort ? "" : "\(port):")
+        case .fuji(let host, let port, _):
+            "fuji:\(SafeText.display(host)):" + (port == CameraURL.defaultFujiPort ? "" : "\(port):")
         }
     }
 

@@ -21,7 +21,7 @@ public struct ShellArguments: Equatable {
                mediashell devices
                mediashell --help | --version
         Camera URLs: usb:, usb:BUS,ADDR, usb:VVVV:PPPP, usb:serial=SERIAL, usb:model=NAME,
-        ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH, sim:, sim:PATH.
+        ptpip:HOST[:PORT[:EVENTPORT]], fuji:HOST[:PORT[:EVENTPORT]], dir:PATH, sim:, sim:PATH.
         With no --camera, the USB camera attached is opened; with none, a prompt opens the demo card (sim:)
         and a script exits 1; with several, a prompt opens the first and names the others, and a script
         exits 1 with the list ('mediashell devices' shows it too).

@@ -29,7 +29,7 @@ public enum BashCompletion {
                                 local device
                                 while IFS= read -r device; do found+=("$device"); done < <(
                                     "${COMP_WORDS[0]}" devices 2>/dev/null | awk '$1 ~ /^usb:/ { print $1 }')
-                                found+=(usb: ptpip: dir: sim:)
+                                found+=(usb: ptpip: fuji: dir: sim:)
                                 local -a matching=()
                                 for device in "${found[@]}"; do [[ $device == "$cur"* ]] && matching+=("$device"); done
                                 found=("${matching[@]}")

@@ -44,7 +44,7 @@ public enum ManPage {
         out.append(".SH CAMERA URLS")
         out.append(text(
             "usb: (the USB camera attached), usb:BUS,ADDR, usb:VVVV:PPPP, usb:serial=SERIAL, usb:model=NAME, "
-                + "ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH (a mounted card), sim: (the demo card), sim:PATH."))
+                + "ptpip:HOST[:PORT[:EVENTPORT]], fuji:HOST[:PORT[:EVENTPORT]] (a Fujifilm X body on Wi-Fi), dir:PATH (a mounted card), sim: (the demo card), sim:PATH."))
         out.append(".SH FILES")
         out += definitions([
             HelpEntry("$XDG_CONFIG_HOME/mediashell/config", "commands (set, alias) run at start, before the first "

@@ -1,0 +1,210 @@
+import Foundation
+import POSIX
+import PTP
+
+/// Who connected to a `FujiServer`, from its init request.
+public struct FujiPeerInfo: Equatable, Sendable {
+    /// The name the host gave itself (libgphoto2 sends the host name, Fuji's apps the phone's name).
+    public var name: String
+    public var guid: [UInt8]
+    /// "127.0.0.1:40122"
+    public var address: String
+
+    public init(name: String, guid: [UInt8], address: String) {
+        self.name = name
+        self.guid = guid
+        self.address = address
+    }
+}
+
+/// The camera side of one Fuji Wi-Fi connection, handed to the server's handler.
+///
+/// - The host does not announce a data phase in its command: the operations that carry one from the host
+///   are known (`dataOutOperations`), and a data container that comes for another is read and dropped.
+/// - The event socket exists once InitiateOpenCapture was answered OK (as on a camera, which opens port
+///   55741 only then) and the host connected it; events sent before are queued (up to 64, oldest dropped)
+///   and sent when it is attached, events sent after the host closed it are dropped.
+public final class FujiResponderConnection: ResponderTransport, Sendable {
+    public let peer: FujiPeerInfo
+    public static let maximumQueuedEvents = 64
+
+    /// Operations whose command is followed by a data container from the host.
+    public static let dataOutOperations: Set<UInt16> = [
+        0x100C,  // SendObjectInfo
+        0x100D,  // SendObject
+        0x1016,  // SetDevicePropValue
+        0x9804,  // SetObjectPropValue
+        0x9808,  // SendObjectPropList
+        0x900C,  // Fuji SendObjectInfo
+        0x900D,  // Fuji SendObject2
+        0x901D,  // Fuji SendObject
+        0x9040,  // Fuji FmSendObjectInfo
+        0x9041,  // Fuji FmSendObject
+        0x9042,  // Fuji FmSendPartialObject
+    ]
+
+    private let command: FujiStream
+    private let timeouts: FujiTimeouts
+    private let state = Locked(State())
+    /// Serializes writes on the event socket (events come from any thread).
+    private let eventWrites = Locked(())
+
+    private struct State {
+        var events: FujiStream?
+        var eventSocketEnded = false
+        var queued: [PTPEvent] = []
+        var closed = false
+        /// InitiateOpenCapture was answered OK: the event port takes this connection's host.
+        var captureOpen = false
+        /// The last command received: its transaction (whose data container is dropped if nobody took it)
+        /// and operation (which a data container repeats).
+        var lastCommand: (transactionID: UInt32, code: UInt16)?
+    }
+
+    init(command: FujiStream, peer: FujiPeerInfo, timeouts: FujiTimeouts) {
+        self.command = command
+        self.peer = peer
+        self.timeouts = timeouts
+    }
+
+    /// True once InitiateOpenCapture was answered OK on this connection.
+    public var isCaptureOpen: Bool { state.withLock { $0.captureOpen } }
+
+    // MARK: Commands
+
+    public func receiveCommand() throws -> IncomingCommand? {
+        while true {
+            // Between commands the host may stay silent as long as it likes.
+            guard let header = try command.readHeader(firstByteTimeout: nil, waitingFor: "a command") else { return nil }
+            switch header.kind {
+            case .command:
+                let parameters = try command.readParameters(header)
+                state.withLock { $0.lastCommand = (header.transactionID, header.code) }
+                let request = PTPCommand(OperationCode(rawValue: header.code), transactionID: header.transactionID, parameters: parameters)
+                return IncomingCommand(request, hasDataOut: Self.dataOutOperations.contains(header.code))
+            case .data where header.transactionID == state.withLock({ $0.lastCommand?.transactionID }):
+                // Data for an operation answered without taking it: drop it.
+                try command.readPayload(header.payloadLength) { _ in }
+            default:
+                throw PTPError.protocolViolation("\(peer.address) sent a \(header.kind) container while a command was expected")
+            }
+        }
+    }
+
+    public func receiveData(transactionID: UInt32, limit: Int) throws -> [UInt8] {
+        let sink = BufferSink(limit: limit)
+        try receiveData(transactionID: transactionID, limit: UInt64(max(limit, 0)), into: sink)
+        return sink.bytes
+    }
+
+    /// The host's data container, streamed into `sink`. More than `limit` bytes, or an error of the sink,
+    /// is read to the end and dropped, then thrown: the connection stays in step for the response.
+    public func receiveData(transactionID: UInt32, limit: UInt64, into sink: DataSink) throws {
+        let address = peer.address
+        guard let header = try command.readHeader(firstByteTimeout: timeouts.read, waitingFor: "the data of transaction \(transactionID)") else {
+            throw PTPError.connectionClosed("\(address) closed the connection before its data phase")
+        }
+        guard header.kind == .data else {
+            throw PTPError.protocolViolation("\(address) sent a \(header.kind) container instead of its data phase")
+        }
+        guard header.transactionID == transactionID else {
+            throw PTPError.protocolViolation("\(address) sent data for transaction \(header.transactionID), expected \(transactionID)")
+        }
+        let total = header.payloadLength
+        var failure: Error? = total > limit ? PTPError.dataTooLarge(limit: limit, announced: total) : nil
+        if failure == nil {
+            do { try sink.begin(expectedLength: total) } catch { failure = error }
+        }
+        try command.readPayload(total) { chunk in
+            guard failure == nil else { return }
+            do { try sink.write(chunk) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Sends a data phase as one container (Fuji has no other way), streamed in chunks.
+    public func sendData(transactionID: UInt32, source: DataSource) throws {
+        let code = state.withLock { state in
+            state.lastCommand.flatMap { $0.transactionID == transactionID ? $0.code : nil } ?? 0
+        }
+        _ = try command.writeData(code: code, transactionID: transactionID, source: source)
+    }
+
+    /// Sends the response. An OK to InitiateOpenCapture opens the event port to this host first (so the
+    /// host, which connects as soon as it reads the OK, finds it open).
+    public func sendResponse(_ response: PTPResponse) throws {
+        state.withLock { state in
+            if response.code == .ok, let last = state.lastCommand, last.transactionID == response.transactionID,
+                last.code == OperationCode.initiateOpenCapture.rawValue
+            {
+                state.captureOpen = true
+            }
+        }
+        try command.write(FujiContainer.response(response))
+    }
+
+    // MARK: Events
+
+    public func sendEvent(_ event: PTPEvent) throws {
+        let stream: FujiStream? = try state.withLock { state in
+            if state.closed { throw PTPError.connectionClosed("the connection to \(peer.address) was closed") }
+            if state.events == nil, !state.eventSocketEnded {
+                if state.queued.count >= Self.maximumQueuedEvents { state.queued.removeFirst() }
+                state.queued.append(event)
+            }
+            return state.events
+        }
+        guard let stream else { return }
+        try eventWrites.withLock { _ in try stream.write(FujiContainer.event(event)) }
+    }
+
+    /// Takes the host's event socket and sends the queued events; false when this connection cannot take
+    /// one (closed, capture mode not open, or it has one).
+    func attachEventSocket(_ stream: FujiStream) throws -> Bool {
+        let queued: [PTPEvent]? = state.withLock { state in
+            if state.closed || !state.captureOpen || state.events != nil || state.eventSocketEnded { return nil }
+            state.events = stream
+            defer { state.queued.removeAll() }
+            return state.queued
+        }
+        guard let queued else { return false }
+        try eventWrites.withLock { _ in
+            for event in queued { try stream.write(FujiContainer.event(event)) }
+        }
+        return true
+    }
+
+    /// Reads the attached event socket until it ends (the host sends nothing there), then releases it.
+    func readEventSocket(_ stream: FujiStream) {
+        while true {
+            do {
+                guard let header = try stream.readHeader(firstByteTimeout: nil, waitingFor: "nothing") else { break }
+                if header.kind == .data {
+                    try stream.readPayload(header.payloadLength) { _ in }
+                } else {
+                    _ = try stream.readParameters(header)
+                }
+            } catch {
+                break
+            }
+        }
+        state.withLock { state in
+            state.events = nil
+            state.eventSocketEnded = true
+        }
+        eventWrites.withLock { _ in stream.socket.close() }
+    }
+
+    // MARK: Closing
+
+    /// Ends the connection: both sockets are shut down, which wakes whatever thread reads them.
+    public func close() {
+        let events: FujiStream? = state.withLock { state in
+            state.closed = true
+            state.queued.removeAll()
+            return state.events
+        }
+        events?.socket.shutdown()
+        command.socket.shutdown()
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import POSIX
+import PTP
+
+/// Reads and writes Fuji containers on one socket. Bytes are received into a window as large as the
+/// socket has them (a small file's data container and its response usually come in one call) and taken
+/// out of it field by field; a data payload is handed on in chunks of at most 1 MiB, never held whole.
+/// One reader at a time; writers are serialized by the owner.
+final class FujiStream: @unchecked Sendable {
+    // Safety: `window` is touched only by the stream's one reader (see above); `socket` is thread-safe
+    // and the rest is immutable.
+    let socket: Socket
+    /// Bounds each wait for more bytes once a container has begun, and each wait while sending.
+    let timeout: TimeInterval
+    private let window = ReceiveWindow()
+    /// Largest piece of a payload handed on at once, and of a data container's payload sent at once.
+    static let chunkSize = 1 << 20
+
+    init(socket: Socket, timeout: TimeInterval) {
+        self.socket = socket
+        self.timeout = timeout
+    }
+
+    var peer: String { socket.peer }
+
+    /// True when bytes (or the end of the stream) are waiting, within `timeout` seconds (0: now).
+    func hasInput(timeout: TimeInterval) throws -> Bool {
+        if window.count > 0 { return true }
+        do { return try socket.waitReadable(deadline: .after(timeout)) } catch { throw PTPError(error) }
+    }
+
+    // MARK: Reading
+
+    /// Waits (`firstByteTimeout`, nil: for ever) for the first byte of the next packet; false when the
+    /// peer closed the stream cleanly between packets.
+    private func begin(firstByteTimeout: TimeInterval?, waitingFor: @autoclosure () -> String) throws -> Bool {
+        do {
+            return try window.fill(1, from: socket, firstByteTimeout.map { .until(.after($0)) } ?? .forever)
+        } catch where error.isTimeout {
+            throw PTPError.timeout("\(peer) sent nothing for \(formatSeconds(firstByteTimeout)) (waiting for \(waitingFor()))")
+        } catch {
+            throw PTPError(error)
+        }
+    }
+
+    /// Holds at least `count` bytes, each wait bounded by `timeout`; a peer that ends the stream first is
+    /// `connectionClosed(closedEarly(bytes held))`.
+    private func fill(_ count: Int, closedEarly: (Int) -> String) throws {
+        let complete: Bool
+        do { complete = try window.fill(count, from: socket, .eachWait(timeout)) } catch { throw PTPError(error) }
+        if !complete { throw PTPError.connectionClosed(closedEarly(window.count)) }
+    }
+
+    /// A handshake packet, whole (u32 length, checked to be 8 to 1024, then the rest); nil when the peer
+    /// closed before sending anything.
+    func readHandshakePacket(firstByteTimeout: TimeInterval?, what: String) throws -> [UInt8]? {
+        guard try begin(firstByteTimeout: firstByteTimeout, waitingFor: what) else { return nil }
+        try fill(4) { got in "\(peer) closed the connection after \(got) bytes of \(what)" }
+        let announced = window.uint32(at: 0)
+        let length = try FujiHandshake.checkedLength(announced, what: what)
+        try fill(length) { got in "\(peer) closed the connection after \(got) of the \(length) bytes of \(what)" }
+        let bytes = [UInt8](window.bytes(length))
+        window.consume(length)
+        return bytes
+    }
+
+    /// The next container's header; nil when the peer closed the stream cleanly between containers.
+    /// `waitingFor` names what is awaited, for the timeout's words.
+    func readHeader(firstByteTimeout: TimeInterval?, waitingFor: @autoclosure () -> String) throws -> FujiContainerHeader? {
+        guard try begin(firstByteTimeout: firstByteTimeout, waitingFor: waitingFor()) else { return nil }
+        try fill(FujiContainerHeader.size) { got in "\(peer) closed the connection after \(got) bytes of a container header" }
+        let header = try FujiContainerHeader(decoding: window.bytes(FujiContainerHeader.size))
+        window.consume(FujiContainerHeader.size)
+        return header
+    }
+
+    /// The parameters of a command, response or event whose header was just read.
+    func readParameters(_ header: FujiContainerHeader) throws -> [UInt32] {
+        let count = Int(header.payloadLength)
+        try fill(count) { got in
+            "\(peer) closed the connection in the middle of a \(header.kind) container (\(got) of \(count) bytes)"
+        }
+        let parameters = FujiContainer.parameters(window.bytes(count))
+        window.consume(count)
+        return parameters
+    }
+
+    /// Streams `length` payload bytes to `consume` in chunks of at most 1 MiB (one call for a payload
+    /// that fits).
+    func readPayload(_ length: UInt64, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var remaining = length
+        while remaining > 0 {
+            let count = Int(min(remaining, UInt64(Self.chunkSize)))
+            try fill(count) { got in
+                "\(peer) closed the connection in the middle of a data container (\(length - remaining + UInt64(got)) of \(length) bytes)"
+            }
+            let chunk = window.bytes(count)
+            window.consume(count)
+            remaining -= UInt64(count)
+            try consume(chunk)
+        }
+    }
+
+    // MARK: Writing
+
+    func write(_ bytes: [UInt8]) throws {
+        do { try socket.send(bytes, .eachWait(timeout)) } catch { throw PTPError(error) }
+    }
+
+    /// Writes `source` as one data container: the header and the first chunk in one send (a responder such
+    /// as vcam reads a small container with one recv), then the rest in chunks of 1 MiB. `shouldStop`,
+    /// asked between chunks, cannot end a container early (Fuji's framing has no way to), so the rest is
+    /// then sent as zeros and false returned: the peer stays in step and the caller answers the transaction
+    /// as cancelled.
+    func writeData(code: UInt16, transactionID: UInt32, source: DataSource, shouldStop: () throws -> Bool = { false }) throws -> Bool {
+        let total = source.length
+        let header = try FujiContainer.dataHeader(code: code, transactionID: transactionID, payloadLength: total)
+        var buffer = [UInt8](repeating: 0, count: header.count + Int(min(total, UInt64(Self.chunkSize))))
+        buffer.replaceSubrange(0..<header.count, with: header)
+        var sent: UInt64 = 0
+        var stopped = false
+        repeat {
+            let count = Int(min(total - sent, UInt64(Self.chunkSize)))
+            let head = sent == 0 ? header.count : 0
+            if sent > 0, !stopped, try shouldStop() { stopped = true }
+            try buffer.withUnsafeMutableBytes { raw in
+                let area = UnsafeMutableRawBufferPointer(rebasing: raw[head..<(head + count)])
+                if stopped {
+                    area.initializeMemory(as: UInt8.self, repeating: 0)
+                    return
+                }
+                var filled = 0
+                while filled < count {
+                    let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: area[filled...]))
+                    guard n > 0 else {
+                        throw PTPError.system("the data to send ended after \(sent + UInt64(filled)) of \(total) bytes")
+                    }
+                    filled += n
+                }
+            }
+            try send(buffer, upTo: head + count)
+            sent += UInt64(count)
+        } while sent < total
+        return !stopped
+    }
+
+    /// Sends the first `count` bytes of `buffer`.
+    private func send(_ buffer: [UInt8], upTo count: Int) throws {
+        let result: Result<Void, SystemError> = buffer.withUnsafeBytes { raw in
+            Result { () throws(SystemError) in try socket.send(UnsafeRawBufferPointer(rebasing: raw[0..<count]), .eachWait(timeout)) }
+        }
+        do { try result.get() } catch { throw PTPError(error) }
+    }
+}
+
+/// What a Fuji reader received and has not taken yet: each `recv` asks for all the room there is, and a
+/// wait (poll) happens only when the socket has nothing. One reader at a time.
+final class ReceiveWindow {
+    /// Room for any handshake or control container; grown once for a large data payload.
+    static let initialCapacity = 4096
+    static let payloadCapacity = FujiStream.chunkSize + (64 << 10)
+
+    private var storage: UnsafeMutableRawBufferPointer
+    private var start = 0
+    private var end = 0
+
+    init() { storage = .allocate(byteCount: Self.initialCapacity, alignment: 8) }
+    deinit { storage.deallocate() }
+
+    var count: Int { end - start }
+
+    /// The first `count` bytes held, valid until the next `fill` (`count` at most `self.count`).
+    func bytes(_ count: Int) -> UnsafeRawBufferPointer {
+        precondition(count <= self.count)
+        return UnsafeRawBufferPointer(rebasing: storage[start..<(start + count)])
+    }
+
+    /// The u32 (little-endian) at `offset` of what is held.
+    func uint32(at offset: Int) -> UInt32 {
+        let b = bytes(offset + 4)
+        return UInt32(b[offset]) | UInt32(b[offset + 1]) << 8 | UInt32(b[offset + 2]) << 16 | UInt32(b[offset + 3]) << 24
+    }
+
+    func consume(_ count: Int) {
+        precondition(count <= self.count)
+        start += count
+        if start == end {
+            start = 0
+            end = 0
+        }
+    }
+
+    /// Receives until at least `wanted` bytes are held, each wait bounded by `patience`. False when the
+    /// peer ended the stream first (what came is still held).
+    func fill(_ wanted: Int, from socket: Socket, _ patience: Patience) throws(SystemError) -> Bool {
+        if count >= wanted { return true }
+        makeRoom(for: wanted)
+        while count < wanted {
+            let got = try socket.receiveSome(into: UnsafeMutableRawBufferPointer(rebasing: storage[end...]), patience)
+            if got == 0 { return false }
+            end += got
+        }
+        return true
+    }
+
+    private func makeRoom(for wanted: Int) {
+        if start + wanted <= storage.count { return }
+        let held = count
+        if wanted > storage.count {
+            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: max(wanted, Self.payloadCapacity), alignment: 8)
+            if held > 0 { grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: storage[start..<end])) }
+            storage.deallocate()
+            storage = grown
+        } else if held > 0 {
+            storage.baseAddress!.copyMemory(from: storage.baseAddress! + start, byteCount: held)
+        }
+        start = 0
+        end = held
+    }
+}
+
+extension PTPError {
+    /// A failed system call as this transport reports it: the connection ended, a wait ran out, or the
+    /// system refused.
+    init(_ error: SystemError) {
+        if error.isConnectionClosed {
+            self = .connectionClosed(error.description)
+        } else if error.isTimeout {
+            self = .timeout(error.description)
+        } else {
+            self = .system(error.description)
+        }
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+@testable import FujiWiFi
+import POSIX
+import PTP
+import TestSupport
+import Testing
+
+/// Sinks that keep what they are given, or refuse it.
+final class CollectingSink: DataSink {
+    var bytes: [UInt8] = []
+    var announced: UInt64?
+    var writes = 0
+    func begin(expectedLength: UInt64?) throws { announced = expectedLength }
+    func write(_ chunk: UnsafeRawBufferPointer) throws {
+        writes += 1
+        bytes.append(contentsOf: chunk)
+    }
+}
+
+extension FujiNetwork {
+    /// Our initiator against a camera the test plays byte by byte.
+    @Suite struct InitiatorAgainstScriptedCamera {
+        @Test func handshakeStepsAreObservedWhateverTheCuts() throws {
+            let camera = try ScriptedCamera()
+            defer { camera.close() }
+            for cuts in [[], [1], [4, 5], Array(1..<0x44), [8, 30, 67]] {
+                let steps = Mailbox<FujiHandshakeStep>()
+                let (initiator, socket) = try connectScripted(camera, cuts: cuts, steps: steps)
+                #expect(initiator.deviceName == "X-T20")
+                #expect(initiator.deviceGUID == Array(repeating: 0xAB, count: 16))
+                #expect(steps.take(timeout: 5) { if case .connected = $0 { true } else { false } } != nil)
+                #expect(steps.take(timeout: 5) { $0 == .sentRequest(FujiHandshake.request(guid: FujiInitiator.defaultGUID, name: "tester")) } != nil)
+                #expect(steps.take(timeout: 5) { $0 == .receivedAnswer(cameraAnswer) } != nil)
+                initiator.close()
+                socket.close()
+            }
+        }
+
+        /// A data phase and its response, cut at every place and at random, arrive whole and in order.
+        @Test func aTransactionSurvivesAnyCutOfItsBytes() throws {
+            let camera = try ScriptedCamera()
+            defer { camera.close() }
+            let (initiator, socket) = try connectScripted(camera)
+            defer {
+                initiator.close()
+                socket.close()
+            }
+            let payload = pattern(40)
+            var random = SeededRandom(test: "fuji cuts")
+            var transaction: UInt32 = 1
+            func exchange(cuts: [Int]) throws {
+                let id = transaction
+                transaction += 1
+                let reply = try dataBytes(code: 0x1009, transactionID: id, payload: payload)
+                    + responseBytes(transactionID: id, parameters: [3])
+                let asked = Background {
+                    let sink = CollectingSink()
+                    let response = try initiator.transact(PTPCommand(.getObject, transactionID: id, parameters: [9]), dataOut: nil, dataIn: sink)
+                    return (response, sink.bytes, sink.announced)
+                }
+                let (header, body) = try socket.readContainer()
+                #expect(header == FujiContainerHeader(length: 16, kind: .command, code: 0x1009, transactionID: id))
+                #expect(body == [9, 0, 0, 0])
+                try socket.send(reply, cutAt: cuts)
+                let (response, bytes, announced) = try asked.result()
+                #expect(response == PTPResponse(.ok, transactionID: id, parameters: [3]), "\(cuts)")
+                #expect(bytes == payload, "\(cuts)")
+                #expect(announced == 40)
+            }
+            let length = 12 + 40 + 16
+            for cut in 1..<length { try exchange(cuts: [cut]) }
+            try exchange(cuts: Array(1..<length))
+            for _ in 0..<20 {
+                try exchange(cuts: (0..<4).map { _ in Int(random.next() % UInt64(length)) })
+            }
+        }
+
+        /// A data phase going to the camera is one container: header and payload, the operation repeated.
+        @Test func dataOutIsOneContainer() throws {
+            let camera = try ScriptedCamera()
+            defer { camera.close() }
+            let (initiator, socket) = try connectScripted(camera)
+            defer {
+                initiator.close()
+                socket.close()
+            }
+            let sent = Background {
+                try initiator.transact(
+                    PTPCommand(.setDevicePropValue, transactionID: 1, parameters: [0xDF01]), dataOut: BufferSource([5, 0]), dataIn: nil)
+            }
+            let command = try socket.readContainer()
+            #expect(command.header.kind == .command)
+            #expect(command.body == [1, 0xDF, 0, 0])
+            let data = try socket.readContainer()
+            #expect(data.header == FujiContainerHeader(length: 14, kind: .data, code: 0x1016, transactionID: 1))
+            #expect(data.body == [5, 0])
+            try socket.send(responseBytes(transactionID: 1), .eachWait(5))
+            #expect(try sent.result().code == .ok)
+        }
+
+        /// Init_Fail is a refusal, as data; a camera that never answers is a timeout naming what was awaited.
+        @Test func refusalAndSilenceAtTheHandshake() throws {
+            let camera = try ScriptedCamera()
+            defer { camera.close() }
+            #expect {
+                _ = try connectScripted(camera, answer: FujiHandshake.fail(reason: 1))
+            } throws: { error in
+                guard case FujiWiFiError.refused(_, 1) = error else { return false }
+                return true
+            }
+            let port = camera.port
+            let connecting = Background {
+                try FujiInitiator.connect(
+                    host: "127.0.0.1", port: port, eventPort: nil, name: "t", timeouts: FujiTimeouts(connect: 5, read: 0.3))
+            }
+            let socket = try camera.accept()
+            defer { socket.close() }
+            #expect {
+                _ = try connecting.result()
+            } throws: { error in
+                guard case PTPError.timeout(let what) = error else { return false }
+                return what.contains("init answer")
+            }
+        }
+
+        @Test(arguments: [
+            ("a closed socket", [UInt8]()),
+            ("half an answer", Array(cameraAnswer.prefix(30))),
+            ("a lying length", [0xF0, 0xFF, 0xFF, 0x7F, 2, 0, 0, 0]),
+            ("a PTP/IP packet of another type", [8, 0, 0, 0, 6, 0, 0, 0]),
+        ])
+        func hostileAnswers(_ name: String, _ bytes: [UInt8]) throws {
+            let camera = try ScriptedCamera()
+            defer { camera.close() }
+            let port = camera.port
+            let connecting = Background {
+                try FujiInitiator.connect(host: "127.0.0.1", port: port, eventPort: nil, name: "t", timeouts: FujiTimeouts(connect: 5, read: 5))
+            }
+            let socket = try camera.accept()
+            _ = try socket.read(82)
+            try socket.send(bytes, .eachWait(5))
+            socket.close()
+            #expect(throws: PTPError.self, "\(name)") { _ = try connecting.result() }
+        }
+
+        /// A data container that announces 1 GiB and then stops: a bounded sink refuses it at its start, the
+        /// end of the stream is a closed connection, nothing near 1 GiB is held; the transport is then
+        /// unusable, by case.
+        @Test func aLyingDataContainerIsBounded() throws {
+            let camera = try ScriptedCamera()
+            defer { camera.close() }
+            let (initiator, socket) = try connectScripted(camera)
+            defer { initiator.close() }
+            let asked = Background {
+                try initiator.transact(PTPCommand(.getObject, transactionID: 1, parameters: [1]), dataOut: nil, dataIn: BufferSink(limit: 1 << 20))
+            }
+            _ = try socket.readContainer()
+            try socket.send(try FujiContainer.dataHeader(code: 0x1009, transactionID: 1, payloadLength: 1 << 30) + pattern(1000), .eachWait(5))
+            socket.close()
+            #expect {
+                _ = try asked.result()
+            } throws: { error in
+                if case PTPError.connectionClosed = error { return true }
+                return false
+            }
+            #expect {
+                _ = try initiator.transact(PTPCommand(.getDeviceInfo, transactionID: 2), dataOut: nil, dataIn: nil)
+            } throws: { error in
+                if case PTPError.connectionClosed = error { return true }
+                return false
+            }
+        }
+
+        /// Responses for another transaction, oversized responses and commands from the camera are
+        /// protocol errors, by case.
+        @Test(arguments: [
+            ("a response for another transaction", responseBytes(transactionID: 9)),
+            ("a response of 100 bytes", [100, 0, 0, 0, 3, 0, 1, 0x20, 1, 0, 0, 0]),
+            ("a command from the camera", FujiContainer.command(PTPCommand(.getDeviceInfo, transactionID: 1))),
+            ("two data containers", try! dataBytes(code: 0x1009, transactionID: 1, payload: [1]) + dataBytes(code: 0x1009, transactionID: 1, payload: [2])),
+        ])
+        func hostileReplies(_ name: String, _ reply: [UInt8]) throws {
+            let camera = try ScriptedCamera()
+            defer { camera.close() }
+            let (initiator, socket) = try connectScripted(camera)
+            defer {
+                initiator.close()
+                socket.close()
+            }
+            let asked = Background {
+                try initiator.transact(PTPCommand(.getObject, transactionID: 1, parameters: [1]), dataOut: nil, dataIn: CollectingSink())
+            }
+            _ = try socket.readContainer()
+            try socket.send(reply, .eachWait(5))
+            #expect {
+                _ = try asked.result()
+            } throws: { error in
+                switch error {
+                case PTPError.malformed, PTPError.protocolViolation: true
+                default: false
+                }
+            }
+        }
+
+        /// A sink that fails is told nothing more, the container is drained, the response comes back as
+        /// the sink's error and the next transaction works.
+        @Test func aFailingSinkLeavesTheConnectionInStep() throws {
+            final class Refusing: DataSink {
+                func begin(expectedLength: UInt64?) throws {}
+                func write(_ chunk: UnsafeRawBufferPointer) throws { throw CancellationError() }
+            }
+            let camera = try ScriptedCamera()
+            defer { camera.close() }
+            let (initiator, socket) = try connectScripted(camera)
+            defer {
+                initiator.close()
+                socket.close()
+            }
+            let first = Background {
+                try initiator.transact(PTPCommand(.getObject, transactionID: 1, parameters: [1]), dataOut: nil, dataIn: Refusing())
+            }
+            _ = try socket.readContainer()
+            try socket.send(try dataBytes(code: 0x1009, transactionID: 1, payload: pattern(3 << 20)) + responseBytes(transactionID: 1), .eachWait(5))
+            #expect(throws: CancellationError.self) { _ = try first.result() }
+            let second = Background {
+                try initiator.transact(PTPCommand(.getDeviceInfo, transactionID: 2), dataOut: nil, dataIn: nil)
+            }
+            _ = try socket.readContainer()
+            try socket.send(responseBytes(transactionID: 2), .eachWait(5))
+            #expect(try second.result().code == .ok)
+        }
+    }
+}
