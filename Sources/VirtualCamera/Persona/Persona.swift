@@ -7,6 +7,9 @@ import PTP
 public enum PersonaName: String, Sendable, CaseIterable {
     /// Standard PTP/MTP, vendor extension 0, manufacturer "mediashell" (byte-identical to before personas).
     case generic
+    /// A Canon EOS body: Canon's extension, GetEvent's record queue instead of PTP events, RemoteRelease
+    /// capture, EOS properties set with SetDevicePropValueEx.
+    case canonEOS = "canon-eos"
     /// A Fujifilm X body (filled in by the Fujifilm dialect's work; today the generic camera named Fujifilm).
     case fujiX = "fuji-x"
 
@@ -19,6 +22,7 @@ public enum PersonaName: String, Sendable, CaseIterable {
     public var summary: String {
         switch self {
         case .generic: "standard PTP/MTP (the default)"
+        case .canonEOS: "Canon EOS: GetEvent polling, RemoteRelease capture, EOS properties"
         case .fujiX: "Fujifilm X (placeholder: the generic camera under Fujifilm's name)"
         }
     }
@@ -60,6 +64,7 @@ public struct Persona: Sendable {
     public static func named(_ name: PersonaName) -> Persona {
         switch name {
         case .generic: .generic
+        case .canonEOS: CanonEOSPersona.make()
         case .fujiX: FujiXPersona.make()
         }
     }
