@@ -54,6 +54,19 @@ public enum LocalDisk {
         return UInt64(info.f_bavail) * UInt64(info.f_frsize)
     }
 
+    /// Why nothing can be written at `path` (or its nearest existing ancestor, where it would be made): a
+    /// read-only filesystem (EROFS) or a folder this user may not write (EACCES); nil when it can be written.
+    public static func writeProblem(near path: String) -> SystemError? {
+        var probe = path
+        while !exists(probe) {
+            let parent = parentFolder(of: probe)
+            if parent == probe { return nil }
+            probe = parent
+        }
+        guard access(probe, W_OK) != 0 else { return nil }
+        return SystemError("access", path: probe, errno: errno)
+    }
+
     /// The device number of the filesystem holding `path`, nil when it cannot be read.
     public static func device(of path: String) -> UInt64? {
         var info = stat()

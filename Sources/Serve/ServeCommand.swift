@@ -1,5 +1,6 @@
 import Foundation
 import PTP
+import POSIX
 import PTPIP
 import TerminalKit
 import Thumbnails
@@ -155,7 +156,15 @@ public struct ServeCommand {
         do {
             try server.start()
         } catch {
-            Console.error("serve: cannot listen on \(host):\(port): \(error)")
+            var text = "serve: cannot listen on \(host):\(port): \(error)"
+            // The server's error keeps the system's words, not its errno: a second try says which it was.
+            do throws(SystemError) {
+                try Socket.listen(host: host, port: port).close()
+            } catch where error.errno == EADDRINUSE {
+                text += " (another program, or another serve, has that port: --listen \(host):PORT picks another, "
+                    + "--listen \(host):0 any free one)"
+            } catch {}
+            Console.error(text)
             return 1
         }
         let access = readOnly ? " (read-only)" : uploads.map { " (writable, uploads up to \(HumanReadable.size($0.maximumObjectSize)))" } ?? ""

@@ -34,9 +34,11 @@ public struct ImportRun {
         self.options = options
     }
 
-    /// Refuses a plan that needs more room than the destination has (`--force` skips this).
+    /// Refuses a plan that needs more room than the destination has (`--force` skips this), or whose
+    /// destination cannot be written at all (a read-only filesystem is that, not "too little room").
     public static func checkFreeSpace(_ plan: ImportPlan) throws {
         let needed = plan.bytesToFetch
+        if needed > 0, let problem = LocalDisk.writeProblem(near: plan.root) { throw ImportError.local(problem) }
         guard needed > 0, let free = LocalDisk.freeBytes(near: plan.root) else { return }
         if needed > free { throw ImportError.notEnoughSpace(needed: needed, available: free, folder: plan.root) }
     }

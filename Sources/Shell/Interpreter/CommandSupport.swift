@@ -85,6 +85,14 @@ extension Interpreter {
         LocalDisk.expandingTilde(option?.text ?? state.settings.downloadFolder)
     }
 
+    /// The download folder as an absolute path, for messages that say where ("kept in", "no .part in").
+    var downloadFolderShown: String { Self.shownFolder(downloadFolder(nil)) }
+
+    /// `folder` as an absolute path (relative ones from the local folder).
+    static func shownFolder(_ folder: String) -> String {
+        folder.hasPrefix("/") ? folder : folder == "." ? LocalDisk.currentFolder : LocalDisk.join(LocalDisk.currentFolder, folder)
+    }
+
     /// The single file `word` names; globs must match exactly one file.
     func oneFile(for word: Word, in catalog: MediaCatalog, command: String) throws -> MediaFile {
         let entries = try names(catalog).entries(for: word)

@@ -21,6 +21,7 @@ enum LocalFailureWords {
         case "utimensat": "set the time of"
         case "mkdir": "create"
         case "flock": "lock"
+        case "access": "write to"
         default: call
         }
     }

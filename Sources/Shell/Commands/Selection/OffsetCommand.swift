@@ -29,10 +29,19 @@ struct OffsetCommand: ShellCommand {
         guard wanted <= selected.file.size else {
             throw CommandError("\(wanted) is past the end of \(name) (\(selected.file.size) bytes)")
         }
-        let onDisk = shell.partialSize(of: selected.file) ?? 0
+        guard let onDisk = shell.partialSize(of: selected.file) else {
+            guard wanted > 0 else {
+                shell.state.setOffset(0)
+                return .success
+            }
+            throw CommandError(
+                "\(name) has no .part in \(SafeText.display(shell.downloadFolderShown)): a fetch starts from 0, and "
+                    + "the offset can only go back over what a .part holds")
+        }
         guard wanted <= onDisk else {
             throw CommandError(
-                "only \(onDisk) bytes of \(name) are on disk (\(name).part); the offset can go back, not past them")
+                "only \(onDisk) bytes of \(name) are on disk (\(name).part in \(SafeText.display(shell.downloadFolderShown))); "
+                    + "the offset can go back, not past them")
         }
         shell.state.setOffset(wanted)
         return .success

@@ -187,9 +187,12 @@ final class FetchBatch {
             let size = stopped.file.size
             let percent = size == 0 ? 100 : Int(Double(stopped.at) / Double(size) * 100)
             let name = SafeText.display(stopped.file.name)
+            // Where, when it is not the local folder (a download-dir, -o, or a tree of fetch -r).
+            let full = Interpreter.shownFolder(folder)
+            let keptWhere = full == LocalDisk.currentFolder ? "" : " in \(SafeText.display(full))"
             shell.report(
                 "fetch: interrupted: \(name) stopped at \(HumanReadable.size(stopped.at)) of \(HumanReadable.size(size)) "
-                    + "(\(percent)%); \(name).part is kept and "
+                    + "(\(percent)%); \(name).part is kept" + keptWhere + " and "
                     + (asked == 1 ? "'fetch' continues it" : "the same fetch again continues it (files already here are skipped)")
                     + (notStarted > 0 ? " (\(notStarted) more file\(notStarted == 1 ? "" : "s") not fetched)" : ""),
                 severity: .notice)
