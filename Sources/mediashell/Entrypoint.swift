@@ -10,12 +10,14 @@ enum Entrypoint {
 
     static func run(_ arguments: [String]) -> Int32 {
         let args = Array(arguments.dropFirst())
+        // `-n` (no config file) before a program of its own changes nothing there: `mediashell -n devices`.
+        let program = Array(args.drop { $0 == "-n" || $0 == "--no-config" })
         do {
-            switch args.first {
+            switch program.first {
             case "serve":
-                return try ServeCommand(arguments: Array(args.dropFirst())).run()
+                return try ServeCommand(arguments: Array(program.dropFirst())).run()
             case "devices":
-                guard args.count == 1 else { throw ArgumentError("mediashell: devices takes no arguments") }
+                guard program.count == 1 else { throw ArgumentError("mediashell: devices takes no arguments") }
                 return Shell.listDevices()
             case "--man-page":
                 print(ManPage.render(table: .standard, version: version), terminator: "")

@@ -144,7 +144,12 @@ struct ScriptTests {
     @Test func invocationErrorsAndHelp() throws {
         let both = try ShellBinary.run(["-c", "ls", "-f", "x"])
         #expect(both.status == 2)
-        #expect(both.errorLines.first == "mediashell: -f and -c cannot be used together")
+        #expect(both.errorLines == ["mediashell: -f and -c cannot be used together (try 'mediashell --help')"])
+        let wrong = try ShellBinary.run(["--bogus"])
+        #expect(wrong.status == 2)
+        #expect(wrong.errorLines == ["mediashell: unknown option --bogus (try 'mediashell --help')"], "one line, not the usage")
+        let noConfig = try ShellBinary.run(["-n", "devices"])
+        #expect(noConfig.status == 0 && noConfig.outputLines == ["no USB cameras found"], "\(noConfig.standardError)")
         let help = try ShellBinary.run(["--help"])
         #expect(help.status == 0)
         #expect(help.outputLines.first?.hasPrefix("usage: mediashell [--camera URL]") == true)
@@ -173,7 +178,7 @@ struct ScriptTests {
         #expect(demo.status == 0)
         #expect(demo.standardError.isEmpty)
         #expect(demo.outputLines.prefix(4) == ["/DCIM/100MEDIA", "DJI_0003.LRF", "DJI_0003.MP4", "DJI_0003.SRT"])
-        #expect(demo.standardOutput.contains("usage: fetch [-c] [-o DIR]"))
+        #expect(demo.standardOutput.contains("usage: fetch [-c] [-r] [-o DIR]"))
     }
 
     @Test func historyIsKeptOnlyAtAPrompt() throws {

@@ -13,7 +13,7 @@ extension CommandTable {
         // selection
         SelectCommand(), InfoCommand(), OffsetCommand(),
         // transfer
-        ThumbCommand(), FetchCommand(), MirrorCommand(), ImportCommand(), PutCommand(),
+        ThumbCommand(), FetchCommand(), MirrorCommand(), CatCommand(), ImportCommand(), PutCommand(),
         // jobs
         JobsCommand(), WaitCommand(), KillCommand(), FgCommand(),
         // edit
@@ -24,7 +24,7 @@ extension CommandTable {
         // camera
         ModeCommand(), CaptureCommand(), WatchCommand(), EventsCommand(), PropsCommand(), PropCommand(), SyncTimeCommand(),
         // local
-        BangCommand(), LcdCommand(), LpwdCommand(), LlsCommand(), LmkdirCommand(), EchoCommand(),
+        BangCommand(), LcdCommand(), LpwdCommand(), LlsCommand(), LmkdirCommand(), EchoCommand(), ClearCommand(),
         // config
         AliasCommand(), UnaliasCommand(),
     ]

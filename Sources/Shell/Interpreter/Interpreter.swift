@@ -128,6 +128,13 @@ public final class Interpreter {
         }
         media = session
         openNote = choice.text.withLock { $0 }.map(SafeText.display)
+        if case .folder(let path) = url, !(session.catalog.contents(of: "") ?? []).contains(where: {
+            $0.isFolder && $0.name.uppercased() == "DCIM"
+        }) {
+            // A folder that is not a card's: say so, rather than open it silently as if it were one.
+            let note = "no DCIM folder in \(SafeText.display(path)): its files and folders are shown as they are"
+            openNote = openNote.map { $0 + "; " + note } ?? note
+        }
         state.cameraClosed()
         if let unreadable = session.catalog.unreadable {
             // At a prompt, said at once; a script hears it as the error of its first command that lists.

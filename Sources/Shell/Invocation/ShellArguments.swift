@@ -33,11 +33,14 @@ public struct ShellArguments: Equatable {
         Standard input that is not a terminal is read as a script. Type 'help' in the shell for its commands.
         """
 
+    /// After a mistake: one line, and where the whole usage is (as most programs do).
+    static let helpHint = " (try 'mediashell --help')"
+
     public init(_ arguments: [String]) throws(ArgumentError) {
         var rest = arguments[...]
         func value(_ option: String, _ inline: String?) throws(ArgumentError) -> String {
             if let inline { return inline }
-            guard let next = rest.popFirst() else { throw ArgumentError("mediashell: \(option) needs a value\n\(Self.usage)") }
+            guard let next = rest.popFirst() else { throw ArgumentError("mediashell: \(option) needs a value\(Self.helpHint)") }
             return next
         }
         while let argument = rest.popFirst() {
@@ -58,14 +61,14 @@ public struct ShellArguments: Equatable {
             case "-h", "--help": throw ArgumentError(Self.usage, isHelp: true)
             default:
                 let what = argument.hasPrefix("-") ? "unknown option \(argument)" : "unexpected argument '\(argument)'"
-                throw ArgumentError("mediashell: \(SafeText.display(what))\n\(Self.usage)")
+                throw ArgumentError("mediashell: \(SafeText.display(what))\(Self.helpHint)")
             }
         }
         if ptpTraceRedacted && ptpTraceFile == nil {
-            throw ArgumentError("mediashell: --debug-ptp-redact needs --debug-ptp FILE\n\(Self.usage)")
+            throw ArgumentError("mediashell: --debug-ptp-redact needs --debug-ptp FILE\(Self.helpHint)")
         }
         if scriptFile != nil && commands != nil {
-            throw ArgumentError("mediashell: -f and -c cannot be used together\n\(Self.usage)")
+            throw ArgumentError("mediashell: -f and -c cannot be used together\(Self.helpHint)")
         }
     }
 }

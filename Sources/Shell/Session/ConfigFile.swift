@@ -18,13 +18,23 @@ enum ConfigFile {
     /// Writes `set NAME VALUE` into the file at `path`, replacing the line that set NAME before (or adding
     /// it at the end), through a temporary file renamed over the old one. Makes the folder when needed.
     static func save(setting name: String, value: String, at path: String) throws {
+        try save("set \(name) \(LocalShell.quoted(value))", at: path) { setsSetting($0) == name }
+    }
+
+    /// Writes `alias NAME 'CMDS'` into the file at `path`, replacing the line that defined NAME before.
+    static func save(alias name: String, body: String, at path: String) throws {
+        try save("alias \(name) \(LocalShell.quoted(body))", at: path) { definesAlias($0) == name }
+    }
+
+    /// Writes `line` in place of the first line `replaces` says it replaces (the others it replaces go), or at
+    /// the end.
+    private static func save(_ line: String, at path: String, replacing replaces: (String) -> Bool) throws {
         let existing = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         var lines = existing.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
-        let line = "set \(name) \(LocalShell.quoted(value))"
-        if let index = lines.firstIndex(where: { setsSetting($0) == name }) {
+        if let index = lines.firstIndex(where: replaces) {
             lines[index] = line
-            lines.removeAll { $0 != line && setsSetting($0) == name }
+            lines.removeAll { $0 != line && replaces($0) }
         } else {
             lines.append(line)
         }
@@ -37,6 +47,14 @@ enum ConfigFile {
             unlink(temporary)
             throw CommandError("cannot write \(SafeText.display(path)): \(reason)")
         }
+    }
+
+    /// The alias a config line defines (`alias NAME 'CMDS'`), nil for any other line.
+    static func definesAlias(_ line: String) -> String? {
+        guard let statements = try? Tokenizer.statements(in: line), statements.count == 1 else { return nil }
+        let words = statements[0].words.map(\.text).filter { $0 != "--save" }
+        guard words.count >= 3, words[0] == "alias" else { return nil }
+        return words[1]
     }
 
     /// The setting a config line sets (`set NAME VALUE`, `set --save NAME VALUE`), nil for any other line.

@@ -25,7 +25,7 @@ struct FileFilter {
 
     /// The filter options, shared by the commands that list trees of files.
     static let options: [OptionSpec] = [
-        OptionSpec(.since, long: "since", value: ArgumentSpec("DATE", .text), "taken on or after DATE (2024-05-01)"),
+        OptionSpec(.since, long: "since", value: ArgumentSpec("DATE", .text), "taken on or after DATE (2024-05-01, yesterday, -2d)"),
         OptionSpec(.until, long: "until", value: ArgumentSpec("DATE", .text), "taken on or before DATE"),
         OptionSpec(.kind, long: "kind", value: ArgumentSpec("KIND", .choice(["photo", "video", "raw"])), "photo, video or raw"),
         OptionSpec(.larger, long: "larger", value: ArgumentSpec("SIZE", .text), "larger than SIZE (500k, 20M, 1G)"),
@@ -73,8 +73,18 @@ struct FileFilter {
         return true
     }
 
-    /// `2024-05-01`, `2024-05-01T10:15` or `2024-05-01 10:15`, in local time.
-    static func date(_ text: String, option: String) throws -> Date {
+    /// `2024-05-01`, `2024-05-01T10:15` or `2024-05-01 10:15`, in local time; or a day counted from `now`:
+    /// `today`, `yesterday`, `-2d` (the start of that day).
+    static func date(_ text: String, option: String, now: Date = Date()) throws -> Date {
+        let calendar = Calendar.current
+        let days: Int? = switch text.lowercased() {
+        case "today": 0
+        case "yesterday": 1
+        default: text.hasPrefix("-") && text.hasSuffix("d") ? Int(text.dropFirst().dropLast()).flatMap { $0 >= 0 ? $0 : nil } : nil
+        }
+        if let days, let day = calendar.date(byAdding: .day, value: -days, to: calendar.startOfDay(for: now)) {
+            return day
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = .current
@@ -82,7 +92,8 @@ struct FileFilter {
             formatter.dateFormat = format
             if let date = formatter.date(from: text) { return date }
         }
-        throw CommandError("\(option) takes a date such as 2024-05-01 or 2024-05-01T10:15, not '\(SafeText.display(text))'")
+        throw CommandError(
+            "\(option) takes a date such as 2024-05-01, 2024-05-01T10:15, today, yesterday or -2d, not '\(SafeText.display(text))'")
     }
 }
 

@@ -4,13 +4,14 @@ import TerminalKit
 struct AliasCommand: ShellCommand {
     let spec = CommandSpec(
         "alias", area: .config,
+        options: [OptionSpec(.save, long: "save", "also write the alias to the config file")],
         arguments: [ArgumentSpec("NAME", .text, .optional), ArgumentSpec("CMDS", .text, .optional)],
         summary: "list aliases, or make NAME run commands",
         details: "With no argument, lists the aliases; with NAME, shows one; with NAME 'CMDS', makes NAME run "
             + "CMDS (quoted, ';' between commands). In CMDS, $1 to $9 are the words typed after NAME and $@ "
             + "all of them; with neither, the words go after CMDS. A name of mediashell's own commands cannot "
-            + "be an alias. Put aliases in the config file to keep them.",
-        examples: ["alias", "alias today 'cd DCIM/100MEDIA; ls -lt'", "alias grab 'fetch -o ~/Pictures $@'",
+            + "be an alias. --save also writes it to the config file, so that every later session has it.",
+        examples: ["alias", "alias today 'cd DCIM/100MEDIA; ls -lt'", "alias --save grab 'fetch -o ~/Pictures $@'",
             "alias peek 'select $1; info'"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
@@ -27,6 +28,12 @@ struct AliasCommand: ShellCommand {
             return .success
         }
         try shell.defineAlias(name, arguments[1].text)
+        if invocation.has(.save) {
+            guard let path = shell.configPath else {
+                throw CommandError("no config file: neither $XDG_CONFIG_HOME nor $HOME is an absolute folder")
+            }
+            try ConfigFile.save(alias: name, body: arguments[1].text, at: path)
+        }
         return .success
     }
 }
