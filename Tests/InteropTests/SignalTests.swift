@@ -125,11 +125,12 @@ import Testing
             kill(server.pid, SIGCONT)
             _ = server.stop()
         }
-        let script = "set timeout 300; open ptpip:127.0.0.1:\(server.port); set limit-rate 64k; cd DCIM/100MEDIA; "
+        let script = "set timeout 300; open ptpip:127.0.0.1:\(server.port); set limit-rate 1k; cd DCIM/100MEDIA; "
             + "fetch -o \(setup.downloads) BIG.BIN"
         let shell = try Running(["--camera", "sim:", "-c", script], in: setup.root)
         try #require(shell.wait { Self.size(setup.part) > 0 }, "the fetch never started: \(shell.errorText)")
-        // Right after a chunk arrived, the shell is waiting out the rate limit: stop the camera then.
+        // Right after a chunk arrived, the shell is waiting out the rate limit (1 KiB chunks a second apart: a
+        // limited transfer's chunks are an eighth of a second at the limit, 1 KiB at least): stop the camera then.
         let seen = Self.size(setup.part)
         try #require(shell.wait { Self.size(setup.part) > seen })
         kill(server.pid, SIGSTOP)
