@@ -5,8 +5,10 @@ import PTP
 
 /// Thumbnails for GetThumb, computed once per object and kept while the object lives. In order: a
 /// thumbnail file the card names for the object (the demo videos'), the EXIF thumbnail of a JPEG (or of
-/// a video's `.THM` sidecar), for a video the first keyframe of its `.LRF` proxy or of itself (when a
-/// `VideoFrameDecoder` was given), else a generated tile showing the kind of file.
+/// a video's `.THM` sidecar), a JPEG without one decoded from its whole file at 1/8 (or the libjpeg-turbo
+/// scale that covers the thumbnail, in DCT space: cheap even for large photos), for a video the first
+/// keyframe of its `.LRF` proxy or of itself (when a `VideoFrameDecoder` was given), else a generated tile
+/// showing the kind of file (videos and files no picture can be made of).
 final class ThumbnailCache: @unchecked Sendable {
     let card: Card
     let videoFrames: VideoFrameDecoder?
@@ -27,7 +29,7 @@ final class ThumbnailCache: @unchecked Sendable {
     func thumbnail(for handle: UInt32) throws -> [UInt8] {
         if let cached = lock.withLock({ cache[handle] }) { return cached }
         guard let object = card.object(handle), !object.isFolder else { throw CardError.unsupported("no thumbnail") }
-        let bytes = try ownThumbnail(object) ?? keyframe(of: object) ?? (try generated(object))
+        let bytes = try ownThumbnail(object) ?? scaledPhoto(object) ?? keyframe(of: object) ?? (try generated(object))
         lock.withLock { cache[handle] = bytes }
         return bytes
     }
@@ -48,6 +50,24 @@ final class ThumbnailCache: @unchecked Sendable {
         guard let reader = try? card.openContent(source),
             let bytes = try? JPEGReader().thumbnail(from: ContentByteSource(reader)),
             !bytes.isEmpty, bytes.count <= Self.maximumSize
+        else { return nil }
+        return bytes
+    }
+
+    /// The thumbnail's size: what cameras make (160x120), fitted to the picture's shape.
+    static let thumbnailBox = PixelSize(width: 160, height: 120)
+    /// The largest photo decoded for a thumbnail; larger files get none made from them.
+    static let maximumPhotoBytes = 64 << 20
+
+    /// A JPEG with no thumbnail of its own: the whole file at hand, decoded at the smallest DCT scale that
+    /// covers the thumbnail, then fitted to it. Nil for other kinds, and for a file that does not decode.
+    private func scaledPhoto(_ object: CardObject) -> [UInt8]? {
+        guard MediaKind(fileName: object.name) == .jpeg, object.size > 0, object.size <= UInt64(Self.maximumPhotoBytes),
+            let reader = try? card.openContent(object.handle),
+            let jpeg = try? ContentByteSource(reader).read(offset: 0, count: Int(object.size)),
+            let decoded = try? JPEGDecoder.decode(jpeg, fitting: Self.thumbnailBox, limits: .forTarget(Self.thumbnailBox)),
+            let bytes = try? JPEGEncoder.encode(decoded.image.resized(toFit: Self.thumbnailBox)),
+            bytes.count <= Self.maximumSize
         else { return nil }
         return bytes
     }
