@@ -14,6 +14,8 @@ extension CameraConnector {
         } catch FujiWiFiError.refused(_, let reason) {
             throw CameraOpenError.fujifilmRefused(host: host, reason: reason)
         }
-        return try Camera(transport: options.traced(transport), location: url.description)
+        return try Camera(
+            transport: options.traced(transport), location: url.description,
+            dialect: FujiXDialect(accessTimeout: max(options.timeout, 30)))
     }
 }
