@@ -8,6 +8,10 @@ import PTP
 /// socket and the sink or source in chunks of at most 1 MiB, so memory stays flat whatever the size.
 /// One transaction at a time (`PTPSession` serializes its callers; overlapping calls are refused).
 public final class FujiInitiator: InitiatorTransport, Sendable {
+    /// How long, after a command with a data phase to the camera, an immediate refusal is waited for
+    /// before the data goes out (see `run`): on loopback vcam answers within a millisecond.
+    static let earlyAnswerWait: TimeInterval = 0.02
+
     /// The GUID an initiator sends unless told otherwise. Cameras that pair remember it.
     public static let defaultGUID: [UInt8] = Array("mediashell-fuji!".utf8)
 
@@ -198,8 +202,16 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
         let operation = request.code
         let peer = command.peer
         try command.write(FujiContainer.command(request))
+        // Nothing in the command says a data container follows; a responder that refuses the operation
+        // answers at once (vcam refuses an unknown property before its data, and would then read the data
+        // as the next command): a response already there is taken instead of sending the data.
+        var refusedEarly = false
         if let dataOut {
-            _ = try command.writeData(code: operation.rawValue, transactionID: id, source: dataOut)
+            if try command.hasInput(timeout: Self.earlyAnswerWait) {
+                refusedEarly = true
+            } else {
+                _ = try command.writeData(code: operation.rawValue, transactionID: id, source: dataOut)
+            }
         }
         var sawData = false
         var sinkError: Error?
@@ -229,6 +241,9 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
                     throw violation("answered transaction \(header.transactionID), expected \(id)")
                 }
                 let response = PTPResponse(ResponseCode(rawValue: header.code), transactionID: id, parameters: parameters)
+                if refusedEarly, response.code == .ok {
+                    throw violation("answered OK before its data phase was sent")
+                }
                 return (response, sinkError)
             case .event:
                 // Some bodies put an event on the command socket: delivered as if it came on its own.

@@ -98,6 +98,31 @@ extension FujiNetwork {
             #expect(try sent.result().code == .ok)
         }
 
+        /// A camera that refuses an operation before its data phase (vcam does, for a property it does not
+        /// know) gets no data container: it would read it as the next command.
+        @Test func aRefusalBeforeTheDataPhaseIsTakenWithoutSendingTheData() throws {
+            let camera = try ScriptedCamera()
+            defer { camera.close() }
+            let (initiator, socket) = try connectScripted(camera)
+            defer {
+                initiator.close()
+                socket.close()
+            }
+            let sent = Background {
+                try initiator.transact(
+                    PTPCommand(.setDevicePropValue, transactionID: 1, parameters: [0x5003]), dataOut: BufferSource([1, 2]), dataIn: nil)
+            }
+            _ = try socket.readContainer()
+            try socket.send(responseBytes(.devicePropNotSupported, transactionID: 1), .eachWait(5))
+            #expect(try sent.result().code == .devicePropNotSupported)
+            // The next thing on the wire is the next command, not a data container.
+            let next = Background { try initiator.transact(PTPCommand(.getDeviceInfo, transactionID: 2), dataOut: nil, dataIn: nil) }
+            let (header, _) = try socket.readContainer()
+            #expect(header.kind == .command && header.transactionID == 2)
+            try socket.send(responseBytes(transactionID: 2), .eachWait(5))
+            #expect(try next.result().code == .ok)
+        }
+
         /// Init_Fail is a refusal, as data; a camera that never answers is a timeout naming what was awaited.
         @Test func refusalAndSilenceAtTheHandshake() throws {
             let camera = try ScriptedCamera()

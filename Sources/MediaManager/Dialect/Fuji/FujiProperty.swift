@@ -49,6 +49,18 @@ public enum FujiCameraState: Equatable, Sendable {
         }
     }
 
+    /// What the state offers, in words.
+    public var name: String {
+        switch self {
+        case .waitingForAccess: "waiting for access"
+        case .multipleTransfer: "sending the images picked on the camera"
+        case .fullAccess: "browsing, no remote control"
+        case .pcAutoSave: "PC AutoSave"
+        case .remoteAccess: "browsing and remote control"
+        case .other(let value): "state \(value)"
+        }
+    }
+
     public var rawValue: UInt32 {
         switch self {
         case .waitingForAccess: 0
@@ -90,7 +102,7 @@ public enum FujiModeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .pcAutoSave: "the camera is in PC AutoSave, which sends pictures to a registered computer and takes no browser"
         case .unknownState(let value): "the camera reports an unknown Wi-Fi state (\(value))"
         case .noRemoteCapture(let state):
-            "the camera's Wi-Fi mode offers no remote capture (state \(state.rawValue))"
+            "the camera's Wi-Fi mode (\(state.name)) offers no remote capture"
         }
     }
 }
