@@ -18,10 +18,12 @@ public struct ServeCommand {
     public var uploads: UploadPolicy?
     public var folder: String?
     public var quirks: Quirks = []
+    /// Which camera the virtual camera pretends to be (`--persona`): the generic one by default.
+    public var persona: PersonaName = .generic
     public var link: LinkModel?
 
     public static let usage =
-        "usage: mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [--link \(LinkModel.syntax)] [--quirks a,b,...|help] [DIR]"
+        "usage: mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [--link \(LinkModel.syntax)] [--quirks a,b,...|help] [--persona NAME|help] [DIR]"
 
     public init(arguments: [String]) throws {
         var rest = arguments[...]
@@ -41,6 +43,11 @@ public struct ServeCommand {
                     throw ArgumentError("serve: --max-upload needs a size (500M, 4G)")
                 }
                 uploads = UploadPolicy(maximumObjectSize: size)
+            case "--persona":
+                guard let value = rest.popFirst() else { throw ArgumentError("serve: --persona needs a name (--persona help)") }
+                try parsePersona(value)
+            case _ where arg.hasPrefix("--persona="):
+                try parsePersona(String(arg.dropFirst("--persona=".count)))
             case "--quirks":
                 guard let value = rest.popFirst() else { throw ArgumentError("serve: --quirks needs a list (--quirks help)") }
                 try parseQuirks(value)
@@ -69,6 +76,15 @@ public struct ServeCommand {
         } catch {
             throw ArgumentError("serve: \(SafeText.display(error.description))")
         }
+    }
+
+    mutating func parsePersona(_ value: String) throws {
+        if value == "help" { throw ArgumentError("personas:\n" + PersonaName.help, isHelp: true) }
+        guard let name = PersonaName(rawValue: value.lowercased()) else {
+            let names = PersonaName.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ArgumentError("serve: unknown persona '\(SafeText.display(value))' (one of \(names))")
+        }
+        persona = name
     }
 
     mutating func setFolder(_ value: String) throws {
@@ -122,7 +138,7 @@ public struct ServeCommand {
         card.startWatching()
         // A served folder is a camera of its own (its own serial number, so its own import ledger).
         let identity = folder.map { VirtualCamera.Identity.servingFolder($0) } ?? VirtualCamera.Identity()
-        let camera = VirtualCamera(card: card, identity: identity, quirks: quirks, videoFrames: KeyframeVideoFrames.find()) {
+        let camera = VirtualCamera(card: card, identity: identity, quirks: quirks, persona: .named(persona), videoFrames: KeyframeVideoFrames.find()) {
             Console.error("serve: \($0)")
         }
         let server = PTPIPServer(
@@ -144,7 +160,8 @@ public struct ServeCommand {
         }
         let access = readOnly ? " (read-only)" : uploads.map { " (writable, uploads up to \(HumanReadable.size($0.maximumObjectSize)))" } ?? ""
         let what = folder.map { "\($0)\(access)" } ?? "the demo card"
-        let quirky = quirks.isEmpty ? "" : " with quirks \(quirks.description)"
+        let quirky = (quirks.isEmpty ? "" : " with quirks \(quirks.description)")
+            + (persona == .generic ? "" : " as a \(camera.identity.manufacturer) \(camera.identity.model) (persona \(persona.rawValue))")
         let shaped = link.map { " over a modelled link (\($0))" } ?? ""
         Console.error("serve: \(what) as a PTP/IP camera\(quirky) on ptpip:\(host):\(server.port)\(shaped) (Ctrl-C to stop)")
         waitForTermination()

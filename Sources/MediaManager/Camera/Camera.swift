@@ -157,6 +157,12 @@ public final class Camera: @unchecked Sendable {
         if removed { poller?.release() }
     }
 
+    /// True when the camera reports new objects (ObjectAdded): pushed, where DeviceInfo lists the event, or
+    /// found by its dialect's polling. False: new files are found only by listing again.
+    public var announcesNewObjects: Bool {
+        poller != nil || session.deviceInfo.eventsSupported.contains(.objectAdded)
+    }
+
     /// True when this camera's changes are polled for (its dialect has no pushed events).
     public var pollsForChanges: Bool { poller != nil }
 

@@ -107,10 +107,12 @@ extension DialectError: CategorizedError {
 
 /// Chooses a camera's dialect from what it says about itself.
 public enum CameraDialects {
-    /// Standard PTP for every camera until the vendor dialects land (Canon EOS, Nikon, Fujifilm X): each
-    /// is chosen here from `DeviceInfo.vendor` and the operations its dialect needs.
+    /// Canon EOS when the camera speaks Canon's extension (or names Canon and speaks MTP) and offers the
+    /// EOS event queue (GetEvent 0x9116); standard PTP for every other camera, and for those that lack
+    /// what their vendor's dialect needs (a PowerShot without GetEvent).
     public static func choose(for info: DeviceInfo) -> CameraDialect {
         switch info.vendor {
+        case .canon where info.supports(.canonEOSGetEvent): return CanonEOSDialect()
         default: return StandardDialect()
         }
     }

@@ -31,4 +31,8 @@ extension DevicePropertyCode {
     public static let canonEOSEVFOutputDevice = DevicePropertyCode(0xD1B0)
     /// string, read-only.
     public static let canonEOSSerialNumber = DevicePropertyCode(0xD1AF)
+    /// string.
+    public static let canonEOSArtist = DevicePropertyCode(0xD1D0)
+    /// string.
+    public static let canonEOSCopyright = DevicePropertyCode(0xD1D1)
 }

@@ -7,6 +7,9 @@ import PTP
 public enum PersonaName: String, Sendable, CaseIterable {
     /// Standard PTP/MTP, vendor extension 0, manufacturer "mediashell" (byte-identical to before personas).
     case generic
+    /// A Canon EOS body: Canon's extension, GetEvent's record queue instead of PTP events, RemoteRelease
+    /// capture, EOS properties set with SetDevicePropValueEx.
+    case canonEOS = "canon-eos"
     /// A Fujifilm X body (X-T20) on Wi-Fi: `serve` speaks Fuji's framing (port 55740) for it, with the
     /// function-mode handshake the bodies require, the event list and remote capture.
     case fujiX = "fuji-x"
@@ -20,6 +23,7 @@ public enum PersonaName: String, Sendable, CaseIterable {
     public var summary: String {
         switch self {
         case .generic: "standard PTP/MTP (the default)"
+        case .canonEOS: "Canon EOS: GetEvent polling, RemoteRelease capture, EOS properties"
         case .fujiX: "Fujifilm X-T20 on Wi-Fi: Fuji's framing on 55740, the function-mode handshake, remote capture"
         }
     }
@@ -61,6 +65,7 @@ public struct Persona: Sendable {
     public static func named(_ name: PersonaName) -> Persona {
         switch name {
         case .generic: .generic
+        case .canonEOS: CanonEOSPersona.make()
         case .fujiX: FujiXPersona.make()
         }
     }

@@ -108,7 +108,7 @@ public final class VirtualCamera: @unchecked Sendable {
             .devicePropChanged,
         ]
         info.devicePropertiesSupported = persona.properties ?? DeviceProperties.supported
-        info.captureFormats = operations.contains(.initiateCapture) ? [.exifJPEG] : []
+        info.captureFormats = operations.contains { $0 == .initiateCapture || persona.captureOperations.contains($0) } ? [.exifJPEG] : []
         info.imageFormats = [
             .association, .undefined, .text, .exifJPEG, .dng, .tiff, .png, .heif, .mp4Container, .quickTime,
         ]

@@ -19,7 +19,7 @@ final class NewFileWatch {
     static let pollInterval: Double = 2
 
     /// True when the camera says it sends no ObjectAdded: it is only ever listed again.
-    var neverAnnounces: Bool { !session.camera.session.deviceInfo.eventsSupported.contains(.objectAdded) }
+    var neverAnnounces: Bool { !session.camera.announcesNewObjects }
 
     /// True while new files are looked for by listing.
     var polls: Bool { neverAnnounces || !heardObjectAdded }

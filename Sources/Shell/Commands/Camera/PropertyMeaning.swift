@@ -43,6 +43,34 @@ struct PropertyMeaning: Sendable {
         }),
         PropertyMeaning(.captureMode, "capturemode", words: [1: "normal", 2: "burst", 3: "timelapse"]),
         PropertyMeaning(.workMode, "workmode", words: [0: "shoot", 1: "download"]),
+    ] + canonEOS
+
+    /// Canon EOS properties (reported in the body's event stream), their values by Canon's codes as
+    /// libgphoto2's tables give them.
+    static let canonEOS: [PropertyMeaning] = [
+        PropertyMeaning(.canonEOSAperture, "aperture", words: CanonEOSValues.apertures.mapValues { "f/" + $0 }),
+        PropertyMeaning(.canonEOSShutterSpeed, "shutterspeed", words: CanonEOSValues.shutterSpeeds),
+        PropertyMeaning(.canonEOSISOSpeed, "iso", words: CanonEOSValues.isoSpeeds),
+        PropertyMeaning(.canonEOSExpCompensation, "exposurecompensation", words: CanonEOSValues.exposureCompensations),
+        PropertyMeaning(.canonEOSAutoExposureMode, "aemode", words: [
+            0: "P", 1: "Tv", 2: "Av", 3: "M", 4: "bulb", 5: "A-DEP", 6: "DEP", 7: "custom", 8: "lock", 9: "green",
+            10: "night-portrait", 11: "sports", 12: "portrait", 13: "landscape", 14: "closeup", 15: "flash-off",
+        ]),
+        PropertyMeaning(.canonEOSDriveMode, "drivemode"),
+        PropertyMeaning(.canonEOSFocusMode, "focusmode", words: [0: "one-shot", 1: "ai-servo", 2: "ai-focus", 3: "manual"]),
+        PropertyMeaning(.canonEOSWhiteBalance, "whitebalance", words: [
+            0: "auto", 1: "daylight", 2: "cloudy", 3: "tungsten", 4: "fluorescent", 5: "flash", 6: "manual",
+            8: "shadow", 9: "color-temperature",
+        ]),
+        PropertyMeaning(.canonEOSBatteryPower, "battery", words: [0: "low", 1: "50%", 2: "100%", 4: "75%", 5: "25%"]),
+        PropertyMeaning(.canonEOSCameraTime, "datetime", show: { v in
+            v.unsignedValue.map { PropertyMeaning.dateFormatter.string(from: Date(timeIntervalSince1970: TimeInterval($0))) }
+        }),
+        PropertyMeaning(.canonEOSOwner, "owner"),
+        PropertyMeaning(.canonEOSSerialNumber, "serialnumber"),
+        PropertyMeaning(.canonEOSAvailableShots, "shotsleft"),
+        PropertyMeaning(.canonEOSCaptureDestination, "capturetarget", words: [1: "card", 2: "card", 4: "computer"]),
+        PropertyMeaning(.canonEOSEVFOutputDevice, "evfoutput", words: [0: "off", 1: "camera", 2: "computer"]),
     ]
 
     static func of(_ code: DevicePropertyCode) -> PropertyMeaning {
