@@ -72,7 +72,7 @@ let package = Package(
                 "Imaging", "MediaFormats", "TerminalKit", "POSIX",
             ]),
         // The virtual camera as a program of its own: `mediashell serve`
-        .target(name: "Serve", dependencies: ["PTP", "PTPIP", "VirtualCamera", "Thumbnails", "TerminalKit"]),
+        .target(name: "Serve", dependencies: ["PTP", "PTPIP", "FujiWiFi", "VirtualCamera", "Thumbnails", "TerminalKit"]),
         // The entry: picks the program (the shell, serve, devices)
         .executableTarget(name: "mediashell", dependencies: ["Shell", "Serve", "TerminalKit"]),
 

@@ -18,6 +18,12 @@ enum FujiXPersona {
     static let eventsList = DevicePropertyCode(0xD212)
     static let objectCount = DevicePropertyCode(0xD222)
     static let enableCorrectFileSize = DevicePropertyCode(0xD227)
+    /// libgphoto2's remote capture: PriorityMode, a lens property it sets, the shutter control (0x0200
+    /// focus, 0x0304 shoot, 0x0004 release) before each InitiateCapture, and the focus status it polls.
+    static let priorityMode = DevicePropertyCode(0xD207)
+    static let shutterControl = DevicePropertyCode(0xD208)
+    static let focusStatus = DevicePropertyCode(0xD209)
+    static let lensZoomCapability = DevicePropertyCode(0xD38C)
 
     /// The X-T20's versions, as vcam's persona reports them.
     static let remoteVersionValue: UInt32 = 0x0002_0004
@@ -70,6 +76,9 @@ enum FujiXPersona {
             /// What changed since the host last read the event list: (code, value).
             var queued: [(UInt16, UInt32)] = []
             var captureOpen = false
+            /// The shutter control last set (0xD208): InitiateCapture focuses (0x0200) or releases (0x0004)
+            /// without a picture; 0 (never set, as by our client) or 0x0304 takes one.
+            var shutterControl: UInt16 = 0
             /// Reads of the state still to answer "waiting for access".
             var waitingReads: Int
         }
@@ -110,9 +119,12 @@ enum FujiXPersona {
 
         func answer(_ command: PTPCommand, data: [UInt8]?, in session: ResponderSession) -> ResponderSession.Answer? {
             let mode = state.withLock { $0.mode }
+            let property = DevicePropertyCode(UInt16(truncatingIfNeeded: command.parameter(0)))
             switch command.code {
             case .getDevicePropValue:
-                return propertyValue(DevicePropertyCode(UInt16(truncatingIfNeeded: command.parameter(0))), session: session)
+                return propertyValue(property, session: session) ?? unknown(property)
+            case .getDevicePropDesc:
+                return unknown(property)
             case .setDevicePropValue:
                 guard let data else { return nil }
                 return setProperty(DevicePropertyCode(UInt16(truncatingIfNeeded: command.parameter(0))), data)
@@ -125,11 +137,22 @@ enum FujiXPersona {
                 return ResponderSession.Answer()
             case .initiateCapture where mode != 5:
                 return .fail(.accessDenied)
+            case .initiateCapture:
+                let control = state.withLock { $0.shutterControl }
+                return control == 0x0200 || control == 0x0004 ? ResponderSession.Answer() : nil
             case let code where FujiXPersona.gated.contains(code) && mode == 0:
                 return .fail(.accessDenied)
             default:
                 return nil
             }
+        }
+
+        /// A property this body does not have: an empty data phase, then DevicePropNotSupported. libgphoto2's
+        /// Fuji client reads a data container before every response of an operation that may return data,
+        /// and would otherwise wait 2.5 s for a second response (it asks for a dozen Fuji properties at open).
+        private func unknown(_ property: DevicePropertyCode) -> ResponderSession.Answer? {
+            if DeviceProperties.supported.contains(property) { return nil }
+            return ResponderSession.Answer(code: .devicePropNotSupported, data: BufferSource([]))
         }
 
         private func propertyValue(_ code: DevicePropertyCode, session: ResponderSession) -> ResponderSession.Answer? {
@@ -144,6 +167,8 @@ enum FujiXPersona {
             case FujiXPersona.remoteGetObjectVersion: return u32(2)
             case FujiXPersona.objectCount: return u32(UInt32(session.card.objectCount))
             case FujiXPersona.enableCorrectFileSize: return u16(state.withLock { $0.correctSizes })
+            case FujiXPersona.focusStatus: return u16(2)  // focused
+            case FujiXPersona.shutterControl: return u16(state.withLock { $0.shutterControl })
             case FujiXPersona.eventsList:
                 _ = state.withLock { $0.waitingReads } > 0 ? currentState() : 0
                 let entries = state.withLock { state -> [(UInt16, UInt32)] in
@@ -186,6 +211,13 @@ enum FujiXPersona {
             case FujiXPersona.enableCorrectFileSize:
                 guard data.count == 2, value() <= 1 else { return .fail(.invalidDevicePropValue) }
                 state.withLock { $0.correctSizes = UInt16(value()) }
+                return ResponderSession.Answer()
+            case FujiXPersona.shutterControl:
+                guard data.count == 2 else { return .fail(.invalidDevicePropValue) }
+                state.withLock { $0.shutterControl = UInt16(value()) }
+                return ResponderSession.Answer()
+            case FujiXPersona.priorityMode, FujiXPersona.lensZoomCapability:
+                guard data.count == 2 else { return .fail(.invalidDevicePropValue) }
                 return ResponderSession.Answer()
             case FujiXPersona.cameraState, FujiXPersona.objectCount, FujiXPersona.eventsList:
                 return .fail(.accessDenied)
