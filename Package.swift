@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "FujiWiFi", dependencies: ["PTP", "POSIX"]),
 
         // Media containers read through random access
-        .target(name: "MediaFormats"),
+        .target(name: "MediaFormats", dependencies: ["POSIX"]),
 
         // Pictures: JPEG decode/encode and scaling (libjpeg-turbo), and drawing them in a terminal
         .target(name: "Imaging", dependencies: ["CTurboJPEG"]),
@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"]),
         .testTarget(name: "RepositoryTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "InteropTests", dependencies: ["TestSupport", "PTP", "PTPIP", "MediaFormats"]),
+        .testTarget(name: "InteropTests", dependencies: ["TestSupport", "PTP", "PTPIP", "MediaFormats", "POSIX"]),
     ],
     swiftLanguageModes: [.v6]
 )
