@@ -131,7 +131,7 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
             return eventPort
         }
         guard let port else { return }
-        steps.connecting("\(host):\(port)", socket: "event (after InitiateOpenCapture)")
+        steps.connecting("\(host):\(port)", socket: "event, opened by InitiateOpenCapture")
         var attempts = 0
         var socket: Socket?
         var failure = ""

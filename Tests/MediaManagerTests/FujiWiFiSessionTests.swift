@@ -91,13 +91,11 @@ final class FujiLoopbackServer: @unchecked Sendable {
         let thumbnail = try session.camera.thumbnail(jpeg)
         #expect(Array(thumbnail.prefix(2)) == [0xFF, 0xD8])
 
-        // Events: a file dropped on the card is reported through the polled event list.
+        // Events: a file that appears on the card is reported through the polled event list.
         let events = Mailbox<PTPEvent>()
         let token = session.camera.addEventHandler { events.put($0) }
-        card.startWatching()
-        defer { card.stopWatching() }
-        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder + "/DCIM/100_FUJI/DSCF0003.JPG"))
-        #expect(events.take(timeout: 20) { $0.code == .objectAdded } != nil)
+        let added = card.add(name: "DSCF0003.JPG", in: "DCIM/100_FUJI", content: .bytes([1, 2, 3]))
+        #expect(events.take(timeout: 20) { $0.code == .objectAdded && $0.parameter(0) == added } != nil)
         session.camera.removeEventHandler(token)
 
         // Capture: remote mode; InitiateOpenCapture once, then the new object through the events.
