@@ -10,6 +10,8 @@ public enum PersonaName: String, Sendable, CaseIterable {
     /// A Canon EOS body: Canon's extension, GetEvent's record queue instead of PTP events, RemoteRelease
     /// capture, EOS properties set with SetDevicePropValueEx.
     case canonEOS = "canon-eos"
+    /// A Nikon body: Nikon's extension, GetEvent (0x90C7), DeviceReady, InitiateCaptureRecInSdram.
+    case nikon
     /// A Fujifilm X body (filled in by the Fujifilm dialect's work; today the generic camera named Fujifilm).
     case fujiX = "fuji-x"
 
@@ -23,6 +25,7 @@ public enum PersonaName: String, Sendable, CaseIterable {
         switch self {
         case .generic: "standard PTP/MTP (the default)"
         case .canonEOS: "Canon EOS: GetEvent polling, RemoteRelease capture, EOS properties"
+        case .nikon: "Nikon: GetEvent polling, DeviceReady, capture onto the card or into SDRAM"
         case .fujiX: "Fujifilm X (placeholder: the generic camera under Fujifilm's name)"
         }
     }
@@ -65,6 +68,7 @@ public struct Persona: Sendable {
         switch name {
         case .generic: .generic
         case .canonEOS: CanonEOSPersona.make()
+        case .nikon: NikonPersona.make()
         case .fujiX: FujiXPersona.make()
         }
     }
