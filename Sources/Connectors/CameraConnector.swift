@@ -151,7 +151,8 @@ extension CameraConnector {
         let transport: PTPIPInitiator
         do {
             transport = try PTPIPInitiator.connect(
-                host: host, port: port, eventPort: eventPort, name: options.clientName, timeouts: timeouts)
+                host: host, port: port, eventPort: eventPort, name: options.clientName, timeouts: timeouts,
+                trace: options.trace)
         } catch let error as PTPError {
             if answersOnFujiPort(host, timeout: min(options.timeout, 2)) {
                 throw CameraOpenError.fujifilmNotPTPIP(host: host, fujiURL: fuji, cause: error.description)

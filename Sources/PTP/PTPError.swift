@@ -12,6 +12,8 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case protocolViolation(String)
     /// No answer within the configured time.
     case timeout(String)
+    /// A step of opening a connection went unanswered: which packet was awaited after which, from whom.
+    case unanswered(UnansweredStep)
     /// The connection is gone (peer closed it, reset, or it was closed locally).
     case connectionClosed(String)
     /// A data phase larger than the caller allowed (kept bounded so a lying device cannot exhaust memory).
@@ -26,6 +28,7 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .malformed(let why): "malformed data from device: \(why)"
         case .protocolViolation(let why): "protocol error: \(why)"
         case .timeout(let what): "timed out: \(what)"
+        case .unanswered(let step): step.description
         case .connectionClosed(let why): "connection closed: \(why)"
         case .dataTooLarge(let limit, let announced):
             "device announced \(announced) bytes, more than the \(limit) allowed here"
@@ -53,9 +56,28 @@ extension PTPError: CategorizedError {
             default: .deviceFault
             }
         case .malformed, .protocolViolation, .dataTooLarge: .deviceFault
-        case .timeout: .timedOut
+        case .timeout, .unanswered: .timedOut
         case .connectionClosed: .disconnected
         case .system: .localIO
         }
     }
+}
+
+/// The packet a connection's opening waited for in vain, as data: `awaited` (Init_Command_Ack) did not
+/// come within `seconds` after `sent` (Init_Command_Request) went to `peer`.
+public struct UnansweredStep: Equatable, Sendable, CustomStringConvertible {
+    public var awaited: String
+    public var sent: String
+    public var peer: String
+    public var seconds: Double
+
+    public init(awaited: String, sent: String, peer: String, seconds: Double) {
+        self.awaited = awaited
+        self.sent = sent
+        self.peer = peer
+        self.seconds = seconds
+    }
+
+    /// `no Init_Command_Ack within 10.0 s after Init_Command_Request to 127.0.0.1:15740`.
+    public var description: String { "no \(awaited) within \(formatSeconds(seconds)) after \(sent) to \(peer)" }
 }

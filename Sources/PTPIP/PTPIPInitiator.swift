@@ -41,34 +41,53 @@ public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
     }
 
     /// Connects to a PTP/IP responder: the command socket and Init_Command_Request (answered by
-    /// Init_Command_Ack, or Init_Fail: refused), then the event socket and Init_Event_Request.
+    /// Init_Command_Ack, or Init_Fail: refused), then the event socket and Init_Event_Request. With a
+    /// `trace`, each connection and Init packet is recorded; a reply that never comes is
+    /// `PTPError.unanswered` naming the packet awaited and the one sent.
     /// - Parameters:
     ///   - eventPort: the event socket's port; nil uses `port`.
     ///   - name: the friendly name the device shows; nil sends this machine's host name.
     ///   - guid: 16 bytes identifying this host.
     public static func connect(
         host: String, port: UInt16 = 15740, eventPort: UInt16? = nil, name: String? = nil,
-        guid: [UInt8] = defaultGUID, timeouts: PTPIPTimeouts = PTPIPTimeouts()
+        guid: [UInt8] = defaultGUID, timeouts: PTPIPTimeouts = PTPIPTimeouts(), trace: PTPTrace? = nil
     ) throws -> PTPIPInitiator {
-        let commandSocket = try translatingSystemErrors { () throws(SystemError) in
-            try Socket.connect(host: host, port: port, timeout: timeouts.connect)
+        let steps = PTPIPHandshakeTrace(trace: trace)
+        let commandPeer = "\(host):\(port)"
+        let eventPeer = "\(host):\(eventPort ?? port)"
+        steps.connecting(commandPeer, socket: "command")
+        let commandSocket: Socket
+        do {
+            commandSocket = try translatingSystemErrors { () throws(SystemError) in
+                try Socket.connect(host: host, port: port, timeout: timeouts.connect)
+            }
+        } catch {
+            steps.failed(error)
+            throw error
         }
         let command = PacketStream(socket: commandSocket, timeout: timeouts.read)
         var eventSocket: Socket?
         do {
-            try command.write(
-                .initCommandRequest(guid: guid, name: name ?? localHostName() ?? "mediashell", version: ptpipProtocolVersion))
-            let reply = try command.readControl(firstByteTimeout: timeouts.read)
+            let request = PTPIPPacket.initCommandRequest(
+                guid: guid, name: name ?? localHostName() ?? "mediashell", version: ptpipProtocolVersion)
+            try command.write(request)
+            steps.sent(request, to: commandPeer)
+            let reply = try awaitReply(
+                on: command, awaited: .initCommandAck, after: request, peer: commandPeer, timeouts: timeouts, steps: steps)
             guard case .initCommandAck(let number, let deviceGUID, let deviceName, _) = reply else {
                 throw handshakeFailure(reply, peer: command.peer, request: "Init_Command_Request")
             }
+            steps.connecting(eventPeer, socket: "event")
             let socket = try translatingSystemErrors { () throws(SystemError) in
                 try Socket.connect(host: host, port: eventPort ?? port, timeout: timeouts.connect)
             }
             eventSocket = socket
             let events = PacketStream(socket: socket, timeout: timeouts.read)
-            try events.write(.initEventRequest(connectionNumber: number))
-            let eventReply = try events.readControl(firstByteTimeout: timeouts.read)
+            let eventRequest = PTPIPPacket.initEventRequest(connectionNumber: number)
+            try events.write(eventRequest)
+            steps.sent(eventRequest, to: eventPeer)
+            let eventReply = try awaitReply(
+                on: events, awaited: .initEventAck, after: eventRequest, peer: eventPeer, timeouts: timeouts, steps: steps)
             guard case .initEventAck = eventReply else {
                 throw handshakeFailure(eventReply, peer: events.peer, request: "Init_Event_Request")
             }
@@ -78,10 +97,27 @@ public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
             try initiator.startEventThread()
             return initiator
         } catch {
+            steps.failed(error)
             commandSocket.close()
             eventSocket?.close()
             throw error
         }
+    }
+
+    /// The packet that answers `request`, recorded in the trace; a wait that runs out is the step unanswered.
+    private static func awaitReply(
+        on stream: PacketStream, awaited: PTPIPPacketType, after request: PTPIPPacket, peer: String,
+        timeouts: PTPIPTimeouts, steps: PTPIPHandshakeTrace
+    ) throws -> PTPIPPacket? {
+        let reply: PTPIPPacket?
+        do {
+            reply = try stream.readControl(firstByteTimeout: timeouts.read)
+        } catch PTPError.timeout {
+            throw PTPError.unanswered(
+                UnansweredStep(awaited: "\(awaited)", sent: "\(request.type)", peer: peer, seconds: timeouts.read))
+        }
+        if let reply { steps.received(reply, from: peer) }
+        return reply
     }
 
     private static func handshakeFailure(_ reply: PTPIPPacket?, peer: String, request: String) -> PTPError {

@@ -81,6 +81,22 @@ import Testing
         }
     }
 
+    /// gphoto2 copes with a 64-bit ObjectCompressedSize (libgphoto2 detects the layout) and with a parent
+    /// that is no folder: it lists and fetches every file byte-identical from our camera imitating either.
+    /// (Against `storage-id-not-a-store` it lists nothing: not checked here.)
+    @Test(.enabled(if: gphoto2 != nil), arguments: ["objectinfo-size64", "parent-not-a-folder"])
+    func getAllFilesFromAQuirkyListing(_ quirks: String) throws {
+        let fixture = try Fixture()
+        let server = try ServeProcess(arguments: ["--read-only", "--quirks", quirks, fixture.card])
+        defer { _ = server.stop() }
+        let result = try fixture.gphoto2(server.port, ["--get-all-files"])
+        #expect(result.status == 0, "\(quirks): \(result.stderr)")
+        for (path, bytes) in fixture.files {
+            let local = fixture.work + "/" + URL(fileURLWithPath: path).lastPathComponent
+            #expect(FileManager.default.contents(atPath: local).map(Array.init) == bytes, "\(quirks): \(path) differs")
+        }
+    }
+
     @Test(.enabled(if: gphoto2 != nil)) func deleteRemovesTheFileFromTheFolder() throws {
         let fixture = try Fixture()
         let server = try ServeProcess(arguments: [fixture.card])

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import Testing
 
 /// `--debug-ptp FILE`: the built binary records every container of a real session, in-process (`dir:`) and
@@ -64,7 +65,7 @@ import Testing
         // Every container line has a time, a direction and a kind.
         let containers = lines.filter { !$0.hasPrefix("#") && !$0.hasPrefix("          ") }
         for line in containers {
-            #expect(line.range(of: #"^ *\d+\.\d{3} [<>!] (command|data|response|event|error|close) "#, options: .regularExpression) != nil,
+            #expect(line.range(of: #"^ *\d+\.\d{3} [<>!] (connect|init|command|data|response|event|error|close) "#, options: .regularExpression) != nil,
                 "\(line)", sourceLocation: sourceLocation)
         }
     }
@@ -113,9 +114,44 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         Self.expectWholeSession(trace)
         #expect(trace.contains("# open ptpip:127.0.0.1:\(server.port)"))
+        // The handshake, before the session's first command, each packet with what it carried (the GUIDs
+        // and the names redacted).
+        let peer = "127.0.0.1:\(server.port)"
+        let handshake = [
+            "> connect  TCP to \(peer) (command socket)",
+            "> init     Init_Command_Request to \(peer): guid <serial-1> name \"<text-1>\" version 1.0",
+            "< init     Init_Command_Ack from \(peer): connection 1 guid <serial-2> name \"<text-2>\"",
+            "> connect  TCP to \(peer) (event socket)",
+            "> init     Init_Event_Request to \(peer): connection 1", "< init     Init_Event_Ack from \(peer)",
+            "> command  OpenSession (0x1002)",
+        ]
+        let lines = trace.split(separator: "\n").map(String.init)
+        let places = handshake.map { text in lines.firstIndex { $0.contains(text) } }
+        #expect(places.allSatisfy { $0 != nil } && places.map { $0 ?? 0 } == places.map { $0 ?? 0 }.sorted(), "\(trace)")
         #expect(trace.contains("> command  InitiateCapture (0x100E)"))
         #expect(trace.contains("< event    ObjectAdded (0x4002)"), "\(trace)")
         for secret in Fixture.names + [Fixture.folder] { #expect(!trace.contains(secret), "\(secret)") }
+    }
+
+    /// A camera that takes the TCP connection and never answers (a Fujifilm in its own Wi-Fi mode, a
+    /// listener that is no camera): the open says which packet it waited for, after which, and where, and
+    /// the trace holds the request sent and the step that went unanswered.
+    @Test func anOpenThatTimesOutSaysWhichPacketItWaitedFor() throws {
+        let fixture = try Fixture()
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0)  // the kernel takes the connection; nobody answers
+        defer { listener.close() }
+        let peer = "127.0.0.1:\(listener.localPort)"
+        let trace = fixture.work + "/trace.txt"
+        let result = try ProcessRunner.run(
+            BuildProducts.mediashell, ["--camera", "sim:", "--debug-ptp", trace, "-c", "set timeout 0.5; open ptpip:\(peer); ls"],
+            environment: ["NO_COLOR": "1"], timeout: 30)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(
+            "cannot open ptpip:\(peer): no Init_Command_Ack within 0.5 s after Init_Command_Request to \(peer)"), "\(result.stderr)")
+        let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+        #expect(text.contains("> init     Init_Command_Request to \(peer): guid "), "\(text)")
+        #expect(text.contains("! error    no Init_Command_Ack within 0.5 s after Init_Command_Request to \(peer)"), "\(text)")
+        #expect(!text.contains("Init_Command_Ack from"))
     }
 
     @Test func aTraceThatCannotBeWrittenIsAClearError() throws {

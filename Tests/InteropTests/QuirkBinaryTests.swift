@@ -215,6 +215,42 @@ import Testing
         #expect(Self.lines(result.stdout) == fixture.everyFile)
     }
 
+    /// Fields a listing can check (issue 26): ObjectInfo with a 64-bit size (every later field 4 bytes on),
+    /// StorageIDs that are no store, a ParentObject that is no folder. Every file listed and fetched
+    /// byte-identical over PTP/IP, through property lists and through ObjectInfo.
+    @Test(arguments: [
+        "objectinfo-size64,no-proplist", "storage-id-not-a-store", "storage-id-not-a-store,no-proplist",
+        "parent-not-a-folder,no-proplist", "objectinfo-size64,storage-id-not-a-store,parent-not-a-folder",
+    ])
+    func fieldsTheListingChecks(_ quirks: String) throws {
+        let fixture = try Fixture()
+        let server = try fixture.serve(quirks)
+        defer { _ = server.stop() }
+        let listed = try fixture.shell(server, "ls -R")
+        #expect(listed.status == 0, "\(quirks): \(listed.stderr)")
+        #expect(Self.lines(listed.stdout) == fixture.everyFile, "\(quirks)")
+        let fetched = try fixture.shell(server, "cd DCIM/100A; fetch -o '\(fixture.downloads)' *; cd /MISC; fetch -o '\(fixture.downloads)' big.bin")
+        #expect(fetched.status == 0, "\(quirks): \(fetched.stderr)")
+        for name in Fixture.photos { #expect(fixture.same(name, as: "DCIM/100A/" + name), "\(quirks): \(name)") }
+        #expect(fixture.same("big.bin", as: "MISC/big.bin"), "\(quirks)")
+    }
+
+    /// A card whose objects come without names: the script stops at its first command with status 1 and
+    /// one line saying what was seen; nothing is listed, no "unnamed" folder, no "0 files, up-to-date".
+    @Test(arguments: ["nameless-objects", "nameless-objects,no-proplist"])
+    func namelessObjectsFailTheScript(_ quirks: String) throws {
+        let fixture = try Fixture()
+        let server = try fixture.serve(quirks)
+        defer { _ = server.stop() }
+        let result = try fixture.shell(server, "ls -R; pwd")
+        #expect(result.status == 1, "\(quirks): \(result.stdout) \(result.stderr)")
+        #expect(Self.lines(result.stderr).count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("error: ls: the camera named 8 objects but none had a name"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        let state = try fixture.shell(server, "state")
+        #expect(state.stdout.hasPrefix("unreadable: "), "\(state.stdout)")
+    }
+
     /// An unknown quirk is refused, naming it.
     @Test func anUnknownQuirkIsRefused() throws {
         let result = try ProcessRunner.run(BuildProducts.mediashell, ["serve", "--listen", "127.0.0.1:0", "--quirks", "no-such-quirk"], timeout: 30)

@@ -30,6 +30,8 @@ import VirtualCamera
         "generic-format", "zero-dimensions", "no-thumbs", "no-thumb-info", "no-partial", "strict-transactions",
         "no-deviceinfo-outside-session", "sticky-session", "no-all-storages", "no-events", "capture-new-folder",
         "ok-unknown-ops", "umtp", "debian-umtp", "vcamera", "no-proplist,handles-list-self",
+        "objectinfo-size64", "objectinfo-size64,no-proplist", "storage-id-not-a-store",
+        "storage-id-not-a-store,no-proplist", "parent-not-a-folder", "parent-not-a-folder,no-proplist",
     ]
 
     @Test(arguments: faithful)
@@ -178,8 +180,11 @@ import VirtualCamera
         #expect(output.lines.contains("IMG_0102.JPG"))
     }
 
-    @Test func captureIntoANewFolderReportsTheFileNotTheFolder() throws {
-        let (shell, output, camera) = try shell([.captureNewFolder], capture: true)
+    /// Also where every object's StorageID is no store (Canon EOS over PTP/IP: the new folder is listed on
+    /// the store it is in, not the one it names), and where ObjectInfo has a 64-bit size.
+    @Test(arguments: ["capture-new-folder", "capture-new-folder,storage-id-not-a-store", "capture-new-folder,objectinfo-size64"])
+    func captureIntoANewFolderReportsTheFileNotTheFolder(_ names: String) throws {
+        let (shell, output, camera) = try shell(try Quirks(parsing: names), capture: true)
         defer { camera.session.close() }
         #expect(shell.run(line: "capture") == .success, "\(output.errors)")
         #expect(output.lines.count == 1 && output.lines[0].hasPrefix("captured /DCIM/102MSHOT/IMG_0102.JPG ("), "\(output.lines)")
@@ -187,6 +192,29 @@ import VirtualCamera
         #expect(shell.run(line: "ls /DCIM/102MSHOT; state") == .success)
         #expect(output.lines.first == "IMG_0102.JPG")
         #expect(output.lines.last?.hasPrefix("up-to-date: 10 files") == true, "\(output.lines)")
+        #expect(shell.run(line: "fetch /DCIM/102MSHOT/IMG_0102.JPG") == .success, "\(output.errors)")
+        #expect(downloads.read("IMG_0102.JPG") == card.read("DCIM/102MSHOT/IMG_0102.JPG"))
+    }
+
+    /// A card whose objects all come without a name: every command that needs the list says what was seen
+    /// and fails (a script stops there with status 1); `state` and `summary` say the list is unreadable,
+    /// never "0 files, up-to-date" nor a folder named "unnamed".
+    @Test(arguments: ["nameless-objects", "nameless-objects,no-proplist"])
+    func aCardWhoseObjectsHaveNoNamesIsAnErrorNotAnEmptyCard(_ names: String) throws {
+        let (shell, output, camera) = try shell(try Quirks(parsing: names))
+        defer { camera.session.close() }
+        for line in ["ls", "ls -R", "fetch *", "cd DCIM", "refresh"] {
+            output.reset()
+            #expect(shell.run(line: line) == .failure, "\(line)")
+            #expect(output.errors.count == 1, "\(line): \(output.errors)")
+            #expect(output.errors.first?.contains("the camera named 12 objects but none had a name") == true, "\(output.errors)")
+            #expect(!output.standardOutput.contains("unnamed"), "\(output.standardOutput)")
+        }
+        output.reset()
+        #expect(shell.run(line: "state; summary") == .success)
+        #expect(output.lines.first?.hasPrefix("unreadable: the camera named 12 objects but none had a name") == true, "\(output.lines)")
+        #expect(output.lines.contains { $0.hasPrefix("files:") && $0.contains("none readable") }, "\(output.lines)")
+        #expect(!output.standardOutput.contains("up-to-date"))
     }
 
     /// A slot without a card: its store is listed without asking for its StorageInfo first (a round trip

@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import PTP
 import PTPUSB
 
 /// Where `usb:` URLs find cameras: the machine's USB bus through libusb, or a set of virtual cameras that
@@ -20,12 +21,17 @@ public struct LibUSBCameraBus: USBCameraBus {
 
     public func open(_ camera: USBCameraDescription, options: CameraConnector.Options) throws -> Camera {
         let transport: USBTransport
+        // The open's steps in the trace (`--debug-ptp`), before its first container.
+        let trace = options.trace
+        trace?.note("usb: opening \(camera.url) (\(camera.usbID)), interface \(camera.interfaceNumber) (\(camera.announcement.rawValue))")
         do {
             transport = try USBTransport.open(
                 .address(bus: camera.bus, address: camera.address), timeouts: USBTimeouts(transfer: options.timeout))
         } catch let error as USBCameraError {
+            trace?.note("usb: open failed: \(error)")
             throw CameraOpenError.usb(error)
         }
+        trace?.note("usb: \(transport.camera?.url ?? camera.url) open, interface \(camera.interfaceNumber) claimed")
         return try Camera(
             transport: CameraConnector.sessionTransport(transport, options: options),
             location: transport.camera?.url ?? camera.url)

@@ -55,6 +55,9 @@ public final class Camera: @unchecked Sendable {
     /// listing then uses GetObjectHandles and GetObjectInfo for the rest of the session.
     var propListWorks: Bool { lock.withLock { propListTrusted } }
     private var propListTrusted: Bool
+    /// The stores GetStorageIDs named last (cards present): what a StorageID in a listing is checked against.
+    var knownStores: [UInt32] { lock.withLock { presentStores } }
+    private var presentStores: [UInt32] = []
     /// How this camera is spoken to beyond standard PTP, chosen from its DeviceInfo at open.
     public let dialect: CameraDialect
     /// Asks a camera whose dialect polls for its changes while something listens; nil for the others.
@@ -233,14 +236,17 @@ public final class Camera: @unchecked Sendable {
     /// GetStorageIDs without the IDs PTP reserves for a physical store with no logical one in it (no
     /// card in the slot): those whose low 16 bits are 0x0000.
     private func presentStorageIDs() throws -> [UInt32] {
-        try session.getStorageIDs().filter { $0 & 0xFFFF != 0 }
+        let ids = try session.getStorageIDs().filter { $0 & 0xFFFF != 0 }
+        lock.withLock { presentStores = ids }
+        return ids
     }
 
-    /// One object's description by handle (GetObjectInfo, and the 64-bit size where needed).
+    /// One object's description by handle (GetObjectInfo, and the 64-bit size where needed). Its
+    /// StorageID and ParentObject are the device's word: a listing checks them (`describe`).
     public func file(_ handle: UInt32, folderPath: String) throws -> MediaFile {
         let info = try session.getObjectInfo(handle)
-        var size = UInt64(info.compressedSize)
-        if info.compressedSize == 0xFFFF_FFFF, session.supports(.getObjectPropValue),
+        var size = info.size
+        if info.wideCompressedSize == nil, info.compressedSize == 0xFFFF_FFFF, session.supports(.getObjectPropValue),
             let big = try? session.getObjectPropValue(handle: handle, property: .objectSize, type: .uint64).unsignedValue
         {
             size = big

@@ -38,13 +38,13 @@ struct CardTree {
     /// Sorts `objects` into a tree, or nil when they do not make one: an object at handle 0 or
     /// 0xFFFFFFFF (the root or the folder asked about, listed as an object: uMTP-Responder), one without a
     /// name or a parent, a parent that is not a folder of the answer (or the object itself), a store that
-    /// is not one of `storages`, objects that cannot be reached from a root (a loop). An empty answer is
+    /// is not one of several `storages`, objects that cannot be reached from a root (a loop). An empty answer is
     /// no proof of an empty card either (a device may answer nothing for a Depth it does not know).
     init?(_ objects: [ListedObject], storages: [UInt32]) {
         guard !objects.isEmpty, let onlyStore = storages.first else { return nil }
         all = objects
         for object in objects {
-            guard object.handle != 0, object.handle != 0xFFFF_FFFF, object.displayName != nil, object.parent != nil else {
+            guard object.handle != 0, object.handle != 0xFFFF_FFFF, object.displayName?.isEmpty == false, object.parent != nil else {
                 return nil
             }
             if object.format == UInt64(ObjectFormatCode.association.rawValue) { folders.insert(object.handle) }
@@ -53,7 +53,9 @@ struct CardTree {
         for (place, object) in objects.enumerated() {
             let parent = Camera.normalizedParent(UInt32(truncatingIfNeeded: object.parent!))
             if parent == 0 {
-                let store = object.storageID.map { UInt32(truncatingIfNeeded: $0) } ?? (storages.count == 1 ? onlyStore : 0)
+                var store = object.storageID.map { UInt32(truncatingIfNeeded: $0) } ?? (storages.count == 1 ? onlyStore : 0)
+                // A StorageID that is no store (Canon EOS over PTP/IP): with one store, that one.
+                if !storages.contains(store), storages.count == 1 { store = onlyStore }
                 guard storages.contains(store) else { return nil }
                 roots[store, default: []].append(place)
                 rootCount += 1

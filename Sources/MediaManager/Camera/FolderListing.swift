@@ -14,12 +14,55 @@ public struct FolderListing: Sendable {
 
 /// Why one object was left out of (or repaired in) a listing, naming it as well as the device allows.
 public struct ObjectProblem: Sendable, Equatable, CustomStringConvertible {
+    /// What was wrong with the object, with what the device said of it.
+    public enum Cause: Sendable, Equatable {
+        /// Its description could not be read (a malformed ObjectInfo, an error answered for it).
+        case undescribed(PTPError)
+        /// Kept, under a made-up name: the device gives it no name, neither in a property list nor in its
+        /// ObjectInfo. What the ObjectInfo said is kept, for the error that names it when nothing else was
+        /// read (`UnreadableListing`).
+        case nameless(format: ObjectFormatCode, size: UInt64, parent: UInt32)
+        /// Kept: its name is not valid UTF-16 (shown with U+FFFD).
+        case invalidName
+        /// Kept: a format no standard defines, and a name that does not say what it is.
+        case unknownFormat(ObjectFormatCode)
+        /// Kept, in the folder listed: its ParentObject names something that is no folder.
+        case parentNotAFolder(UInt32)
+    }
+
     /// The folder it sits in ("" at the root).
     public var folder: String
     public var handle: UInt32
     /// Its name, when that much could be read.
     public var name: String?
-    public var reason: String
+    public var cause: Cause
+
+    public init(folder: String, handle: UInt32, name: String?, cause: Cause) {
+        self.folder = folder
+        self.handle = handle
+        self.name = name
+        self.cause = cause
+    }
+
+    public var reason: String {
+        switch cause {
+        case .undescribed(let error): "\(error)"
+        case .nameless(let format, let size, let parent):
+            "the camera gives it no name (format 0x\(String(format: "%04X", format.rawValue)), \(size) bytes, parent 0x\(hex8(parent))): listed as 'unnamed'"
+        case .invalidName: "its name is not valid UTF-16 (shown with U+FFFD)"
+        case .unknownFormat(let format):
+            "the camera gives its format as 0x\(String(format: "%04X", format.rawValue)), which no standard defines, "
+                + "and its name does not say what it is: listed as a file"
+        case .parentNotAFolder(let parent):
+            "the camera gives its parent as 0x\(hex8(parent)), which is no folder: listed in the folder that holds it"
+        }
+    }
+
+    /// True for an object kept without a name of its own.
+    public var isNameless: Bool {
+        if case .nameless = cause { return true }
+        return false
+    }
 
     public var description: String {
         let place = folder.isEmpty ? "/" : "/" + folder + "/"
@@ -51,21 +94,37 @@ extension Camera {
 
     /// The listing from one GetObjectPropList, or nil when the answer does not make sense for `folder`
     /// (it holds the folder itself, the root, or objects of another folder: the device ignored Depth).
+    /// Fields the listing can check are not trusted: a StorageID that is no store is the store listed,
+    /// a ParentObject that is no folder is the folder listed.
     private func listWithPropList(folder: UInt32?, storage: UInt32, folderPath: String) throws -> FolderListing? {
         let objects = try session.listObjects(handle: folder ?? 0, depth: 1)
         var listing = FolderListing()
         listing.files.reserveCapacity(objects.count)
         var seen = Set<UInt32>(minimumCapacity: objects.count)
         let zone = TimeZone.current
+        let stores = knownStores
+        var kinds = ParentKinds(objects)
         for object in objects {
             let handle = object.handle
             guard handle != 0, handle != 0xFFFF_FFFF, handle != folder else { return nil }
-            if let parent = object.parent.map({ UInt32(truncatingIfNeeded: $0) }), Self.normalizedParent(parent) != (folder ?? 0) {
-                return nil
+            var misplaced: UInt32?
+            if let parent = object.parent.map({ Self.normalizedParent(UInt32(truncatingIfNeeded: $0)) }), parent != (folder ?? 0) {
+                // The root, or a folder: the device answered for another folder than the one asked.
+                if parent == 0 { return nil }
+                if parent != handle, try kinds.isFolder(parent, on: self) { return nil }
+                misplaced = parent
             }
-            if let s = object.storageID, UInt32(truncatingIfNeeded: s) != storage, folder == nil { continue }
+            if folder == nil, let s = object.storageID.map({ UInt32(truncatingIfNeeded: $0) }), s != storage {
+                if stores.contains(s) { continue }  // another store's root object
+                if stores.count > 1 { return nil }  // no store: which one it is in, only GetObjectHandles can say
+            }
             guard seen.insert(handle).inserted else { continue }
+            let before = listing.files.count
             try add(object, storage: storage, folder: folder, folderPath: folderPath, zone: zone, into: &listing)
+            if let misplaced, listing.files.count > before, let file = listing.files.last {
+                listing.repaired.append(ObjectProblem(
+                    folder: folderPath, handle: handle, name: file.name, cause: .parentNotAFolder(misplaced)))
+            }
         }
         return listing
     }
@@ -76,8 +135,9 @@ extension Camera {
         _ object: ListedObject, storage: UInt32, folder: UInt32?, folderPath: String, zone: TimeZone,
         into listing: inout FolderListing
     ) throws {
-        guard let name = object.displayName else {
-            try describe(object.handle, folder: folder, folderPath: folderPath, into: &listing)
+        guard let name = object.displayName, !name.isEmpty else {
+            var kinds = ParentKinds([])
+            try describe(object.handle, folder: folder, storage: storage, folderPath: folderPath, into: &listing, kinds: &kinds)
             return
         }
         let file = Self.file(object, name: name, storage: storage, folder: folder, folderPath: folderPath, zone: zone)
@@ -88,40 +148,60 @@ extension Camera {
     private func listWithObjectInfo(folder: UInt32?, storage: UInt32, folderPath: String) throws -> FolderListing {
         var listing = FolderListing()
         var seen = Set<UInt32>()
+        var kinds = ParentKinds([])
         for handle in try session.getObjectHandles(storage: storage, parent: folder ?? 0xFFFF_FFFF) {
             guard handle != 0, handle != 0xFFFF_FFFF, handle != folder, seen.insert(handle).inserted else { continue }
-            try describe(handle, folder: folder, folderPath: folderPath, into: &listing)
+            try describe(handle, folder: folder, storage: storage, folderPath: folderPath, into: &listing, kinds: &kinds)
         }
         return listing
     }
 
-    /// Adds one object by its ObjectInfo, unless it belongs to another folder; an unreadable ObjectInfo
-    /// costs that object only. Only a connection failure is thrown.
-    func describe(_ handle: UInt32, folder: UInt32?, folderPath: String, into listing: inout FolderListing) throws {
-        let file: MediaFile
+    /// Adds one object by its ObjectInfo, unless it belongs to another folder; an unreadable ObjectInfo, or
+    /// one without a name, costs that object only. Only a connection failure is thrown. The object was
+    /// listed in `folder` of `storage`: a StorageID that says otherwise is not taken, nor a ParentObject
+    /// that is no folder (`kinds` remembers what the device said of each parent asked about).
+    func describe(
+        _ handle: UInt32, folder: UInt32?, storage: UInt32, folderPath: String, into listing: inout FolderListing,
+        kinds: inout ParentKinds
+    ) throws {
+        var file: MediaFile
         do {
             file = try self.file(handle, folderPath: folderPath)
         } catch let error as PTPError where error.responseCode != nil || error.isMalformed {
-            listing.lost.append(ObjectProblem(folder: folderPath, handle: handle, name: nil, reason: "\(error)"))
+            listing.lost.append(ObjectProblem(folder: folderPath, handle: handle, name: nil, cause: .undescribed(error)))
             return
         }
-        guard file.parentID == (folder ?? 0) else { return }
+        var misplaced: UInt32?
+        if file.parentID != (folder ?? 0) {
+            let parent = file.parentID
+            // Another folder's object (a device that ignores GetObjectHandles' parent): listed there.
+            if parent == 0 { return }
+            if parent != handle, try kinds.isFolder(parent, on: self) { return }
+            misplaced = parent
+            file.parentID = folder ?? 0
+        }
+        if file.name.isEmpty {
+            // Kept, under a name the catalog makes up ("unnamed"), and said; a card of nothing else is an error.
+            listing.repaired.append(ObjectProblem(
+                folder: folderPath, handle: handle, name: nil,
+                cause: .nameless(format: file.format, size: file.size, parent: misplaced ?? file.parentID)))
+        }
+        file.storageID = storage
         listing.files.append(file)
+        if let misplaced {
+            listing.repaired.append(ObjectProblem(folder: folderPath, handle: handle, name: file.name, cause: .parentNotAFolder(misplaced)))
+        }
         noteRepairs(of: file, into: &listing)
     }
 
     func noteRepairs(of file: MediaFile, into listing: inout FolderListing) {
         // U+FFFD is EF BF BD in UTF-8: a name without the byte 0xEF (every ASCII name) has none.
         if file.name.utf8.contains(0xEF), file.name.unicodeScalars.contains("\u{FFFD}") {
-            listing.repaired.append(ObjectProblem(
-                folder: file.folder, handle: file.id, name: file.name,
-                reason: "its name is not valid UTF-16 (shown with U+FFFD)"))
+            listing.repaired.append(ObjectProblem(folder: file.folder, handle: file.id, name: file.name, cause: .invalidName))
         }
         if !file.isFolder, file.kind == .other, !file.format.isDefinedByStandard {
             listing.repaired.append(ObjectProblem(
-                folder: file.folder, handle: file.id, name: file.name,
-                reason: "the camera gives its format as 0x\(String(format: "%04X", file.format.rawValue)), which no standard defines, "
-                    + "and its name does not say what it is: listed as a file"))
+                folder: file.folder, handle: file.id, name: file.name, cause: .unknownFormat(file.format)))
         }
     }
 
@@ -135,7 +215,7 @@ extension Camera {
         let date = object.dateCreated.flatMap { PTPDateTime.parse($0, assumedZone: zone) }
             ?? object.dateModified.flatMap { PTPDateTime.parse($0, assumedZone: zone) }
         var file = MediaFile(
-            id: object.handle, storageID: UInt32(truncatingIfNeeded: object.storageID ?? UInt64(storage)),
+            id: object.handle, storageID: storage,
             parentID: folder ?? 0, name: name, folder: folderPath, kind: MediaKind(fileName: name, format: format),
             isFolder: format == .association, format: format, size: object.size ?? 0,
             captureDate: date, video: nil)
@@ -159,5 +239,30 @@ extension PTPError {
         case .malformed, .dataTooLarge: true
         default: false
         }
+    }
+}
+
+/// What a listing learned of the handles objects name as their parent: folders or not. The objects of a
+/// property-list answer say it of themselves; any other handle is asked of the device once (GetObjectInfo),
+/// and one that cannot be described is no folder.
+struct ParentKinds {
+    private var known: [UInt32: Bool] = [:]
+
+    init(_ objects: [ListedObject]) {
+        let folder = UInt64(ObjectFormatCode.association.rawValue)
+        for object in objects where object.format != nil { known[object.handle] = object.format == folder }
+    }
+
+    mutating func isFolder(_ handle: UInt32, on camera: Camera) throws -> Bool {
+        if handle == 0 { return true }
+        if let answer = known[handle] { return answer }
+        let answer: Bool
+        do {
+            answer = try camera.session.getObjectInfo(handle).isFolder
+        } catch let error as PTPError where error.responseCode != nil || error.isMalformed {
+            answer = false
+        }
+        known[handle] = answer
+        return answer
     }
 }

@@ -40,6 +40,8 @@ public final class MediaCatalog: @unchecked Sendable {
     /// Every warning ever queued: each is said once per session, not again at every reload.
     private var warned = Set<String>()
     private var someFolderFailed: Bool { !gaps.isEmpty }
+    /// Set by a reload that read no file although the camera named objects: each was lost.
+    private var unreadableCard: UnreadableListing?
     private var changeCount = 0
 
     public init(camera: Camera) {
@@ -72,6 +74,10 @@ public final class MediaCatalog: @unchecked Sendable {
     public static let maximumDepth = 32
     public static let maximumObjects = 1_000_000
 
+    /// Set when the last reload read no file although the camera named objects (none had a name, none
+    /// could be described): the catalog holds nothing to trust, and commands that need it say so.
+    public var unreadable: UnreadableListing? { lock.withLock { unreadableCard } }
+
     /// Why the catalog is incomplete after its last reload (empty when nothing was left out).
     public var incompleteBecause: [String] { lock.withLock { gaps } }
 
@@ -96,6 +102,8 @@ public final class MediaCatalog: @unchecked Sendable {
         var warnings: [String] = []
         var visited = Set<UInt64>()
         var objects = 0
+        var namedFiles = 0
+        var lostObjects: [ObjectProblem] = []
         do {
             let storages = try camera.listedStorageIDs()
             if storages.count > 1 {
@@ -129,6 +137,8 @@ public final class MediaCatalog: @unchecked Sendable {
                         newGaps.append("/\(path) could not be read: \(error)")
                         continue
                     }
+                    // What a card that yields nothing but these is an error about.
+                    lostObjects += listing.lost + listing.repaired.filter(\.isNameless)
                     for lost in listing.lost {
                         newGaps.append("\(lost)")
                         warnings.append("\(lost) (left out)")
@@ -146,6 +156,7 @@ public final class MediaCatalog: @unchecked Sendable {
                         newGaps.append("more than \(Self.maximumObjects) objects: the rest was not read")
                     }
                     objects += entries.count
+                    namedFiles += entries.reduce(0) { $0 + ($1.isFolder || ($1.deviceName?.isEmpty ?? $1.name.isEmpty) ? 0 : 1) }
                     if !inOrder { entries.sort { CatalogNaming.bytesPrecede($0.name, $1.name) } }
                     newFolders[path] = entries
                     if objects >= Self.maximumObjects { break storeLoop }
@@ -185,7 +196,8 @@ public final class MediaCatalog: @unchecked Sendable {
             pendingAdded = []
             gaps = newGaps
             unreported += warnings
-            storedState = newGaps.isEmpty ? .upToDate : .incomplete
+            unreadableCard = namedFiles == 0 && !lostObjects.isEmpty ? UnreadableListing(lost: lostObjects) : nil
+            storedState = newGaps.isEmpty && unreadableCard == nil ? .upToDate : .incomplete
             changeCount += 1
         }
     }
@@ -363,19 +375,29 @@ public final class MediaCatalog: @unchecked Sendable {
                 failed = true
                 continue
             }
-            let folderPath: String? = lock.withLock {
-                described.parentID == 0 ? (storePrefixes[described.storageID] ?? "") : pathByFolderID[described.parentID]
+            // The device's StorageID is checked against the stores listed: one that is no store (Canon EOS
+            // over PTP/IP) is the store of the folder the object is in.
+            let placed: (path: String, storage: UInt32)? = lock.withLock {
+                if described.parentID != 0 {
+                    guard let path = pathByFolderID[described.parentID], let folder = folderIDs[path] else { return nil }
+                    return (path, folder.storage)
+                }
+                if storePrefixes.isEmpty {
+                    return ("", folderIDs[""]?.storage ?? described.storageID)
+                }
+                return storePrefixes[described.storageID].map { ($0, described.storageID) }
             }
-            guard let folderPath else {
+            guard let placed else {
                 failed = true
                 continue
             }
+            let folderPath = placed.path
             var file = described
             file.folder = folderPath
             // An object lives in its folder's store, whatever its ObjectInfo says (Canon EOS bodies write a
             // StorageID that is no store, 0x10000001 for 0x00010001): listing a new folder in the store it
             // names would be refused (InvalidStorageID) and lose the shot a capture made.
-            if let store = lock.withLock({ folderIDs[folderPath]?.storage }) { file.storageID = store }
+            file.storageID = placed.storage
             let newFolder = lock.withLock { () -> (path: String, id: UInt32, storage: UInt32)? in
                 let before = fileLocked(id)
                 let wasFolder = before?.isFolder == true

@@ -24,6 +24,18 @@ public final class PTPTrace: @unchecked Sendable {
     private let lock = NSLock()
     private let write: @Sendable (String) -> Void
     private let started = DispatchTime.now()
+    /// Guarded by `lock`: the dialect the device speaks, once its DeviceInfo went by.
+    private var spoken = VendorDialect.standard
+
+    /// The dialect operations are named in: set from the device's DeviceInfo as it goes by (a Canon's
+    /// 0x9116 is GetEvent, a Nikon's 0x90C7 too).
+    public var dialect: VendorDialect {
+        get { lock.withLock { spoken } }
+        set { lock.withLock { spoken = newValue } }
+    }
+
+    /// `operation`'s name in the device's dialect.
+    public func name(of operation: OperationCode) -> String { dialect.name(of: operation) }
 
     /// A trace written through `write`, one call per line (tests keep it in memory).
     public init(redact: Bool, write: @escaping @Sendable (String) -> Void) {
@@ -47,8 +59,9 @@ public final class PTPTrace: @unchecked Sendable {
         emit("# " + text)
     }
 
-    /// One container, or a transport failure, as a line; `details` are indented lines under it.
-    func record(_ direction: Direction, _ kind: String, _ text: String, details: [String] = []) {
+    /// One container or packet (a transport's handshake too), or a transport failure, as a line; `details`
+    /// are indented lines under it. `kind` is a word of up to 8 letters: `command`, `data`, `init`, `error`.
+    public func record(_ direction: Direction, _ kind: String, _ text: String, details: [String] = []) {
         let padded = kind.padding(toLength: 8, withPad: " ", startingAt: 0)
         emit("\(timestamp()) \(direction.rawValue) \(padded) \(text)", details: details)
     }

@@ -99,7 +99,8 @@ enum TraceDataPhase {
     static func describe(_ info: ObjectInfo, _ redactor: TraceRedactor?) -> String {
         let name = redactor?.name(info.filename) ?? info.filename
         let keywords = redactor?.text(info.keywords) ?? info.keywords
-        return "ObjectInfo: \(quoted(name)) format \(hex(UInt32(info.format.rawValue))) size \(info.compressedSize)"
+        return "ObjectInfo: \(quoted(name)) format \(hex(UInt32(info.format.rawValue))) size \(info.size)"
+            + (info.wideCompressedSize == nil ? "" : " (64-bit size field: every later field 4 bytes on)")
             + " storage \(hex(info.storageID)) parent \(hex(info.parentObject))"
             + " association \(hex(UInt32(info.associationType)))/\(hex(info.associationDescription))"
             + " thumb \(hex(UInt32(info.thumbFormat.rawValue)))/\(info.thumbCompressedSize) \(info.thumbPixWidth)x\(info.thumbPixHeight)"

@@ -15,7 +15,7 @@ public final class TracingTransport: InitiatorTransport {
         let operation = command.code
         trace.record(
             .toDevice, "command",
-            "\(operation) (0x\(hex4(operation.rawValue))) tid=\(command.transactionID) params=\(Self.parameters(command.parameters))"
+            "\(trace.name(of: operation)) (0x\(hex4(operation.rawValue))) tid=\(command.transactionID) params=\(Self.parameters(command.parameters))"
                 + (dataOut.map { " data out \($0.length) bytes" } ?? ""))
         let source = dataOut.map { TracingSource($0, keep: TraceDataPhase.keptBytes(operation)) }
         let sink = dataIn.map { TracingSink($0, keep: TraceDataPhase.keptBytes(operation)) }
@@ -24,7 +24,7 @@ public final class TracingTransport: InitiatorTransport {
             response = try inner.transact(command, dataOut: source, dataIn: sink)
         } catch {
             recordData(operation, command.transactionID, source: source, sink: sink, cutShort: true)
-            trace.record(.failure, "error", "\(operation) tid=\(command.transactionID): \(error)")
+            trace.record(.failure, "error", "\(trace.name(of: operation)) tid=\(command.transactionID): \(error)")
             throw error
         }
         recordData(operation, command.transactionID, source: source, sink: sink, cutShort: false)
@@ -77,7 +77,7 @@ public final class TracingTransport: InitiatorTransport {
         }
         let redactor = trace.redactor
         let shown = min(phase.kept.count, TraceDataPhase.shownBytes(operation, redacted: redactor != nil))
-        var text = "\(operation) tid=\(transactionID) length \(phase.count)"
+        var text = "\(trace.name(of: operation)) tid=\(transactionID) length \(phase.count)"
         if let announced, announced != phase.count {
             text += " (announced \(announced))"
         }
@@ -89,6 +89,13 @@ public final class TracingTransport: InitiatorTransport {
             text += " bytes withheld (may hold names)"
         }
         let complete = !cutShort && phase.count == UInt64(phase.kept.count)
+        if operation == .getDeviceInfo, complete, let info = try? DeviceInfo(decoding: phase.kept) {
+            let dialect = VendorDialect(info)
+            if dialect != trace.dialect {
+                trace.dialect = dialect
+                trace.note("vendor dialect: \(dialect.rawValue) (its operations are named as it names them)")
+            }
+        }
         trace.record(
             direction, "data", text,
             details: TraceDataPhase.details(operation, phase.kept, complete: complete, redactor: redactor))

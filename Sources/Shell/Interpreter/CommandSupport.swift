@@ -14,10 +14,12 @@ extension Interpreter {
     }
 
     /// The camera's catalog, with additions the device reported fetched first. Objects the device could
-    /// not describe (or whose names needed repair) are one warning line each, once.
+    /// not describe (or whose names needed repair) are one warning line each, once. A card of which no
+    /// file could be read although the camera named objects is an error, never an empty card.
     func loadedCatalog() throws -> MediaCatalog {
         let session = try requireCamera()
         if !session.catalog.isCurrent { try interruptibly(session) { try session.catalog.ensureLoaded() } }
+        if let unreadable = session.catalog.unreadable { throw unreadable }
         reportCatalogWarnings(session.catalog)
         return session.catalog
     }

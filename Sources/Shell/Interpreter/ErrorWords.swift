@@ -15,6 +15,9 @@ enum ErrorWords {
         case let error as DownloadError: return sentence(for: error)
         case let error as ImportError: return sentence(for: error)
         case let error as PlaybackError: return sentence(for: error)
+        case let error as UnreadableListing: return sentence(for: error)
+        case PTPError.unanswered(let step):
+            return "\(step) (the camera took the connection but did not answer; --debug-ptp FILE records each packet)"
         case let error as CameraOpenError: return sentence(for: error)
         case let error as CustomStringConvertible: return error.description
         case is CancellationError: return "cancelled"
@@ -47,6 +50,19 @@ enum ErrorWords {
         case .local(let failure): return LocalFailureWords.sentence(for: failure)
         case .badPattern, .appeared: return error.description
         }
+    }
+
+    /// `the camera named 5 objects but none had a name, so nothing can be listed: ...`.
+    static func sentence(for error: UnreadableListing) -> String {
+        let count = error.lost.count
+        let what =
+            error.nameless == count ? (count == 1 ? "it had no name" : "none had a name")
+            : error.nameless > 0 ? "\(error.nameless) had no name and the others could not be described"
+            : (count == 1 ? "it could not be described" : "none could be described")
+        let shown = error.lost.prefix(3).map(\.description).joined(separator: "; ")
+        let more = count > 3 ? "; and \(count - 3) more" : ""
+        return "the camera named \(count) object\(count == 1 ? "" : "s") but \(what), so nothing can be listed: "
+            + shown + more + " ('refresh' reads it again; --debug-ptp FILE records what the camera sent)"
     }
 
     private static func sentence(for error: CameraOpenError) -> String {

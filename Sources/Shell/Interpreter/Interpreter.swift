@@ -124,7 +124,12 @@ public final class Interpreter {
         media = session
         openNote = choice.text.withLock { $0 }.map(SafeText.display)
         state.cameraClosed()
-        reportCatalogWarnings(session.catalog)
+        if let unreadable = session.catalog.unreadable {
+            // At a prompt, said at once; a script hears it as the error of its first command that lists.
+            if isInteractive { report(ErrorWords.sentence(for: unreadable), severity: .warning) }
+        } else {
+            reportCatalogWarnings(session.catalog)
+        }
     }
 
     /// Uses an already open session (tests, and cameras opened by other means).

@@ -20,6 +20,7 @@ struct ObjectPresentation {
 
     /// The name the camera reports for `object`, with the stand-in where an unpaired surrogate goes.
     func name(of object: CardObject) -> String {
+        if quirks.contains(.namelessObjects) { return "" }
         guard quirks.contains(.invalidUTF16) || quirks.contains(.duplicateNames), let index = fileIndex(object) else {
             return object.name
         }
@@ -35,6 +36,20 @@ struct ObjectPresentation {
             return index % 4 == 3 ? previous.lowercased() : previous
         }
         return object.name
+    }
+
+    /// The StorageID the camera reports: with `storage-id-not-a-store`, one no store has (0x00010001 is
+    /// reported as 0x10000001, as Canon EOS bodies do over PTP/IP).
+    func storageID(of object: CardObject) -> UInt32 {
+        quirks.contains(.storageIDNotAStore) ? 0x1000_0000 | object.storageID & 0xFFFF : object.storageID
+    }
+
+    /// The ParentObject the camera reports: with `parent-not-a-folder`, a folder's second file names the
+    /// folder's first file.
+    func parent(of object: CardObject) -> UInt32 {
+        guard quirks.contains(.parentNotAFolder), fileIndex(object) == 1 else { return object.parent }
+        let files = (card.children(of: object.parent) ?? []).filter { card.object($0)?.isFolder == false }
+        return files[0]
     }
 
     func format(of object: CardObject) -> ObjectFormatCode {
@@ -59,6 +74,9 @@ struct ObjectPresentation {
         var info = info
         info.format = format(of: object)
         info.filename = name(of: object)
+        info.storageID = storageID(of: object)
+        info.parentObject = parent(of: object)
+        if quirks.contains(.objectInfoSize64) { info.wideCompressedSize = object.size }
         if quirks.contains(.zeroDimensions) {
             info.imagePixWidth = 0
             info.imagePixHeight = 0

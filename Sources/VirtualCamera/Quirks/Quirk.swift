@@ -28,6 +28,10 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
     case noCard = "no-card"
     case unreadableJPEG = "unreadable-jpeg"
     case dropAtJPEG = "drop-at-jpeg"
+    case objectInfoSize64 = "objectinfo-size64"
+    case storageIDNotAStore = "storage-id-not-a-store"
+    case parentNotAFolder = "parent-not-a-folder"
+    case namelessObjects = "nameless-objects"
 
     public static func < (a: Quirk, b: Quirk) -> Bool { a.rawValue < b.rawValue }
 
@@ -84,6 +88,14 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
             "each folder's first JPEG cannot be read: GetObject and GetPartialObject answer GeneralError (0x2002), as for a damaged file"
         case .dropAtJPEG:
             "the connection closes when a folder's first JPEG is asked for (a camera switched off, a Wi-Fi link lost)"
+        case .objectInfoSize64:
+            "ObjectInfo carries ObjectCompressedSize as 64 bits, every later field 4 bytes on, as Samsung Galaxy phones' MTP did"
+        case .storageIDNotAStore:
+            "every object's StorageID (ObjectInfo, property lists) is 0x1000xxxx, which is no store, as Canon EOS bodies over PTP/IP"
+        case .parentNotAFolder:
+            "each folder's second file gives the folder's first file as its ParentObject (ObjectInfo, property lists)"
+        case .namelessObjects:
+            "every object's name is empty (ObjectInfo, property lists): a listing with nothing to show"
         case .uploadsOnReadOnly:
             "a read-only card (serve --read-only) still lists SendObjectInfo and SendObject, which answer StoreReadOnly (0x200E), as QEMU's read-only usb-mtp"
         }

@@ -8,6 +8,9 @@ struct PropListRow {
     /// The name reported (a quirk may change it); the stand-in marks where an unpaired surrogate goes.
     let name: String
     let format: ObjectFormatCode
+    /// The StorageID and ParentObject reported (quirks may change them).
+    let storageID: UInt32
+    let parent: UInt32
     /// The object whose name properties are missing (`truncated-objectinfo`).
     let truncated: Bool
     let facts: VideoFacts?
@@ -21,7 +24,7 @@ protocol PropListOutput {
 /// The elements a camera lists for each row, for a given choice of properties. Each property's kind is
 /// found once per list, not once per object (a card of 100,000 objects makes 1.5 million elements).
 struct PropListEncoding {
-    private enum Kind { case name, format, date, video, other }
+    private enum Kind { case name, format, date, video, storage, parent, other }
     private let plan: [(code: ObjectPropertyCode, kind: Kind)]
     private let zeroDimensions: Bool
     private let card: Card
@@ -32,6 +35,8 @@ struct PropListEncoding {
             case .objectFileName, .name: (code, .name)
             case .objectFormat: (code, .format)
             case .dateCreated, .dateModified: (code, .date)
+            case .storageID: (code, .storage)
+            case .parentObject: (code, .parent)
             case _ where ObjectProperties.videoOnly.contains(code): (code, .video)
             default: (code, .other)
             }
@@ -53,6 +58,10 @@ struct PropListEncoding {
                 out.element(h, code, .uint16(row.format.rawValue))
             case .date:
                 out.element(h, code, .string(dates.format(row.object.modified)))
+            case .storage:
+                out.element(h, code, .uint32(row.storageID))
+            case .parent:
+                out.element(h, code, .uint32(row.parent))
             case .video:
                 guard let facts = row.facts, let value = ObjectProperties.value(code, of: facts) else { continue }
                 out.element(h, code, zeroDimensions && (code == .width || code == .height) ? .uint32(0) : value)

@@ -101,7 +101,8 @@ extension ResponderSession {
                 surrogateNames.insert(name)
             }
             rows.append(PropListRow(
-                object: object, name: name, format: shownFormat, truncated: presentation.isTruncated(object),
+                object: object, name: name, format: shownFormat, storageID: presentation.storageID(of: object),
+                parent: presentation.parent(of: object), truncated: presentation.isTruncated(object),
                 facts: wantsVideo ? videos.facts(for: object) : nil))
         }
         return PropListSource(rows: rows, encoding: encoding, surrogateNames: surrogateNames)

@@ -8,6 +8,9 @@ enum CatalogDescription {
         let files = catalog.fileCount
         let folders = catalog.folderPaths.count
         let counts = "\(files) file\(files == 1 ? "" : "s") in \(folders) folder\(folders == 1 ? "" : "s")"
+        if let unreadable = catalog.unreadable, catalog.state != .syncing, catalog.state != .reset {
+            return "unreadable: " + SafeText.display(ErrorWords.sentence(for: unreadable))
+        }
         switch catalog.state {
         case .upToDate: return "up-to-date: \(counts)"
         case .incomplete:

@@ -11,6 +11,7 @@ struct RefreshCommand: ShellCommand {
         let session = try shell.requireCamera()
         try shell.interruptibly(session) { try session.catalog.reload() }
         let catalog = session.catalog
+        if let unreadable = catalog.unreadable { throw unreadable }
         shell.state.catalogReloaded(lookup: { catalog.file(atPath: $0) }, folderExists: { catalog.isFolder($0) })
         shell.output.line(CatalogDescription.line(for: catalog))
         return .success

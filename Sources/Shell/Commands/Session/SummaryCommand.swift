@@ -37,7 +37,11 @@ struct SummaryCommand: ShellCommand {
                     + (storage.readOnly ? " (read-only)" : ""),
             ])
         }
-        rows.append(["files:", "\(fileCount) in \(catalog.folderPaths.count) folders (\(catalog.state.rawValue))"])
+        if let unreadable = catalog.unreadable {
+            rows.append(["files:", "none readable: the camera named \(unreadable.lost.count) objects and none could be read (see 'state')"])
+        } else {
+            rows.append(["files:", "\(fileCount) in \(catalog.folderPaths.count) folders (\(catalog.state.rawValue))"])
+        }
         rows.append(["can:", abilities.isEmpty ? "nothing beyond downloads" : abilities.joined(separator: ", ")])
         let safe = rows.map { $0.map(SafeText.display) }
         for line in ColumnTable(rows: safe).lines() { shell.output.line(line) }
