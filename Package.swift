@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "FujiWiFi", dependencies: ["PTP", "POSIX"]),
 
         // Media containers read through random access
-        .target(name: "MediaFormats"),
+        .target(name: "MediaFormats", dependencies: ["POSIX"]),
 
         // Pictures: JPEG decode/encode and scaling (libjpeg-turbo), and drawing them in a terminal
         .target(name: "Imaging", dependencies: ["CTurboJPEG"]),

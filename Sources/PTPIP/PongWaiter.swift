@@ -7,50 +7,44 @@ import PTP
 /// Its timeout is measured on an injected clock (`PTPIPTimeouts.clock`, the monotonic clock unless a test
 /// gives a manual one): the deadline is a moment on that clock, and the wait ends when the clock reads past it,
 /// so a wall-clock jump neither cuts it short nor stretches it, and a test drives it without waiting.
-final class PongWaiter: @unchecked Sendable {
-    // Safety: `pongs` and `closed` are only touched with `condition` held.
-    private let condition = NSCondition()
-    private var pongs = 0
-    private var closed = false
+final class PongWaiter: Sendable {
+    private struct State {
+        var pongs = 0
+        var closed = false
+        /// How often a manual clock's owner said it moved the time.
+        var clockMoves = 0
+    }
+
+    private let state = LockedCondition(State())
     private let clock: any WaitClock
 
     init(clock: any WaitClock = MonotonicClock()) { self.clock = clock }
 
     /// The count to pass to `wait(after:)`; take it before sending the Ping.
-    var current: Int { condition.withLock { pongs } }
+    var current: Int { state.withLock { $0.pongs } }
 
-    func received() {
-        condition.withLock {
-            pongs += 1
-            condition.broadcast()
-        }
-    }
+    func received() { state.change { $0.pongs += 1 } }
 
     /// No Pong can come any more (the event socket ended).
-    func close() {
-        condition.withLock {
-            closed = true
-            condition.broadcast()
-        }
-    }
+    func close() { state.change { $0.closed = true } }
 
     /// Wakes a waiter to read its clock again: what a manual clock's owner calls after moving its time.
-    func clockMoved() {
-        condition.withLock { condition.broadcast() }
-    }
+    func clockMoved() { state.change { $0.clockMoves += 1 } }
 
     /// Waits for a Pong after the `count`-th one, for at most `timeout` seconds of the clock.
-    func wait(after count: Int, timeout: TimeInterval, peer: String) throws {
-        condition.lock()
-        defer { condition.unlock() }
+    func wait(after count: Int, timeout: Double, peer: String) throws {
         let deadline = clock.now() + timeout
-        while pongs <= count {
-            if closed { throw PTPError.connectionClosed("event connection to \(peer) ended before its Pong") }
+        while true {
+            let seen = state.withLock { $0 }
+            if seen.pongs > count { return }
+            if seen.closed { throw PTPError.connectionClosed("event connection to \(peer) ended before its Pong") }
             let left = deadline - clock.now()
             if left <= 0 { throw PTPError.timeout("no Pong from \(peer) within \(formatSeconds(timeout))") }
-            // The condition's own wait is on the wall clock; it only bounds one pass of this loop, whose
-            // verdict comes from `clock`.
-            _ = condition.wait(until: Date(timeIntervalSinceNow: left))
+            // One pass, until something changes or `left` seconds pass on the monotonic clock: the verdict is
+            // `clock`'s, read again above.
+            _ = state.wait(until: .after(left), for: {
+                $0.pongs != seen.pongs || $0.closed || $0.clockMoves != seen.clockMoves
+            })
         }
     }
 }

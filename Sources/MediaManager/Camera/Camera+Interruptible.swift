@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// How an interruptible piece of work on the camera ended when it was interrupted.
@@ -59,47 +60,42 @@ extension Camera {
 
 /// The watcher's side of `interruptibly`: waits (in slices) for the work to finish or for an interrupt,
 /// then gives the request under way `grace` seconds before closing the connection.
-final class InterruptWatch: @unchecked Sendable {
-    // Safety: `finished`, `outcome` and `exited` are only touched with `condition` held.
-    enum Outcome { case none, sawInterrupt, closedConnection }
-    private let condition = NSCondition()
-    private var finished = false
-    private var exited = false
-    private var outcome = Outcome.none
+final class InterruptWatch: Sendable {
+    enum Outcome: Sendable { case none, sawInterrupt, closedConnection }
+    private struct State {
+        var finished = false
+        var exited = false
+        var outcome = Outcome.none
+    }
 
-    /// The watcher thread's loop. `close` runs at most once, and never after `finish` began.
-    func run(grace: TimeInterval, cancelled: @Sendable () -> Bool, close: () -> Void) {
-        condition.lock()
-        defer {
-            exited = true
-            condition.broadcast()
-            condition.unlock()
+    private let state = LockedCondition(State())
+
+    /// The watcher thread's loop. `close` runs at most once, and never after `finish` began. `cancelled` and
+    /// `close` are called without the watch's lock held.
+    func run(grace: Double, cancelled: @Sendable () -> Bool, close: () -> Void) {
+        defer { state.change { $0.exited = true } }
+        while !cancelled() {
+            if state.wait(until: .after(Camera.interruptPollInterval), for: { $0.finished }) { return }
         }
-        while !finished && !cancelled() {
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Camera.interruptPollInterval))
+        let closing: Bool = state.withLock { state in
+            guard !state.finished else { return false }
+            state.outcome = .sawInterrupt
+            return true
         }
-        guard !finished else { return }
-        outcome = .sawInterrupt
-        let deadline = Date(timeIntervalSinceNow: grace)
-        while !finished {
-            if !condition.wait(until: deadline) && !finished {
-                outcome = .closedConnection
-                // Closing wakes the request waiting on the device; `finish` waits for the watcher to exit.
-                condition.unlock()
-                close()
-                condition.lock()
-                return
-            }
+        guard closing else { return }
+        if state.wait(until: .after(grace), for: { $0.finished }) { return }
+        let stillRunning: Bool = state.withLock { state in
+            guard !state.finished else { return false }
+            state.outcome = .closedConnection
+            return true
         }
+        // Closing wakes the request waiting on the device; `finish` waits for the watcher to exit.
+        if stillRunning { close() }
     }
 
     /// Called when the work ended: stops the watcher, waits for it to exit, and says what it saw.
     func finish() -> Outcome {
-        condition.lock()
-        defer { condition.unlock() }
-        finished = true
-        condition.broadcast()
-        while !exited { condition.wait() }
-        return outcome
+        state.change { $0.finished = true }
+        return state.wait(until: nil, for: { $0.exited }, then: { $0.outcome }) ?? .none
     }
 }

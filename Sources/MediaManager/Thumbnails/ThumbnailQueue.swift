@@ -1,13 +1,14 @@
 import Foundation
+import POSIX
 
 /// A queue of thumbnail fetches, run one at a time in order on a worker thread (the device answers one
 /// request at a time anyway), like the seed's fetch-task scheduler: tasks can be moved to the front or
 /// the end, the queue suspended and resumed, and optionally suspended by itself after a failure.
-public final class ThumbnailQueue<Key: Hashable & Sendable>: @unchecked Sendable {
+public final class ThumbnailQueue<Key: Hashable & Sendable>: Sendable {
     public typealias Completion = @Sendable (Key, Result<[UInt8], Error>) -> Void
 
     /// One fetch and everyone waiting for it.
-    private struct Task {
+    private struct Task: Sendable {
         var key: Key
         var completions: [Completion]
 
@@ -16,11 +17,21 @@ public final class ThumbnailQueue<Key: Hashable & Sendable>: @unchecked Sendable
         }
     }
 
-    private let condition = NSCondition()
-    private var tasks: [Task] = []
-    private var suspended = false
-    private var running: Key?
-    private var workerActive = false
+    private struct State {
+        var tasks: [Task] = []
+        var suspended = false
+        var running: Key?
+        var workerActive = false
+
+        /// Marks the worker started when there is work for one and none runs; says whether to start it.
+        mutating func needsWorker() -> Bool {
+            guard !workerActive, !suspended, !tasks.isEmpty else { return false }
+            workerActive = true
+            return true
+        }
+    }
+
+    private let state = LockedCondition(State())
     private let fetch: @Sendable (Key) throws -> [UInt8]
     /// When set, a failed fetch suspends the queue (the seed's suspendAfterSingleFetchTaskFailure).
     public let suspendAfterFailure: Bool
@@ -33,79 +44,60 @@ public final class ThumbnailQueue<Key: Hashable & Sendable>: @unchecked Sendable
     /// Adds a fetch at the end; a key already pending keeps its place and gets the new completion too, so
     /// the camera is asked once. (A key that is running now is fetched again: its answer may be on its way.)
     public func enqueue(_ key: Key, completion: @escaping Completion) {
-        condition.lock()
-        if let index = tasks.firstIndex(where: { $0.key == key }) {
-            tasks[index].completions.append(completion)
-        } else {
-            tasks.append(Task(key: key, completions: [completion]))
+        let start = state.change { state -> Bool in
+            if let index = state.tasks.firstIndex(where: { $0.key == key }) {
+                state.tasks[index].completions.append(completion)
+            } else {
+                state.tasks.append(Task(key: key, completions: [completion]))
+            }
+            return state.needsWorker()
         }
-        startWorkerLocked()
-        condition.unlock()
+        if start { startWorker() }
     }
 
     /// The keys waiting, in the order they will run (the running one excluded).
-    public var pending: [Key] {
-        condition.lock()
-        defer { condition.unlock() }
-        return tasks.map(\.key)
-    }
+    public var pending: [Key] { state.withLock { $0.tasks.map(\.key) } }
 
-    public var isSuspended: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return suspended
-    }
+    public var isSuspended: Bool { state.withLock { $0.suspended } }
 
     public func moveToFront(_ key: Key) { move(key, toFront: true) }
     public func moveToEnd(_ key: Key) { move(key, toFront: false) }
 
     private func move(_ key: Key, toFront: Bool) {
-        condition.lock()
-        let moving = tasks.filter { $0.key == key }
-        tasks.removeAll { $0.key == key }
-        tasks = toFront ? moving + tasks : tasks + moving
-        condition.unlock()
+        state.withLock { state in
+            let moving = state.tasks.filter { $0.key == key }
+            state.tasks.removeAll { $0.key == key }
+            state.tasks = toFront ? moving + state.tasks : state.tasks + moving
+        }
     }
 
-    public func suspend() {
-        condition.lock()
-        suspended = true
-        condition.unlock()
-    }
+    public func suspend() { state.withLock { $0.suspended = true } }
 
     public func resume() {
-        condition.lock()
-        suspended = false
-        startWorkerLocked()
-        condition.broadcast()
-        condition.unlock()
+        let start = state.change { state -> Bool in
+            state.suspended = false
+            return state.needsWorker()
+        }
+        if start { startWorker() }
     }
 
     /// Drops every pending task; each completes with `CancellationError`.
     public func cancelAll() {
-        condition.lock()
-        let dropped = tasks
-        tasks.removeAll()
-        condition.broadcast()
-        condition.unlock()
+        let dropped = state.change { state -> [Task] in
+            let dropped = state.tasks
+            state.tasks.removeAll()
+            return dropped
+        }
         for task in dropped { task.complete(.failure(CancellationError())) }
     }
 
     /// Waits until nothing is pending or running (or the queue is suspended), up to `timeout`.
     @discardableResult
-    public func waitUntilIdle(timeout: TimeInterval) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while running != nil || (!tasks.isEmpty && !suspended) {
-            if !condition.wait(until: deadline) { return false }
-        }
-        return true
+    public func waitUntilIdle(timeout: Double) -> Bool {
+        state.wait(until: .after(timeout), for: { $0.running == nil && ($0.tasks.isEmpty || $0.suspended) })
     }
 
-    private func startWorkerLocked() {
-        guard !workerActive, !suspended, !tasks.isEmpty else { return }
-        workerActive = true
+    private func startWorker() {
         let thread = Thread { [self] in work() }
         thread.name = "thumbnail-queue"
         thread.start()
@@ -113,25 +105,24 @@ public final class ThumbnailQueue<Key: Hashable & Sendable>: @unchecked Sendable
 
     private func work() {
         while true {
-            condition.lock()
-            guard !suspended, !tasks.isEmpty else {
-                workerActive = false
-                condition.broadcast()
-                condition.unlock()
-                return
+            let next = state.change { state -> Task? in
+                guard !state.suspended, !state.tasks.isEmpty else {
+                    state.workerActive = false
+                    return nil
+                }
+                let task = state.tasks.removeFirst()
+                state.running = task.key
+                return task
             }
-            let task = tasks.removeFirst()
-            running = task.key
-            condition.unlock()
-
+            guard let task = next else { return }
             let result = Result { try fetch(task.key) }
             task.complete(result)
-
-            condition.lock()
-            running = nil
-            if case .failure = result, suspendAfterFailure { suspended = true }
-            condition.broadcast()
-            condition.unlock()
+            let failed: Bool
+            if case .failure = result { failed = true } else { failed = false }
+            state.change { state in
+                state.running = nil
+                if failed && suspendAfterFailure { state.suspended = true }
+            }
         }
     }
 }

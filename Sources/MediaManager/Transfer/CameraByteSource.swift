@@ -1,15 +1,14 @@
 import Foundation
 import MediaFormats
+import POSIX
 import PTP
 
 /// A camera file as a `ByteRangeSource`: every read is one GetPartialObject, so the MP4 reader and the
 /// player touch only the ranges they need and never download the file. Counts what it read.
-public final class CameraByteSource: ByteRangeSource, @unchecked Sendable {
+public final class CameraByteSource: ByteRangeSource, Sendable {
     public let camera: Camera
     public let file: MediaFile
-    private let lock = NSLock()
-    private var reads = 0
-    private var bytes: UInt64 = 0
+    private let counts = Locked((reads: 0, bytes: UInt64(0)))
     /// Largest single request; bigger reads are split.
     public static let maximumRequest = 16 << 20
 
@@ -19,8 +18,8 @@ public final class CameraByteSource: ByteRangeSource, @unchecked Sendable {
     }
 
     public var length: UInt64 { file.size }
-    public var readCount: Int { lock.withLock { reads } }
-    public var bytesRead: UInt64 { lock.withLock { bytes } }
+    public var readCount: Int { counts.withLock { $0.reads } }
+    public var bytesRead: UInt64 { counts.withLock { $0.bytes } }
 
     public func read(offset: UInt64, count: Int) throws -> [UInt8] {
         guard count > 0, offset < length else { return [] }
@@ -30,9 +29,9 @@ public final class CameraByteSource: ByteRangeSource, @unchecked Sendable {
         while sink.bytes.count < wanted {
             let ask = min(wanted - sink.bytes.count, Self.maximumRequest)
             let got = try camera.read(file, offset: position, count: ask, into: sink)
-            lock.withLock {
-                reads += 1
-                bytes += UInt64(got)
+            counts.withLock {
+                $0.reads += 1
+                $0.bytes += UInt64(got)
             }
             if got == 0 { break }
             position += UInt64(got)

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// Reads the first bytes of the files a run (an import, a batch fetch) is about to write (each whole, when
@@ -10,22 +11,31 @@ import PTP
 /// link lost, a timeout, Ctrl-C) stops it, and the run reads for itself from there and says what failed.
 /// `finish()` stops it and waits for the request in flight, so no request of the run is left on the link
 /// when the run returns.
-public final class FirstBytesReadAhead: @unchecked Sendable {
-    // Safety: everything below `condition` is only touched with it held; `files` and `position` are
-    // constant, the camera and the sizing are safe to use from any thread. An NSCondition rather than a
-    // Mutex: the reader and the run wait on each other, and check-layers refuses Synchronization (TSan
-    // cannot see its futex).
+public final class FirstBytesReadAhead: Sendable {
+    private struct State {
+        var results: [Int: Result<FirstBytes, Error>] = [:]
+        var heldBytes = 0
+        /// Results before this index are taken or dropped (a read that ends before it is not kept).
+        var consumed = 0
+        /// The next file the reader will read.
+        var next = 0
+        var stopped = false
+        var running = true
+
+        /// The reader may start its next read: stopped, done, or room for one more result.
+        func readerMayGo(count: Int, maxFiles: Int, maxBytes: Int) -> Bool {
+            stopped || next >= count || (results.count < maxFiles && (heldBytes < maxBytes || results.isEmpty))
+        }
+
+        mutating func discard(_ index: Int) {
+            if case .success(let first) = results.removeValue(forKey: index) { heldBytes -= first.bytes.count }
+        }
+    }
+
     private let files: [MediaFile]
     private let position: [MediaFile: Int]
-    private let condition = NSCondition()
-    private var results: [Int: Result<FirstBytes, Error>] = [:]
-    private var heldBytes = 0
-    /// Results before this index are taken or dropped (a read that ends before it is not kept).
-    private var consumed = 0
-    /// The next file the reader will read.
-    private var next = 0
-    private var stopped = false
-    private var running = true
+    /// The reader and the run wait on each other through it.
+    private let state = LockedCondition(State())
 
     let maxFiles: Int
     let maxBytes: Int
@@ -41,7 +51,7 @@ public final class FirstBytesReadAhead: @unchecked Sendable {
         self.maxFiles = max(1, maxFiles)
         self.maxBytes = maxBytes
         guard !files.isEmpty else {
-            running = false
+            state.withLock { $0.running = false }
             return
         }
         // The run's priority (a job's requests are background) and its cancellation carry to the reader.
@@ -53,43 +63,35 @@ public final class FirstBytesReadAhead: @unchecked Sendable {
                 }
             }
             if priority == .background { PTPSession.asBackground(work) } else { work() }
-            condition.withLock {
-                running = false
-                condition.broadcast()
-            }
+            state.change { $0.running = false }
         }
         thread.name = "read-ahead"
         thread.start()
     }
 
-    private var isStopped: Bool { condition.withLock { stopped } }
+    private var isStopped: Bool { state.withLock { $0.stopped } }
 
     private func read(camera: Camera, chunkSize: Int, sizing: ChunkSizing?, cancelled: () -> Bool) {
+        let (count, maxFiles, maxBytes) = (files.count, self.maxFiles, self.maxBytes)
         while true {
-            let index: Int? = condition.withLock {
-                while !stopped, next < files.count,
-                    results.count >= maxFiles || (heldBytes >= maxBytes && !results.isEmpty)
-                {
-                    condition.wait()
-                }
-                guard !stopped, next < files.count else { return nil }
-                next += 1
-                return next - 1
-            }
+            let index: Int? = state.wait(
+                until: nil,
+                for: { $0.readerMayGo(count: count, maxFiles: maxFiles, maxBytes: maxBytes) },
+                then: { state -> Int? in
+                    guard !state.stopped, state.next < count else { return nil }
+                    state.next += 1
+                    return state.next - 1
+                }) ?? nil
             guard let index, !cancelled() else { return }
             let result = Result {
                 try FirstBytes.read(files[index], camera: camera, chunkSize: chunkSize, sizing: sizing)
             }
-            let failed = condition.withLock {
-                if index >= consumed {
-                    results[index] = result
-                    if case .success(let first) = result { heldBytes += first.bytes.count }
-                }
-                condition.broadcast()
-                if case .failure(let error) = result { return !Self.cameraAnswered(error) }
-                return false
+            state.change { state in
+                guard index >= state.consumed else { return }
+                state.results[index] = result
+                if case .success(let first) = result { state.heldBytes += first.bytes.count }
             }
-            if failed { return }
+            if case .failure(let error) = result, !Self.cameraAnswered(error) { return }
         }
     }
 
@@ -105,32 +107,29 @@ public final class FirstBytesReadAhead: @unchecked Sendable {
     /// the run reads it itself then.
     public func take(_ file: MediaFile) -> Result<FirstBytes, Error>? {
         guard let index = position[file] else { return nil }
-        return condition.withLock {
-            guard index >= consumed else { return nil }
-            for dropped in consumed..<index { discard(dropped) }
-            consumed = index
-            condition.broadcast()
-            while results[index] == nil && running { condition.wait() }
-            consumed = index + 1
-            let result = results.removeValue(forKey: index)
-            if case .success(let first) = result { heldBytes -= first.bytes.count }
-            condition.broadcast()
-            return result
+        let ahead = state.change { state -> Bool in
+            guard index >= state.consumed else { return false }
+            for dropped in state.consumed..<index { state.discard(dropped) }
+            state.consumed = index
+            return true
         }
-    }
-
-    private func discard(_ index: Int) {
-        if case .success(let first) = results.removeValue(forKey: index) { heldBytes -= first.bytes.count }
+        guard ahead else { return nil }
+        return state.wait(
+            until: nil, for: { $0.results[index] != nil || !$0.running },
+            then: { state -> Result<FirstBytes, Error>? in
+                state.consumed = index + 1
+                let result = state.results.removeValue(forKey: index)
+                if case .success(let first) = result { state.heldBytes -= first.bytes.count }
+                return result
+            }) ?? nil
     }
 
     /// Stops reading and waits until the request in flight, if any, is done.
     public func finish() {
-        condition.withLock {
-            stopped = true
-            condition.broadcast()
-            while running { condition.wait() }
-            results = [:]
-            heldBytes = 0
-        }
+        state.change { $0.stopped = true }
+        _ = state.wait(until: nil, for: { !$0.running }, then: { state in
+            state.results = [:]
+            state.heldBytes = 0
+        })
     }
 }

@@ -13,10 +13,7 @@ import POSIX
 ///
 /// Used from one thread (the batch's): `add`, `take` and `finish`; the results come back tagged, in the
 /// order the files were added.
-final class GroupCommitter: @unchecked Sendable {
-    // Safety: `closed` and `done` are touched only with `condition` locked; `open`, `openBytes`,
-    // `openSince` and `worker` only by the one thread that owns the batch.
-
+final class GroupCommitter {
     /// When a group is closed and handed to the sync.
     struct Policy: Sendable {
         /// Files, or bytes, that close a group.
@@ -30,14 +27,21 @@ final class GroupCommitter: @unchecked Sendable {
     }
 
     typealias Committed = (tag: Int, outcome: Result<DownloadOutcome, Error>)
+    typealias Group = [(tag: Int, part: CompletedPart)]
+
+    /// What the batch's thread and the sync thread share: the groups closed and not yet synced, the
+    /// outcomes not yet taken.
+    private struct Shared {
+        var closed: [Group] = []
+        var done: [Committed] = []
+        var ending = false
+    }
 
     let folder: String
     let policy: Policy
-    private let condition = NSCondition()
-    private var closed: [[(tag: Int, part: CompletedPart)]] = []
-    private var done: [Committed] = []
-    private var ending = false
-    private var open: [(tag: Int, part: CompletedPart)] = []
+    private let shared = LockedCondition(Shared())
+    // The rest belongs to the batch's thread.
+    private var open: Group = []
     private var openBytes: UInt64 = 0
     private var openSince = 0.0
     private var worker: JoinableThread?
@@ -59,11 +63,11 @@ final class GroupCommitter: @unchecked Sendable {
 
     /// The files committed since the last call, in order, without waiting.
     func take() -> [Committed] {
-        condition.lock()
-        defer { condition.unlock() }
-        let taken = done
-        done = []
-        return taken
+        shared.withLock { shared in
+            let taken = shared.done
+            shared.done = []
+            return taken
+        }
     }
 
     /// Commits what is left (the open group with one more sync), waits for the thread, and returns what
@@ -72,13 +76,10 @@ final class GroupCommitter: @unchecked Sendable {
         if worker == nil {
             let last = open
             open = []
-            if !last.isEmpty { append(commit(last)) }
+            if !last.isEmpty { append(Self.commit(last, folder: folder, policy: policy)) }
         } else {
             closeGroup()
-            condition.lock()
-            ending = true
-            condition.broadcast()
-            condition.unlock()
+            shared.change { $0.ending = true }
             worker?.join()
             worker = nil
         }
@@ -87,54 +88,45 @@ final class GroupCommitter: @unchecked Sendable {
 
     private func closeGroup() {
         guard !open.isEmpty else { return }
-        condition.lock()
-        closed.append(open)
-        condition.broadcast()
-        condition.unlock()
+        let group = open
+        shared.change { $0.closed.append(group) }
         open = []
         openBytes = 0
         if worker == nil {
-            worker = try? JoinableThread(name: "group commit") { [self] in work() }
-            if worker == nil { append(commit(takeClosed())) }  // no thread to be had: commit here, in order
+            let (shared, folder, policy) = (shared, folder, policy)
+            worker = try? JoinableThread(name: "group commit") { Self.work(shared, folder: folder, policy: policy) }
+            if worker == nil { append(Self.commit(takeClosed(), folder: folder, policy: policy)) }  // no thread: commit here, in order
         }
     }
 
     /// The worker: each closed group in turn, until `finish` says no more will come.
-    private func work() {
-        condition.lock()
+    private static func work(_ shared: LockedCondition<Shared>, folder: String, policy: Policy) {
         while true {
-            if closed.isEmpty {
-                if ending { break }
-                condition.wait()
-                continue
-            }
-            let group = closed.removeFirst()
-            condition.unlock()
-            let outcomes = commit(group)
-            condition.lock()
-            done += outcomes
+            let next: Group?? = shared.wait(until: nil, for: { !$0.closed.isEmpty || $0.ending }, then: { state in
+                state.closed.isEmpty ? nil : state.closed.removeFirst()
+            })
+            guard let group = next ?? nil else { return }
+            let outcomes = commit(group, folder: folder, policy: policy)
+            shared.withLock { $0.done += outcomes }
         }
-        condition.unlock()
     }
 
     /// One sync, then the renames (a file that appeared at a name meanwhile makes that one fail).
-    private func commit(_ group: [(tag: Int, part: CompletedPart)]) -> [Committed] {
+    private static func commit(_ group: Group, folder: String, policy: Policy) -> [Committed] {
         guard !group.isEmpty else { return [] }
         policy.sync(folder)
         return group.map { item in (item.tag, Result { try item.part.commit() }) }
     }
 
-    private func takeClosed() -> [(tag: Int, part: CompletedPart)] {
-        condition.lock()
-        defer { condition.unlock() }
-        let groups = closed
-        closed = []
-        return groups.flatMap { $0 }
+    private func takeClosed() -> Group {
+        shared.withLock { shared in
+            let groups = shared.closed
+            shared.closed = []
+            return groups.flatMap { $0 }
+        }
     }
 
     private func append(_ outcomes: [Committed]) {
-        condition.lock()
-        done += outcomes
-        condition.unlock()
+        shared.withLock { $0.done += outcomes }
     }
 }

@@ -6,14 +6,30 @@ import Foundation
 /// Thread-safe: transactions from several threads take turns (`TransactionTurns`), one at a time, and a
 /// thread marked background (`PTPSession.asBackground`, a job's chunks) lets every interactive request
 /// waiting go first.
-public final class PTPSession: @unchecked Sendable {
-    // Safety: `nextTransactionID` and `sessionOpen` are only touched during a turn of `turns` (held for the
-    // whole of each transaction, so they run one after another); DeviceInfo lives in a lock of its own, so
-    // asking `supports` never waits for a transaction; `transport` is immutable and Sendable.
+public final class PTPSession: Sendable {
+    // The numbering is taken during a turn of `turns` (held for the whole of each transaction), so ids go
+    // out in the order the transactions run; DeviceInfo lives in a lock of its own, so asking `supports`
+    // never waits for a transaction.
     public let transport: InitiatorTransport
     private let turns = TransactionTurns()
-    private var nextTransactionID: UInt32 = 1
-    private var sessionOpen = false
+    private let numbering = Locked(Numbering())
+
+    /// Whether a session is open, and the id the next transaction in it gets.
+    private struct Numbering {
+        var sessionOpen = false
+        var nextTransactionID: UInt32 = 1
+
+        /// The id for the next transaction, counted on (0 and 0xFFFFFFFF are never used).
+        mutating func next() -> UInt32 {
+            let id = nextTransactionID
+            nextTransactionID = id >= 0xFFFF_FFFE ? 1 : id + 1
+            return id
+        }
+
+        /// GetDeviceInfo's id: the next one in a session, 0 outside one.
+        mutating func nextForDeviceInfo() -> UInt32 { sessionOpen ? next() : 0 }
+    }
+
     private let info = Locked(DeviceInfo())
 
     /// What the device said about itself; filled by `open()`.
@@ -41,8 +57,7 @@ public final class PTPSession: @unchecked Sendable {
             throw PTPError.response(response.code, operation: .openSession)
         }
         turns.exclusively {
-            sessionOpen = true
-            nextTransactionID = 1
+            numbering.withLock { $0 = Numbering(sessionOpen: true, nextTransactionID: 1) }
         }
         let fresh = try getDeviceInfo()
         info.withLock { $0 = fresh }
@@ -57,10 +72,10 @@ public final class PTPSession: @unchecked Sendable {
 
     /// Closes the session (best effort) and the transport.
     public func close() {
-        if turns.exclusively({ sessionOpen }) {
+        if turns.exclusively({ numbering.withLock { $0.sessionOpen } }) {
             _ = try? execute(.closeSession)
         }
-        turns.exclusively { sessionOpen = false }
+        turns.exclusively { numbering.withLock { $0.sessionOpen = false } }
         transport.close()
     }
 
@@ -105,8 +120,7 @@ public final class PTPSession: @unchecked Sendable {
     ) throws -> PTPResponse {
         try checkCancelled()
         let response = try turn {
-            let id = nextTransactionID
-            nextTransactionID = id >= 0xFFFF_FFFE ? 1 : id + 1
+            let id = numbering.withLock { $0.next() }
             return try transport.transact(
                 PTPCommand(operation, transactionID: id, parameters: parameters), dataOut: dataOut, dataIn: dataIn)
         }
@@ -128,8 +142,7 @@ public final class PTPSession: @unchecked Sendable {
         try checkCancelled()
         let sink = BufferSink(limit: 1 << 20)
         let response = try turn {
-            let id = sessionOpen ? nextTransactionID : 0
-            if sessionOpen { nextTransactionID = id >= 0xFFFF_FFFE ? 1 : id + 1 }
+            let id = numbering.withLock { $0.nextForDeviceInfo() }
             return try transport.transact(PTPCommand(.getDeviceInfo, transactionID: id), dataOut: nil, dataIn: sink)
         }
         guard response.code == .ok else { throw PTPError.response(response.code, operation: .getDeviceInfo) }

@@ -29,16 +29,20 @@ extension PTPSession {
 
 /// The turn gate of one session: one transaction at a time; when the session is free, an interactive
 /// caller waiting goes before any background one. Waiting callers with a cancellation test ask it a few
-/// times a second, so Ctrl-C ends a wait for the turn too.
-final class TransactionTurns: @unchecked Sendable {
-    // Safety: `busy` and the waiting counts are only touched with `condition` held.
-    private let condition = NSCondition()
-    private var busy = false
-    private var interactiveWaiting = 0
-    private var backgroundWaiting = 0
+/// times a second (never with the gate's lock held), so Ctrl-C ends a wait for the turn too.
+final class TransactionTurns: Sendable {
+    private struct State {
+        var busy = false
+        var interactiveWaiting = 0
+        var backgroundWaiting = 0
+
+        func mayGo(interactive: Bool) -> Bool { !busy && (interactive || interactiveWaiting == 0) }
+    }
+
+    private let state = LockedCondition(State())
 
     /// How often a waiting caller with a cancellation test asks it.
-    static let cancellationPoll: TimeInterval = 0.05
+    static let cancellationPoll: Double = 0.05
 
     /// Runs `body` once it is the caller's turn; throws `CancellationError` when `cancelled` says so
     /// before then.
@@ -58,46 +62,35 @@ final class TransactionTurns: @unchecked Sendable {
 
     /// Callers waiting for a turn now, of each priority (tests, and `jobs` in the shell).
     var waiting: (interactive: Int, background: Int) {
-        condition.withLock { (interactiveWaiting, backgroundWaiting) }
+        state.withLock { ($0.interactiveWaiting, $0.backgroundWaiting) }
     }
 
     /// Returns once `predicate` holds for the waiting counts, or after `timeout` seconds; says which.
-    /// (Tests wait on it to know a caller is queued, rather than sleeping.)
-    func wait(timeout: TimeInterval, until predicate: ((interactive: Int, background: Int)) -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !predicate((interactiveWaiting, backgroundWaiting)) {
-            if !condition.wait(until: deadline) { return predicate((interactiveWaiting, backgroundWaiting)) }
-        }
-        return true
+    /// (Tests wait on it to know a caller is queued, rather than sleeping.) `predicate` runs with the gate's
+    /// lock held: it must only look at the counts.
+    func wait(timeout: Double, until predicate: ((interactive: Int, background: Int)) -> Bool) -> Bool {
+        state.wait(until: .after(timeout), for: { predicate(($0.interactiveWaiting, $0.backgroundWaiting)) })
     }
 
     private func take(_ priority: TransactionPriority, cancelled: (() -> Bool)?) throws {
-        condition.lock()
-        defer { condition.unlock() }
         let interactive = priority == .interactive
-        if interactive { interactiveWaiting += 1 } else { backgroundWaiting += 1 }
-        condition.broadcast()
-        defer {
-            if interactive { interactiveWaiting -= 1 } else { backgroundWaiting -= 1 }
-            condition.broadcast()
+        state.change { state in
+            if interactive { state.interactiveWaiting += 1 } else { state.backgroundWaiting += 1 }
         }
-        while busy || (!interactive && interactiveWaiting > 0) {
-            if let cancelled {
-                if cancelled() { throw CancellationError() }
-                _ = condition.wait(until: Date(timeIntervalSinceNow: Self.cancellationPoll))
-            } else {
-                condition.wait()
+        defer {
+            state.change { state in
+                if interactive { state.interactiveWaiting -= 1 } else { state.backgroundWaiting -= 1 }
             }
         }
-        busy = true
+        while true {
+            if let cancelled, cancelled() { throw CancellationError() }
+            let slice: Deadline? = cancelled == nil ? nil : .after(Self.cancellationPoll)
+            let taken: Void? = state.wait(until: slice, for: { $0.mayGo(interactive: interactive) }, then: { $0.busy = true })
+            if taken != nil { return }
+        }
     }
 
     private func release() {
-        condition.withLock {
-            busy = false
-            condition.broadcast()
-        }
+        state.change { $0.busy = false }
     }
 }

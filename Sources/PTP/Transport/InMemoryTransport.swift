@@ -19,7 +19,7 @@ public enum InMemoryTransport {
     }
 }
 
-enum InMemoryMessage {
+enum InMemoryMessage: Sendable {
     case command(IncomingCommand)
     case dataStart(transactionID: UInt32, length: UInt64)
     case data([UInt8])
@@ -28,48 +28,47 @@ enum InMemoryMessage {
 }
 
 /// A blocking FIFO with close and a receive timeout.
-final class MessageQueue: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var items: [InMemoryMessage] = []
-    private var head = 0
-    private var closed = false
+final class MessageQueue: Sendable {
+    private struct State {
+        var items: [InMemoryMessage] = []
+        var head = 0
+        var closed = false
+    }
+
+    private let state = LockedCondition(State())
     let timeout: TimeInterval
 
     init(timeout: TimeInterval) { self.timeout = timeout }
 
     func put(_ message: InMemoryMessage) throws {
-        condition.lock()
-        defer { condition.unlock() }
-        if closed { throw PTPError.connectionClosed("in-memory peer closed") }
-        items.append(message)
-        condition.signal()
+        let accepted = state.change { state -> Bool in
+            guard !state.closed else { return false }
+            state.items.append(message)
+            return true
+        }
+        if !accepted { throw PTPError.connectionClosed("in-memory peer closed") }
     }
 
     /// The next message, nil when closed and drained.
     func take() throws -> InMemoryMessage? {
-        condition.lock()
-        defer { condition.unlock() }
-        // The bound is a monotonic deadline; the condition's wall-clock wait only paces one pass.
-        let deadline = Deadline.after(timeout)
-        while head == items.count {
-            if closed { return nil }
-            if deadline.hasPassed { throw PTPError.timeout("no message from in-memory peer") }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: deadline.remaining))
-        }
-        let message = items[head]
-        head += 1
-        if head > 64, head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
-        return message
+        let next: InMemoryMessage?? = state.wait(
+            until: .after(timeout), for: { $0.head < $0.items.count || $0.closed },
+            then: { state -> InMemoryMessage? in
+                guard state.head < state.items.count else { return nil }
+                let message = state.items[state.head]
+                state.head += 1
+                if state.head > 64, state.head * 2 > state.items.count {
+                    state.items.removeFirst(state.head)
+                    state.head = 0
+                }
+                return message
+            })
+        guard let next else { throw PTPError.timeout("no message from in-memory peer") }
+        return next
     }
 
     func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
+        state.change { $0.closed = true }
     }
 }
 
@@ -92,7 +91,7 @@ private func send(_ source: DataSource, transactionID: UInt32, chunkSize: Int, t
     try queue.put(.dataEnd)
 }
 
-public final class InMemoryInitiator: InitiatorTransport, @unchecked Sendable {
+public final class InMemoryInitiator: InitiatorTransport, Sendable {
     let outgoing: MessageQueue
     let incoming: MessageQueue
     let handler: EventHandlerBox
@@ -143,7 +142,7 @@ public final class InMemoryInitiator: InitiatorTransport, @unchecked Sendable {
     }
 }
 
-public final class InMemoryResponder: ResponderTransport, @unchecked Sendable {
+public final class InMemoryResponder: ResponderTransport, Sendable {
     let outgoing: MessageQueue
     let incoming: MessageQueue
     let events: DispatchQueue
