@@ -2,6 +2,7 @@
 // `USBInterfaceSummary` and `LibUSBError`.
 import CLibUSB
 import Foundation
+import POSIX
 
 // MARK: Errors
 
@@ -268,6 +269,8 @@ private func openProblem(_ error: LibUSBError) -> String {
 /// at once are fine (libusb is thread-safe); `close` waits for none of them. Bulk and interrupt transfers
 /// go through `msh_libusb_transfer`, so that `interruptTransfers` ends one in progress within 0.1 s.
 final class LibUSBPipe: USBPipe, @unchecked Sendable {
+    // Safe because it wraps C handles that libusb lets any thread use; `interrupted` is read and written
+    // atomically by C; the one flag of its own is in a Locked.
     let handle: LibUSBDeviceHandle
     private let interfaceNumber: Int32
     let bulkInAddress: UInt8
@@ -277,8 +280,7 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
     let bulkInPacketSize: Int
     let bulkOutPacketSize: Int
     var hasInterruptIn: Bool { interruptInAddress != nil }
-    private let lock = NSLock()
-    private var closed = false
+    private let closed = Locked(false)
     /// Raised by `interruptTransfers` (read by C, atomically).
     let interrupted: UnsafeMutablePointer<Int32> = {
         let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
@@ -331,7 +333,7 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
     }
 
     func openHandle() throws(LibUSBError) -> OpaquePointer {
-        let isClosed = lock.withLock { closed }
+        let isClosed = closed.withLock { $0 }
         if isClosed { throw .noDevice }
         if msh_flag_is_raised(interrupted) != 0 { throw .interrupted }
         return handle.raw
@@ -438,7 +440,7 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
     }
 
     func close() {
-        let first = lock.withLock {
+        let first = closed.withLock { closed in
             defer { closed = true }
             return !closed
         }

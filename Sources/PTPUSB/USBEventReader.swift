@@ -4,39 +4,41 @@ import PTP
 
 /// Reads event containers from the interrupt-in endpoint on a thread of its own and hands them to the
 /// handler. Polls with a short timeout so `stop` returns quickly; ends by itself when the device goes.
-final class USBEventReader: @unchecked Sendable {
-    // Safety: `handler`, `stopped` and `thread` are only touched with `lock` held; `pipe`'s interrupt
-    // endpoint is read by the reader thread alone (libusb is thread-safe for the rest).
+final class USBEventReader: Sendable {
+    /// The interrupt endpoint is read by the reader thread alone (libusb is thread-safe for the rest).
     private let pipe: USBPipe
-    private let lock = NSLock()
-    private var handler: (@Sendable (PTPEvent) -> Void)?
-    private var stopped = false
-    private var thread: JoinableThread?
+    private let state = Locked(State())
+
+    private struct State {
+        var handler: (@Sendable (PTPEvent) -> Void)?
+        var stopped = false
+        var thread: JoinableThread?
+    }
     /// How long each interrupt read waits before checking for `stop`.
     static let pollInterval: TimeInterval = 0.25
 
     init(pipe: USBPipe) { self.pipe = pipe }
 
-    func setHandler(_ handler: (@Sendable (PTPEvent) -> Void)?) { lock.withLock { self.handler = handler } }
+    func setHandler(_ handler: (@Sendable (PTPEvent) -> Void)?) { state.withLock { $0.handler = handler } }
 
-    func deliver(_ event: PTPEvent) { lock.withLock { handler }?(event) }
+    func deliver(_ event: PTPEvent) { state.withLock { $0.handler }?(event) }
 
     func start() throws(SystemError) {
         let thread = try JoinableThread(name: "usb-events") { [self] in run() }
-        lock.withLock { self.thread = thread }
+        state.withLock { $0.thread = thread }
     }
 
     /// Stops delivery and waits for the thread to end (unless called from it, from an event handler).
     func stop() {
-        let thread = lock.withLock {
-            stopped = true
-            handler = nil
-            return self.thread
+        let thread = state.withLock { state in
+            state.stopped = true
+            state.handler = nil
+            return state.thread
         }
         thread?.join()  // does nothing on the thread itself
     }
 
-    private var isStopped: Bool { lock.withLock { stopped } }
+    private var isStopped: Bool { state.withLock { $0.stopped } }
 
     private func run() {
         // Up to 1024 bytes: a whole number of packets for any interrupt endpoint, room for any event.

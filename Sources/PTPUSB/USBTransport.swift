@@ -16,6 +16,8 @@ import PTP
 /// tried again (`USBTransport+OpenRecovery.swift`). An unplugged device ends every later call with
 /// `PTPError.connectionClosed`.
 public final class USBTransport: InitiatorTransport, @unchecked Sendable {
+    // Safe because `inbound`'s buffers are used only inside a transaction (under `transactionLock`); the
+    // rest of the mutable state is in `state`, a Locked.
     public let timeouts: USBTimeouts
     /// The device, when it was opened from the bus (nil over a test pipe).
     public let camera: USBCameraDescription?
@@ -28,18 +30,28 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
     let inbound: BulkInStream
     private let outboundChunk: Int
     let events: USBEventReader?
-    /// One transaction at a time; recursive so a sink that closes the transport cannot deadlock it.
-    private let transactionLock = NSRecursiveLock()
-    private let stateLock = NSLock()
-    private var closed = false
-    /// Set once the device is gone: every later call fails with it.
-    private var goneBecause: PTPError?
-    /// Where recovery steps are told (`--debug-ptp`); see `setLog`.
-    private var logLine: (@Sendable (String) -> Void)? = USBTransport.standardErrorLogIfDebugging
-    /// True once the device answered a transaction in step: the open recovery is for the first command.
-    private var answered = false
-    /// A transaction id the device sent that was not ours: the transaction another program abandoned.
-    var strayTransactionID: UInt32?
+    /// One transaction at a time; reentrant so a sink that closes the transport cannot deadlock it.
+    private let transactionLock = ReentrantMutex()
+    private let state = Locked(State())
+
+    private struct State {
+        var closed = false
+        /// Set once the device is gone: every later call fails with it.
+        var goneBecause: PTPError?
+        /// Where recovery steps are told (`--debug-ptp`); see `setLog`.
+        var logLine: (@Sendable (String) -> Void)? = USBTransport.standardErrorLogIfDebugging
+        /// True once the device answered a transaction in step: the open recovery is for the first command.
+        var answered = false
+        /// A transaction id the device sent that was not ours: the transaction another program abandoned.
+        /// Set and read inside a transaction (under `transactionLock`), kept here all the same.
+        var strayTransactionID: UInt32?
+    }
+
+    /// A transaction id the device sent that was not ours (see `State`).
+    var strayTransactionID: UInt32? {
+        get { state.withLock { $0.strayTransactionID } }
+        set { state.withLock { $0.strayTransactionID = newValue } }
+    }
 
     /// The time of the recovery loops' bounds (a manual one in tests).
     let clock: any WaitClock
@@ -94,9 +106,9 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
 
     /// Sends each step the transport takes to recover a device to `log` (one line each, for `--debug-ptp`);
     /// nil sends them nowhere. Until set, they go to standard error when `MEDIASHELL_USB_DEBUG` is set.
-    public func setLog(_ log: (@Sendable (String) -> Void)?) { stateLock.withLock { logLine = log } }
+    public func setLog(_ log: (@Sendable (String) -> Void)?) { state.withLock { $0.logLine = log } }
 
-    func log(_ line: String) { stateLock.withLock { logLine }?("usb: " + line) }
+    func log(_ line: String) { state.withLock { $0.logLine }?("usb: " + line) }
 
     private static let standardErrorLogIfDebugging: (@Sendable (String) -> Void)? = {
         guard !(ProcessInfo.processInfo.environment["MEDIASHELL_USB_DEBUG"] ?? "").isEmpty else { return nil }
@@ -136,29 +148,29 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
     // MARK: Transactions
 
     public func transact(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
-        transactionLock.lock()
-        defer { transactionLock.unlock() }
-        try checkOpen()
-        let first = recoversFirstCommand && !stateLock.withLock({ answered })
-        let watched = dataIn.map(WatchedSink.init)
-        do {
-            let response = try exchange(command, dataOut: dataOut, dataIn: watched)
-            stateLock.withLock { answered = true }
-            return response
-        } catch let failure as ExchangeFailure {
-            // Closed from another thread (Ctrl-C): nothing to recover, the interface is going away.
-            if stateLock.withLock({ closed }) {
-                throw PTPError.connectionClosed("the USB connection to \(peer) was closed during \(command.code)")
-            }
-            // Retried only when nothing of it reached the caller yet: no data sent, none delivered.
-            if first, failure.leavesDeviceStuck, dataOut == nil, watched?.touched != true {
-                let response = try recoverFirstCommand(command, failure: failure) {
-                    try exchange(command, dataOut: nil, dataIn: dataIn)
-                }
-                stateLock.withLock { answered = true }
+        try transactionLock.withLock { () throws -> PTPResponse in
+            try checkOpen()
+            let first = recoversFirstCommand && !state.withLock { $0.answered }
+            let watched = dataIn.map(WatchedSink.init)
+            do {
+                let response = try exchange(command, dataOut: dataOut, dataIn: watched)
+                state.withLock { $0.answered = true }
                 return response
+            } catch let failure as ExchangeFailure {
+                // Closed from another thread (Ctrl-C): nothing to recover, the interface is going away.
+                if state.withLock({ $0.closed }) {
+                    throw PTPError.connectionClosed("the USB connection to \(peer) was closed during \(command.code)")
+                }
+                // Retried only when nothing of it reached the caller yet: no data sent, none delivered.
+                if first, failure.leavesDeviceStuck, dataOut == nil, watched?.touched != true {
+                    let response = try recoverFirstCommand(command, failure: failure) {
+                        try exchange(command, dataOut: nil, dataIn: dataIn)
+                    }
+                    state.withLock { $0.answered = true }
+                    return response
+                }
+                throw settle(failure, after: command)
             }
-            throw settle(failure, after: command)
         }
     }
 
@@ -207,9 +219,9 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
     }
 
     private func checkOpen() throws {
-        try stateLock.withLock {
-            if let goneBecause { throw goneBecause }
-            if closed { throw PTPError.connectionClosed("the USB connection to \(peer) was closed") }
+        try state.withLock { state throws(PTPError) in
+            if let goneBecause = state.goneBecause { throw goneBecause }
+            if state.closed { throw PTPError.connectionClosed("the USB connection to \(peer) was closed") }
         }
     }
 
@@ -222,7 +234,7 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
         case .noDevice:
             let gone = PTPError.connectionClosed(
                 "\(peer) was disconnected during \(operation) (\(error.name)); plug it in and open it again")
-            stateLock.withLock { if goneBecause == nil { goneBecause = gone } }
+            state.withLock { if $0.goneBecause == nil { $0.goneBecause = gone } }
             return gone
         case .pipe:
             return .protocolViolation(
@@ -308,9 +320,9 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
     /// ended at once (its transfer interrupted, no recovery attempted: it fails with
     /// `PTPError.connectionClosed`), so closing never waits out a transfer's timeout or a long data phase.
     public func close() {
-        let first = stateLock.withLock {
-            defer { closed = true }
-            return !closed
+        let first = state.withLock { state in
+            defer { state.closed = true }
+            return !state.closed
         }
         guard first else { return }
         pipe.interruptTransfers()
