@@ -72,7 +72,7 @@ let package = Package(
                 "Imaging", "MediaFormats", "TerminalKit", "POSIX",
             ]),
         // The virtual camera as a program of its own: `mediashell serve`
-        .target(name: "Serve", dependencies: ["PTP", "PTPIP", "VirtualCamera", "Thumbnails", "TerminalKit"]),
+        .target(name: "Serve", dependencies: ["PTP", "PTPIP", "FujiWiFi", "VirtualCamera", "Thumbnails", "TerminalKit"]),
         // The entry: picks the program (the shell, serve, devices)
         .executableTarget(name: "mediashell", dependencies: ["Shell", "Serve", "TerminalKit"]),
 
@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "FujiWiFiTests", dependencies: ["TestSupport", "PTP", "FujiWiFi", "POSIX"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["TestSupport", "PTP", "POSIX", "VirtualCamera", "MediaFormats"]),
-        .testTarget(name: "MediaManagerTests", dependencies: ["TestSupport", "MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "POSIX", "VirtualCamera"]),
+        .testTarget(name: "MediaManagerTests", dependencies: ["TestSupport", "MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "FujiWiFi", "POSIX", "VirtualCamera"]),
         .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(
             name: "ShellTests",
