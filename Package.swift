@@ -72,7 +72,7 @@ let package = Package(
                 "Imaging", "MediaFormats", "TerminalKit", "POSIX",
             ]),
         // The virtual camera as a program of its own: `mediashell serve`
-        .target(name: "Serve", dependencies: ["PTP", "PTPIP", "VirtualCamera", "Thumbnails", "TerminalKit"]),
+        .target(name: "Serve", dependencies: ["PTP", "PTPIP", "FujiWiFi", "VirtualCamera", "Thumbnails", "TerminalKit"]),
         // The entry: picks the program (the shell, serve, devices)
         .executableTarget(name: "mediashell", dependencies: ["Shell", "Serve", "TerminalKit"]),
 
@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "FujiWiFiTests", dependencies: ["TestSupport", "PTP", "FujiWiFi", "POSIX"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["TestSupport", "PTP", "POSIX", "VirtualCamera", "MediaFormats"]),
-        .testTarget(name: "MediaManagerTests", dependencies: ["TestSupport", "MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "POSIX", "VirtualCamera"]),
+        .testTarget(name: "MediaManagerTests", dependencies: ["TestSupport", "MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "FujiWiFi", "POSIX", "VirtualCamera"]),
         .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(
             name: "ShellTests",
@@ -96,6 +96,8 @@ let package = Package(
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"]),
         .testTarget(name: "RepositoryTests", dependencies: ["TestSupport"]),
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "PTP", "PTPIP", "MediaFormats", "POSIX"]),
+        // The fuzz targets' seeds (Fuzz/Corpus): written from what the tests send, checked to decode.
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["PTP", "PTPIP", "PTPUSB", "FujiWiFi", "VirtualCamera", "MediaFormats"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,10 +10,13 @@ extension CameraConnector {
         let transport: FujiInitiator
         do {
             transport = try FujiInitiator.connect(
-                host: host, port: port, eventPort: eventPort, name: options.clientName, timeouts: timeouts)
+                host: host, port: port, eventPort: eventPort, name: options.clientName, timeouts: timeouts,
+                trace: options.trace)
         } catch FujiWiFiError.refused(_, let reason) {
             throw CameraOpenError.fujifilmRefused(host: host, reason: reason)
         }
-        return try Camera(transport: options.traced(transport), location: url.description)
+        return try Camera(
+            transport: options.traced(transport), location: url.description,
+            dialect: FujiXDialect(accessTimeout: max(options.timeout, 30)))
     }
 }

@@ -8,6 +8,10 @@ import PTP
 /// socket and the sink or source in chunks of at most 1 MiB, so memory stays flat whatever the size.
 /// One transaction at a time (`PTPSession` serializes its callers; overlapping calls are refused).
 public final class FujiInitiator: InitiatorTransport, Sendable {
+    /// How long, after a command with a data phase to the camera, an immediate refusal is waited for
+    /// before the data goes out (see `run`): on loopback vcam answers within a millisecond.
+    static let earlyAnswerWait: TimeInterval = 0.02
+
     /// The GUID an initiator sends unless told otherwise. Cameras that pair remember it.
     public static let defaultGUID: [UInt8] = Array("mediashell-fuji!".utf8)
 
@@ -20,6 +24,7 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
     private let host: String
     private let command: FujiStream
     private let observe: (@Sendable (FujiHandshakeStep) -> Void)?
+    private let steps: FujiHandshakeTrace
     private let state = Locked(State())
     private let handler = Locked<(@Sendable (PTPEvent) -> Void)?>(nil)
 
@@ -35,8 +40,9 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
 
     private init(
         host: String, command: FujiStream, deviceName: String, deviceGUID: [UInt8], eventPort: UInt16?,
-        timeouts: FujiTimeouts, observe: (@Sendable (FujiHandshakeStep) -> Void)?
+        timeouts: FujiTimeouts, observe: (@Sendable (FujiHandshakeStep) -> Void)?, steps: FujiHandshakeTrace
     ) {
+        self.steps = steps
         self.host = host
         self.command = command
         self.deviceName = deviceName
@@ -48,28 +54,48 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
 
     /// Connects to a Fujifilm camera: the command socket, our 82-byte init request, the camera's 0x44-byte
     /// answer (or Init_Fail: `FujiWiFiError.refused`). No event socket yet: the camera opens its event port
-    /// only after InitiateOpenCapture, and this transport connects it then.
+    /// only after InitiateOpenCapture, and this transport connects it then. With a `trace`, each TCP
+    /// connection and both init packets are recorded; an answer that never comes is `PTPError.unanswered`
+    /// naming the packet awaited and the one sent.
     /// - Parameters:
     ///   - eventPort: the event socket's port (55741 on a camera); nil: never connect one.
     ///   - name: the name the camera shows for this host (26 characters are kept).
-    ///   - observe: told each step of the handshake (the trace records them).
+    ///   - observe: told each step of the handshake.
     public static func connect(
         host: String, port: UInt16 = FujiPorts.command, eventPort: UInt16? = FujiPorts.event, name: String,
-        guid: [UInt8] = defaultGUID, timeouts: FujiTimeouts = FujiTimeouts(),
+        guid: [UInt8] = defaultGUID, timeouts: FujiTimeouts = FujiTimeouts(), trace: PTPTrace? = nil,
         observe: (@Sendable (FujiHandshakeStep) -> Void)? = nil
     ) throws -> FujiInitiator {
+        let steps = FujiHandshakeTrace(trace: trace)
+        let peer = "\(host):\(port)"
+        steps.connecting(peer, socket: "command")
         let socket: Socket
-        do { socket = try Socket.connect(host: host, port: port, timeout: timeouts.connect) } catch { throw PTPError(error) }
+        do {
+            socket = try Socket.connect(host: host, port: port, timeout: timeouts.connect)
+        } catch {
+            let failure = PTPError(error)
+            steps.failed(failure)
+            throw failure
+        }
         let stream = FujiStream(socket: socket, timeout: timeouts.read)
         observe?(.connected(peer: socket.peer))
         do {
             let request = FujiHandshake.request(guid: guid, name: name)
             try stream.write(request)
+            steps.sent(request: request, to: peer)
             observe?(.sentRequest(request))
-            let waited = "Fuji's init answer (0x44 bytes) to our 82-byte init request"
-            guard let answer = try stream.readHandshakePacket(firstByteTimeout: timeouts.read, what: waited) else {
+            let answer: [UInt8]?
+            do {
+                answer = try stream.readHandshakePacket(firstByteTimeout: timeouts.read, what: "Fuji's init answer")
+            } catch PTPError.timeout {
+                throw PTPError.unanswered(UnansweredStep(
+                    awaited: "Fuji init answer (0x44 bytes)", sent: "Fuji init request (82 bytes)", peer: peer,
+                    seconds: timeouts.read))
+            }
+            guard let answer else {
                 throw PTPError.connectionClosed("\(socket.peer) closed the connection instead of answering Fuji's init request")
             }
+            steps.received(answer: answer, from: peer)
             observe?(.receivedAnswer(answer))
             switch try FujiHandshake.decodeAnswer(answer) {
             case .refused(let reason):
@@ -77,9 +103,10 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
             case .accepted(let deviceGUID, let deviceName):
                 return FujiInitiator(
                     host: host, command: stream, deviceName: deviceName, deviceGUID: deviceGUID, eventPort: eventPort,
-                    timeouts: timeouts, observe: observe)
+                    timeouts: timeouts, observe: observe, steps: steps)
             }
         } catch {
+            steps.failed(error)
             socket.close()
             throw error
         }
@@ -104,6 +131,7 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
             return eventPort
         }
         guard let port else { return }
+        steps.connecting("\(host):\(port)", socket: "event, opened by InitiateOpenCapture")
         var attempts = 0
         var socket: Socket?
         var failure = ""
@@ -118,6 +146,7 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
             }
         }
         guard let socket else {
+            steps.eventSocket("no event socket on \(host):\(port) after \(attempts) tries (\(failure)): events are polled")
             observe?(.eventSocketUnavailable(port: port, reason: failure))
             return
         }
@@ -142,6 +171,7 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
             socket.close()
             return
         }
+        steps.eventSocket("event socket \(host):\(port) connected (\(attempts) \(attempts == 1 ? "try" : "tries"))")
         observe?(.eventSocketConnected(port: port, attempts: attempts))
     }
 
@@ -198,8 +228,16 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
         let operation = request.code
         let peer = command.peer
         try command.write(FujiContainer.command(request))
+        // Nothing in the command says a data container follows; a responder that refuses the operation
+        // answers at once (vcam refuses an unknown property before its data, and would then read the data
+        // as the next command): a response already there is taken instead of sending the data.
+        var refusedEarly = false
         if let dataOut {
-            _ = try command.writeData(code: operation.rawValue, transactionID: id, source: dataOut)
+            if try command.hasInput(timeout: Self.earlyAnswerWait) {
+                refusedEarly = true
+            } else {
+                _ = try command.writeData(code: operation.rawValue, transactionID: id, source: dataOut)
+            }
         }
         var sawData = false
         var sinkError: Error?
@@ -229,6 +267,9 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
                     throw violation("answered transaction \(header.transactionID), expected \(id)")
                 }
                 let response = PTPResponse(ResponseCode(rawValue: header.code), transactionID: id, parameters: parameters)
+                if refusedEarly, response.code == .ok {
+                    throw violation("answered OK before its data phase was sent")
+                }
                 return (response, sinkError)
             case .event:
                 // Some bodies put an event on the command socket: delivered as if it came on its own.

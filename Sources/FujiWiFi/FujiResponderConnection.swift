@@ -19,6 +19,7 @@ public struct FujiPeerInfo: Equatable, Sendable {
 
 /// The camera side of one Fuji Wi-Fi connection, handed to the server's handler.
 ///
+/// - An init request sent again before the first command is answered again (libgphoto2 sends two).
 /// - The host does not announce a data phase in its command: the operations that carry one from the host
 ///   are known (`dataOutOperations`), and a data container that comes for another is read and dropped.
 /// - The event socket exists once InitiateOpenCapture was answered OK (as on a camera, which opens port
@@ -61,10 +62,14 @@ public final class FujiResponderConnection: ResponderTransport, Sendable {
         var lastCommand: (transactionID: UInt32, code: UInt16)?
     }
 
-    init(command: FujiStream, peer: FujiPeerInfo, timeouts: FujiTimeouts) {
+    /// The init answer this connection was given, sent again for a repeated init request.
+    private let acknowledge: [UInt8]
+
+    init(command: FujiStream, peer: FujiPeerInfo, timeouts: FujiTimeouts, acknowledge: [UInt8]) {
         self.command = command
         self.peer = peer
         self.timeouts = timeouts
+        self.acknowledge = acknowledge
     }
 
     /// True once InitiateOpenCapture was answered OK on this connection.
@@ -74,7 +79,15 @@ public final class FujiResponderConnection: ResponderTransport, Sendable {
 
     public func receiveCommand() throws -> IncomingCommand? {
         while true {
-            // Between commands the host may stay silent as long as it likes.
+            // Between commands the host may stay silent as long as it likes. An init request again (before
+            // the first command: libgphoto2 sends two) is answered as the first was.
+            if state.withLock({ $0.lastCommand == nil }) {
+                guard let repeated = try command.takeRepeatedInitRequest() else { return nil }
+                if !repeated.isEmpty {
+                    try command.write(acknowledge)
+                    continue
+                }
+            }
             guard let header = try command.readHeader(firstByteTimeout: nil, waitingFor: "a command") else { return nil }
             switch header.kind {
             case .command:

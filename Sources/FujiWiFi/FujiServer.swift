@@ -212,7 +212,8 @@ public final class FujiServer: Sendable {
             return
         }
         let peer = FujiPeerInfo(name: request.name, guid: request.guid, address: socket.peer)
-        let connection = FujiResponderConnection(command: stream, peer: peer, timeouts: timeouts)
+        let answer = FujiHandshake.acknowledge(guid: guid, name: name)
+        let connection = FujiResponderConnection(command: stream, peer: peer, timeouts: timeouts, acknowledge: answer)
         let admitted = state.withLock { state -> Bool in
             if state.stopping { return false }
             state.connections.append((id, connection))
@@ -225,7 +226,7 @@ public final class FujiServer: Sendable {
         }
         let label = "fuji: connection from \(socket.peer) (\(request.name))"
         do {
-            try stream.write(FujiHandshake.acknowledge(guid: guid, name: name))
+            try stream.write(answer)
             try handler(connection, peer)
         } catch {
             log("\(label): \(error)")

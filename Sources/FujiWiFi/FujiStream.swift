@@ -64,6 +64,21 @@ final class FujiStream: @unchecked Sendable {
         return bytes
     }
 
+    /// True when the next packet is another Fuji init request (libgphoto2 sends its init twice; bodies
+    /// answer both): it is then taken whole. False for anything else, left unread; nil when the peer closed
+    /// the stream cleanly first. Waits for ever for the packet to begin.
+    func takeRepeatedInitRequest() throws -> [UInt8]? {
+        guard try begin(firstByteTimeout: nil, waitingFor: "a command") else { return nil }
+        try fill(FujiContainerHeader.size) { got in "\(peer) closed the connection after \(got) bytes of a container header" }
+        guard window.uint32(at: 0) == UInt32(FujiHandshake.requestLength), window.uint32(at: 4) == FujiHandshake.typeRequest,
+            window.uint32(at: 8) == FujiHandshake.magic
+        else { return [] }
+        try fill(FujiHandshake.requestLength) { got in "\(peer) closed the connection after \(got) bytes of an init request" }
+        let bytes = [UInt8](window.bytes(FujiHandshake.requestLength))
+        window.consume(FujiHandshake.requestLength)
+        return bytes
+    }
+
     /// The next container's header; nil when the peer closed the stream cleanly between containers.
     /// `waitingFor` names what is awaited, for the timeout's words.
     func readHeader(firstByteTimeout: TimeInterval?, waitingFor: @autoclosure () -> String) throws -> FujiContainerHeader? {

@@ -1,4 +1,5 @@
 import Foundation
+import FujiWiFi
 import PTP
 import PTPIP
 import TerminalKit
@@ -13,6 +14,8 @@ import VirtualCamera
 public struct ServeCommand {
     public var host = "127.0.0.1"
     public var port: UInt16 = 15740
+    /// True when `--listen` named a port (else the persona's own: 55740 for `fuji-x`).
+    var portGiven = false
     public var readOnly = false
     /// Uploads accepted (`--writable`); nil: none, the default.
     public var uploads: UploadPolicy?
@@ -103,6 +106,7 @@ public struct ServeCommand {
         guard let colon = value.lastIndex(of: ":") else {
             guard let p = UInt16(value) else { throw ArgumentError("serve: --listen wants HOST:PORT, got '\(value)'") }
             port = p
+            portGiven = true
             return
         }
         let h = String(value[..<colon])
@@ -111,6 +115,7 @@ public struct ServeCommand {
         }
         if !h.isEmpty { host = h.hasPrefix("[") && h.hasSuffix("]") ? String(h.dropFirst().dropLast()) : h }
         port = p
+        portGiven = true
     }
 
     /// Runs until SIGINT or SIGTERM; returns the exit status.
@@ -141,31 +146,52 @@ public struct ServeCommand {
         let camera = VirtualCamera(card: card, identity: identity, quirks: quirks, persona: .named(persona), videoFrames: KeyframeVideoFrames.find()) {
             Console.error("serve: \($0)")
         }
-        let server = PTPIPServer(
-            host: host, port: port, name: camera.identity.model,
-            log: { Console.error("serve: \($0)") },
-            handler: { [link] connection, peer in
-                let transport: ResponderTransport = link.map { LinkShapedTransport(connection, link: $0) } ?? connection
-                let stats = camera.serve(transport, peer: peer.address)
-                var line = "serve: session \(peer.address) '\(peer.name)': \(stats.transactions) requests, "
-                    + "\(HumanReadable.size(stats.bytesSent)) (\(stats.bytesSent) bytes) sent in \(String(format: "%.1f", stats.duration)) s"
-                if let error = stats.error { line += " (ended: \(error))" }
-                Console.error(line)
-            })
-        do {
-            try server.start()
-        } catch {
-            Console.error("serve: cannot listen on \(host):\(port): \(error)")
-            return 1
+        let session: @Sendable (ResponderTransport, String, String) -> Void = { [link] connection, address, name in
+            let transport: ResponderTransport = link.map { LinkShapedTransport(connection, link: $0) } ?? connection
+            let stats = camera.serve(transport, peer: address)
+            var line = "serve: session \(address) '\(name)': \(stats.transactions) requests, "
+                + "\(HumanReadable.size(stats.bytesSent)) (\(stats.bytesSent) bytes) sent in \(String(format: "%.1f", stats.duration)) s"
+            if let error = stats.error { line += " (ended: \(error))" }
+            Console.error(line)
         }
         let access = readOnly ? " (read-only)" : uploads.map { " (writable, uploads up to \(HumanReadable.size($0.maximumObjectSize)))" } ?? ""
         let what = folder.map { "\($0)\(access)" } ?? "the demo card"
         let quirky = (quirks.isEmpty ? "" : " with quirks \(quirks.description)")
             + (persona == .generic ? "" : " as a \(camera.identity.manufacturer) \(camera.identity.model) (persona \(persona.rawValue))")
         let shaped = link.map { " over a modelled link (\($0))" } ?? ""
-        Console.error("serve: \(what) as a PTP/IP camera\(quirky) on ptpip:\(host):\(server.port)\(shaped) (Ctrl-C to stop)")
+        let stopServer: () -> Void
+        if persona == .fujiX {
+            // A Fujifilm body on Wi-Fi speaks Fuji's framing, not PTP/IP: commands on 55740, events on the next port.
+            let commandPort = portGiven ? port : FujiPorts.command
+            let server = FujiServer(
+                host: host, port: commandPort, eventPort: commandPort == 0 ? 0 : commandPort &+ 1, name: camera.identity.model,
+                log: { Console.error("serve: \($0)") },
+                handler: { connection, peer in session(connection, peer.address, peer.name) })
+            do {
+                try server.start()
+            } catch {
+                Console.error("serve: cannot listen on \(host):\(commandPort): \(error)")
+                return 1
+            }
+            Console.error(
+                "serve: \(what) as a Fujifilm camera on Wi-Fi\(quirky) on fuji:\(host):\(server.port):\(server.eventPort)\(shaped) (Ctrl-C to stop)")
+            stopServer = server.stop
+        } else {
+            let server = PTPIPServer(
+                host: host, port: port, name: camera.identity.model,
+                log: { Console.error("serve: \($0)") },
+                handler: { connection, peer in session(connection, peer.address, peer.name) })
+            do {
+                try server.start()
+            } catch {
+                Console.error("serve: cannot listen on \(host):\(port): \(error)")
+                return 1
+            }
+            Console.error("serve: \(what) as a PTP/IP camera\(quirky) on ptpip:\(host):\(server.port)\(shaped) (Ctrl-C to stop)")
+            stopServer = server.stop
+        }
         waitForTermination()
-        server.stop()
+        stopServer()
         card.stopWatching()
         Console.error("serve: stopped")
         return 0

@@ -98,6 +98,65 @@ extension FujiNetwork {
             #expect(try sent.result().code == .ok)
         }
 
+        /// `--debug-ptp` records the opening: the TCP connection, both init packets with their fields, and,
+        /// for a camera that never answers, the packet the opening waited for.
+        @Test func theTraceRecordsTheHandshake() throws {
+            let camera = try ScriptedCamera()
+            defer { camera.close() }
+            let lines = Mailbox<String>()
+            let trace = PTPTrace(redact: false) { lines.put($0) }
+            let port = camera.port
+            let answered = Background {
+                try FujiInitiator.connect(host: "127.0.0.1", port: port, eventPort: nil, name: "tracer", trace: trace)
+            }
+            let socket = try camera.accept()
+            _ = try socket.read(82)
+            try socket.send(cameraAnswer, .eachWait(5))
+            let initiator = try answered.result()
+            initiator.close()
+            socket.close()
+            let recorded = lines.all
+            #expect(recorded.contains { $0.contains("> connect") && $0.contains("TCP to 127.0.0.1:\(port) (command socket)") }, "\(recorded)")
+            #expect(recorded.contains { $0.contains("> init") && $0.contains("Fuji init request (82 bytes") && $0.contains("name \"tracer\"") }, "\(recorded)")
+            #expect(recorded.contains { $0.contains("< init") && $0.contains("Fuji init answer (68 bytes)") && $0.contains("name \"X-T20\"") }, "\(recorded)")
+
+            let silentLines = Mailbox<String>()
+            let silentTrace = PTPTrace(redact: false) { silentLines.put($0) }
+            let silent = Background {
+                try FujiInitiator.connect(
+                    host: "127.0.0.1", port: port, eventPort: nil, name: "t", timeouts: FujiTimeouts(connect: 5, read: 0.3), trace: silentTrace)
+            }
+            let quiet = try camera.accept()
+            defer { quiet.close() }
+            #expect(throws: PTPError.self) { _ = try silent.result() }
+            #expect(silentLines.all.contains { $0.contains("! error") && $0.contains("no Fuji init answer (0x44 bytes) within 0.3 s after Fuji init request (82 bytes)") }, "\(silentLines.all)")
+        }
+
+        /// A camera that refuses an operation before its data phase (vcam does, for a property it does not
+        /// know) gets no data container: it would read it as the next command.
+        @Test func aRefusalBeforeTheDataPhaseIsTakenWithoutSendingTheData() throws {
+            let camera = try ScriptedCamera()
+            defer { camera.close() }
+            let (initiator, socket) = try connectScripted(camera)
+            defer {
+                initiator.close()
+                socket.close()
+            }
+            let sent = Background {
+                try initiator.transact(
+                    PTPCommand(.setDevicePropValue, transactionID: 1, parameters: [0x5003]), dataOut: BufferSource([1, 2]), dataIn: nil)
+            }
+            _ = try socket.readContainer()
+            try socket.send(responseBytes(.devicePropNotSupported, transactionID: 1), .eachWait(5))
+            #expect(try sent.result().code == .devicePropNotSupported)
+            // The next thing on the wire is the next command, not a data container.
+            let next = Background { try initiator.transact(PTPCommand(.getDeviceInfo, transactionID: 2), dataOut: nil, dataIn: nil) }
+            let (header, _) = try socket.readContainer()
+            #expect(header.kind == .command && header.transactionID == 2)
+            try socket.send(responseBytes(transactionID: 2), .eachWait(5))
+            #expect(try next.result().code == .ok)
+        }
+
         /// Init_Fail is a refusal, as data; a camera that never answers is a timeout naming what was awaited.
         @Test func refusalAndSilenceAtTheHandshake() throws {
             let camera = try ScriptedCamera()
@@ -118,8 +177,8 @@ extension FujiNetwork {
             #expect {
                 _ = try connecting.result()
             } throws: { error in
-                guard case PTPError.timeout(let what) = error else { return false }
-                return what.contains("init answer")
+                guard case PTPError.unanswered(let step) = error else { return false }
+                return step.awaited.hasPrefix("Fuji init answer") && step.sent.hasPrefix("Fuji init request") && step.seconds == 0.3
             }
         }
 

@@ -84,6 +84,23 @@ extension FujiNetwork {
             #expect(!initiator.hasEventSocket)
         }
 
+        /// libgphoto2 sends its init request twice before its first command: both are answered.
+        @Test func aRepeatedInitIsAnsweredAgain() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let socket = try Socket.connect(host: "127.0.0.1", port: server.port, timeout: 5)
+            defer { socket.close() }
+            let request = FujiHandshake.request(guid: Array(repeating: 1, count: 16), name: "gphoto2")
+            try socket.send(request + request, .eachWait(5))
+            let first = try socket.read(FujiHandshake.acknowledgeLength)
+            let second = try socket.read(FujiHandshake.acknowledgeLength)
+            #expect(first == second)
+            #expect(try FujiHandshake.decodeAnswer(second) == .accepted(guid: FujiServer.defaultGUID, name: "X-T20"))
+            try socket.send(FujiContainer.command(PTPCommand(.openSession, transactionID: 0, parameters: [1])), .eachWait(5))
+            let (header, _) = try socket.readContainer()
+            #expect(header.kind == .response && header.code == ResponseCode.ok.rawValue)
+        }
+
         /// A PTP/IP initiator's request is answered Init_Fail and the server keeps serving.
         @Test func aPTPIPRequestIsToldNo() throws {
             let log = Mailbox<String>()

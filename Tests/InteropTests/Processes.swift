@@ -81,6 +81,8 @@ enum ProcessRunner {
 final class ServeProcess: @unchecked Sendable {
     let process = Process()
     let port: UInt16
+    /// The event port of a Fujifilm persona (`fuji:127.0.0.1:PORT:EVENTPORT`); nil for PTP/IP.
+    let eventPort: UInt16?
     private let stderrData = LockedBox(Data())
     private let condition = NSCondition()
     private let exited = DispatchSemaphore(value: 0)
@@ -108,6 +110,7 @@ final class ServeProcess: @unchecked Sendable {
         try process.run()
         // Wait (bounded) for the line that names the port.
         var found: UInt16?
+        var foundEvents: UInt16?
         let deadline = Date(timeIntervalSinceNow: 30)
         condition.lock()
         while found == nil {
@@ -117,6 +120,15 @@ final class ServeProcess: @unchecked Sendable {
                 found = UInt16(digits)
                 if found != nil { break }
             }
+            // A Fujifilm persona: fuji:127.0.0.1:PORT:EVENTPORT.
+            if let range = text.range(of: "fuji:127.0.0.1:") {
+                let ports = text[range.upperBound...].prefix { $0.isNumber || $0 == ":" }.split(separator: ":")
+                if ports.count == 2, let command = UInt16(ports[0]), let events = UInt16(ports[1]) {
+                    found = command
+                    foundEvents = events
+                    break
+                }
+            }
             if !process.isRunning || !condition.wait(until: deadline) { break }
         }
         condition.unlock()
@@ -125,6 +137,7 @@ final class ServeProcess: @unchecked Sendable {
             throw ServeFailed(log: String(decoding: data.value, as: UTF8.self))
         }
         port = found
+        eventPort = foundEvents
     }
 
     var log: String { String(decoding: stderrData.value, as: UTF8.self) }

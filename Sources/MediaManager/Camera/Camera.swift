@@ -65,10 +65,11 @@ public final class Camera: @unchecked Sendable {
 
     /// Opens a PTP session over `transport`. `onClose` runs after the session closes (e.g. to stop an
     /// in-process responder); `onWatch` is what `watchForChanges` asks of a camera that announces changes
-    /// only when told to (a card folder served in-process: its watcher).
+    /// only when told to (a card folder served in-process: its watcher). `dialect`, when given, is spoken
+    /// instead of the one DeviceInfo suggests (the connector knows a `fuji:` camera is on Fuji's Wi-Fi).
     public init(
         transport: InitiatorTransport, location: String, onClose: (@Sendable () -> Void)? = nil,
-        onWatch: (@Sendable () -> Void)? = nil
+        onWatch: (@Sendable () -> Void)? = nil, dialect spoken: CameraDialect? = nil
     ) throws {
         session = PTPSession(transport: transport)
         self.location = location
@@ -77,7 +78,7 @@ public final class Camera: @unchecked Sendable {
         let chosen: CameraDialect
         do {
             try session.open()
-            chosen = CameraDialects.choose(for: session.deviceInfo)
+            chosen = spoken ?? CameraDialects.choose(for: session.deviceInfo)
             try chosen.didOpen(session)
         } catch {
             session.close()

@@ -48,7 +48,7 @@ public struct OperationCode: RawRepresentable, Hashable, Sendable, CustomStringC
             0x1008: "GetObjectInfo", 0x1009: "GetObject", 0x100A: "GetThumb", 0x100B: "DeleteObject",
             0x100C: "SendObjectInfo", 0x100D: "SendObject", 0x100E: "InitiateCapture",
             0x1014: "GetDevicePropDesc", 0x1015: "GetDevicePropValue", 0x1016: "SetDevicePropValue",
-            0x101B: "GetPartialObject", 0x95C1: "GetPartialObject64", 0x9801: "GetObjectPropsSupported",
+            0x1018: "TerminateOpenCapture", 0x101B: "GetPartialObject", 0x101C: "InitiateOpenCapture", 0x95C1: "GetPartialObject64", 0x9801: "GetObjectPropsSupported",
             0x9802: "GetObjectPropDesc", 0x9803: "GetObjectPropValue", 0x9805: "GetObjectPropList",
         ]
         return names[rawValue] ?? Self.vendorNames[rawValue] ?? "Operation 0x" + hex4(rawValue)

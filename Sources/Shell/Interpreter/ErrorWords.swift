@@ -19,6 +19,7 @@ enum ErrorWords {
         case PTPError.unanswered(let step):
             return "\(step) (the camera took the connection but did not answer; --debug-ptp FILE records each packet)"
         case let error as CameraOpenError: return sentence(for: error)
+        case let error as FujiModeError: return sentence(for: error)
         case let error as CustomStringConvertible: return error.description
         case is CancellationError: return "cancelled"
         default: return String(describing: error)
@@ -74,6 +75,22 @@ enum ErrorWords {
                 + " (\"Wireless communication\" or \"Smartphone\"; not \"PC AutoSave\") and confirm this computer when it asks"
         case .unavailable, .usb:
             return error.description
+        }
+    }
+
+    /// What a Fujifilm body in the wrong Wi-Fi mode refuses, and the mode to choose on it.
+    private static func sentence(for error: FujiModeError) -> String {
+        switch error {
+        case .waitingForAccess:
+            return error.description + ": allow it on the camera when it asks, then open it again"
+        case .pcAutoSave:
+            return error.description + ": on the camera choose \"Wireless communication\" (or \"Smartphone\"/"
+                + "\"Connect to smartphone\") instead, join its network, then open fuji:HOST"
+        case .unknownState:
+            return error.description + ": choose \"Wireless communication\" on the camera"
+        case .noRemoteCapture:
+            return error.description + " (browsing and downloads work; capture over Wi-Fi needs a body with remote mode,"
+                + " in \"Wireless communication\" or \"Remote shooting\")"
         }
     }
 

@@ -10,7 +10,8 @@ public enum PersonaName: String, Sendable, CaseIterable {
     /// A Canon EOS body: Canon's extension, GetEvent's record queue instead of PTP events, RemoteRelease
     /// capture, EOS properties set with SetDevicePropValueEx.
     case canonEOS = "canon-eos"
-    /// A Fujifilm X body (filled in by the Fujifilm dialect's work; today the generic camera named Fujifilm).
+    /// A Fujifilm X body (X-T20) on Wi-Fi: `serve` speaks Fuji's framing (port 55740) for it, with the
+    /// function-mode handshake the bodies require, the event list and remote capture.
     case fujiX = "fuji-x"
 
     /// One line per persona, for `serve --persona help`.
@@ -23,7 +24,7 @@ public enum PersonaName: String, Sendable, CaseIterable {
         switch self {
         case .generic: "standard PTP/MTP (the default)"
         case .canonEOS: "Canon EOS: GetEvent polling, RemoteRelease capture, EOS properties"
-        case .fujiX: "Fujifilm X (placeholder: the generic camera under Fujifilm's name)"
+        case .fujiX: "Fujifilm X-T20 on Wi-Fi: Fuji's framing on 55740, the function-mode handshake, remote capture"
         }
     }
 }
@@ -67,6 +68,13 @@ public struct Persona: Sendable {
         case .canonEOS: CanonEOSPersona.make()
         case .fujiX: FujiXPersona.make()
         }
+    }
+
+    /// The `fuji-x` persona in another Wi-Fi state (0xDF00: 6 remote access, 2 full access without remote
+    /// mode, 1 multiple transfer, 3 PC AutoSave), answering "waiting for access" (0) to its first
+    /// `waitingReads` reads of the state: for tests of what a client does with each.
+    public static func fujiX(cameraState: UInt16, waitingReads: Int = 0) -> Persona {
+        FujiXPersona.make(cameraState: cameraState, waitingReads: waitingReads)
     }
 
     /// `identity` as this persona presents it.

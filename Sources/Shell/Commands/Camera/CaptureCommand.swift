@@ -21,7 +21,13 @@ struct CaptureCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()
-        guard session.camera.summary.canCapture else { throw CommandError("not supported by this camera") }
+        guard session.camera.summary.canCapture else {
+            // A Fujifilm body on Wi-Fi says why: its mode has no remote capture (the shell names the mode).
+            if let fuji = session.camera.dialect as? FujiXDialect, let state = fuji.facts?.state, state != .remoteAccess {
+                throw FujiModeError.noRemoteCapture(state: state)
+            }
+            throw CommandError("not supported by this camera")
+        }
         let fetching = invocation.has(.fetch) || invocation.value(of: .to) != nil
         // The destination is checked before the shutter fires: a bad pattern takes no picture.
         let download = fetching ? try TetherDownload(invocation, shell: shell, session: session, command: "capture") : nil
