@@ -137,10 +137,73 @@ import Testing
         }
     }
 
+    // MARK: Nikon
+
+    @Test(.enabled(if: gphoto2 != nil)) func gphoto2SeesANikonAndListsAndFetchesItsCard() throws {
+        let fixture = try Fixture(folder: "100NIKON")
+        let server = try ServeProcess(arguments: ["--persona", "nikon", fixture.card])
+        defer { _ = server.stop() }
+        let summary = try fixture.gphoto2(server.port, ["--summary"])
+        #expect(summary.status == 0, "\(summary.stderr)")
+        #expect(summary.stdout.contains("Manufacturer: Nikon Corporation"))
+        #expect(summary.stdout.contains("Vendor Extension ID: 0xa"))
+        #expect(summary.stdout.contains("Nikon Capture"), "\(summary.stdout)")
+        let get = try fixture.gphoto2(server.port, ["--get-all-files"])
+        #expect(get.status == 0, "\(get.stderr)")
+        for (path, bytes) in fixture.files {
+            let local = fixture.work + "/" + URL(fileURLWithPath: path).lastPathComponent
+            #expect(FileManager.default.contents(atPath: local).map(Array.init) == bytes, "\(path)")
+        }
+    }
+
+    @Test(.enabled(if: gphoto2 != nil)) func gphoto2CapturesIntoANikonsMemoryThroughItsGetEvent() throws {
+        let fixture = try Fixture(folder: "100NIKON")
+        let server = try ServeProcess(arguments: ["--persona", "nikon", fixture.card])
+        defer { _ = server.stop() }
+        let before = fixture.shots
+        // gphoto2's Nikon capture goes to the camera's memory (InitiateCaptureRecInSdram, DeviceReady, then
+        // ObjectAddedInSDRAM from GetEvent), downloads the shot and deletes it there.
+        let result = try fixture.gphoto2(server.port, ["--capture-image-and-download"], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)\n\(result.stdout)")
+        let saved = try #require(FileManager.default.contents(atPath: fixture.work + "/capt0000.jpg"))
+        #expect(saved.starts(with: [0xFF, 0xD8]))
+        #expect(fixture.shots == before)
+    }
+
+    @Test(.enabled(if: gphoto2 != nil)) func gphoto2ReadsANikonsSettings() throws {
+        let fixture = try Fixture(folder: "100NIKON")
+        let server = try ServeProcess(arguments: ["--persona", "nikon", fixture.card])
+        defer { _ = server.stop() }
+        let config = try fixture.gphoto2(server.port, ["--get-config", "batterylevel", "--get-config", "whitebalance"])
+        #expect(config.status == 0, "\(config.stderr)")
+        #expect(config.stdout.contains("Current: 87%"), "\(config.stdout)")
+        #expect(config.stdout.contains("Label: WhiteBalance"), "\(config.stdout)")
+    }
+
+    @Test func ourClientSpeaksNikonToThePersona() throws {
+        let fixture = try Fixture(folder: "100NIKON")
+        let server = try ServeProcess(arguments: ["--persona", "nikon", fixture.card])
+        defer { _ = server.stop() }
+        let before = fixture.shots
+        let result = try fixture.mediashell(server.port, "summary; props; prop whitebalance daylight; capture; fetch DCIM/100NIKON/*")
+        #expect(result.status == 0, "\(result.stderr)\n\(result.stdout)")
+        #expect(result.stdout.contains("Nikon"), "\(result.stdout)")
+        #expect(result.stdout.contains("whitebalance daylight"), "\(result.stdout)")
+        #expect(!result.stdout.contains("listed again"), "\(result.stdout)")
+        let added = fixture.shots.subtracting(before)
+        #expect(added.count == 1)
+        for name in added { #expect(result.stdout.contains("captured /DCIM/100NIKON/\(name)"), "\(result.stdout)") }
+        for (path, bytes) in fixture.files {
+            let local = fixture.work + "/" + URL(fileURLWithPath: path).lastPathComponent
+            #expect(FileManager.default.contents(atPath: local).map(Array.init) == bytes, "\(path)")
+        }
+    }
+
     @Test func serveNamesItsPersonasAndRefusesAnUnknownOne() throws {
         let help = try ProcessRunner.run(BuildProducts.mediashell, ["serve", "--persona", "help"], timeout: 30)
         #expect(help.status == 0)
         #expect((help.stdout + help.stderr).contains("canon-eos"))
+        #expect((help.stdout + help.stderr).contains("nikon"))
         let bad = try ProcessRunner.run(BuildProducts.mediashell, ["serve", "--listen", "127.0.0.1:0", "--persona", "leica"], timeout: 30)
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("unknown persona"))

@@ -24,7 +24,11 @@ import VirtualCamera
         private var server: PTPIPServer?
         private let responder: InMemoryResponder?
 
-        init(_ persona: PersonaName, link: Link) throws {
+        convenience init(_ persona: PersonaName, link: Link) throws {
+            try self.init(persona: .named(persona), link: link)
+        }
+
+        init(persona: Persona, link: Link) throws {
             card = try CardFolder([
                 "DCIM/100CANON/IMG_0001.JPG": 0, "DCIM/100CANON/IMG_0002.JPG": 0, "DCIM/100CANON/MVI_0003.MOV": 1_500_001,
             ])
@@ -37,7 +41,7 @@ import VirtualCamera
             }
             let folder = try Card(folder: card.path)
             try DemoCard.enableCapture(on: folder)
-            virtual = VirtualCamera(card: folder, persona: .named(persona))
+            virtual = VirtualCamera(card: folder, persona: persona)
             let transport: InitiatorTransport
             let url: CameraURL
             switch link {
@@ -70,7 +74,7 @@ import VirtualCamera
         }
     }
 
-    static let dialects: [(PersonaName, DialectKind)] = [(.generic, .standard), (.canonEOS, .canonEOS)]
+    static let dialects: [(PersonaName, DialectKind)] = [(.generic, .standard), (.canonEOS, .canonEOS), (.nikon, .nikon)]
 
     @Test(arguments: dialects, Link.allCases)
     func listFetchResumeThumbnailAndDelete(_ persona: (PersonaName, DialectKind), _ link: Link) throws {
@@ -130,6 +134,47 @@ import VirtualCamera
         #expect(session.catalog.file(atPath: shot.path) != nil)
         // Polling stopped with the capture: nothing listens any more.
         #expect(!session.camera.isPollingForChanges)
+    }
+
+    @Test(arguments: Link.allCases)
+    func aNikonWithoutCardCaptureShootsIntoItsMemoryAndTheShotIsFetched(_ link: Link) throws {
+        var persona = Persona.named(.nikon)
+        persona.withoutOperations.insert(.initiateCapture)
+        let rig = try Rig(persona: persona, link: link)
+        let session = rig.session
+        #expect(session.camera.dialect.kind == .nikon)
+        let before = try FileManager.default.contentsOfDirectory(atPath: rig.card.path + "/DCIM/100CANON")
+        let result = try session.capture(timeout: 10)
+        #expect(!result.foundByListing)
+        let shot = try #require(result.files.first)
+        #expect(shot.id == 0xFFFF_0001)
+        #expect(shot.name == "DSC_0001.JPG")
+        // Not on the card: in the camera's memory, fetched from there.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: rig.card.path + "/DCIM/100CANON") == before)
+        let into = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: into) }
+        let fetched = try session.fetch([shot], to: into)
+        #expect(fetched.allSatisfy { if case .success = $0.outcome { true } else { false } })
+        let bytes = try #require(FileManager.default.contents(atPath: into + "/DSC_0001.JPG"))
+        #expect(bytes.count == Int(shot.size) && bytes.starts(with: [0xFF, 0xD8]))
+        try session.delete(shot)
+    }
+
+    @Test(arguments: Link.allCases)
+    func nikonEventsComeFromItsGetEventWhileSomethingListens(_ link: Link) throws {
+        let rig = try Rig(.nikon, link: link)
+        let camera = rig.session.camera
+        #expect(camera.pollsForChanges)
+        try rig.session.catalog.ensureLoaded()
+        let heard = Mailbox<PTPEvent>()
+        let token = camera.addEventHandler { heard.put($0) }
+        defer { camera.removeEventHandler(token) }
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: rig.card.path + "/DCIM/100CANON/DSC_0009.JPG"))
+        rig.virtual.card.refresh(full: true)
+        let added = try #require(heard.take(timeout: 10) { $0.code == .objectAdded })
+        #expect(rig.virtual.card.object(added.parameter(0))?.name == "DSC_0009.JPG")
+        try camera.setProperty(.whiteBalance, to: .uint16(4))
+        #expect(heard.take(timeout: 10) { $0.code == .devicePropChanged && $0.parameter(0) == 0x5005 } != nil)
     }
 
     @Test(arguments: Link.allCases)

@@ -17,6 +17,8 @@ public final class CanonEOSDialect: CameraDialect {
         /// Properties this program set (and already keeps the value of): the body's record of the new value
         /// is still a change to announce.
         var setHere: Set<DevicePropertyCode> = []
+        /// The body answered KeepDeviceOn with an error once: it is not sent again.
+        var keepAliveRefused = false
     }
 
     private let state = Locked(State())
@@ -163,7 +165,11 @@ public final class CanonEOSDialect: CameraDialect {
             return try StandardDialect.describe(code, session)
         }
         guard let description = CanonEOSProperties.describe(code, value: bytes, allowed: allowed) else {
-            throw DialectError.unknownProperty(code)
+            // Bytes this table cannot read: the standard description where the body has one.
+            guard session.supports(.getDevicePropDesc), session.deviceInfo.devicePropertiesSupported.contains(code) else {
+                throw DialectError.unknownProperty(code)
+            }
+            return try StandardDialect.describe(code, session)
         }
         return description
     }
@@ -192,7 +198,14 @@ public final class CanonEOSDialect: CameraDialect {
 
     public var keepAliveInterval: TimeInterval? { 20 }
 
+    /// KeepDeviceOn where DeviceInfo lists it; a body that lists it but refuses it (petabyt/vcam's answer
+    /// OperationNotSupported) is not asked again.
     public func keepAlive(_ session: PTPSession) throws {
-        if session.supports(.canonEOSKeepDeviceOn) { try session.execute(.canonEOSKeepDeviceOn) }
+        guard session.supports(.canonEOSKeepDeviceOn), !state.withLock({ $0.keepAliveRefused }) else { return }
+        do {
+            try session.execute(.canonEOSKeepDeviceOn)
+        } catch let error as PTPError where error.responseCode != nil {
+            state.withLock { $0.keepAliveRefused = true }
+        }
     }
 }

@@ -14,13 +14,17 @@ enum CanonEOSProperties {
     ]
     static let int32: Set<UInt16> = [0xD10B, 0xD10C]
     static let string: Set<UInt16> = [0xD115, 0xD125, 0xD1AF, 0xD1D0, 0xD1D1, 0xD1D8]
-    /// Read-only (libgphoto2's list of properties it marks Get only).
+    /// Standard properties whose records carry a PTP string (a count, then UTF-16), as petabyt/vcam's
+    /// bodies report 0x5003 and 0xD406.
+    static let ptpStrings: Set<UInt16> = [0x5003, 0x5011, 0x5012, 0xD402, 0xD406]
+    /// Read-only (libgphoto2's list of properties it marks Get only; 0x5001 the standard battery level).
     static let readOnly: Set<UInt16> = [
-        0xD108, 0xD111, 0xD112, 0xD116, 0xD119, 0xD11A, 0xD11B, 0xD11E, 0xD11F, 0xD1AF, 0xD1AC, 0xD1B8, 0xD1D8,
+        0x5001, 0xD108, 0xD111, 0xD112, 0xD116, 0xD119, 0xD11A, 0xD11B, 0xD11E, 0xD11F, 0xD1AF, 0xD1AC, 0xD1B8, 0xD1D8,
     ]
 
-    /// The data type of `code`; for a code not in the tables, a u32 when the value is 4 bytes, nil (not
-    /// shown) otherwise.
+    /// The data type of `code`; for a code not in the tables (a standard property some bodies report in
+    /// their records, as petabyt/vcam's do with 0x5001), from the value's length: 1, 2 or 4 bytes an
+    /// integer that wide, nil (not shown) otherwise.
     static func type(of code: DevicePropertyCode, valueLength: Int) -> DataTypeCode? {
         let raw = code.rawValue
         if uint16.contains(raw) { return .uint16 }
@@ -28,7 +32,13 @@ enum CanonEOSProperties {
         if uint32.contains(raw) { return .uint32 }
         if int32.contains(raw) { return .int32 }
         if string.contains(raw) { return .string }
-        return valueLength == 4 ? .uint32 : nil
+        if ptpStrings.contains(raw) { return .string }
+        switch valueLength {
+        case 1: return .uint8
+        case 2: return .uint16
+        case 4: return .uint32
+        default: return nil
+        }
     }
 
     /// The value of a record as `type`; nil when the bytes are too short for it.
@@ -51,7 +61,16 @@ enum CanonEOSProperties {
     /// A description from what the records said: the current value, and the allowed values as an
     /// enumeration when the body listed them.
     static func describe(_ code: DevicePropertyCode, value bytes: [UInt8], allowed: [UInt32]?) -> DevicePropertyDescription? {
-        guard let type = type(of: code, valueLength: bytes.count), let current = value(bytes, as: type) else { return nil }
+        guard let type = type(of: code, valueLength: bytes.count) else { return nil }
+        let current: PTPValue
+        if ptpStrings.contains(code.rawValue) {
+            var r = PTPReader(bytes, context: "EOS property 0x\(String(code.rawValue, radix: 16))")
+            guard let text = try? r.string() else { return nil }
+            current = .string(text)
+        } else {
+            guard let decoded = value(bytes, as: type) else { return nil }
+            current = decoded
+        }
         let form: DevicePropertyDescription.Form
         if let allowed, !allowed.isEmpty, type != .string {
             form = .enumeration(allowed.compactMap { v in value([UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)], as: type) })

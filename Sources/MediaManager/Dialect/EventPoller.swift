@@ -127,7 +127,8 @@ final class EventPoller: Sendable {
                     }
                     if !events.isEmpty { deliver(events) }
                     if let due = nextKeepAlive, monotonicSeconds() >= due {
-                        try keepAlive()
+                        // A body that refuses the keep-alive is not kept awake, but still polled.
+                        do { try keepAlive() } catch let error as PTPError where error.responseCode != nil {}
                         nextKeepAlive = keepAliveInterval.map { monotonicSeconds() + $0 }
                     }
                 } catch {

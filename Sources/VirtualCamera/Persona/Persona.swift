@@ -10,6 +10,8 @@ public enum PersonaName: String, Sendable, CaseIterable {
     /// A Canon EOS body: Canon's extension, GetEvent's record queue instead of PTP events, RemoteRelease
     /// capture, EOS properties set with SetDevicePropValueEx.
     case canonEOS = "canon-eos"
+    /// A Nikon body: Nikon's extension, GetEvent (0x90C7), DeviceReady, InitiateCaptureRecInSdram.
+    case nikon
     /// A Fujifilm X body (X-T20) on Wi-Fi: `serve` speaks Fuji's framing (port 55740) for it, with the
     /// function-mode handshake the bodies require, the event list and remote capture.
     case fujiX = "fuji-x"
@@ -24,6 +26,7 @@ public enum PersonaName: String, Sendable, CaseIterable {
         switch self {
         case .generic: "standard PTP/MTP (the default)"
         case .canonEOS: "Canon EOS: GetEvent polling, RemoteRelease capture, EOS properties"
+        case .nikon: "Nikon: GetEvent polling, DeviceReady, capture onto the card or into SDRAM"
         case .fujiX: "Fujifilm X-T20 on Wi-Fi: Fuji's framing on 55740, the function-mode handshake, remote capture"
         }
     }
@@ -66,6 +69,7 @@ public struct Persona: Sendable {
         switch name {
         case .generic: .generic
         case .canonEOS: CanonEOSPersona.make()
+        case .nikon: NikonPersona.make()
         case .fujiX: FujiXPersona.make()
         }
     }
