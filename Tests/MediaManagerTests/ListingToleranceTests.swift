@@ -88,24 +88,29 @@ import VirtualCamera
         #expect(session.catalog.state == .incomplete)
     }
 
-    /// Blanks the name in the ObjectInfo of one object, as a device that sends an empty name.
+    /// Changes the ObjectInfo of one object (nil: of every object) as a device would send it.
     final class NamelessOne: InitiatorTransport, @unchecked Sendable {
         let inner: InitiatorTransport
-        let handle: UInt32
-        init(_ inner: InitiatorTransport, handle: UInt32) {
+        let handle: UInt32?
+        let change: @Sendable ([UInt8]) throws -> [UInt8]
+        /// Blanks the name, as a device that sends an empty name.
+        init(_ inner: InitiatorTransport, handle: UInt32?, change: @escaping @Sendable ([UInt8]) throws -> [UInt8] = { bytes in
+            var info = try ObjectInfo(decoding: bytes)
+            info.filename = ""
+            return info.encoded()
+        }) {
             self.inner = inner
             self.handle = handle
+            self.change = change
         }
 
         func transact(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
-            guard command.code == .getObjectInfo, command.parameter(0) == handle, let dataIn else {
+            guard command.code == .getObjectInfo, handle == nil || command.parameter(0) == handle, let dataIn else {
                 return try inner.transact(command, dataOut: dataOut, dataIn: dataIn)
             }
             let buffer = BufferSink()
             let response = try inner.transact(command, dataOut: nil, dataIn: buffer)
-            var info = try ObjectInfo(decoding: buffer.bytes)
-            info.filename = ""
-            let bytes = info.encoded()
+            let bytes = try change(buffer.bytes)
             try dataIn.begin(expectedLength: UInt64(bytes.count))
             try bytes.withUnsafeBytes { try dataIn.write($0) }
             return response
@@ -135,5 +140,29 @@ import VirtualCamera
         #expect(session.catalog.state == .upToDate)
         let warnings = session.catalog.takeWarnings()
         #expect(warnings.count == 1 && warnings[0].contains(String(handle, radix: 16)), "\(warnings)")
+    }
+
+    /// A card whose every ObjectInfo is cut short (so nothing could be described) is unreadable too, each
+    /// object named with why: "otherwise loses every object".
+    @Test func aCardWhoseEveryObjectInfoIsUnreadableIsAnError() throws {
+        let fixture = try Fixture()
+        let card = try Card(folder: fixture.root)
+        let virtual = VirtualCamera(card: card, quirks: [.noProplist])
+        let (initiator, responder) = InMemoryTransport.makePair(timeout: 10)
+        Thread { virtual.serve(responder, peer: "test") }.start()
+        let transport = NamelessOne(initiator, handle: nil) { Array($0.prefix(40)) }
+        let camera = try Camera(transport: transport, location: "test") { responder.close() }
+        let session = MediaSession(camera: camera, url: .simulator(path: fixture.root))
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        let unreadable = try #require(session.catalog.unreadable)
+        #expect(unreadable.lost.count == 2 && unreadable.nameless == 0, "\(unreadable.lost)")
+        for problem in unreadable.lost {
+            guard case .undescribed(let error) = problem.cause, case .malformed = error else {
+                Issue.record("\(problem)")
+                continue
+            }
+        }
+        #expect(session.catalog.state == .incomplete && session.catalog.fileCount == 0)
     }
 }

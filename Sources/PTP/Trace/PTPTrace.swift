@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 
 /// A record of every container a session exchanges with a device, one line each, for `--debug-ptp FILE`:
 /// what a user attaches when a camera misbehaves. Commands, data phases (length and first bytes, and the
@@ -6,7 +7,7 @@ import Foundation
 /// the trace began. With `redact`, object names, serial numbers and volume labels are replaced by stable
 /// placeholders and the raw bytes of datasets that could hold them are withheld.
 /// Thread-safe: events arrive on transport threads while a transaction is running.
-public final class PTPTrace: @unchecked Sendable {
+public final class PTPTrace: Sendable {
     /// Which way a container went: `>` to the device, `<` from it, `!` a failure of the transport itself.
     public enum Direction: String, Sendable {
         case toDevice = ">"
@@ -20,18 +21,18 @@ public final class PTPTrace: @unchecked Sendable {
     public static let redactedContentBytes = 8
 
     public let redactor: TraceRedactor?
-    /// Serializes whole entries (a line and its details), so lines from two threads never interleave.
-    private let lock = NSLock()
+    /// The dialect the device speaks, once its DeviceInfo went by; its lock also serializes whole entries
+    /// (a line and its details, written by `write` with the lock held), so lines from two threads never
+    /// interleave.
+    private let spoken = Locked(VendorDialect.standard)
     private let write: @Sendable (String) -> Void
     private let started = DispatchTime.now()
-    /// Guarded by `lock`: the dialect the device speaks, once its DeviceInfo went by.
-    private var spoken = VendorDialect.standard
 
     /// The dialect operations are named in: set from the device's DeviceInfo as it goes by (a Canon's
     /// 0x9116 is GetEvent, a Nikon's 0x90C7 too).
     public var dialect: VendorDialect {
-        get { lock.withLock { spoken } }
-        set { lock.withLock { spoken = newValue } }
+        get { spoken.withLock { $0 } }
+        set { spoken.withLock { $0 = newValue } }
     }
 
     /// `operation`'s name in the device's dialect.
@@ -73,7 +74,7 @@ public final class PTPTrace: @unchecked Sendable {
     }
 
     private func emit(_ line: String, details: [String] = []) {
-        lock.withLock {
+        spoken.withLock { _ in
             write(line)
             for detail in details { write("          " + detail) }
         }

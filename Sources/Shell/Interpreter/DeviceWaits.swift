@@ -1,6 +1,7 @@
 import Connectors
 import Foundation
 import MediaManager
+import POSIX
 import TerminalKit
 
 /// Ctrl-C during a wait on the device: opening a camera and reading its file list end within about a
@@ -40,33 +41,36 @@ extension Interpreter {
 
 /// An open under way on another thread: its result, or, once the opener gave up waiting, nobody to take
 /// it (the session is closed as soon as it arrives).
-final class PendingOpen: @unchecked Sendable {
-    // Safety: `result` and `abandoned` are only touched with `condition` held.
-    private let condition = NSCondition()
-    private var result: Result<MediaSession, Error>?
-    private var abandoned = false
+final class PendingOpen: Sendable {
+    private struct State {
+        var result: Result<MediaSession, Error>?
+        var abandoned = false
+    }
+
+    private let state = LockedCondition(State())
 
     func deliver(_ outcome: Result<MediaSession, Error>) {
-        condition.lock()
-        let nobodyWaits = abandoned
-        if !nobodyWaits { result = outcome }
-        condition.broadcast()
-        condition.unlock()
+        let nobodyWaits = state.change { state -> Bool in
+            if !state.abandoned { state.result = outcome }
+            return state.abandoned
+        }
         if nobodyWaits, case .success(let session) = outcome { session.close() }
     }
 
     /// The result once it arrived; nil (and the open abandoned) when `stop` said so first, asked every
-    /// `interval` seconds.
-    func wait(pollingEvery interval: TimeInterval, until stop: () -> Bool) -> Result<MediaSession, Error>? {
-        condition.lock()
-        defer { condition.unlock() }
-        while result == nil {
+    /// `interval` seconds (without the lock held).
+    func wait(pollingEvery interval: Double, until stop: () -> Bool) -> Result<MediaSession, Error>? {
+        while true {
+            let arrived: Result<MediaSession, Error>?? = state.wait(
+                until: .after(interval), for: { $0.result != nil }, then: { $0.result })
+            if let arrived { return arrived }
             if stop() {
-                abandoned = true
-                return nil
+                let late = state.withLock { state -> Result<MediaSession, Error>? in
+                    if state.result == nil { state.abandoned = true }
+                    return state.result
+                }
+                return late
             }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: interval))
         }
-        return result
     }
 }

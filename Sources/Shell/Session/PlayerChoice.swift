@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import Playback
 
 /// What the shell's surroundings say about playback, read once from the environment: whether there is a
@@ -38,16 +39,18 @@ public struct PlaybackEnvironment: Sendable, Equatable {
 /// Picks the external player each time `play` starts one, from the `player` setting at that moment:
 /// `auto` shows mpv at an interactive prompt with a display (a script on a field laptop or in cron gets no
 /// window it did not ask for), `mpv` whenever mpv is installed, `none` never.
-final class PlayerChoice: @unchecked Sendable {
+final class PlayerChoice: Sendable {
     private let interactive: Bool
     private let environment: PlaybackEnvironment
-    // Safety: everything below `lock` is guarded by it.
-    private let lock = NSLock()
-    private var setting: Settings.Player
-    private weak var lastMPV: MPVPlayer?
+    private let state: Locked<State>
+
+    private struct State {
+        var setting: Settings.Player
+        weak var lastMPV: MPVPlayer?
+    }
 
     init(setting: Settings.Player, interactive: Bool, environment: PlaybackEnvironment) {
-        self.setting = setting
+        state = Locked(State(setting: setting))
         self.interactive = interactive
         self.environment = environment
     }
@@ -59,12 +62,12 @@ final class PlayerChoice: @unchecked Sendable {
 
     /// Takes the `player` setting as it is now (the interpreter calls this before each `play`).
     func update(_ setting: Settings.Player) {
-        lock.withLock { self.setting = setting }
+        state.withLock { $0.setting = setting }
     }
 
     /// Why `play` shows no player window with the current setting, or nil when it shows one.
     var reasonForNoPlayer: String? {
-        switch lock.withLock({ setting }) {
+        switch state.withLock({ $0.setting }) {
         case .none: return "set player none"
         case .mpv: return MPVPlayer.locate() == nil ? "mpv is not installed" : nil
         case .auto:
@@ -75,12 +78,12 @@ final class PlayerChoice: @unchecked Sendable {
     }
 
     /// The process id of the mpv started last, while it lives (tests check that nothing is left behind).
-    var playerProcessID: Int32? { lock.withLock { lastMPV }?.processID }
+    var playerProcessID: Int32? { state.withLock { $0.lastMPV }?.processID }
 
     private func make() -> any Player {
         guard reasonForNoPlayer == nil, let executable = MPVPlayer.locate() else { return NullPlayer() }
         let player = MPVPlayer(executable: executable, extraArguments: environment.mpvArguments)
-        lock.withLock { lastMPV = player }
+        state.withLock { $0.lastMPV = player }
         return player
     }
 }
