@@ -15,8 +15,9 @@ extension CameraConnector {
         } catch FujiWiFiError.refused(_, let reason) {
             throw CameraOpenError.fujifilmRefused(host: host, reason: reason)
         }
+        // A body that answers GetDeviceInfo with nothing (an X-T4, libgphoto2 notes) gets Fuji's usual one.
         return try Camera(
-            transport: options.traced(transport), location: url.description,
+            transport: FujiDeviceInfoSubstitute(options.traced(transport), model: transport.deviceName), location: url.description,
             dialect: FujiXDialect(accessTimeout: max(options.timeout, 30)))
     }
 }

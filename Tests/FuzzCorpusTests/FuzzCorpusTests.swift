@@ -91,6 +91,25 @@ import VirtualCamera
             + transfer(container(2, 0x1009, 2, Array(repeating: 0xAB, count: 600))) + transfer(container(3, 0x2001, 2, []))
         seeds["USBContainer", default: [:]]["data-and-response-in-one"] =
             transfer(container(3, 0x2001, 0, [])) + transfer(container(2, 0x1008, 1, info) + container(3, 0x2001, 1, []))
+        // Vendor event lists: what the canon-eos persona's first GetEvent carries (every property and its
+        // allowed values) and a capture's records; a Nikon GetEvent list.
+        let eos = VirtualCamera(card: try DemoCard.make(), persona: .named(.canonEOS))
+        let (eosInitiator, eosResponder) = InMemoryTransport.makePair(timeout: 10)
+        Thread { eos.serve(eosResponder, peer: "corpus") }.start()
+        let eosSession = PTPSession(transport: eosInitiator)
+        try eosSession.open()
+        try eosSession.execute(.canonEOSSetEventMode, [1])
+        seeds["VendorEvents", default: [:]]["eos-first-getevent"] = try eosSession.request(.canonEOSGetEvent)
+        eosSession.close()
+        seeds["VendorEvents", default: [:]]["eos-capture"] = CanonEOSEvent.encode([
+            .objectAdded(CanonEOSObject(handle: 0x1F, storageID: 0x0001_0001, format: .association, size: 0, parent: 2, name: "101CANON")),
+            .objectAdded(CanonEOSObject(handle: 0x20, storageID: 0x0001_0001, format: .exifJPEG, size: 79_387, parent: 0x1F, name: "IMG_0101.JPG")),
+            .propertyValue(.canonEOSAvailableShots, [0xE6, 0x03, 0, 0]), .cameraStatus(0), .objectRemoved(handle: 3),
+        ])
+        seeds["VendorEvents", default: [:]]["nikon-getevent"] = NikonEvents.encode([
+            PTPEvent(.nikonObjectAddedInSDRAM, parameters: [0xFFFF_0001]), PTPEvent(.nikonCaptureCompleteRecInSdram),
+            PTPEvent(.devicePropChanged, parameters: [0x5001]),
+        ])
         // The demo media: thumbnails (JPEG), a DJI proxy (MP4) and the head of a fast-start movie.
         for (target, name, limit) in [
             ("EXIF", "clip.thumb.jpg", 1 << 16), ("EXIF", "landscape_faststart.thumb.jpg", 1 << 16),
@@ -134,6 +153,9 @@ import VirtualCamera
         }
         for (name, bytes) in try seeds("FujiPacket") where name != "request" {
             #expect(throws: Never.self, "\(name)") { try FujiHandshake.decodeAnswer(Array(bytes.prefix(Int(bytes[0])))) }
+        }
+        for (name, bytes) in try seeds("VendorEvents") {
+            #expect(!CanonEOSEvent.decode(bytes).isEmpty || !NikonEvents.decode(bytes).isEmpty, "\(name)")
         }
         #expect(try seeds("USBContainer").count == 2 && seeds("EXIF").count == 2 && seeds("DevicePropDesc").count >= 4)
     }

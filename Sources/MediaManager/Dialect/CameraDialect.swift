@@ -110,7 +110,9 @@ public enum CameraDialects {
     /// Canon EOS when the camera speaks Canon's extension (or names Canon and speaks MTP) and offers the
     /// EOS event queue (GetEvent 0x9116); Nikon when it speaks Nikon's and offers its GetEvent (0x90C7);
     /// standard PTP for every other camera, and for those that lack what their vendor's dialect needs (a
-    /// PowerShot without GetEvent, a Coolpix without Nikon's).
+    /// PowerShot without GetEvent, a Coolpix without Nikon's). A Fujifilm body's Wi-Fi dialect
+    /// (`FujiXDialect`) is chosen by its connector (`fuji:`), not here: over USB the same body speaks
+    /// standard PTP/MTP.
     public static func choose(for info: DeviceInfo) -> CameraDialect {
         switch info.vendor {
         case .canon where info.supports(.canonEOSGetEvent): return CanonEOSDialect()
