@@ -7,6 +7,7 @@
 //   MediaManager (a camera over PTP's initiator transport: catalog, downloads, rate limits) <- Import, Thumbnails
 //   Playback (over MediaFormats' byte sources)
 //   Connectors (camera URL -> transport + camera: the only module that knows every transport)
+//   TerminalKit (line editing, words, output) <- CommandKit (command specs, parsing, help, completion)
 //   Shell (commands, words for every error) <- mediashell
 import PackageDescription
 
@@ -48,6 +49,8 @@ let package = Package(
         // The terminal toolkit: line editing, word scanning, completion matching, output and width; knows
         // nothing of cameras, so another shell could use it
         .target(name: "TerminalKit", dependencies: ["POSIX", "CEditLine", "CMediaShellShim"]),
+        // The command framework: specs, parsing into typed values, help, completion; any program's commands
+        .target(name: "CommandKit", dependencies: ["TerminalKit"]),
 
         // The virtual camera: a PTP responder serving a folder or a demo card
         .target(
@@ -69,7 +72,7 @@ let package = Package(
             name: "Shell",
             dependencies: [
                 "MediaManager", "Connectors", "Import", "Thumbnails", "Playback", "PTP", "TerminalGraphics",
-                "Imaging", "MediaFormats", "TerminalKit", "POSIX",
+                "Imaging", "MediaFormats", "CommandKit", "TerminalKit", "POSIX",
             ]),
         // The virtual camera as a program of its own: `mediashell serve`
         .target(name: "Serve", dependencies: ["PTP", "PTPIP", "POSIX", "FujiWiFi", "VirtualCamera", "Thumbnails", "TerminalKit"]),
@@ -89,7 +92,7 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(
             name: "ShellTests",
-            dependencies: ["TestSupport", "Shell", "Import", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "TerminalKit", "POSIX"]),
+            dependencies: ["TestSupport", "Shell", "Import", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "CommandKit", "TerminalKit", "POSIX"]),
         .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaFormats", "MediaManager", "Connectors", "PTP", "POSIX", "VirtualCamera"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "PTP", "POSIX", "Connectors", "MediaManager"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),

@@ -78,16 +78,16 @@ public enum CameraConnector {
     ) throws -> Camera {
         let camera = VirtualCamera(card: card, identity: identity, videoFrames: options.videoFrames)
         let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 1 << 20, timeout: options.timeout)
-        let finished = DispatchSemaphore(value: 0)
+        let finished = LockedCondition(false)
         let thread = Thread {
             camera.serve(responder, peer: "in-process")
-            finished.signal()
+            finished.change { $0 = true }
         }
         thread.name = "virtual-camera"
         thread.start()
         let close: @Sendable () -> Void = {
             responder.close()
-            _ = finished.wait(timeout: .now() + 5)
+            _ = finished.wait(until: .after(5)) { $0 }
         }
         // A card folder announces files dropped into it once its watcher runs (`watch`, `events`).
         var watch: (@Sendable () -> Void)?

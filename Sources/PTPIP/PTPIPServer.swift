@@ -9,9 +9,7 @@ import PTP
 /// Init_Event_Request attaches the event socket to the connection with that number (Init_Event_Ack),
 /// or is refused with Init_Fail. A socket that sends garbage, lies about a length, stops half-way or
 /// sends nothing within `timeouts.handshake` is closed with one line to `log`; the server keeps serving.
-public final class PTPIPServer: @unchecked Sendable {
-    // Safety: the mutable state below `lock`, and each Worker's, is only touched with `lock` held; the rest
-    // is immutable.
+public final class PTPIPServer: Sendable {
     /// Runs one connection; returning (or throwing) ends it. A thrown error is logged.
     public typealias Handler = @Sendable (PTPIPResponderConnection, PTPIPPeerInfo) throws -> Void
 
@@ -29,23 +27,25 @@ public final class PTPIPServer: @unchecked Sendable {
     private let log: @Sendable (String) -> Void
     private let handler: Handler
 
-    private let lock = NSLock()
-    private var listener: Socket?
-    private var acceptThread: JoinableThread?
-    private var stopping = false
-    private var workers: [Int: Worker] = [:]
-    private var nextWorkerID = 0
-    private var connections: [UInt32: PTPIPResponderConnection] = [:]
-    private var nextConnectionNumber: UInt32 = 1
+    /// The listener, the sockets served and the connections by number.
+    private let serving = Locked(Serving())
+
+    private struct Serving {
+        var listener: Socket?
+        var acceptThread: JoinableThread?
+        var stopping = false
+        var workers: [Int: Worker] = [:]
+        var nextWorkerID = 0
+        var connections: [UInt32: PTPIPResponderConnection] = [:]
+        var nextConnectionNumber: UInt32 = 1
+    }
 
     /// One accepted socket and the thread serving it.
-    private final class Worker: @unchecked Sendable {
-        // Safety: `thread`, `connection` and `finished` are only touched with the server's `lock` held.
+    private struct Worker {
         let socket: Socket
         var thread: JoinableThread?
         var connection: PTPIPResponderConnection?
         var finished = false
-        init(socket: Socket) { self.socket = socket }
     }
 
     /// - Parameters:
@@ -70,7 +70,7 @@ public final class PTPIPServer: @unchecked Sendable {
 
     /// The port listened on: the one the system chose when 0 was asked for, once started.
     public var port: UInt16 {
-        lock.withLock { listener?.localPort } ?? requestedPort
+        serving.withLock { $0.listener?.localPort } ?? requestedPort
     }
 
     /// "127.0.0.1:15740"
@@ -79,13 +79,13 @@ public final class PTPIPServer: @unchecked Sendable {
     /// Binds and starts accepting. Throws `PTPError.system` when the address cannot be listened on.
     public func start() throws {
         let socket = try translatingSystemErrors { () throws(SystemError) in try Socket.listen(host: host, port: requestedPort) }
-        try lock.withLock {
-            guard listener == nil, !stopping else {
+        try serving.withLock { serving in
+            guard serving.listener == nil, !serving.stopping else {
                 socket.close()
                 throw PTPError.system("PTP/IP server on \(host):\(requestedPort) was already started")
             }
-            listener = socket
-            acceptThread = try translatingSystemErrors { () throws(SystemError) in
+            serving.listener = socket
+            serving.acceptThread = try translatingSystemErrors { () throws(SystemError) in
                 try JoinableThread(name: "ptpip-accept") { [self] in acceptLoop(socket) }
             }
         }
@@ -94,17 +94,17 @@ public final class PTPIPServer: @unchecked Sendable {
     /// Stops listening, ends every connection and waits until all of the server's threads are gone
     /// and its descriptors closed.
     public func stop() {
-        let (listener, acceptThread): (Socket?, JoinableThread?) = lock.withLock {
-            stopping = true
-            return (self.listener, self.acceptThread)
+        let (listener, acceptThread): (Socket?, JoinableThread?) = serving.withLock {
+            $0.stopping = true
+            return ($0.listener, $0.acceptThread)
         }
         listener?.shutdown()
         acceptThread?.join()
         listener?.close()
         while true {
-            let (remaining, connections): ([Worker], [PTPIPResponderConnection]) = lock.withLock {
-                let all = Array(workers.values)
-                workers.removeAll()
+            let (remaining, connections): ([Worker], [PTPIPResponderConnection]) = serving.withLock {
+                let all = Array($0.workers.values)
+                $0.workers.removeAll()
                 return (all, all.compactMap(\.connection))
             }
             if remaining.isEmpty { break }
@@ -124,30 +124,29 @@ public final class PTPIPServer: @unchecked Sendable {
             do {
                 accepted = try listener.accept()
             } catch {
-                if lock.withLock({ stopping }) { return }
+                if serving.withLock({ $0.stopping }) { return }
                 log("ptpip: \(error)")
                 continue
             }
             guard let socket = accepted else { return }
             reapFinishedWorkers()
-            lock.withLock {
-                if stopping {
+            serving.withLock { serving in
+                if serving.stopping {
                     socket.close()
                     return
                 }
-                if workers.count >= maximumConnections {
+                if serving.workers.count >= maximumConnections {
                     log("ptpip: refused \(socket.peer): \(maximumConnections) connections already open")
                     socket.close()
                     return
                 }
-                let id = nextWorkerID
-                nextWorkerID += 1
-                let worker = Worker(socket: socket)
-                workers[id] = worker
+                let id = serving.nextWorkerID
+                serving.nextWorkerID += 1
+                // The thread starts at once but finds its worker entry only once this lock is released.
                 do {
-                    worker.thread = try JoinableThread(name: "ptpip-conn") { [self] in serve(worker, id: id) }
+                    let thread = try JoinableThread(name: "ptpip-conn") { [self] in serve(socket, id: id) }
+                    serving.workers[id] = Worker(socket: socket, thread: thread)
                 } catch {
-                    workers[id] = nil
                     socket.close()
                     log("ptpip: \(socket.peer): \(error)")
                 }
@@ -157,21 +156,20 @@ public final class PTPIPServer: @unchecked Sendable {
 
     /// Joins the threads of connections that have ended, so none is left unjoined while the server runs.
     private func reapFinishedWorkers() {
-        let done: [Worker] = lock.withLock {
-            let ids = workers.filter { $0.value.finished }.map(\.key)
-            return ids.compactMap { workers.removeValue(forKey: $0) }
+        let done: [Worker] = serving.withLock { serving in
+            let ids = serving.workers.filter { $0.value.finished }.map(\.key)
+            return ids.compactMap { serving.workers.removeValue(forKey: $0) }
         }
         for worker in done { worker.thread?.join() }
     }
 
     // MARK: One socket
 
-    private func serve(_ worker: Worker, id: Int) {
-        let socket = worker.socket
+    private func serve(_ socket: Socket, id: Int) {
         let stream = PacketStream(socket: socket, timeout: timeouts.read)
         defer {
             socket.close()
-            lock.withLock { worker.finished = true }
+            serving.withLock { $0.workers[id]?.finished = true }
         }
         let first: PTPIPPacket?
         do {
@@ -184,7 +182,7 @@ public final class PTPIPServer: @unchecked Sendable {
         case nil:
             log("ptpip: \(socket.peer): closed before sending Init_Command_Request")
         case .initCommandRequest(let clientGUID, let clientName, let version)?:
-            runConnection(worker, stream: stream, clientName: clientName, clientGUID: clientGUID, version: version)
+            runConnection(worker: id, stream: stream, clientName: clientName, clientGUID: clientGUID, version: version)
         case .initEventRequest(let number)?:
             attachEvents(stream, number: number)
         case let other?:
@@ -193,24 +191,24 @@ public final class PTPIPServer: @unchecked Sendable {
     }
 
     private func runConnection(
-        _ worker: Worker, stream: PacketStream, clientName: String, clientGUID: [UInt8], version: UInt32
+        worker: Int, stream: PacketStream, clientName: String, clientGUID: [UInt8], version: UInt32
     ) {
-        let (number, connection): (UInt32, PTPIPResponderConnection?) = lock.withLock {
-            if stopping { return (0, nil) }
-            let number = nextConnectionNumber
-            nextConnectionNumber = nextConnectionNumber == UInt32.max ? 1 : nextConnectionNumber + 1
+        let (number, connection): (UInt32, PTPIPResponderConnection?) = serving.withLock { serving in
+            if serving.stopping { return (0, nil) }
+            let number = serving.nextConnectionNumber
+            serving.nextConnectionNumber = number == UInt32.max ? 1 : number + 1
             let peer = PTPIPPeerInfo(
                 name: clientName, guid: clientGUID, address: stream.peer, connectionNumber: number,
                 protocolVersion: version)
             let connection = PTPIPResponderConnection(command: stream, peer: peer, timeouts: timeouts)
-            connections[number] = connection
-            worker.connection = connection
+            serving.connections[number] = connection
+            serving.workers[worker]?.connection = connection
             return (number, connection)
         }
         guard let connection else { return }
         defer {
             connection.close()
-            lock.withLock { connections[number] = nil }
+            serving.withLock { $0.connections[number] = nil }
         }
         let label = "ptpip: connection \(number) from \(stream.peer) (\(clientName))"
         do {
@@ -228,7 +226,7 @@ public final class PTPIPServer: @unchecked Sendable {
     }
 
     private func attachEvents(_ stream: PacketStream, number: UInt32) {
-        let connection = lock.withLock { connections[number] }
+        let connection = serving.withLock { $0.connections[number] }
         let attached: Bool
         do {
             attached = try connection?.attachEventSocket(stream) { try stream.write(.initEventAck) } ?? false

@@ -1,23 +1,27 @@
 import Foundation
 import MediaFormats
+import POSIX
 
 /// What the shell drives: the playback engine, plus, when a player is installed, the player showing the video
 /// and the loopback endpoint streaming it from the camera. Every command works without a player; a player
 /// that fails or exits is reported in `status` and playback goes on by the clock.
 ///
 /// Commands run one at a time; `status()` and `promptFragment()` may be called from any thread meanwhile.
-public final class PlaybackController: @unchecked Sendable {
+public final class PlaybackController: Sendable {
     /// The state machine (also usable alone, for example to observe changes).
     public let engine: PlaybackEngine
     private let launcher: PlayerLauncher
     private let streamLimits: MediaStreamServer.Limits
-    /// Serializes commands.
-    private let commandLock = NSLock()
-    // Safety: everything below `lock` is guarded by it.
-    private let lock = NSLock()
-    private var player: (any Player)?
-    private var server: MediaStreamServer?
-    private var report: PlayerReport?
+    /// Serializes commands: a command holds it from start to end (it takes `running` inside, never the reverse).
+    private let commandTurn = Locked(())
+    /// The player showing the video, the endpoint streaming it, and what status says of them.
+    private let running = Locked(Running())
+
+    private struct Running {
+        var player: (any Player)?
+        var server: MediaStreamServer?
+        var report: PlayerReport?
+    }
 
     /// `player` chooses the external player (`.automatic`: mpv when installed; `.none` for none).
     public init(
@@ -130,7 +134,7 @@ public final class PlaybackController: @unchecked Sendable {
         guard isLoaded else { return nil }
         let observed = sync()
         guard var status = engine.status() else { return nil }
-        status.player = lock.withLock { report }
+        status.player = running.withLock { $0.report }
         status.player?.position = observed?.position
         return status
     }
@@ -142,7 +146,7 @@ public final class PlaybackController: @unchecked Sendable {
 
     /// Ends the player and the endpoint and forgets the video: call when the camera closes or the shell exits.
     public func shutdown() {
-        commandLock.withLock {
+        commandTurn.withLock { _ in
             tearDownPlayer()
             engine.unload()
         }
@@ -151,22 +155,20 @@ public final class PlaybackController: @unchecked Sendable {
     // MARK: Player
 
     /// The player in use, for tests.
-    var currentPlayer: (any Player)? { lock.withLock { player } }
+    var currentPlayer: (any Player)? { running.withLock { $0.player } }
 
     /// The streaming endpoint in use, for tests.
-    var currentServer: MediaStreamServer? { lock.withLock { server } }
+    var currentServer: MediaStreamServer? { running.withLock { $0.server } }
 
-    private func serialized<T>(_ body: () throws(PlaybackError) -> T) throws(PlaybackError) -> T {
-        commandLock.lock()
-        defer { commandLock.unlock() }
-        return try body()
+    private func serialized<T: Sendable>(_ body: () throws(PlaybackError) -> T) throws(PlaybackError) -> T {
+        try commandTurn.withLock { _ throws(PlaybackError) in try body() }
     }
 
     /// Starts the endpoint and a player showing the loaded video at `position`, unless one runs already.
     /// Returns true when it started one (so the caller need not drive it further).
     private func startPlayerIfNeeded(at position: Double, paused: Bool) -> Bool {
         guard let media = engine.loadedMedia else { return false }
-        if let running = lock.withLock({ self.player }), running.isRunning { return false }
+        if let current = running.withLock({ $0.player }), current.isRunning { return false }
         tearDownPlayer()
         let player = launcher.make()
         guard let name = player.name else { return false }
@@ -174,14 +176,14 @@ public final class PlaybackController: @unchecked Sendable {
         do {
             try server.start()
         } catch {
-            lock.withLock { report = PlayerReport(name: name, running: false, problem: error.message) }
+            running.withLock { $0.report = PlayerReport(name: name, running: false, problem: error.message) }
             return false
         }
         player.setEventHandler { [weak self] event in self?.playerDid(event) }
-        lock.withLock {
-            self.player = player
-            self.server = server
-            report = PlayerReport(name: name, running: true, streamURL: server.url)
+        running.withLock {
+            $0.player = player
+            $0.server = server
+            $0.report = PlayerReport(name: name, running: true, streamURL: server.url)
         }
         do {
             try player.open(url: server.url, title: media.name, at: position, paused: paused)
@@ -194,7 +196,7 @@ public final class PlaybackController: @unchecked Sendable {
 
     /// Sends a command to the running player; a failure is reported in status, never thrown.
     private func drive(_ action: (any Player) throws -> Void) {
-        guard let player = lock.withLock({ self.player }), player.isRunning else { return }
+        guard let player = running.withLock({ $0.player }), player.isRunning else { return }
         do {
             try action(player)
         } catch let error as PlaybackError {
@@ -205,10 +207,10 @@ public final class PlaybackController: @unchecked Sendable {
     }
 
     private func playerFailed(_ error: PlaybackError) {
-        let player = lock.withLock { () -> (any Player)? in
-            report?.running = false
-            report?.problem = error.message
-            return self.player
+        let player = running.withLock { running -> (any Player)? in
+            running.report?.running = false
+            running.report?.problem = error.message
+            return running.player
         }
         player?.close()
     }
@@ -216,11 +218,9 @@ public final class PlaybackController: @unchecked Sendable {
     /// Takes the player's own account of where it is into the engine; returns it.
     @discardableResult
     private func sync() -> PlayerObservation? {
-        guard let player = lock.withLock({ self.player }), player.isRunning else { return nil }
+        guard let player = running.withLock({ $0.player }), player.isRunning else { return nil }
         guard let observed = player.observe() else {
-            lock.withLock {
-                if player.isRunning { report?.problem = "mpv does not answer" }
-            }
+            if player.isRunning { running.withLock { $0.report?.problem = "mpv does not answer" } }
             return nil
         }
         engine.playerReported(position: observed.position, paused: observed.paused, reachedEnd: observed.reachedEnd)
@@ -232,21 +232,17 @@ public final class PlaybackController: @unchecked Sendable {
         case .reachedEnd:
             engine.playerReported(reachedEnd: true)
         case .exited:
-            lock.withLock {
-                report?.running = false
-                report?.problem = "exited (window closed?); playback goes on without it"
+            running.withLock {
+                $0.report?.running = false
+                $0.report?.problem = "exited (window closed?); playback goes on without it"
             }
         }
     }
 
     private func tearDownPlayer() {
-        let (player, server) = lock.withLock { () -> ((any Player)?, MediaStreamServer?) in
-            defer {
-                self.player = nil
-                self.server = nil
-                report = nil
-            }
-            return (self.player, self.server)
+        let (player, server) = running.withLock { running -> ((any Player)?, MediaStreamServer?) in
+            defer { running = Running() }
+            return (running.player, running.server)
         }
         player?.close()
         server?.stop()
@@ -254,7 +250,7 @@ public final class PlaybackController: @unchecked Sendable {
 
     private func currentStatus() -> PlaybackStatus {
         var status = engine.status()!
-        status.player = lock.withLock { report }
+        status.player = running.withLock { $0.report }
         return status
     }
 }

@@ -81,7 +81,7 @@ import VirtualCamera
 
     @Test func onlyFetchAndImportRunAsJobs() {
         #expect(interpreter.run(line: "ls &") == .failure)
-        #expect(output.errors.last?.contains("only fetch and import run as jobs") == true)
+        #expect(output.errors.last?.contains("only fetch, mirror and import run as jobs") == true)
         #expect(interpreter.run(line: "wait %3") == .failure)
         #expect(interpreter.run(line: "kill %1") == .failure)
     }

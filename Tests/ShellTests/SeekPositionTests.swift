@@ -1,3 +1,4 @@
+import CommandKit
 import Testing
 
 @testable import Shell

@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import POSIX
 
 /// The playback state machine: stopped, playing, paused, ended, over an injectable clock.
 ///
@@ -7,47 +8,38 @@ import MediaFormats
 /// reported); reaching the duration ends playback. Seeks land on the nearest preceding keyframe; steps move
 /// by frames in presentation order while paused. Every method may be called from any thread; observers are
 /// called after the change, outside the engine's lock.
-public final class PlaybackEngine: @unchecked Sendable {
-    // Safety: every stored property below `lock` is guarded by it.
-    private let clock: any PlaybackClock
-    private let lock = NSLock()
-    private var media: PlaybackMedia?
-    private var state: PlaybackState = .stopped
-    /// The position at `anchorTime`; while playing, the position moves on from there with the clock.
-    private var anchorPosition = 0.0
-    private var anchorTime = 0.0
-    private var lastSeek: SeekOutcome?
-    private var observer: (@Sendable (PlaybackStatus) -> Void)?
+public final class PlaybackEngine: Sendable {
+    private let machine: Locked<Machine>
 
     public init(clock: any PlaybackClock = SystemPlaybackClock()) {
-        self.clock = clock
+        machine = Locked(Machine(clock: clock))
     }
 
     /// Called with the new status whenever the state changes (commands, the end of the clip, a player's
     /// report): the seed's playback state callback.
     public func setObserver(_ observer: (@Sendable (PlaybackStatus) -> Void)?) {
-        lock.withLock { self.observer = observer }
+        machine.withLock { $0.observer = observer }
     }
 
     /// The loaded media, if any.
-    public var loadedMedia: PlaybackMedia? { lock.withLock { media } }
+    public var loadedMedia: PlaybackMedia? { machine.withLock { $0.media } }
 
     /// Loads `media`, stopped at the start (replacing whatever was loaded).
     public func load(_ media: PlaybackMedia) {
-        change {
-            self.media = media
-            lastSeek = nil
-            setPosition(0, state: .stopped)
+        change { machine in
+            machine.media = media
+            machine.lastSeek = nil
+            machine.setPosition(0, state: .stopped)
         }
     }
 
     /// Forgets the loaded media; the prompt stops showing playback.
     public func unload() {
-        lock.withLock {
-            media = nil
-            lastSeek = nil
-            state = .stopped
-            anchorPosition = 0
+        machine.withLock { machine in
+            machine.media = nil
+            machine.lastSeek = nil
+            machine.state = .stopped
+            machine.anchorPosition = 0
         }
     }
 
@@ -56,11 +48,11 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// Starts playing: from the start when stopped or ended, from where it is when paused.
     @discardableResult
     public func play() throws(PlaybackError) -> PlaybackStatus {
-        try command { _ in
-            switch state {
+        try command { machine, _ in
+            switch machine.state {
             case .playing: break
-            case .paused: setPosition(currentPosition(), state: .playing)
-            case .stopped, .ended: setPosition(0, state: .playing)
+            case .paused: machine.setPosition(machine.currentPosition(), state: .playing)
+            case .stopped, .ended: machine.setPosition(0, state: .playing)
             }
         }
     }
@@ -68,12 +60,12 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// Pauses playback; pausing a paused clip does nothing.
     @discardableResult
     public func pause() throws(PlaybackError) -> PlaybackStatus {
-        try command { media throws(PlaybackError) in
-            switch state {
+        try command { machine, media throws(PlaybackError) in
+            switch machine.state {
             case .paused: break
-            case .playing: setPosition(currentPosition(), state: .paused)
-            case .stopped: throw PlaybackError(refusing: .pause, of: media.name, in: state, "\(media.name) is stopped: nothing to pause")
-            case .ended: throw PlaybackError(refusing: .pause, of: media.name, in: state, "\(media.name) has ended: nothing to pause")
+            case .playing: machine.setPosition(machine.currentPosition(), state: .paused)
+            case .stopped: throw PlaybackError(refusing: .pause, of: media.name, in: machine.state, "\(media.name) is stopped: nothing to pause")
+            case .ended: throw PlaybackError(refusing: .pause, of: media.name, in: machine.state, "\(media.name) has ended: nothing to pause")
             }
         }
     }
@@ -81,13 +73,13 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// Resumes a paused clip; resuming a playing clip does nothing.
     @discardableResult
     public func resume() throws(PlaybackError) -> PlaybackStatus {
-        try command { media throws(PlaybackError) in
-            switch state {
+        try command { machine, media throws(PlaybackError) in
+            switch machine.state {
             case .playing: break
-            case .paused: setPosition(currentPosition(), state: .playing)
-            case .stopped: throw PlaybackError(refusing: .resume, of: media.name, in: state, "\(media.name) is stopped")
+            case .paused: machine.setPosition(machine.currentPosition(), state: .playing)
+            case .stopped: throw PlaybackError(refusing: .resume, of: media.name, in: machine.state, "\(media.name) is stopped")
             case .ended:
-                throw PlaybackError(refusing: .resume, of: media.name, in: state, "\(media.name) has ended")
+                throw PlaybackError(refusing: .resume, of: media.name, in: machine.state, "\(media.name) has ended")
             }
         }
     }
@@ -95,9 +87,9 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// Stops playback and goes back to the start; the media stays loaded so `play` starts it again.
     @discardableResult
     public func stop() throws(PlaybackError) -> PlaybackStatus {
-        try command { _ in
-            lastSeek = nil
-            setPosition(0, state: .stopped)
+        try command { machine, _ in
+            machine.lastSeek = nil
+            machine.setPosition(0, state: .stopped)
         }
     }
 
@@ -106,12 +98,12 @@ public final class PlaybackEngine: @unchecked Sendable {
     @discardableResult
     public func seek(_ target: SeekTarget) throws(PlaybackError) -> SeekOutcome {
         var outcome: SeekOutcome?
-        _ = try command { media throws(PlaybackError) in
+        _ = try command { machine, media throws(PlaybackError) in
             let timeline = media.timeline
             let requested: Double
             switch target {
             case .absolute(let seconds): requested = seconds
-            case .relative(let seconds): requested = currentPosition() + seconds
+            case .relative(let seconds): requested = machine.currentPosition() + seconds
             case .percent(let share): requested = timeline.duration * share / 100
             }
             guard requested.isFinite else { throw PlaybackError(.invalidArgument, "seek needs a number of seconds") }
@@ -119,11 +111,11 @@ public final class PlaybackEngine: @unchecked Sendable {
             let aim = min(max(requested, 0), timeline.duration)
             let keyframe = timeline.keyframe(atOrBefore: aim)
             let landed = timeline.frameTimes[keyframe.frame]
-            setPosition(landed, state: state == .playing ? .playing : .paused)
+            machine.setPosition(landed, state: machine.state == .playing ? .playing : .paused)
             let result = SeekOutcome(
                 requested: requested, clamped: clamped, target: aim, landed: landed, keyframeIndex: keyframe.ordinal,
-                frameIndex: keyframe.frame, duration: timeline.duration, state: state)
-            lastSeek = result
+                frameIndex: keyframe.frame, duration: timeline.duration, state: machine.state)
+            machine.lastSeek = result
             outcome = result
         }
         return outcome!
@@ -134,17 +126,17 @@ public final class PlaybackEngine: @unchecked Sendable {
     @discardableResult
     public func step(_ frames: Int = 1) throws(PlaybackError) -> StepOutcome {
         var outcome: StepOutcome?
-        _ = try command { media throws(PlaybackError) in
-            if state == .playing {
-                throw PlaybackError(refusing: .step, of: media.name, in: state, "\(media.name) is playing: steps are taken while paused")
+        _ = try command { machine, media throws(PlaybackError) in
+            if machine.state == .playing {
+                throw PlaybackError(refusing: .step, of: media.name, in: machine.state, "\(media.name) is playing: steps are taken while paused")
             }
             let timeline = media.timeline
-            let from = timeline.frame(at: currentPosition())
+            let from = timeline.frame(at: machine.currentPosition())
             let wanted = from.addingReportingOverflow(frames)
             let unclamped = wanted.overflow ? (frames < 0 ? Int.min : Int.max) : wanted.partialValue
             let to = min(max(unclamped, 0), timeline.frameCount - 1)
             let clamped: ClampedEnd? = unclamped < 0 ? .start : unclamped > timeline.frameCount - 1 ? .end : nil
-            setPosition(timeline.frameTimes[to], state: .paused)
+            machine.setPosition(timeline.frameTimes[to], state: .paused)
             outcome = StepOutcome(
                 requested: frames, moved: to - from, frameIndex: to, frameCount: timeline.frameCount,
                 position: timeline.frameTimes[to], clamped: clamped)
@@ -154,10 +146,10 @@ public final class PlaybackEngine: @unchecked Sendable {
 
     /// The status now, or nil when nothing is loaded. Notices the end of the clip.
     public func status() -> PlaybackStatus? {
-        let (status, notify) = lock.withLock { () -> (PlaybackStatus?, (@Sendable (PlaybackStatus) -> Void)?) in
-            let before = state
-            guard let current = makeStatus() else { return (nil, nil) }
-            return (current, before != state ? observer : nil)
+        let (status, notify) = machine.withLock { machine -> (PlaybackStatus?, (@Sendable (PlaybackStatus) -> Void)?) in
+            let before = machine.state
+            guard let current = machine.makeStatus() else { return (nil, nil) }
+            return (current, before != machine.state ? machine.observer : nil)
         }
         if let status, let notify { notify(status) }
         return status
@@ -174,63 +166,74 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// state, or that it reached the end. Ignored when stopped or ended (only commands leave those), and a
     /// paused position within half a frame of the engine's is taken as agreement (the frame stays exact).
     public func playerReported(position: Double? = nil, paused: Bool? = nil, reachedEnd: Bool = false) {
-        change {
-            guard let media, state == .playing || state == .paused else { return }
+        change { machine in
+            guard let media = machine.media, machine.state == .playing || machine.state == .paused else { return }
             let timeline = media.timeline
             if reachedEnd {
-                if state == .playing { setPosition(timeline.duration, state: .ended) }
+                if machine.state == .playing { machine.setPosition(timeline.duration, state: .ended) }
                 return
             }
-            let newState = paused.map { $0 ? PlaybackState.paused : .playing } ?? state
-            var at = currentPosition()
+            let newState = paused.map { $0 ? PlaybackState.paused : .playing } ?? machine.state
+            var at = machine.currentPosition()
             if let position, position.isFinite {
                 let reported = min(max(position, 0), timeline.duration)
-                if !(state == .paused && newState == .paused && abs(reported - at) < timeline.halfFrame) { at = reported }
+                if !(machine.state == .paused && newState == .paused && abs(reported - at) < timeline.halfFrame) {
+                    at = reported
+                }
             }
-            setPosition(at, state: newState)
+            machine.setPosition(at, state: newState)
         }
     }
 
-    // MARK: Internals (called with the lock held)
+    // MARK: Internals
 
-    /// Runs `body` on the loaded media under the lock, then tells the observer; returns the new status.
-    private func command(_ body: (PlaybackMedia) throws(PlaybackError) -> Void) throws(PlaybackError) -> PlaybackStatus {
-        lock.lock()
-        guard let media else {
-            lock.unlock()
-            throw PlaybackError.nothingLoaded
+    /// Runs `body` on the loaded media with the machine locked, then tells the observer (outside the lock);
+    /// returns the new status.
+    private func command(
+        _ body: (inout Machine, PlaybackMedia) throws(PlaybackError) -> Void
+    ) throws(PlaybackError) -> PlaybackStatus {
+        let (status, notify) = try machine.withLock {
+            machine throws(PlaybackError) -> (PlaybackStatus, (@Sendable (PlaybackStatus) -> Void)?) in
+            guard let media = machine.media else { throw PlaybackError.nothingLoaded }
+            _ = machine.makeStatus()  // notice an end reached before this command
+            try body(&machine, media)
+            return (machine.makeStatus()!, machine.observer)
         }
-        _ = makeStatus()  // notice an end reached before this command
-        do {
-            try body(media)
-        } catch {
-            lock.unlock()
-            throw error
-        }
-        let status = makeStatus()!
-        let notify = observer
-        lock.unlock()
         notify?(status)
         return status
     }
 
-    /// Runs `body` under the lock and tells the observer when the state or position changed.
-    private func change(_ body: () -> Void) {
-        let (status, notify) = lock.withLock { () -> (PlaybackStatus?, (@Sendable (PlaybackStatus) -> Void)?) in
-            body()
-            return (makeStatus(), observer)
+    /// Runs `body` with the machine locked and tells the observer (outside the lock) of the new status.
+    private func change(_ body: (inout Machine) -> Void) {
+        let (status, notify) = machine.withLock { machine -> (PlaybackStatus?, (@Sendable (PlaybackStatus) -> Void)?) in
+            body(&machine)
+            return (machine.makeStatus(), machine.observer)
         }
         if let status, let notify { notify(status) }
     }
+}
 
-    private func setPosition(_ position: Double, state: PlaybackState) {
+/// The engine's state, only touched with its lock held.
+private struct Machine {
+    let clock: any PlaybackClock
+    var media: PlaybackMedia?
+    var state: PlaybackState = .stopped
+    /// The position at `anchorTime`; while playing, the position moves on from there with the clock.
+    var anchorPosition = 0.0
+    var anchorTime = 0.0
+    var lastSeek: SeekOutcome?
+    var observer: (@Sendable (PlaybackStatus) -> Void)?
+
+    init(clock: any PlaybackClock) { self.clock = clock }
+
+    mutating func setPosition(_ position: Double, state: PlaybackState) {
         anchorPosition = position
         anchorTime = clock.now
         self.state = state
     }
 
     /// The position now: the anchor, plus the time since it while playing, never past the end.
-    private func currentPosition() -> Double {
+    func currentPosition() -> Double {
         guard let media else { return 0 }
         guard state == .playing else { return anchorPosition }
         let elapsed = max(clock.now - anchorTime, 0)
@@ -238,7 +241,7 @@ public final class PlaybackEngine: @unchecked Sendable {
     }
 
     /// The status, after moving to `ended` if the clock ran past the end.
-    private func makeStatus() -> PlaybackStatus? {
+    mutating func makeStatus() -> PlaybackStatus? {
         guard let media else { return nil }
         let timeline = media.timeline
         var position = currentPosition()

@@ -4,7 +4,18 @@ import POSIX
 /// mpv's JSON IPC over a connected socket: one JSON object per line each way. Requests carry a `request_id`
 /// and wait (bounded) for the reply with that id; events are counted, so a caller can wait for the next
 /// `playback-restart`, and handed to `onEvent` on the reader thread, in order.
-final class MPVConnection: @unchecked Sendable {
+final class MPVConnection: Sendable {
+    /// A reply's `data`, read as the player reads it: as a number, or as a flag.
+    struct Value: Sendable {
+        let number: Double?
+        let flag: Bool?
+
+        init(_ json: Any?) {
+            number = json as? Double
+            flag = json as? Bool
+        }
+    }
+
     /// An event as mpv sent it: its name, and for `property-change` the property and its value.
     struct Event: Sendable {
         var name: String
@@ -34,33 +45,36 @@ final class MPVConnection: @unchecked Sendable {
 
     private let socket: Socket
     private let onEvent: @Sendable (Event) -> Void
-    // Safety: everything below `condition` is guarded by it.
-    private let condition = NSCondition()
-    private var nextID = 1
-    private var replies: [Int: (error: String, data: Any?)] = [:]
-    /// Requests whose caller stopped waiting: their late replies are dropped.
-    private var abandoned: Set<Int> = []
-    private var eventCounts: [String: Int] = [:]
-    private var lastEnd: Event?
-    private var open = true
-    private var reader: JoinableThread?
+    /// What the reader thread hands to the requests waiting.
+    private let exchange = LockedCondition(Exchange())
+
+    private struct Exchange {
+        var nextID = 1
+        var replies: [Int: (error: String, data: Value)] = [:]
+        /// Requests whose caller stopped waiting: their late replies are dropped.
+        var abandoned: Set<Int> = []
+        var eventCounts: [String: Int] = [:]
+        var lastEnd: Event?
+        var open = true
+        var reader: JoinableThread?
+    }
 
     init(socket: Socket, onEvent: @escaping @Sendable (Event) -> Void) throws(SystemError) {
         self.socket = socket
         self.onEvent = onEvent
         let thread = try JoinableThread(name: "mpv-ipc") { [self] in readLoop() }
-        condition.withLock { reader = thread }
+        exchange.withLock { $0.reader = thread }
     }
 
-    var isOpen: Bool { condition.withLock { open } }
+    var isOpen: Bool { exchange.withLock { $0.open } }
 
     /// Sends `command` and waits up to `timeout` seconds for its reply; returns the reply's `data`.
     @discardableResult
-    func request(_ command: [Any], timeout: Double) throws(Failure) -> Any? {
+    func request(_ command: [Any], timeout: Double) throws(Failure) -> Value {
         let name = "'\(command.first.map { "\($0)" } ?? "")'"
-        let id = condition.withLock { () -> Int in
-            defer { nextID += 1 }
-            return nextID
+        let id = exchange.withLock { exchange -> Int in
+            defer { exchange.nextID += 1 }
+            return exchange.nextID
         }
         guard let json = try? JSONSerialization.data(withJSONObject: ["command": command, "request_id": id]) else {
             throw .refused(name, "not JSON")
@@ -70,51 +84,42 @@ final class MPVConnection: @unchecked Sendable {
         } catch {
             throw .closed
         }
-        // The bound is a monotonic deadline; the condition's wall-clock wait only paces one pass.
-        let deadline = Deadline.after(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let reply = replies.removeValue(forKey: id) {
-                guard reply.error == "success" else { throw .refused(name, reply.error) }
-                return reply.data
-            }
-            if !open { throw .closed }
-            if deadline.hasPassed {
-                abandoned.insert(id)
-                throw .timedOut(name)
-            }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: deadline.remaining))
+        let outcome = exchange.wait(until: .after(timeout), for: { $0.replies[id] != nil || !$0.open }) { exchange in
+            exchange.replies.removeValue(forKey: id).map { Result<_, Failure>.success($0) } ?? .failure(.closed)
         }
+        guard let outcome else {
+            // A reply that came after the deadline is dropped now; one still to come, when it comes.
+            exchange.withLock { if $0.replies.removeValue(forKey: id) == nil { $0.abandoned.insert(id) } }
+            throw .timedOut(name)
+        }
+        let reply = try outcome.get()
+        guard reply.error == "success" else { throw .refused(name, reply.error) }
+        return reply.data
     }
 
     /// How many `name` events arrived so far: take it before a command, then `waitForEvent(name, after:)`.
     func eventCount(_ name: String) -> Int {
-        condition.withLock { eventCounts[name, default: 0] }
+        exchange.withLock { $0.eventCounts[name, default: 0] }
     }
 
     /// Waits until more than `count` events named one of `names` arrived, or `timeout` passes, or the
     /// connection closes; returns the name that arrived, nil otherwise.
     func waitForEvent(_ names: [String], after counts: [Int], timeout: Double) -> String? {
-        let deadline = Deadline.after(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            for (name, count) in zip(names, counts) where eventCounts[name, default: 0] > count { return name }
-            if !open || deadline.hasPassed { return nil }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: deadline.remaining))
+        func arrived(_ exchange: borrowing Exchange) -> String? {
+            zip(names, counts).first { name, count in exchange.eventCounts[name, default: 0] > count }?.0
         }
+        return exchange.wait(until: .after(timeout), for: { arrived($0) != nil || !$0.open }) { arrived($0) } ?? nil
     }
 
     /// The last `end-file` event (with its reason and error), for telling why a file did not open.
-    var lastEndOfFile: Event? { condition.withLock { lastEnd } }
+    var lastEndOfFile: Event? { exchange.withLock { $0.lastEnd } }
 
     /// Closes the connection and waits for the reader thread to finish (the shutdown wakes it at once), so
     /// nothing reads the socket once this returns. From the reader thread itself (an event handler), it
     /// closes without waiting.
     func close() {
         socket.shutdown()
-        condition.withLock { reader }?.join()
+        exchange.withLock { $0.reader }?.join()
         socket.close()
     }
 
@@ -124,10 +129,7 @@ final class MPVConnection: @unchecked Sendable {
         var pending = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         defer {
-            condition.withLock {
-                open = false
-                condition.broadcast()
-            }
+            exchange.change { $0.open = false }
             onEvent(Event(name: "connection-closed"))
         }
         while true {
@@ -156,16 +158,15 @@ final class MPVConnection: @unchecked Sendable {
             event.boolValue = object["data"] as? Bool
             event.reason = object["reason"] as? String
             event.fileError = object["file_error"] as? String
-            condition.withLock {
-                eventCounts[name, default: 0] += 1
-                if name == "end-file" { lastEnd = event }
-                condition.broadcast()
+            exchange.change { exchange in
+                exchange.eventCounts[name, default: 0] += 1
+                if name == "end-file" { exchange.lastEnd = event }
             }
             onEvent(event)
         } else if let id = object["request_id"] as? Int, let error = object["error"] as? String {
-            condition.withLock {
-                if abandoned.remove(id) == nil { replies[id] = (error, object["data"]) }
-                condition.broadcast()
+            let data = Value(object["data"])
+            exchange.change { exchange in
+                if exchange.abandoned.remove(id) == nil { exchange.replies[id] = (error, data) }
             }
         }
     }

@@ -7,22 +7,25 @@ import POSIX
 /// IPC socket (`--input-ipc-server`), and hands it one end of a socket pair as `--input-ipc-client=fd://3`:
 /// mpv quits when that connection closes, so it ends with this process even if the shell is killed (no
 /// orphans). mpv reads the video from the loopback streaming endpoint, so it seeks without a download.
-public final class MPVPlayer: Player, @unchecked Sendable {
+public final class MPVPlayer: Player, Sendable {
     public let executable: String
     public let extraArguments: [String]
     /// Seconds to wait for mpv to start and show the first frame.
-    public var startTimeout = 15.0
+    public let startTimeout = 15.0
     /// Seconds to wait for an answer to a command (a seek waits this long for the frame).
-    public var commandTimeout = 10.0
+    public let commandTimeout = 10.0
 
-    // Safety: everything below `lock` is guarded by it.
-    private let lock = NSLock()
-    private var process: ChildProcess?
-    private var connection: MPVConnection?
-    private var lifeline: Socket?
-    private var folder: String?
-    private var handler: (@Sendable (PlayerEvent) -> Void)?
-    private var closing = false
+    /// The running mpv and what belongs to it.
+    private let running = Locked(Running())
+
+    private struct Running {
+        var process: ChildProcess?
+        var connection: MPVConnection?
+        var lifeline: Socket?
+        var folder: String?
+        var handler: (@Sendable (PlayerEvent) -> Void)?
+        var closing = false
+    }
 
     /// The descriptor number mpv finds its end of the lifeline at.
     static let inheritedDescriptor: Int32 = 3
@@ -47,21 +50,21 @@ public final class MPVPlayer: Player, @unchecked Sendable {
     public var name: String? { "mpv" }
 
     /// The process id while it runs (for tests that check nothing is left behind).
-    public var processID: Int32? { lock.withLock { process?.pid } }
+    public var processID: Int32? { running.withLock { $0.process?.pid } }
 
     public var isRunning: Bool {
-        lock.withLock { connection?.isOpen ?? false }
+        running.withLock { $0.connection }?.isOpen ?? false
     }
 
     public func setEventHandler(_ handler: @escaping @Sendable (PlayerEvent) -> Void) {
-        lock.withLock { self.handler = handler }
+        running.withLock { $0.handler = handler }
     }
 
     // MARK: Starting
 
     public func open(url: String, title: String, at position: Double, paused: Bool) throws(PlaybackError) {
         close()
-        lock.withLock { closing = false }
+        running.withLock { $0.closing = false }
         do {
             try start(url: url, title: title, at: position, paused: paused)
         } catch let error as PlaybackError {
@@ -75,7 +78,7 @@ public final class MPVPlayer: Player, @unchecked Sendable {
 
     private func start(url: String, title: String, at position: Double, paused: Bool) throws {
         let folder = try makePrivateFolder(under: Self.temporaryParent(), prefix: "mediashell-mpv.")
-        lock.withLock { self.folder = folder }
+        running.withLock { $0.folder = folder }
         let socketName = "ipc"
         let (ours, theirs) = try Socket.pair()
         let watch = try CreationWatch(folder: folder)
@@ -94,9 +97,9 @@ public final class MPVPlayer: Player, @unchecked Sendable {
         options.handDown = [(theirs, Self.inheritedDescriptor)]
         let process = try ChildProcess.spawn(executable: executable, arguments: arguments, options: options)
         theirs.close()
-        lock.withLock {
-            self.process = process
-            self.lifeline = ours
+        running.withLock {
+            $0.process = process
+            $0.lifeline = ours
         }
         // Nothing is read from the lifeline: tell mpv to send it no events.
         try? ours.send(Array(#"{"command":["disable_event","all"]}"#.utf8) + [10], .until(.after(1)))
@@ -109,7 +112,7 @@ public final class MPVPlayer: Player, @unchecked Sendable {
         }
         let socket = try connectToIPC(path: "\(folder)/\(socketName)", lifeline: ours, deadline: deadline)
         let connection = try MPVConnection(socket: socket) { [weak self] event in self?.handle(event) }
-        lock.withLock { self.connection = connection }
+        running.withLock { $0.connection = connection }
 
         try command(["observe_property", 1, "eof-reached"])
         try command(["set_property", "pause", true])
@@ -154,7 +157,7 @@ public final class MPVPlayer: Player, @unchecked Sendable {
     }
 
     public func seek(to seconds: Double) throws(PlaybackError) {
-        guard let connection = lock.withLock({ connection }) else { throw PlaybackError(.player, "mpv is not running") }
+        guard let connection = running.withLock({ $0.connection }) else { throw PlaybackError(.player, "mpv is not running") }
         let restarts = connection.eventCount("playback-restart")
         try command(["seek", max(seconds, 0), "absolute+exact"])
         guard connection.waitForEvent(["playback-restart"], after: [restarts], timeout: commandTimeout) != nil else {
@@ -163,17 +166,17 @@ public final class MPVPlayer: Player, @unchecked Sendable {
     }
 
     public func observe() -> PlayerObservation? {
-        guard let connection = lock.withLock({ connection }), connection.isOpen else { return nil }
-        let position = (try? connection.request(["get_property", "time-pos"], timeout: 2)) as? Double
-        let paused = (try? connection.request(["get_property", "pause"], timeout: 2)) as? Bool
-        let ended = (try? connection.request(["get_property", "eof-reached"], timeout: 2)) as? Bool
+        guard let connection = running.withLock({ $0.connection }), connection.isOpen else { return nil }
+        let position = (try? connection.request(["get_property", "time-pos"], timeout: 2))?.number
+        let paused = (try? connection.request(["get_property", "pause"], timeout: 2))?.flag
+        let ended = (try? connection.request(["get_property", "eof-reached"], timeout: 2))?.flag
         if position == nil && paused == nil { return nil }
         return PlayerObservation(position: position, paused: paused, reachedEnd: ended ?? false)
     }
 
     @discardableResult
-    private func command(_ arguments: [Any]) throws(PlaybackError) -> Any? {
-        guard let connection = lock.withLock({ connection }) else { throw PlaybackError(.player, "mpv is not running") }
+    private func command(_ arguments: [Any]) throws(PlaybackError) -> MPVConnection.Value {
+        guard let connection = running.withLock({ $0.connection }) else { throw PlaybackError(.player, "mpv is not running") }
         do {
             return try connection.request(arguments, timeout: commandTimeout)
         } catch {
@@ -186,15 +189,9 @@ public final class MPVPlayer: Player, @unchecked Sendable {
     /// Asks mpv to quit, waits (bounded) for it to go, kills it if it does not, reaps it and removes its
     /// private folder.
     public func close() {
-        let (process, connection, lifeline, folder) = lock.withLock {
-            closing = true
-            defer {
-                self.process = nil
-                self.connection = nil
-                self.lifeline = nil
-                self.folder = nil
-            }
-            return (self.process, self.connection, self.lifeline, self.folder)
+        let (process, connection, lifeline, folder) = running.withLock { running in
+            defer { running = Running(handler: running.handler, closing: true) }
+            return (running.process, running.connection, running.lifeline, running.folder)
         }
         if let connection {
             _ = try? connection.request(["quit"], timeout: 1)
@@ -218,7 +215,7 @@ public final class MPVPlayer: Player, @unchecked Sendable {
     }
 
     private func handle(_ event: MPVConnection.Event) {
-        let (handler, closing) = lock.withLock { (self.handler, self.closing) }
+        let (handler, closing) = running.withLock { ($0.handler, $0.closing) }
         switch event.name {
         case "property-change" where event.property == "eof-reached" && event.boolValue == true:
             handler?(.reachedEnd)
@@ -233,15 +230,15 @@ public final class MPVPlayer: Player, @unchecked Sendable {
 
     /// Closes this side of the lifeline without asking mpv to quit: what happens when the shell dies.
     func dropLifelineForTesting() {
-        let lifeline = lock.withLock { () -> Socket? in
-            defer { self.lifeline = nil }
-            return self.lifeline
+        let lifeline = running.withLock { running -> Socket? in
+            defer { running.lifeline = nil }
+            return running.lifeline
         }
         lifeline?.close()
     }
 
     /// The child process, for tests that check how it ended.
-    var processForTesting: ChildProcess? { lock.withLock { process } }
+    var processForTesting: ChildProcess? { running.withLock { $0.process } }
 
     // MARK: Helpers
 

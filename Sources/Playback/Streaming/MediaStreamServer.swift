@@ -10,7 +10,7 @@ import MediaFormats
 /// of that path only; `Range:` gives 206 with `Content-Range`, an unsatisfiable range 416; other paths 404,
 /// other methods 405. Request heads are bounded in size and in time, so a hostile or stuck client costs a
 /// thread for a few seconds at most.
-public final class MediaStreamServer: @unchecked Sendable {
+public final class MediaStreamServer: Sendable {
     /// Bounds on what one client may cost.
     public struct Limits: Sendable {
         /// The largest request head (request line and headers) accepted; larger gets 431.
@@ -38,17 +38,20 @@ public final class MediaStreamServer: @unchecked Sendable {
     /// The path the file is served at: `/<32 hex digits>/<safe name>`.
     public let path: String
 
-    // Safety: everything below `lock` is guarded by it.
-    private let lock = NSLock()
-    private var listener: Socket?
-    private var boundPort: UInt16 = 0
-    private var connections: [ObjectIdentifier: Socket] = [:]
-    private var acceptThread: JoinableThread?
-    private var connectionThreads: [ObjectIdentifier: JoinableThread] = [:]
-    private var stopped = false
-    private var served = 0
-    private var sent: UInt64 = 0
-    private var log: [String] = []
+    /// The listener, the connections and their threads, and the counts for diagnostics.
+    private let serving = Locked(Serving())
+
+    private struct Serving {
+        var listener: Socket?
+        var boundPort: UInt16 = 0
+        var connections: [ObjectIdentifier: Socket] = [:]
+        var acceptThread: JoinableThread?
+        var connectionThreads: [ObjectIdentifier: JoinableThread] = [:]
+        var stopped = false
+        var served = 0
+        var sent: UInt64 = 0
+        var log: [String] = []
+    }
 
     /// An endpoint for `source`, announced as `contentType`; `name` only shapes the URL (made safe).
     public init(source: any ByteRangeSource & Sendable, name: String, contentType: String = "video/mp4", limits: Limits = Limits()) {
@@ -63,19 +66,19 @@ public final class MediaStreamServer: @unchecked Sendable {
     deinit { stop() }
 
     /// The port on 127.0.0.1, once started.
-    public var port: UInt16 { lock.withLock { boundPort } }
+    public var port: UInt16 { serving.withLock { $0.boundPort } }
 
     /// `http://127.0.0.1:PORT/TOKEN/NAME`, once started.
     public var url: String { "http://127.0.0.1:\(port)\(path)" }
 
     /// Requests answered so far (any status).
-    public var requestsServed: Int { lock.withLock { served } }
+    public var requestsServed: Int { serving.withLock { $0.served } }
 
     /// Body bytes sent so far.
-    public var bytesSent: UInt64 { lock.withLock { sent } }
+    public var bytesSent: UInt64 { serving.withLock { $0.sent } }
 
     /// One line per GET/HEAD of the file: the range asked for and the body bytes sent (for diagnostics).
-    var requestLog: [String] { lock.withLock { log } }
+    var requestLog: [String] { serving.withLock { $0.log } }
 
     /// Binds 127.0.0.1 on a free port and starts accepting.
     public func start() throws(PlaybackError) {
@@ -85,15 +88,15 @@ public final class MediaStreamServer: @unchecked Sendable {
         } catch {
             throw PlaybackError(.stream, "cannot open the streaming endpoint: \(error)")
         }
-        lock.withLock {
-            listener = socket
-            boundPort = socket.localPort
+        serving.withLock {
+            $0.listener = socket
+            $0.boundPort = socket.localPort
         }
         do {
             let thread = try JoinableThread(name: "stream-accept") { [self] in acceptLoop(socket) }
-            lock.withLock { acceptThread = thread }
+            serving.withLock { $0.acceptThread = thread }
         } catch {
-            lock.withLock { listener = nil }
+            serving.withLock { $0.listener = nil }
             socket.close()
             throw PlaybackError(.stream, "cannot open the streaming endpoint: \(error)")
         }
@@ -101,18 +104,18 @@ public final class MediaStreamServer: @unchecked Sendable {
 
     /// Stops accepting, ends every connection and waits for all of the endpoint's threads to be gone.
     public func stop() {
-        let (listener, acceptThread) = lock.withLock { () -> (Socket?, JoinableThread?) in
-            stopped = true
+        let (listener, acceptThread) = serving.withLock { serving -> (Socket?, JoinableThread?) in
+            serving.stopped = true
             defer {
-                self.listener = nil
-                self.acceptThread = nil
+                serving.listener = nil
+                serving.acceptThread = nil
             }
-            return (self.listener, self.acceptThread)
+            return (serving.listener, serving.acceptThread)
         }
         listener?.shutdown()
         acceptThread?.join()
         // No connection is admitted any more: end the ones there are and wait for their threads.
-        let (open, threads) = lock.withLock { (Array(connections.values), Array(connectionThreads.values)) }
+        let (open, threads) = serving.withLock { (Array($0.connections.values), Array($0.connectionThreads.values)) }
         open.forEach { $0.shutdown() }
         threads.forEach { $0.join() }
         listener?.close()
@@ -126,7 +129,7 @@ public final class MediaStreamServer: @unchecked Sendable {
             do {
                 next = try listener.accept()
             } catch {
-                if lock.withLock({ stopped }) { return }
+                if serving.withLock({ $0.stopped }) { return }
                 continue  // a client that gave up, or descriptors short for a moment
             }
             guard let connection = next else { return }
@@ -136,9 +139,9 @@ public final class MediaStreamServer: @unchecked Sendable {
                 connection.close()
                 continue
             }
-            let admitted = lock.withLock { () -> Bool in
-                guard !stopped, connections.count < limits.maxConnections else { return false }
-                connections[ObjectIdentifier(connection)] = connection
+            let admitted = serving.withLock { serving -> Bool in
+                guard !serving.stopped, serving.connections.count < limits.maxConnections else { return false }
+                serving.connections[ObjectIdentifier(connection)] = connection
                 return true
             }
             guard admitted else {
@@ -153,15 +156,15 @@ public final class MediaStreamServer: @unchecked Sendable {
                 let thread = try JoinableThread(name: "stream-conn") { [self] in
                     serve(connection)
                     connection.close()
-                    lock.withLock {
-                        connections[id] = nil
-                        connectionThreads[id] = nil
+                    serving.withLock {
+                        $0.connections[id] = nil
+                        $0.connectionThreads[id] = nil
                     }
                 }
                 // Kept for `stop` to join, unless it has already finished.
-                lock.withLock { if connections[id] != nil { connectionThreads[id] = thread } }
+                serving.withLock { if $0.connections[id] != nil { $0.connectionThreads[id] = thread } }
             } catch {
-                lock.withLock { connections[id] = nil }
+                serving.withLock { $0.connections[id] = nil }
                 connection.close()
             }
         }
@@ -171,7 +174,7 @@ public final class MediaStreamServer: @unchecked Sendable {
     private func serve(_ connection: Socket) {
         var pending = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 4096)
-        while !lock.withLock({ stopped }) {
+        while !serving.withLock({ $0.stopped }) {
             // Wait for the next request to start (idle), then for its whole head (bounded).
             var headDeadline: Deadline? = nil
             let idleDeadline = Deadline.after(limits.idleTimeout)
@@ -258,15 +261,15 @@ public final class MediaStreamServer: @unchecked Sendable {
             var offset = span.lowerBound
             defer {
                 let line = "\(ranges.first ?? "whole"): \(offset - span.lowerBound) B"
-                lock.withLock { log.append(line) }
+                serving.withLock { $0.log.append(line) }
             }
             while offset <= span.upperBound {
-                if lock.withLock({ stopped }) { return false }
+                if serving.withLock({ $0.stopped }) { return false }
                 let want = Int(min(UInt64(limits.chunkSize), span.upperBound - offset + 1))
                 let bytes = try source.read(offset: offset, count: want)
                 guard !bytes.isEmpty, bytes.count <= want else { return false }  // the file shrank, or a lying source
                 try connection.send(bytes, .until(.after(limits.sendTimeout)))
-                lock.withLock { sent += UInt64(bytes.count) }
+                serving.withLock { $0.sent += UInt64(bytes.count) }
                 offset += UInt64(bytes.count)
             }
             return keepAlive
@@ -278,7 +281,7 @@ public final class MediaStreamServer: @unchecked Sendable {
     }
 
     private func countRequest() {
-        lock.withLock { served += 1 }
+        serving.withLock { $0.served += 1 }
     }
 
     /// Sends a response without a body; false when the connection must close.

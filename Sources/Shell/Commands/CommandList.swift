@@ -1,3 +1,5 @@
+import CommandKit
+
 extension CommandTable {
     /// The commands of mediashell.
     public static let standard = CommandTable(standardCommands)
@@ -28,4 +30,9 @@ extension CommandTable {
         // config
         AliasCommand(), UnaliasCommand(),
     ]
+}
+
+extension CompletionEngine {
+    /// Completion over mediashell's commands.
+    public init() { self.init(table: .standard) }
 }

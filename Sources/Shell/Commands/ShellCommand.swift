@@ -1,3 +1,4 @@
+import CommandKit
 import TerminalKit
 
 /// One command of the shell: its spec (names, help text, options and arguments, which the parser, `help` and
@@ -30,9 +31,7 @@ import TerminalKit
 /// A helper used by one command stays in that command's file; one used by several goes in its area's folder.
 /// Each file imports the modules whose members it uses (`MemberImportVisibility`), and a module new to the
 /// shell goes in Package.swift and in the table of `scripts/check-layers`.
-public protocol ShellCommand: Sendable {
-    /// Names, help texts, options and arguments.
-    var spec: CommandSpec { get }
+public protocol ShellCommand: CommandDeclaration {
     /// Runs one checked invocation of the command.
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome
 }

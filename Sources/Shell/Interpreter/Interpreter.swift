@@ -1,3 +1,4 @@
+import CommandKit
 import Connectors
 import Foundation
 import POSIX
@@ -53,8 +54,6 @@ public final class Interpreter {
     /// The transfers running in the background (`fetch ... &`), and whether `quit` already warned of them.
     let jobs = JobTable()
     var quitWarned = false
-    /// The commands that can run as jobs (`CMD &`).
-    static let jobCommands: Set<String> = ["fetch", "mirror", "import"]
     /// The local folder before the last `lcd`, for `lcd -`.
     var previousLocalFolder: String?
     /// The user's aliases (`alias NAME 'CMDS'`): name to body.
@@ -216,12 +215,7 @@ public final class Interpreter {
 
     /// The statement checked against its command's spec; `&` only for the commands that run as jobs.
     private func checkedInvocation(for statement: Statement) throws(UsageError) -> Invocation {
-        let invocation = try table.invocation(for: statement)
-        if invocation.runsInBackground && !Self.jobCommands.contains(invocation.command.name) {
-            throw UsageError(
-                command: invocation.name.text, "only fetch and import run as jobs ('&')", column: statement.column)
-        }
-        return invocation
+        try table.invocation(for: statement)
     }
 
     /// A usage error as one line: `column 7: fetch: unknown option -x` in a script, without the column at a
@@ -244,7 +238,7 @@ public final class Interpreter {
     }
 
     private func executeUnchecked(_ invocation: Invocation) -> LineStatus {
-        guard let command = table.implementation(of: invocation.id) else {
+        guard let command = table.implementation(of: invocation.id) as? any ShellCommand else {
             report("\(invocation.name.text): not implemented")
             return .failure
         }

@@ -5,9 +5,7 @@ import POSIX
 /// A transfer running in the background (`fetch ... &`, `import ... &`): its number, the line that started
 /// it, its progress, and how it ended. The job's thread writes through `JobReporter`; the prompt's thread
 /// reads snapshots (`jobs`, `fg`) and, once it ended, its `Ending` (said before the next prompt).
-final class Job: @unchecked Sendable {
-    // Safety: `progressNow` and `ending` are only touched with `condition` held; the rest is immutable or
-    // Sendable.
+final class Job: Sendable {
     enum State: String, Sendable, Equatable {
         case running
         case done
@@ -48,42 +46,32 @@ final class Job: @unchecked Sendable {
     /// The camera files the job may still touch (`delete` refuses them while it runs).
     let remotePaths: Set<String>
     let cancellation = CancellationFlag()
-    private let condition = NSCondition()
-    private var progressNow = Progress()
-    private var ending: Ending?
+    /// What the job's thread last reported, and how it ended (nil while it runs).
+    private let status: LockedCondition<(progress: Progress, ending: Ending?)>
 
     /// `progress` is what `jobs` shows until the job's thread reports: its batch, nothing done yet.
     init(number: Int, commandLine: String, remotePaths: Set<String>, progress: Progress = Progress()) {
         self.number = number
         self.commandLine = commandLine
         self.remotePaths = remotePaths
-        self.progressNow = progress
+        status = LockedCondition((progress, nil))
     }
 
-    var progress: Progress { condition.withLock { progressNow } }
-    var ended: Ending? { condition.withLock { ending } }
+    var progress: Progress { status.withLock { $0.progress } }
+    var ended: Ending? { status.withLock { $0.ending } }
     var state: State { ended?.state ?? .running }
     var isRunning: Bool { ended == nil }
 
     /// The job's thread: the batch moved on.
-    func report(_ progress: Progress) { condition.withLock { progressNow = progress } }
+    func report(_ progress: Progress) { status.withLock { $0.progress = progress } }
 
     /// The job's thread: the job ended so.
     func finish(_ end: Ending) {
-        condition.withLock {
-            ending = end
-            condition.broadcast()
-        }
+        status.change { $0.ending = end }
     }
 
-    /// Waits up to `seconds` for the job to end; its ending, or nil while it still runs.
+    /// Waits up to `seconds` (on the monotonic clock) for the job to end; its ending, or nil while it still runs.
     func waitForEnd(upTo seconds: Double) -> Ending? {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while ending == nil {
-            if !condition.wait(until: deadline) { break }
-        }
-        return ending
+        status.wait(until: .after(seconds), for: { $0.ending != nil }) { $0.ending } ?? nil
     }
 }

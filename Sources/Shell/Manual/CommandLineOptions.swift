@@ -1,3 +1,4 @@
+import CommandKit
 import Foundation
 
 /// The options of `mediashell` itself and of `mediashell serve`, for the man page and the bash completion

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import MediaFormats
+import POSIX
 import PTP
 
 /// Thumbnails for GetThumb, computed once per object and kept while the object lives. In order: a
@@ -9,11 +10,10 @@ import PTP
 /// scale that covers the thumbnail, in DCT space: cheap even for large photos), for a video the first
 /// keyframe of its `.LRF` proxy or of itself (when a `VideoFrameDecoder` was given), else a generated tile
 /// showing the kind of file (videos and files no picture can be made of).
-final class ThumbnailCache: @unchecked Sendable {
+final class ThumbnailCache: Sendable {
     let card: Card
     let videoFrames: VideoFrameDecoder?
-    private let lock = NSLock()
-    private var cache: [UInt32: [UInt8]] = [:]
+    private let cache = Locked([UInt32: [UInt8]]())
     /// Thumbnails are small; a bigger "thumbnail" is not one.
     static let maximumSize = 256 << 10
 
@@ -23,14 +23,14 @@ final class ThumbnailCache: @unchecked Sendable {
     }
 
     func cachedSize(for handle: UInt32) -> UInt32? {
-        lock.withLock { cache[handle].map { UInt32($0.count) } }
+        cache.withLock { $0[handle].map { UInt32($0.count) } }
     }
 
     func thumbnail(for handle: UInt32) throws -> [UInt8] {
-        if let cached = lock.withLock({ cache[handle] }) { return cached }
+        if let cached = cache.withLock({ $0[handle] }) { return cached }
         guard let object = card.object(handle), !object.isFolder else { throw CardError.unsupported("no thumbnail") }
         let bytes = try ownThumbnail(object) ?? scaledPhoto(object) ?? keyframe(of: object) ?? (try generated(object))
-        lock.withLock { cache[handle] = bytes }
+        cache.withLock { $0[handle] = bytes }
         return bytes
     }
 

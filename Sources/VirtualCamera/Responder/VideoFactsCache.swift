@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import POSIX
 import PTP
 
 /// What the camera reports of a video in its object properties (duration, size, frame rate, codec),
@@ -14,25 +15,24 @@ struct VideoFacts: Sendable {
     var fourCC: UInt32
 }
 
-final class VideoFactsCache: @unchecked Sendable {
+final class VideoFactsCache: Sendable {
     let card: Card
-    private let lock = NSLock()
     private struct Key: Hashable {
         var handle: UInt32
         var size: UInt64
         var modified: Date
     }
     /// nil values remember files that are not readable movies, so they are not parsed again.
-    private var cache: [Key: VideoFacts?] = [:]
+    private let cache = Locked([Key: VideoFacts?]())
 
     init(card: Card) { self.card = card }
 
     func facts(for object: CardObject) -> VideoFacts? {
         guard !object.isFolder, MediaKind(fileName: object.name).isVideo else { return nil }
         let key = Key(handle: object.handle, size: object.size, modified: object.modified)
-        if let cached = lock.withLock({ cache[key] }) { return cached }
+        if let cached = cache.withLock({ $0[key] }) { return cached }
         let facts = read(object)
-        lock.withLock { cache[key] = facts }
+        cache.withLock { $0[key] = facts }
         return facts
     }
 

@@ -1,17 +1,21 @@
 import Foundation
 import MediaManager
+import POSIX
 import PTP
 
 /// The camera's events as they arrive (on a transport thread), kept for the command that waits on them
 /// (`events`, `watch`) on its own thread. Bounded: a device that floods events loses the oldest, counted,
 /// never the memory of this process.
-final class CameraEventQueue: @unchecked Sendable {
-    // Safety: `items`, `dropped` and `token` are only touched with `condition` held.
-    private let condition = NSCondition()
-    private var items: [Arrival] = []
-    private var dropped = 0
+final class CameraEventQueue: Sendable {
+    /// The events not taken yet, how many the bound lost, and the camera's handler token while listening.
+    private let queue = LockedCondition(Queue())
     private let camera: Camera
-    private var token: Int?
+
+    private struct Queue {
+        var items: [Arrival] = []
+        var dropped = 0
+        var token: Int?
+    }
     private let lookup: @Sendable (UInt32) -> String?
     static let capacity = 10_000
 
@@ -28,39 +32,40 @@ final class CameraEventQueue: @unchecked Sendable {
         self.camera = camera
         self.lookup = lookup
         let id = camera.addEventHandler { [weak self] in self?.put($0) }
-        condition.withLock { token = id }
+        queue.withLock { $0.token = id }
     }
 
     func stop() {
-        if let id = condition.withLock({ token }) { camera.removeEventHandler(id) }
-        condition.withLock { token = nil }
+        let id = queue.withLock { queue in
+            defer { queue.token = nil }
+            return queue.token
+        }
+        if let id { camera.removeEventHandler(id) }
     }
 
     deinit { stop() }
 
     private func put(_ event: PTPEvent) {
         let path = event.code == .objectRemoved ? lookup(event.parameter(0)) : nil
-        condition.withLock {
-            if items.count >= Self.capacity {
-                items.removeFirst()
-                dropped += 1
+        queue.change { queue in
+            if queue.items.count >= Self.capacity {
+                queue.items.removeFirst()
+                queue.dropped += 1
             }
-            items.append(Arrival(event: event, path: path))
-            condition.broadcast()
+            queue.items.append(Arrival(event: event, path: path))
         }
     }
 
     /// The events that came, waiting up to `seconds` for the first; and how many were lost to the bound
     /// since the last call.
     func take(upTo seconds: Double) -> (events: [Arrival], dropped: Int) {
-        condition.withLock {
-            let deadline = Date(timeIntervalSinceNow: seconds)
-            while items.isEmpty && condition.wait(until: deadline) {}
+        _ = queue.wait(until: .after(seconds)) { !$0.items.isEmpty }
+        return queue.withLock { queue in
             defer {
-                items = []
-                dropped = 0
+                queue.items = []
+                queue.dropped = 0
             }
-            return (items, dropped)
+            return (queue.items, queue.dropped)
         }
     }
 }

@@ -1,3 +1,4 @@
+import CommandKit
 import TerminalKit
 
 /// cd [FOLDER]: changes the current folder on the camera (the top with no FOLDER).

@@ -1,3 +1,4 @@
+import CommandKit
 import Import
 import MediaManager
 import TerminalKit

@@ -1,3 +1,4 @@
+import CommandKit
 import TerminalKit
 
 /// pwd: the current folder on the camera.

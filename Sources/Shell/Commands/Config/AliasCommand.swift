@@ -1,3 +1,4 @@
+import CommandKit
 import TerminalKit
 
 /// alias [NAME ['CMDS']]: lists the aliases, shows one, or makes NAME run CMDS (`$1`, `$@` for its words).

@@ -1,3 +1,4 @@
+import CommandKit
 import TerminalKit
 
 /// edit: enters edit mode, where `delete` needs no --force (the prompt shows it).

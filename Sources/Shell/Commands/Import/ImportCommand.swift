@@ -1,3 +1,4 @@
+import CommandKit
 import Foundation
 import Import
 import MediaFormats
@@ -65,7 +66,8 @@ struct ImportCommand: ShellCommand {
                 HelpEntry("%n", "a number that counts on across imports"),
                 HelpEntry("%%", "a %"),
             ])
-        ])
+        ],
+        runsInBackground: true)
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()

@@ -1,3 +1,4 @@
+import CommandKit
 import TerminalKit
 
 /// jobs: the transfers running in the background, each with its progress.

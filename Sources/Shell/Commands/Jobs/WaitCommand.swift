@@ -1,3 +1,4 @@
+import CommandKit
 import TerminalKit
 
 /// wait [%N]: waits for a job (or every job) to end; fails when one failed or was killed.

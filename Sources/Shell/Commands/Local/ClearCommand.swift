@@ -1,3 +1,4 @@
+import CommandKit
 import TerminalKit
 
 /// clear: clears the terminal, as the shell's `clear` does; prints nothing when output is not a terminal.

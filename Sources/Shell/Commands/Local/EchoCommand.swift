@@ -1,3 +1,4 @@
+import CommandKit
 import TerminalKit
 
 /// echo [-n] [TEXT...]: prints its words, for scripts to say how far they got.

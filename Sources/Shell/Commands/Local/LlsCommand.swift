@@ -1,3 +1,5 @@
+import CommandKit
+
 /// lls [ARGS...]: the local folder listed by this computer's `ls`, as in sftp and lftp.
 struct LlsCommand: ShellCommand {
     let spec = CommandSpec(

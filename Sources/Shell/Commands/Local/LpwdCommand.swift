@@ -1,3 +1,4 @@
+import CommandKit
 import TerminalKit
 
 /// lpwd: the local folder, and where downloads go when `download-dir` points elsewhere.

@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import POSIX
 import TerminalKit
 import Thumbnails
 
@@ -49,27 +50,22 @@ extension Interpreter {
 }
 
 /// Thumbnails arriving from the queue's worker thread, waited for in order on the shell's thread.
-final class ThumbnailArrivals: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var results: [UInt32: Result<Thumbnail, Error>] = [:]
+final class ThumbnailArrivals: Sendable {
+    private let results = LockedCondition([UInt32: Result<Thumbnail, any Error>]())
 
-    func deliver(_ id: UInt32, _ result: Result<Thumbnail, Error>) {
-        condition.lock()
-        results[id] = result
-        condition.broadcast()
-        condition.unlock()
+    func deliver(_ id: UInt32, _ result: Result<Thumbnail, any Error>) {
+        results.change { $0[id] = result }
     }
 
     /// The thumbnail of `id` once it arrived (forgotten here, so a sheet of hundreds does not keep them all),
     /// or nil when Ctrl-C came first.
-    func take(_ id: UInt32, interrupt: any InterruptSource) -> Result<Thumbnail, Error>? {
-        condition.lock()
-        defer { condition.unlock() }
-        while results[id] == nil {
-            if interrupt.isPending { return nil }
+    func take(_ id: UInt32, interrupt: any InterruptSource) -> Result<Thumbnail, any Error>? {
+        while !interrupt.isPending {
             // Woken by each arrival; the bound is only so that Ctrl-C is noticed.
-            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+            if let result = results.wait(until: .after(0.05), for: { $0[id] != nil }, then: { $0.removeValue(forKey: id) }) {
+                return result
+            }
         }
-        return results.removeValue(forKey: id)
+        return nil
     }
 }

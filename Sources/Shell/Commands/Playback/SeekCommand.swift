@@ -1,3 +1,4 @@
+import CommandKit
 import Playback
 import TerminalKit
 
@@ -14,7 +15,7 @@ struct SeekCommand: ShellCommand {
         examples: ["seek 12.5", "seek 1:02", "seek +10", "seek 50%"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
-        guard let word = invocation.arguments.first, let position = SeekPosition(word.text) else { return .success }
+        guard let position = invocation.seekPosition(at: 0) else { throw CommandError("no position to seek to") }
         shell.output.line(shell.symbols(try shell.playback.seek(SeekTarget(position)).description))
         return .success
     }

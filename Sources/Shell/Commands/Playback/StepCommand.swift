@@ -1,3 +1,4 @@
+import CommandKit
 import Playback
 import TerminalKit
 
@@ -9,7 +10,7 @@ struct StepCommand: ShellCommand {
         details: "Steps N frames forward (backward when negative) while paused; one frame with no N.")
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
-        let frames = invocation.arguments.first.flatMap { Int($0.text) } ?? 1
+        let frames = invocation.integer(at: 0) ?? 1
         shell.output.line(shell.symbols(try shell.playback.step(frames).description))
         return .success
     }

@@ -1,3 +1,4 @@
+import CommandKit
 import MediaManager
 import TerminalKit
 
@@ -14,7 +15,7 @@ struct OffsetCommand: ShellCommand {
             throw CommandError("no file selected ('select NAME' first)")
         }
         let name = SafeText.display(selected.file.name)
-        guard let word = invocation.arguments.first else {
+        guard let wanted = invocation.byteCount(at: 0) else {
             let size = selected.file.size
             let local = LocalDisk.join(shell.downloadFolder(nil), LocalFileName.sanitize(selected.file.name))
             if selected.offset == 0, LocalDisk.size(local) == size {
@@ -25,7 +26,6 @@ struct OffsetCommand: ShellCommand {
             shell.output.line("\(name): offset \(selected.offset) of \(size) bytes (\(percent)%)")
             return .success
         }
-        guard let wanted = UInt64(word.text) else { return .success }
         guard wanted <= selected.file.size else {
             throw CommandError("\(wanted) is past the end of \(name) (\(selected.file.size) bytes)")
         }

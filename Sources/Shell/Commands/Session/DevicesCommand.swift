@@ -1,3 +1,4 @@
+import CommandKit
 import TerminalKit
 
 /// devices: the USB cameras attached, with the URL that opens each.

@@ -1,3 +1,4 @@
+import CommandKit
 import TerminalKit
 
 /// help [CMD]: the command list, or one command's usage, options, lists and examples, wrapped to the

@@ -1,3 +1,4 @@
+import CommandKit
 import TerminalKit
 
 /// history: the lines entered at the prompt, numbered, oldest first.

@@ -1,3 +1,5 @@
+import CommandKit
+
 /// quit (exit): ends playback and leaves; the interpreter closes the camera on the way out.
 struct QuitCommand: ShellCommand {
     let spec = CommandSpec(

@@ -1,3 +1,4 @@
+import CommandKit
 import TerminalKit
 
 /// set [NAME [VALUE]]: lists the settings, shows one, or changes one (see `Settings`).

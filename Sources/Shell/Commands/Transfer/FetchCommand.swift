@@ -1,3 +1,4 @@
+import CommandKit
 import MediaManager
 import TerminalKit
 
@@ -32,7 +33,8 @@ struct FetchCommand: ShellCommand {
             below it, keeping the tree under the download folder: 'fetch -r DCIM' writes DCIM/100MEDIA/... there \
             (the current folder with no NAME).
             """,
-        examples: ["fetch DJI_0003.MP4", "fetch *.MP4 &", "fetch -r DCIM", "mirror DCIM/100MEDIA", "fetch -c", "fetch -o ~/Videos *.MP4", "fetch --new --delete-after *", "get 'My Clip.MP4'"])
+        examples: ["fetch DJI_0003.MP4", "fetch *.MP4 &", "fetch -r DCIM", "mirror DCIM/100MEDIA", "fetch -c", "fetch -o ~/Videos *.MP4", "fetch --new --delete-after *", "get 'My Clip.MP4'"],
+        runsInBackground: true)
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()

@@ -1,3 +1,5 @@
+import CommandKit
+
 /// mirror [FOLDER...]: lftp's name for `fetch -r`: each folder with everything below it, the tree kept under
 /// the download folder.
 struct MirrorCommand: ShellCommand {
@@ -17,7 +19,7 @@ struct MirrorCommand: ShellCommand {
             'fetch -r', as lftp's mirror: .part files, resume, files already there skipped; 'mirror DCIM &' runs \
             it as a job.
             """,
-        examples: ["mirror DCIM", "mirror -o ~/card-copy /"])
+        examples: ["mirror DCIM", "mirror -o ~/card-copy /"], runsInBackground: true)
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         try FetchCommand().run(invocation, in: shell)

@@ -20,7 +20,7 @@ extension CommandTable {
         }
         let typed = nameWord.text
         var flags: Set<OptionName> = []
-        var values: [OptionName: Word] = [:]
+        var values: [OptionName: (word: Word, value: ArgumentValue)] = [:]
         var arguments: [Word] = []
         var optionsEnded = false
         var index = 1
@@ -64,8 +64,7 @@ extension CommandTable {
                     } else {
                         throw fail("option --\(longName) needs \(valueSpec.placeholder)", word)
                     }
-                    try check(value, as: valueSpec, typed: typed)
-                    values[option.name] = value
+                    values[option.name] = (value, try decode(value, as: valueSpec, typed: typed))
                 } else {
                     if inlineValue != nil { throw fail("option --\(longName) takes no value", word) }
                     flags.insert(option.name)
@@ -92,8 +91,7 @@ extension CommandTable {
                 } else {
                     throw fail("option -\(letter) needs \(valueSpec.placeholder)", word)
                 }
-                try check(value, as: valueSpec, typed: typed)
-                values[option.name] = value
+                values[option.name] = (value, try decode(value, as: valueSpec, typed: typed))
                 break
             }
         }
@@ -107,14 +105,19 @@ extension CommandTable {
             let extra = arguments[max]
             throw fail("unexpected argument '\(SafeText.display(extra.text))'", extra)
         }
+        var decoded: [(word: Word, value: ArgumentValue)] = []
         for (position, argument) in arguments.enumerated() {
-            if let argumentSpec = spec.argument(at: position) {
-                try check(argument, as: argumentSpec, typed: typed)
+            let value = try spec.argument(at: position).map { argumentSpec throws(UsageError) in
+                try decode(argument, as: argumentSpec, typed: typed)
             }
+            decoded.append((argument, value ?? .word(argument.text)))
+        }
+        if statement.runsInBackground && !spec.runsInBackground {
+            throw UsageError(command: typed, "only \(backgroundCommandNames) run as jobs ('&')", column: statement.column)
         }
         return Invocation(
             command: spec, name: nameWord, ignoresFailure: statement.ignoresFailure, flags: flags,
-            values: values, arguments: arguments, runsInBackground: statement.runsInBackground)
+            values: values, arguments: decoded, runsInBackground: statement.runsInBackground)
     }
 
     /// Tokenizes and checks a whole line; the first grammar or usage problem is thrown.
@@ -123,42 +126,50 @@ extension CommandTable {
     }
 
     /// `-1` and `-1l` when the command has a `-1` option (`ls -1`): options, though they look like numbers.
-    static func isDigitOptionCluster(_ text: String, of spec: CommandSpec) -> Bool {
+    public static func isDigitOptionCluster(_ text: String, of spec: CommandSpec) -> Bool {
         text.count >= 2 && text.hasPrefix("-") && text.dropFirst().allSatisfy { spec.option(short: $0) != nil }
     }
 
     /// `-x`, `--long`, `--`; but not `-` alone and not a negative number such as `-10` or `-1.5`.
-    static func looksLikeOption(_ text: String) -> Bool {
+    public static func looksLikeOption(_ text: String) -> Bool {
         let utf8 = Array(text.utf8.prefix(2))
         guard utf8.count == 2, utf8[0] == UInt8(ascii: "-") else { return false }
         return !(utf8[1] >= UInt8(ascii: "0") && utf8[1] <= UInt8(ascii: "9")) && utf8[1] != UInt8(ascii: ".")
     }
 
-    private func check(_ word: Word, as spec: ArgumentSpec, typed: String) throws(UsageError) {
+    /// The commands that may end with `&`, for the message that says so.
+    private var backgroundCommandNames: String {
+        let names = commands.filter(\.runsInBackground).map(\.name)
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+
+    /// Checks `word` against its kind and decodes it: the one place a number, a byte count or a seek position
+    /// is read from text, so a bad value is one clear error and a command never parses it again.
+    private func decode(_ word: Word, as spec: ArgumentSpec, typed: String) throws(UsageError) -> ArgumentValue {
         let text = word.text
+        let value = ArgumentValue(text, as: spec.kind)
+        let shown = SafeText.display(text)
         let problem: String?
         switch spec.kind {
         case .seekPosition:
-            problem = SeekPosition(text) == nil
-                ? "\(spec.placeholder) must be seconds (12.5), m:ss (1:02.5), +N, -N or N%, not '\(SafeText.display(text))'"
-                : nil
+            problem = value.seekPosition == nil
+                ? "\(spec.placeholder) must be seconds (12.5), m:ss (1:02.5), +N, -N or N%, not '\(shown)'" : nil
         case .integer:
-            problem = Int(text) == nil ? "\(spec.placeholder) must be a whole number, not '\(SafeText.display(text))'" : nil
+            problem = value.integer == nil ? "\(spec.placeholder) must be a whole number, not '\(shown)'" : nil
         case .byteCount:
-            problem = UInt64(text) == nil
-                ? "\(spec.placeholder) must be a number of bytes, not '\(SafeText.display(text))'" : nil
+            problem = value.byteCount == nil ? "\(spec.placeholder) must be a number of bytes, not '\(shown)'" : nil
         case .choice(let choices):
             problem = choices.contains(text)
-                ? nil
-                : "\(spec.placeholder) must be \(choices.joined(separator: " or ")), not '\(SafeText.display(text))'"
+                ? nil : "\(spec.placeholder) must be \(choices.joined(separator: " or ")), not '\(shown)'"
         case .commandName:
-            problem = command(named: text) == nil ? "unknown command '\(SafeText.display(text))'" : nil
+            problem = command(named: text) == nil ? "unknown command '\(shown)'" : nil
         case .remoteName, .remoteFolder, .localPath, .localFolder, .cameraURL, .settingName:
             problem = text.isEmpty ? "\(spec.placeholder) must not be empty" : nil
         case .text, .propertyName, .propertyValue:
             problem = nil
         }
         if let problem { throw UsageError(command: typed, problem, column: word.column) }
+        return value
     }
 
     /// The closest command name within two edits, for "did you mean".

@@ -7,7 +7,7 @@ public struct CompletionEngine: Sendable {
     private let commandNames: NameIndex
     private let commandNameList: [String]
 
-    public init(table: CommandTable = .standard) {
+    public init(table: CommandTable) {
         self.table = table
         // Symbol aliases such as `?` would need escaping; they stay out of completion.
         commandNameList = table.allNames.filter { $0.first?.isLetter == true }

@@ -160,12 +160,15 @@ public struct CommandSpec: Sendable, Hashable {
     public let sections: [HelpSection]
     /// Every word is an argument, `-l` included, for the command to hand on (`lls -l`, `alias`).
     public let passesOptions: Bool
+    /// The command may end with `&` and run as a job while the prompt goes on (`fetch`, `import`).
+    public let runsInBackground: Bool
 
     public init(
         _ id: CommandID, aliases: [String] = [], area: CommandArea, options: [OptionSpec] = [],
         arguments: [ArgumentSpec] = [], summary: String, details: String = "", examples: [String] = [],
-        sections: [HelpSection] = [], passesOptions: Bool = false
+        sections: [HelpSection] = [], passesOptions: Bool = false, runsInBackground: Bool = false
     ) {
+        self.runsInBackground = runsInBackground
         self.passesOptions = passesOptions
         self.examples = examples
         self.sections = sections
