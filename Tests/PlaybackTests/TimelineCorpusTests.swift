@@ -9,8 +9,8 @@ import Testing
 
 /// Issue 18: the timelines of the corpus clips, read locally, over `dir:` and over PTP/IP, against what
 /// ffprobe decodes of the same files: frame count, every frame's time, the shown keyframes, the duration,
-/// where seeks land and where steps go. `ls -l` (the listing), `info` (the container) and `play` agree on
-/// the duration.
+/// where seeks land and where steps go, the frame rate (ffprobe's avg_frame_rate). `ls -l` (the listing),
+/// `info` (the container) and `play` agree on the duration and the rate.
 @Suite(
     "Timelines as players read them, against ffprobe",
     .enabled(if: ExternalTool.ffmpeg != nil && ExternalTool.ffprobe != nil, "needs ffmpeg and ffprobe"))
@@ -28,7 +28,7 @@ struct TimelineCorpusTests {
         let probe = try ProbedFrames(path: path)
 
         let local = try PlaybackMedia.read(name: clip.fileName, from: FileByteSource(path: path))
-        try checkTimeline(local, clip, against: probe)
+        try checkTimeline(local, clip, at: path, against: probe)
         let moves = try walk(local, against: probe)
         print("timeline \(clip): ffprobe \(probe.frameTimes.count) frames, \(probe.duration) s, keyframes \(probe.keyframeTimes); "
             + "ours \(local.timeline.frameCount) frames, \(local.duration) s")
@@ -45,11 +45,15 @@ struct TimelineCorpusTests {
             #expect(VideoDetails(movie: try session.movieInfo(for: file)).duration == media.duration)
             let listed = try #require(file.video?.duration, "\(url) lists no duration")
             #expect(abs(listed - media.duration) < 0.0015, "\(url): ls -l says \(listed), play \(media.duration)")
+            let listedRate = try #require(file.video?.framesPerSecond, "\(url) lists no frame rate")
+            #expect(abs(listedRate - probe.averageFrameRate) < 0.001, "\(url): ls -l says \(listedRate) fps")
             #expect(try walk(media, against: probe) == moves, "\(url)")
         }
     }
 
-    private func checkTimeline(_ media: PlaybackMedia, _ clip: TimelineCase, against probe: ProbedFrames) throws {
+    private func checkTimeline(
+        _ media: PlaybackMedia, _ clip: TimelineCase, at path: String, against probe: ProbedFrames
+    ) throws {
         let timeline = media.timeline
         try #require(timeline.frameCount == probe.frameTimes.count, "frames: ours \(timeline.frameCount), ffprobe \(probe.frameTimes.count)")
         for (number, (ours, theirs)) in zip(timeline.frameTimes, probe.frameTimes).enumerated() {
@@ -59,7 +63,23 @@ struct TimelineCorpusTests {
         #expect(keyframes.count == probe.keyframeTimes.count, "keyframes \(keyframes), ffprobe \(probe.keyframeTimes)")
         for (ours, theirs) in zip(keyframes, probe.keyframeTimes) { #expect(abs(ours - theirs) < 0.001) }
 
+        // The rate the clip was recorded at, as ffprobe's avg_frame_rate: not lowered by an empty edit, hidden
+        // pre-roll or a cut-off end (issue 27).
+        let details = VideoDetails(movie: media.movie)
+        #expect(abs((details.framesPerSecond ?? 0) - probe.averageFrameRate) < 0.001,
+                "\(details.framesPerSecond ?? 0) fps, ffprobe's avg_frame_rate \(probe.averageFrameRate)")
+        switch clip {
+        case .variableRate:
+            let range = try #require(details.frameRateRange, "a variable rate is said")
+            #expect(abs(range.lowerBound - 10) < 0.001 && abs(range.upperBound - 30) < 0.001, "\(range)")
+        case .vfrLastSampleAtEditEnd:
+            #expect(details.frameRateRange != nil)
+        default:
+            #expect(details.frameRateRange == nil, "a constant rate: \(String(describing: details.frameRateRange))")
+        }
+
         let status = try #require(PlaybackEngineProbe.status(of: media))
+        #expect(abs((status.framesPerSecond ?? 0) - probe.averageFrameRate) < 0.001, "play says \(status.framesPerSecond ?? 0) fps")
         if clip == .truncatedFastStart {
             let cut = try #require(status.truncated)
             #expect(abs((cut.declaredDuration ?? -1) - probe.duration) < 0.002)
@@ -69,11 +89,25 @@ struct TimelineCorpusTests {
             #expect(status.truncated == nil)
             #expect(abs(media.duration - probe.duration) < 0.002, "duration \(media.duration), ffprobe \(probe.duration)")
         }
-        if clip == .preroll {
+        switch clip {
+        case .preroll:
             let leadIn = try #require(status.decodeLeadIn)
             #expect(leadIn.hiddenFrames == 39 && abs(leadIn.hiddenKeyframeSecondsBefore - 1.3) < 0.001)
-        } else {
+        case .prerollMidFrame:
+            // Frames 0-7 (to 0.28 s, the one straddling 0.3 s included) are decoded and dropped.
+            let leadIn = try #require(status.decodeLeadIn)
+            #expect(leadIn.hiddenFrames == 8 && abs(leadIn.hiddenKeyframeSecondsBefore - 0.32) < 0.001, "\(leadIn)")
+        default:
             #expect(status.decodeLeadIn == nil)
+        }
+        if clip == .preroll || clip == .prerollMidFrame {
+            // Packet times, the hidden pre-roll's before 0, are ffprobe's too.
+            let table = media.video.sampleTable
+            let packets = try ProbedFrames.packetTimes(path)
+            try #require(packets.count == table.count)
+            for (index, (sample, pts)) in zip(table.samples, packets).enumerated() {
+                #expect(abs(table.seconds(sample.presentationTime) - pts) < 0.001, "packet \(index): \(pts)")
+            }
         }
     }
 

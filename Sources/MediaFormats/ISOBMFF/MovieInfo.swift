@@ -140,8 +140,31 @@ public struct TrackInfo: Sendable {
         DisplayOrientation(width: displayWidth, height: displayHeight)
     }
 
-    /// Average shown frames per second over the presentation timeline (ffprobe's avg_frame_rate).
-    public var frameRate: Double? { (try? timeline.get())?.frameRate ?? sampleTable.frameRate }
+    /// The frame rate the video was recorded at: every sample over the sum of their durations (`stts`,
+    /// `trun`), as ffprobe computes avg_frame_rate (libavformat's mov demuxer). Neither the edit list nor a
+    /// cut-off end changes it: a clip that starts 0.5 s after its audio, hides its pre-roll or lost its last
+    /// second is still 30 fps. For a variable-rate clip it is the average (see `variableFrameRate`).
+    public var frameRate: Double? { sampleTable.frameRate }
+
+    /// The lowest and highest rate between consecutive frames when they differ by more than 1% (a phone's
+    /// variable-rate video, a clip that drops from 30 to 10 fps), nil for a constant-rate track. The last
+    /// sample's duration is left out: muxers guess it.
+    public var variableFrameRate: ClosedRange<Double>? {
+        guard let range = sampleTable.frameRateRange, range.upperBound > range.lowerBound * 1.01 else { return nil }
+        return range
+    }
+
+    /// How long the track lasts as presented: its timeline's length; for a track whose timeline cannot be
+    /// built (an edit at a rate other than 1: slow motion plays media for longer than it lasts) the edit
+    /// list's total, which is the presentation's length by definition (ISO/IEC 14496-12 8.6.6: segment
+    /// durations count on the movie's timeline); nil when nothing says.
+    public var presentedDurationSeconds: Double? {
+        if case .success(let built) = timeline { return built.durationSeconds }
+        guard let editList, !editList.isEmpty else { return nil }
+        let total = editList.reduce(UInt64(0)) { $0 &+ $1.segmentDuration }
+        guard total > 0, total < UInt64.max / 4 else { return nil }
+        return Double(total) / Double(max(movieTimescale, 1))
+    }
 
     private var unrotatedWidth: Int { width >= 1 ? Int(width.rounded()) : codedWidth ?? 0 }
     private var unrotatedHeight: Int { height >= 1 ? Int(height.rounded()) : codedHeight ?? 0 }

@@ -56,6 +56,15 @@ public struct SampleTable: Sendable {
         keyframeIndices = order.filter { samples[$0].isKeyframe }
     }
 
+    /// The same samples shown `units` later (earlier when negative): every presentation time moves, their
+    /// order does not.
+    func movingPresentation(by units: Int64) -> SampleTable {
+        var moved = samples
+        for index in moved.indices { moved[index].presentationTime += units }
+        return SampleTable(
+            timescale: timescale, samples: moved, duration: duration, typicalSampleDuration: typicalSampleDuration)
+    }
+
     /// The number of samples.
     public var count: Int { samples.count }
 
@@ -78,6 +87,23 @@ public struct SampleTable: Sendable {
         return Double(samples.count) / durationSeconds
     }
 
+    /// The lowest and highest rate between consecutive samples (the timescale over the gap between their
+    /// decode times), the last sample left out (its duration is a muxer's guess); nil with fewer than 3
+    /// samples.
+    public var frameRateRange: ClosedRange<Double>? {
+        guard samples.count >= 3 else { return nil }
+        var shortest = Int64.max
+        var longest: Int64 = 0
+        for index in 0..<samples.count - 1 {
+            let gap = samples[index + 1].decodeTime - samples[index].decodeTime
+            guard gap > 0 else { continue }
+            shortest = min(shortest, gap)
+            longest = max(longest, gap)
+        }
+        guard longest > 0 else { return nil }
+        return Double(timescale) / Double(longest)...Double(timescale) / Double(shortest)
+    }
+
     /// Samples per second from the most common sample duration (ffprobe's "r_frame_rate"), or nil.
     public var nominalFrameRate: Double? {
         guard typicalSampleDuration > 0 else { return nil }
@@ -93,7 +119,9 @@ public struct SampleTable: Sendable {
     }
 
     /// The last keyframe shown at or before `time` seconds (where decoding must start to show `time`),
-    /// or nil when no keyframe is that early.
+    /// or nil when no keyframe is that early. These lookups are in packet time: a keyframe an edit list
+    /// hides (pre-roll) is found at its negative time. Seeks go by `TrackTimeline`, which shows only the
+    /// frames players show.
     public func keyframe(atOrBefore time: Double) -> Int? {
         guard !time.isNaN else { return nil }
         let position = lastPosition(in: keyframeIndices, atOrBefore: time)

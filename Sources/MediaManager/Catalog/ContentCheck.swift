@@ -85,6 +85,7 @@ public final class ContentCheck: Sendable {
             merged.width = merged.width ?? video.width
             merged.height = merged.height ?? video.height
             merged.framesPerSecond = merged.framesPerSecond ?? video.framesPerSecond
+            merged.frameRateRange = merged.frameRateRange ?? video.frameRateRange
             merged.codec = merged.codec ?? video.codec
             file.video = merged
         }

@@ -12,17 +12,25 @@ public struct VideoDetails: Equatable, Sendable {
     public var duration: Double?
     public var width: Int?
     public var height: Int?
+    /// The rate the video was recorded at (ffprobe's avg_frame_rate: the average for a variable rate).
     public var framesPerSecond: Double?
+    /// For a variable-rate video, its lowest and highest rate; nil for a constant rate or when unknown (a
+    /// camera's listing says one number).
+    public var frameRateRange: ClosedRange<Double>?
     public var codec: String?
     public var orientation: Orientation? {
         guard let width, let height else { return nil }
         return height > width ? .portrait : .landscape
     }
-    public init(duration: Double? = nil, width: Int? = nil, height: Int? = nil, framesPerSecond: Double? = nil, codec: String? = nil) {
+    public init(
+        duration: Double? = nil, width: Int? = nil, height: Int? = nil, framesPerSecond: Double? = nil,
+        frameRateRange: ClosedRange<Double>? = nil, codec: String? = nil
+    ) {
         self.duration = duration
         self.width = width
         self.height = height
         self.framesPerSecond = framesPerSecond
+        self.frameRateRange = frameRateRange
         self.codec = codec
     }
 }

@@ -61,11 +61,12 @@ extension MediaSession {
 
 extension VideoDetails {
     /// What a movie's container says: the one duration `ls -l`, `info` and `play` show (nil when the
-    /// container does not say), the first video track's size, rate and codec.
+    /// container does not say), the first video track's size, rate (and range, when it varies) and codec.
     public init(movie: MovieInfo) {
         let track = movie.videoTrack
         self.init(
             duration: movie.durationSeconds, width: track?.displayWidth, height: track?.displayHeight,
-            framesPerSecond: track?.frameRate, codec: track?.codec?.description)
+            framesPerSecond: track?.frameRate, frameRateRange: track?.variableFrameRate,
+            codec: track?.codec?.description)
     }
 }

@@ -20,7 +20,8 @@ public struct PlaybackMedia: Sendable {
         case .success(let built): presentation = built
         case .failure(let error): throw PlaybackError(.unsupported, "\(name): \(error.message)")
         }
-        guard let timeline = VideoTimeline(presentation, table: track.sampleTable, movieDuration: movie.durationSeconds)
+        guard let timeline = VideoTimeline(
+            presentation, table: track.sampleTable, movieDuration: movie.durationSeconds, framesPerSecond: track.frameRate)
         else {
             let why = presentation.truncation != nil ? "the file is cut off before its first frame" : "its edit list shows none"
             throw PlaybackError(.notAVideo, "\(name) has a video track without frames (\(why))")
@@ -61,7 +62,7 @@ struct VideoTimeline: Sendable {
     /// Length in seconds: the movie's (one value for `ls -l`, `info` and `play`), never less than the
     /// last frame's time.
     let duration: Double
-    /// Average frames per second.
+    /// The rate the video was recorded at (ffprobe's avg_frame_rate: see `TrackInfo.frameRate`).
     let framesPerSecond: Double?
     /// Half a tick of the track's timescale: how close a time must be to a frame's to count as that frame,
     /// so a time computed from a frame's own (rounded) seconds finds that frame again.
@@ -71,7 +72,7 @@ struct VideoTimeline: Sendable {
     /// Set when the file is cut short: what the tables promised.
     let truncation: TrackTimeline.Truncation?
 
-    init?(_ presentation: TrackTimeline, table: SampleTable, movieDuration: Double?) {
+    init?(_ presentation: TrackTimeline, table: SampleTable, movieDuration: Double?, framesPerSecond: Double?) {
         guard presentation.frameCount > 0 else { return nil }
         frameSamples = presentation.frames.map(\.sample)
         frameTimes = presentation.frames.map { presentation.seconds($0.time) }
@@ -81,7 +82,7 @@ struct VideoTimeline: Sendable {
         var length = movieDuration ?? presentation.durationSeconds ?? lastFrameEnd
         if !(length.isFinite && length > 0) { length = lastFrameEnd }
         duration = max(length, last)
-        framesPerSecond = presentation.frameRate ?? table.nominalFrameRate
+        self.framesPerSecond = framesPerSecond ?? table.nominalFrameRate
         tolerance = 0.5 / Double(presentation.timescale)
         leadIn = presentation.leadIn
         truncation = presentation.truncation

@@ -117,9 +117,21 @@ struct FileListing {
 
     /// `30 fps`, `29.97 fps`.
     static func frameRate(_ fps: Double) -> String {
+        rate(fps) + " fps"
+    }
+
+    /// `30`, `29.97`: a rate to two decimals, without trailing zeros.
+    static func rate(_ fps: Double) -> String {
         let rounded = (fps * 100).rounded() / 100
-        let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-        return text + " fps"
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+
+    /// What `info` says of a video's rate: `30 fps`, or `variable, 10-30 fps (average 20.34)` when the
+    /// container shows it varies (the average is ffprobe's avg_frame_rate, the one number `ls -l` shows).
+    static func frameRate(of video: VideoDetails) -> String? {
+        guard let fps = video.framesPerSecond, fps > 0 else { return nil }
+        guard let range = video.frameRateRange else { return frameRate(fps) }
+        return "variable, \(rate(range.lowerBound))-\(rate(range.upperBound)) fps (average \(rate(fps)))"
     }
 
     /// Sorts entries as `ls -t`, `-S` and `-r` ask; the catalog's name order otherwise.

@@ -19,6 +19,14 @@ enum TimelineCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case fragmentedWithSidx
     /// A fast-start file cut at 70%: its tables promise frames whose bytes are not there.
     case truncatedFastStart
+    /// Issue 27: 25 fps cut with `ffmpeg -ss 0.3 -c copy`: the edit starts 0.02 s before the first whole frame,
+    /// so players drop the frame that straddles it and start the timeline at the next (first keyframe shown at
+    /// 0.68 s, not 0.70).
+    case prerollMidFrame
+    /// Issue 27: the video starts 0.5 s after the audio (`-itsoffset 0.5`): a leading empty edit; still 30 fps.
+    case leadingEmptyEdit
+    /// Issue 27: 2 s at 30 fps then 2 s at 10 fps.
+    case variableRate
 
     var testDescription: String { rawValue }
 
@@ -55,12 +63,27 @@ enum TimelineCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
             try encode(source, seconds: 4, gop: 30, bFrames: true, extra: ["-movflags", "+faststart"])
             let whole = try Data(contentsOf: URL(fileURLWithPath: source))
             try whole.prefix(whole.count * 7 / 10).write(to: URL(fileURLWithPath: path))
+        case .prerollMidFrame:
+            try encode(source, seconds: 4, gop: 25, rate: 25)
+            try ffmpeg(["-ss", "0.3", "-i", source, "-c", "copy", path])
+        case .leadingEmptyEdit:
+            let audio = "\(scratch)/audio-\(rawValue).m4a"
+            try encode(source, seconds: 4, gop: 30)
+            try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "4.5", "-c:a", "aac", audio])
+            try ffmpeg(["-i", audio, "-itsoffset", "0.5", "-i", source, "-map", "0:a", "-map", "1:v", "-c", "copy", path])
+        case .variableRate:
+            // Frames 0-59 every 30th of a second, then every third frame of the source 10th of a second apart.
+            let keep = "select='lt(n,60)+gte(n,60)*not(mod(n,3))'"
+            let spacing = "setpts='if(lt(N,60),N/30,2+(N-60)/10)/TB'"
+            try encode(path, seconds: 4, gop: 30, extra: ["-vf", "\(keep),\(spacing)", "-fps_mode", "vfr"])
         }
     }
 
-    private func encode(_ path: String, seconds: Int, gop: Int, bFrames: Bool = false, extra: [String] = []) throws {
+    private func encode(
+        _ path: String, seconds: Int, gop: Int, rate: Int = 30, bFrames: Bool = false, extra: [String] = []
+    ) throws {
         var arguments = [
-            "-f", "lavfi", "-i", "testsrc2=size=64x64:rate=30", "-t", String(seconds), "-c:v", "libx264",
+            "-f", "lavfi", "-i", "testsrc2=size=64x64:rate=\(rate)", "-t", String(seconds), "-c:v", "libx264",
             "-preset", "ultrafast", "-g", String(gop), "-keyint_min", String(gop), "-sc_threshold", "0",
             "-pix_fmt", "yuv420p",
         ]
@@ -74,25 +97,28 @@ enum TimelineCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-/// What ffprobe decodes of a clip's first video stream: every frame's time (from the stream's start, as
-/// players show it) in presentation order, the keyframes it shows (`-skip_frame nokey`), and the duration.
+/// What ffprobe decodes of a clip's first video stream: every frame's time (from the movie's start, as
+/// players show it) in presentation order, the keyframes it shows (`-skip_frame nokey`), the duration and
+/// the frame rate.
 struct ProbedFrames: Sendable {
     var frameTimes: [Double]
     var keyframeTimes: [Double]
     /// The container's duration (`format=duration`).
     var duration: Double
+    /// The stream's avg_frame_rate: its samples over the sum of their durations (nan when ffprobe gives none).
+    var averageFrameRate: Double
 
     init(path: String) throws {
         let tool = try #require(ExternalTool.ffprobe)
         struct Output: Decodable {
             struct Frame: Decodable { var pts_time: String? }
-            struct Stream: Decodable { var start_time: String? }
-            struct Format: Decodable { var duration: String? }
+            struct Stream: Decodable { var avg_frame_rate: String? }
+            struct Format: Decodable { var duration: String?; var start_time: String? }
             var frames: [Frame]?
             var streams: [Stream]?
             var format: Format?
         }
-        let entries = "frame=pts_time:stream=start_time:format=duration"
+        let entries = "frame=pts_time:stream=avg_frame_rate:format=duration,start_time"
         let all = try JSONDecoder().decode(Output.self, from: tool.run([
             "-v", "quiet", "-select_streams", "v:0", "-show_entries", entries, "-of", "json", path,
         ]))
@@ -100,13 +126,25 @@ struct ProbedFrames: Sendable {
             "-v", "quiet", "-select_streams", "v:0", "-skip_frame", "nokey", "-show_entries", "frame=pts_time",
             "-of", "json", path,
         ]))
-        let start = Double(all.streams?.first?.start_time ?? "") ?? 0
+        // From the movie's start (a video that starts after its audio starts after 0, as in a player).
+        let start = Double(all.format?.start_time ?? "") ?? 0
         let times = { (output: Output) in
             (output.frames ?? []).compactMap { $0.pts_time.flatMap(Double.init) }.map { $0 - start }.sorted()
         }
         frameTimes = times(all)
         keyframeTimes = times(keys)
         duration = Double(all.format?.duration ?? "") ?? .nan
+        let ratio = (all.streams?.first?.avg_frame_rate ?? "").split(separator: "/").compactMap { Double($0) }
+        averageFrameRate = ratio.count == 2 && ratio[1] > 0 ? ratio[0] / ratio[1] : .nan
+    }
+
+    /// Every video packet's pts_time in decode order (hidden pre-roll is negative).
+    static func packetTimes(_ path: String) throws -> [Double] {
+        let tool = try #require(ExternalTool.ffprobe)
+        let csv = try tool.run([
+            "-v", "quiet", "-select_streams", "v:0", "-show_entries", "packet=pts_time", "-of", "csv=p=0", path,
+        ])
+        return String(decoding: csv, as: UTF8.self).split(separator: "\n").compactMap { Double($0) }
     }
 
     /// The latest packet time of the first video stream (its last sample's presentation time).

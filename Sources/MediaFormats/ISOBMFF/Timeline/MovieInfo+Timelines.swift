@@ -49,7 +49,7 @@ extension MovieInfo {
             }
             if case .success(let timeline) = tracks[index].timeline, timeline.truncation != nil { isTruncated = true }
         }
-        let lengths = tracks.compactMap { (try? $0.timeline.get())?.durationSeconds }
+        let lengths = tracks.compactMap(\.presentedDurationSeconds)
         if let longest = lengths.max(), longest > 0 || declaredDuration == 0 {
             durationSeconds = longest
         } else if declaredDuration > 0 {
@@ -88,9 +88,11 @@ extension TrackInfo {
     mutating func buildTimeline(sourceLength: UInt64) {
         let builder = TrackTimelineBuilder(
             table: sampleTable, edits: editList, movieTimescale: movieTimescale, mediaDuration: duration,
-            sourceLength: sourceLength, trackName: "track \(id)")
+            sourceLength: sourceLength, trackName: "track \(id)", startsAtFirstFrame: kind == .video)
         do {
-            timeline = .success(try builder.build())
+            let built = try builder.build()
+            if built.rebase != 0 { sampleTable = sampleTable.movingPresentation(by: -built.rebase) }
+            timeline = .success(built)
         } catch let error as MediaFormatError {
             timeline = .failure(error)
         } catch {

@@ -3,6 +3,13 @@
 /// of a clip cut without re-encoding, the parts a trimmed or spliced clip skips) are not frames of the
 /// timeline; a sample an edit list shows twice is two frames; times never go negative. Samples whose bytes
 /// lie past the end of the file are not shown either (see `truncation`).
+///
+/// A video track's frames start where players start them: when the edit list starts between two frames
+/// (a clip cut with `ffmpeg -ss 0.3 -c copy` at 25 fps starts 0.02 s before its first whole frame), the
+/// frame that straddles the start is dropped and every frame moves earlier by the gap, so the first shown
+/// frame is at 0 (or at the end of the leading empty edits). libavformat does this (`mov_fix_index`:
+/// "Offset DTS … to make first pts zero"), so ffprobe, ffmpeg and mpv all show the clip that way; the
+/// engine drives mpv by these times, so they must be the same times (see `rebase`).
 public struct TrackTimeline: Sendable {
     /// One shown frame: which sample, and when on the timeline.
     public struct Frame: Sendable, Equatable {
@@ -47,6 +54,10 @@ public struct TrackTimeline: Sendable {
     public let leadIn: LeadIn?
     /// Set when some samples' bytes are missing from the file.
     public let truncation: Truncation?
+    /// How far a video track's frames were moved earlier so its first shown frame starts the timeline (in
+    /// timescale units; 0 when the edit list starts on a frame). Packet times (`Sample.presentationTime`)
+    /// move by the same amount, as ffprobe's do.
+    public var rebase: Int64 = 0
 
     /// The number of shown frames.
     public var frameCount: Int { frames.count }
@@ -59,10 +70,4 @@ public struct TrackTimeline: Sendable {
 
     /// When frame `number` is shown, in seconds.
     public func time(ofFrame number: Int) -> Double { seconds(frames[number].time) }
-
-    /// Shown frames per second over the timeline (ffprobe's average frame rate), nil when unknown.
-    public var frameRate: Double? {
-        guard let length = durationSeconds, length > 0, !frames.isEmpty else { return nil }
-        return Double(frames.count) / length
-    }
 }

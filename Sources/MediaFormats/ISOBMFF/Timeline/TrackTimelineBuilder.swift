@@ -9,6 +9,8 @@ struct TrackTimelineBuilder {
     /// The file's length: samples whose bytes end past it are missing.
     let sourceLength: UInt64
     let trackName: String
+    /// True for a video track: its first shown frame starts the timeline (see `TrackTimeline.rebase`).
+    var startsAtFirstFrame = false
 
     func build() throws -> TrackTimeline {
         let complete = completeSampleCount()
@@ -17,15 +19,18 @@ struct TrackTimelineBuilder {
         let ct = { (index: Int) in table.samples[index].compositionTime }
         var frames: [TrackTimeline.Frame] = []
         var duration: Int64?
+        var rebase: Int64 = 0
 
         if let edits, !edits.isEmpty {
             var cursor: Int64 = 0  // where the next edit starts on the timeline, in media units
+            var leadingEmpty: Int64?  // the empty edits before the first that shows media
             for (number, edit) in edits.enumerated() {
                 var length = MediaTime.rescale(edit.segmentDuration, from: movieTimescale, to: table.timescale)
                 if edit.isEmpty {
                     cursor += length
                     continue
                 }
+                if leadingEmpty == nil { leadingEmpty = cursor }
                 guard edit.rate == 0x10000 else {
                     throw MediaFormatError(
                         .unsupported,
@@ -46,6 +51,12 @@ struct TrackTimelineBuilder {
                 cursor += length
             }
             duration = cursor
+            // libavformat drops a video frame that straddles the edit's start and moves the track so its
+            // first shown frame is at the end of the leading empty edits (mov_fix_index); so do we.
+            if startsAtFirstFrame, let first = frames.map(\.time).min(), first > (leadingEmpty ?? 0) {
+                rebase = first - (leadingEmpty ?? 0)
+                for index in frames.indices { frames[index].time -= rebase }
+            }
         } else {
             // Without an edit list, players start at the first frame (mpv rebases its clock there, ffprobe
             // counts its duration from there): B-frame delay before it is not part of the timeline.
@@ -71,7 +82,7 @@ struct TrackTimelineBuilder {
         let keyframes = frames.indices.filter { table.samples[frames[$0].sample].isKeyframe }
         return TrackTimeline(
             timescale: table.timescale, frames: frames, keyframes: keyframes, duration: duration,
-            leadIn: leadIn(for: frames.first), truncation: truncation)
+            leadIn: leadIn(for: frames.first), truncation: truncation, rebase: rebase)
     }
 
     /// How many samples, in decode order, have all their bytes in the file: decoding stops at the first

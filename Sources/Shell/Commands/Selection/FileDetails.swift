@@ -78,7 +78,7 @@ struct FileDetails {
                 let orientation = video.orientation.map { " (\($0.rawValue))" } ?? ""
                 rows.append(["resolution:", "\(width)x\(height)\(orientation)"])
             }
-            rows.append(["frame rate:", video.framesPerSecond.flatMap { $0 > 0 ? FileListing.frameRate($0) : nil } ?? "unknown"])
+            rows.append(["frame rate:", FileListing.frameRate(of: video) ?? "unknown"])
             if let codec = video.codec { rows.append(["codec:", SafeText.display(codec)]) }
             if let truncation { rows.append(["truncated:", truncation]) }
         } else if let videoProblem {

@@ -35,6 +35,7 @@ struct InfoCommand: ShellCommand {
             object.entry.height = details.video?.height ?? details.photo?.displayHeight ?? object.entry.height
             object.entry.fps = details.video?.framesPerSecond ?? object.entry.fps
             object.entry.codec = details.video?.codec ?? object.entry.codec
+            object.fpsRange = details.video?.frameRateRange.map { [$0.lowerBound, $0.upperBound] }
             object.sidecars = details.sidecars.map(\.name)
             object.selected = selectedOffset != nil
             object.offset = selectedOffset
@@ -60,9 +61,11 @@ struct InfoCommand: ShellCommand {
         var selected = false
         var offset: UInt64?
         var downloaded: UInt64?
+        /// A variable-rate video's lowest and highest rate, `[10, 30]` (`fps` is the average).
+        var fpsRange: [Double]?
 
         enum Keys: String, CodingKey {
-            case sidecars, selected, offset, downloaded
+            case sidecars, selected, offset, downloaded, fpsRange
         }
 
         func encode(to encoder: Encoder) throws {
@@ -72,6 +75,7 @@ struct InfoCommand: ShellCommand {
             try container.encode(selected, forKey: .selected)
             try container.encodeIfPresent(offset, forKey: .offset)
             try container.encodeIfPresent(downloaded, forKey: .downloaded)
+            try container.encodeIfPresent(fpsRange, forKey: .fpsRange)
         }
     }
 }

@@ -2,19 +2,25 @@ import Foundation
 
 /// A small box writer for the test corpus: replaces the edit list of the first track of an MP4 whose
 /// movie box is at the end (so no chunk offset moves) and sets the movie header's duration, to make the
-/// edit lists ffmpeg does not write (two segments, an edit that ends exactly at a sample).
-enum EditListWriter {
-    struct Entry {
-        var duration: UInt32  // movie timescale
-        var mediaTime: Int32  // media timescale, -1 for an empty edit
-        var rate: UInt32 = 0x0001_0000  // 16.16: 1.0 plays at normal speed
+/// edit lists ffmpeg does not write (two segments, an edit that ends exactly at a sample, slow motion).
+public enum EditListWriter {
+    public struct Entry: Sendable {
+        public var duration: UInt32  // movie timescale
+        public var mediaTime: Int32  // media timescale, -1 for an empty edit
+        public var rate: UInt32 = 0x0001_0000  // 16.16: 1.0 plays at normal speed
+
+        public init(duration: UInt32, mediaTime: Int32, rate: UInt32 = 0x0001_0000) {
+            self.duration = duration
+            self.mediaTime = mediaTime
+            self.rate = rate
+        }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    static func rewrite(_ path: String, movieDuration: UInt32, entries: [Entry]) throws {
+    public static func rewrite(_ path: String, movieDuration: UInt32, entries: [Entry]) throws {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         guard let moov = find("moov", in: bytes, from: 0, to: bytes.count),
             let trak = find("trak", in: bytes, from: moov + 8, to: moov + size(bytes, moov)),

@@ -1,0 +1,83 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Shell
+
+/// Issue 27, what `ls -l` and `info` say of movies: a variable-rate clip's rate is said to vary (`info`) and
+/// its average is ffprobe's avg_frame_rate (`ls -l`, `info`, `--json`); a slow-motion edit's clip lasts as
+/// long as it plays.
+@Suite(
+    "Movie details in ls -l and info",
+    .enabled(if: ExternalTool.ffmpeg != nil && ExternalTool.ffprobe != nil, "needs ffmpeg and ffprobe"))
+struct MovieDetailsWordsTests {
+    let card: TemporaryFolder
+    let folder = "DCIM/100TEST"
+
+    init() throws {
+        card = try TemporaryFolder("msh-movie-words")
+        try FileManager.default.createDirectory(atPath: card.path + "/" + folder, withIntermediateDirectories: true)
+    }
+
+    private func ffmpeg(_ arguments: [String]) throws {
+        try #require(ExternalTool.ffmpeg).run(["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=64x64:rate=30"] + arguments)
+    }
+
+    /// Runs `commands` on the card through `dir:` and returns what was printed.
+    private func run(_ commands: String) throws -> [String] {
+        let (interpreter, output, _) = makeInterpreter()
+        #expect(interpreter.run(line: "open dir:\(card.path); cd \(folder)") == .success)
+        output.reset()
+        #expect(interpreter.run(line: commands) == .success, "\(output.errors)")
+        return output.lines
+    }
+
+    @Test func aVariableRateClipSaysItsRangeAndFFprobesAverage() throws {
+        let path = card.path + "/" + folder + "/VFR.MP4"
+        // 2 s at 30 fps, then every third frame 0.1 s apart: 2 s at 10 fps.
+        try ffmpeg([
+            "-t", "4", "-vf", "select='lt(n,60)+gte(n,60)*not(mod(n,3))',setpts='if(lt(N,60),N/30,2+(N-60)/10)/TB'",
+            "-fps_mode", "vfr", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path,
+        ])
+        let probed = String(decoding: try #require(ExternalTool.ffprobe).run([
+            "-v", "quiet", "-select_streams", "v:0", "-show_entries", "stream=avg_frame_rate", "-of", "csv=p=0", path,
+        ]), as: UTF8.self)
+        let ratio = probed.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "/").compactMap { Double($0) }
+        try #require(ratio.count == 2)
+        let average = FileListing.rate(ratio[0] / ratio[1])
+
+        let info = try run("info VFR.MP4")
+        #expect(info.contains("frame rate:  variable, 10-30 fps (average \(average))"), "\(info)")
+        let listed = try #require(try run("ls -l VFR.MP4").first)
+        #expect(listed.contains(" \(average) fps "), "ls -l shows ffprobe's average: \(listed)")
+
+        let json = try #require(try run("info --json VFR.MP4").joined(separator: "\n").data(using: .utf8))
+        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect(object["fpsRange"] as? [Double] == [10, 30])
+        #expect(abs((object["fps"] as? Double ?? 0) - ratio[0] / ratio[1]) < 0.001)
+    }
+
+    @Test func aConstantRateClipHasNoRange() throws {
+        try ffmpeg(["-t", "1", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", card.path + "/" + folder + "/CFR.MP4"])
+        let info = try run("info CFR.MP4")
+        #expect(info.contains("frame rate:  30 fps"), "\(info)")
+        let json = try #require(try run("info --json CFR.MP4").joined(separator: "\n").data(using: .utf8))
+        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect(object["fpsRange"] == nil)
+    }
+
+    @Test func aSlowMotionEditShowsHowLongItPlays() throws {
+        let path = card.path + "/" + folder + "/SLOWMO.MP4"
+        try ffmpeg([
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "2", "-c:v", "libx264", "-preset",
+            "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", path,
+        ])
+        // 2 s of media at rate 0.5 over 4 s; the movie header says 2 s, as if the rate were 1.
+        try EditListWriter.rewrite(path, movieDuration: 2000, entries: [.init(duration: 4000, mediaTime: 0, rate: 0x8000)])
+        let listed = try #require(try run("ls -l SLOWMO.MP4").first)
+        #expect(listed.contains(" 0:04 64x64 30 fps "), "\(listed)")
+        let info = try run("info SLOWMO.MP4")
+        #expect(info.contains("duration:    0:04"), "\(info)")
+        #expect(info.contains("frame rate:  30 fps"), "\(info)")
+    }
+}
