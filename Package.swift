@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "ShellTests",
             dependencies: ["TestSupport", "Shell", "Serve", "Import", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "CommandKit", "TerminalKit", "POSIX"]),
-        .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaManager", "Connectors", "PTP", "POSIX", "VirtualCamera"]),
+        .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaFormats", "MediaManager", "Connectors", "PTP", "POSIX", "VirtualCamera"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "PTP", "POSIX", "Connectors", "MediaManager"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"]),

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import POSIX
 import PTP
 
@@ -12,6 +13,8 @@ public final class MediaSession: @unchecked Sendable {
     public let thumbnails: ThumbnailQueue<UInt32>
     /// Kinds and video details read from the files' own bytes where the listing says nothing.
     public let contentCheck = ContentCheck()
+    /// Each file's one capture time, resolved from its header and kept for the session (`CaptureTimes`).
+    public let captureTimes = CaptureTimes()
 
     public init(camera: Camera, url: CameraURL) {
         self.url = url
@@ -105,7 +108,11 @@ public final class MediaSession: @unchecked Sendable {
             guard !file.isFolder else { return nil }
             let desired = folder + "/" + LocalFileName.sanitize(file.name)
             // The download finds an earlier .part's size from the file it opens: not looked up here.
-            return clashes.place(desired, size: file.size, captured: file.captureDate, measuringPart: false).placement
+            // A copy fetched before carries the file's capture time (read only when a file of its size is there).
+            return clashes.place(
+                desired, size: file.size, captured: file.captureDate, measuringPart: false,
+                orCaptured: { self.resolveCaptureTime(file).time?.instant() }
+            ).placement
         }
         // The files that fit one request are read a few ahead, whole, on a thread of their own: while this
         // thread writes one, the next one's request is on the link (PTP allows one transaction at a time,
@@ -133,7 +140,18 @@ public final class MediaSession: @unchecked Sendable {
             jobOptions.chunkSizing = options.chunkSizing
             jobOptions.wholeFile = !camera.canReadRanges
             // The capture time as the file's time, set before the group's sync makes it durable.
-            jobOptions.modificationTime = file.captureDate?.timeIntervalSince1970
+            // The capture time as the file's time: known, else read from the `.part` once it is whole.
+            if let known = captureTimes.known(file) {
+                jobOptions.modificationTime = (known.time ?? listedCaptureTime(file))?.instant().timeIntervalSince1970
+            } else if CaptureTimes.readsContent(file) {
+                jobOptions.modificationTimeFromContent = { [self] path in
+                    guard let local = try? FileByteSource(path: path) else { return file.captureDate?.timeIntervalSince1970 }
+                    return self.resolveCaptureTime(file, local: local).time?.instant().timeIntervalSince1970
+                        ?? file.captureDate?.timeIntervalSince1970
+                }
+            } else {
+                jobOptions.modificationTime = file.captureDate?.timeIntervalSince1970
+            }
             if index == 0 { jobOptions.startOffset = options.startOffset }
             // Read ahead, whole: the download writes them and asks the camera for nothing more. A read that
             // failed there is made again by the download, which reports it.

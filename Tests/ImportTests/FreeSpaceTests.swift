@@ -104,3 +104,30 @@ enum SmallDisk {
         return process.terminationStatus == 0
     }
 }
+
+/// The estimate places a `.part` by the photo's capture time (issue 27): a photo whose EXIF day differs
+/// from the camera's date has its `.part` in the EXIF day's folder, where the run will look.
+@Suite struct FreeSpaceByCaptureTimeTests {
+    @Test func aPartInTheFolderOfTheDayThePhotoWasShotCounts() throws {
+        let card = try CardOnDisk()  // IMG_0004.JPG: EXIF 2024:05:01, the camera's date 2024-06-01
+        let session = try MediaSession.open(.folder(path: card.card))
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        let groups = CardSelection.groups(for: CardSelection.dcimFiles(in: session.catalog), in: session.catalog)
+        let total = CardSelection.dcimFiles(in: session.catalog).reduce(UInt64(0)) { $0 + $1.size }
+        let photo = try card.bytes("DCIM/101MEDIA/IMG_0004.JPG")
+        let part = card.pictures + "/2024/05-01/IMG_0004.JPG.part"
+        try FileManager.default.createDirectory(atPath: card.pictures + "/2024/05-01", withIntermediateDirectories: true)
+        try Data(photo.prefix(photo.count - 100)).write(to: URL(fileURLWithPath: part))
+        let options = ImportOptions(pattern: try DestinationPattern(card.pictures + "/%Y/%m-%d"))
+        let plan = Importer.plan(groups, session: session, options: options, ledgers: nil, datesFromDownload: true)
+        #expect(plan.unplacedFiles.contains { $0.name == "IMG_0004.JPG" })
+        // At the camera's date the .part is not found; at the capture time it is, and counts for 100 bytes.
+        #expect(plan.bytesToFetch == total)
+        let resolved = plan.bytesToFetch { $0.known ?? session.resolveCaptureTime($0.main) }
+        #expect(resolved == total - UInt64(photo.count - 100))
+        // Once the session knows the time (a listing read it), the plain estimate finds the .part too.
+        let again = Importer.plan(groups, session: session, options: options, ledgers: nil, datesFromDownload: true)
+        #expect(again.bytesToFetch == resolved)
+    }
+}

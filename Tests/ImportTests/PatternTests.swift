@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import MediaManager
 import Testing
 @testable import Import
@@ -54,10 +55,15 @@ import Testing
     }
 
     @Test func exifDates() {
-        #expect(CaptureTime.parseExif("2024:05:01 10:12:03", zone: utc) == date)
-        #expect(CaptureTime.parseExif("0000:00:00 00:00:00", zone: utc) == nil)
-        #expect(CaptureTime.parseExif("2024:13:01 10:12:03", zone: utc) == nil)
-        #expect(CaptureTime.parseExif("garbage", zone: utc) == nil)
+        #expect(CaptureTime.exif("2024:05:01 10:12:03")?.instant(assuming: utc) == date)
+        #expect(CaptureTime.exif("0000:00:00 00:00:00") == nil)
+        #expect(CaptureTime.exif("2024:13:01 10:12:03") == nil)
+        #expect(CaptureTime.exif("2024:02:30 10:12:03") == nil)
+        #expect(CaptureTime.exif("garbage") == nil)
+        // The offset written with it decides the instant, whatever zone is assumed.
+        let zoned = CaptureTime.exif("2024:05:01 12:12:03", subSeconds: "25", offset: "+02:00")
+        #expect(zoned?.instant(assuming: TimeZone(identifier: "Asia/Tokyo")!) == date.addingTimeInterval(0.25))
+        #expect(zoned?.text == "2024-05-01T12:12:03.25+02:00")
     }
 }
 

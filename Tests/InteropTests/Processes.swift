@@ -88,8 +88,9 @@ final class ServeProcess: @unchecked Sendable {
     private let exited = DispatchSemaphore(value: 0)
 
     /// `port` 0 lets the system choose; another is for a camera that comes back where it was.
-    init(arguments: [String], port requested: UInt16 = 0) throws {
+    init(arguments: [String], port requested: UInt16 = 0, environment: [String: String] = [:]) throws {
         let exited = self.exited
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.terminationHandler = { _ in exited.signal() }
         process.executableURL = URL(fileURLWithPath: BuildProducts.mediashell)
         process.arguments = ["serve", "--listen", "127.0.0.1:\(requested)"] + arguments

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 
 /// What makes a camera object the same object on another day: its name on the card, its size and its
 /// capture date (to the second). Handles change between sessions and folders between card layouts; a
@@ -22,8 +23,15 @@ public struct LedgerEntry: Sendable, Equatable, Codable {
     /// The folder on the card, e.g. "DCIM/100MEDIA" (for the record only; not part of the identity).
     public var folder: String
     public var size: UInt64
-    /// The device's capture date, seconds since 1970.
+    /// The device's date for the object, seconds since 1970 (part of its identity: known without reading it).
     public var captured: Int64?
+    /// The capture time the import used (shifted by `shift`), as `CaptureTime.text` writes it
+    /// (`2024-05-01T10:20:30+02:00`); nil in entries written before it was kept.
+    public var taken: String?
+    /// Where `taken` came from (`EXIF`, `QuickTime`, `MP4`, `SRT`, `camera`, `file`).
+    public var takenFrom: String?
+    /// The seconds `import --shift` added to it (nil: none).
+    public var shift: Double?
     /// SHA-256 of the bytes written, hex.
     public var sha256: String?
     /// The local file it was written to (or found already there), absolute.
@@ -35,8 +43,11 @@ public struct LedgerEntry: Sendable, Equatable, Codable {
 
     public init(
         name: String, folder: String, size: UInt64, captured: Date?, sha256: String?, path: String, imported: Date,
-        sequence: Int? = nil
+        sequence: Int? = nil, taken: CaptureTime? = nil, shift: Double = 0
     ) {
+        self.taken = taken?.text
+        self.takenFrom = taken?.source.rawValue
+        self.shift = shift == 0 ? nil : shift
         self.name = name
         self.folder = folder
         self.size = size
@@ -46,6 +57,15 @@ public struct LedgerEntry: Sendable, Equatable, Codable {
         self.imported = Int64(imported.timeIntervalSince1970.rounded(.down))
         self.sequence = sequence
     }
+
+    /// The capture time the import used (shifted), when the entry keeps it.
+    public var takenTime: CaptureTime? {
+        guard let taken, let source = takenFrom.flatMap(CaptureTime.Source.init(rawValue:)) else { return nil }
+        return CaptureTime(text: taken, source: source)
+    }
+
+    /// The file's capture time as read before any shift: what the session may take instead of reading it.
+    public var unshiftedTime: CaptureTime? { takenTime?.shifted(by: -(shift ?? 0)) }
 
     public var identity: ObjectIdentity {
         var id = ObjectIdentity(name: name, size: size, captured: nil)

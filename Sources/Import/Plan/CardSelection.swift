@@ -1,3 +1,4 @@
+import MediaFormats
 import MediaManager
 
 /// Which files of a card an import takes: by default every file in a DCIM folder of every store
@@ -65,14 +66,18 @@ public enum Importer {
     /// request for its header and another for its bytes.
     public static func plan(
         _ groups: [MediaGroup], session: MediaSession, options: ImportOptions, ledgers: CameraLedgers?,
-        datesFromDownload: Bool = false
+        datesFromDownload: Bool = false, firstRequest: Int = 8 << 20
     ) -> ImportPlan {
         var options = options
         if options.cameraModel.isEmpty { options.cameraModel = session.camera.summary.model }
+        // A file whose time was not read in this session yet is dated by the first bytes of its download
+        // when they hold it: a JPEG's EXIF, a video that fits the first request.
         let deferred: ((MediaFile) -> Bool)? =
-            datesFromDownload && session.camera.canReadRanges ? { CaptureTime.readsContent(of: $0) } : nil
-        return ImportPlanner.plan(groups, options: options, ledgers: ledgers, datedByContent: deferred) { file in
-            CaptureTime.resolve(file) { session.byteSource(for: file) }
-        }
+            datesFromDownload && session.camera.canReadRanges
+            ? { ImportRun.datedByFirstBytes($0, firstRequest: firstRequest) && session.captureTimes.known($0) == nil } : nil
+        return ImportPlanner.plan(
+            groups, options: options, ledgers: ledgers, datedByContent: deferred,
+            known: { session.captureTimes.known($0) }, listed: { session.shownCaptureTime($0).time }
+        ) { file in session.resolveCaptureTime(file) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import MediaManager
 
 /// One group of an import before its files have places: its members with what the ledger knows of each,
@@ -16,6 +17,10 @@ public struct PendingGroup: Sendable {
     public var main: MediaFile
     public var members: [Member]
     public var sequence: Int
+    /// Its main file's capture time when resolved before the plan was made (nil: the run reads it).
+    public var known: ResolvedCaptureTime?
+    /// Its main file's listed date (the camera's), for estimates made before the run reads the real one.
+    public var listed: ResolvedCaptureTime?
 
     /// A new member needs the group's capture date for its place; a group imported before keeps its paths.
     public var needsDate: Bool { members.contains { $0.isNew } }
@@ -33,35 +38,53 @@ public struct GroupPlacer: Sendable {
     let options: ImportOptions
     let now: Date
 
+    /// The seconds added to every capture time (`--shift`).
+    public var shift: TimeInterval { options.shift }
+
     init(options: ImportOptions, now: Date) {
         clashes = ClashResolver(overwrite: options.force)
         self.options = options
         self.now = now
     }
 
-    /// The items of `group`; `date` is the group's capture time (nil: unknown, the import's time is used).
-    public mutating func place(_ group: PendingGroup, date: Date?) -> [ImportItem] {
-        group.members.map { member in
+    /// The items of `group`; `time` is the group's capture time (nil, or no time: unknown, the import's
+    /// time is used). The shift is applied here; the pattern takes the clock time as written (a UTC time in
+    /// the import's zone), the modification time the instant.
+    public mutating func place(_ group: PendingGroup, time resolved: ResolvedCaptureTime?) -> [ImportItem] {
+        let time = resolved?.time?.shifted(by: options.shift)
+        let zone = options.timeZone
+        let patternDate: Date
+        let patternZone: TimeZone
+        if let time {
+            patternDate = Date(timeIntervalSince1970: time.clock(in: zone))
+            patternZone = TimeZone(identifier: "UTC")!
+        } else {
+            (patternDate, patternZone) = (now, zone)
+        }
+        return group.members.enumerated().map { index, member in
             let file = member.file
             if !member.isNew, let entry = member.entry {
                 return ImportItem(
                     file: file, role: member.role, action: .imported(entry), destination: entry.path, renamed: false,
-                    captureTime: file.captureDate, sequence: entry.sequence ?? 0)
+                    captureTime: entry.takenTime, sequence: entry.sequence ?? 0)
             }
             let values = PatternValues(
                 fileName: LocalFileName.sanitize(file.name), cardFolder: file.folder, cameraModel: options.cameraModel,
-                date: date ?? now, sequence: group.sequence)
+                date: patternDate, sequence: group.sequence, timeZone: patternZone)
             let (placement, renamed) = clashes.place(
-                options.pattern.path(for: values), size: file.size, captured: date, knownHash: member.entry?.sha256)
+                options.pattern.path(for: values), size: file.size, captured: time?.instant(assuming: zone),
+                knownHash: member.entry?.sha256)
             let action: ImportItem.Action
             switch placement {
             case .write(_, let part): action = .fetch(partBytes: part, overwrite: false)
             case .overwrite: action = .fetch(partBytes: 0, overwrite: true)
             case .alreadyThere: action = .alreadyThere
             }
-            return ImportItem(
+            var item = ImportItem(
                 file: file, role: member.role, action: action, destination: placement.path, renamed: renamed,
-                captureTime: date, sequence: group.sequence)
+                captureTime: time, sequence: group.sequence)
+            if index == 0 { item.datesSetAside = resolved?.setAside ?? [] }
+            return item
         }
     }
 }

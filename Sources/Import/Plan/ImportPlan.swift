@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import MediaManager
 
 /// One file of an import: where it goes and what the run will do with it.
@@ -19,8 +20,10 @@ public struct ImportItem: Sendable {
     public var destination: String
     /// The pattern's name was taken by a different file: this one got a unique name.
     public var renamed: Bool
-    /// The capture time: the pattern's date and the file's modification time.
-    public var captureTime: Date?
+    /// The capture time (shifted as `--shift` asks): the pattern's date and the file's modification time.
+    public var captureTime: CaptureTime?
+    /// The nonsense times passed over for it (`EXIF 1970`), on the group's main file only.
+    public var datesSetAside: [String] = []
     public var sequence: Int
 
     /// Bytes still to download.
@@ -52,11 +55,14 @@ public struct ImportPlan: Sendable {
     public var unplacedFiles: [MediaFile] { unplaced.flatMap(\.newMembers) }
     /// Bytes still to download, what a `.part` left by an earlier run holds not counted (a resumed download
     /// fetches only the rest). The unplaced groups are placed for this as the run places them, at their
-    /// listed dates (which looks at the destination): a photo whose EXIF puts it on another day has its
-    /// `.part` elsewhere and counts whole.
-    public var bytesToFetch: UInt64 {
+    /// capture times known for them (read before in this session, or by `times`), else at the camera's
+    /// date: a `.part` is looked for in the folder of the day the photo was shot.
+    public var bytesToFetch: UInt64 { bytesToFetch(times: { $0.known }) }
+
+    /// Bytes still to download, the unplaced groups placed at the times `times` gives.
+    public func bytesToFetch(times: (PendingGroup) -> ResolvedCaptureTime?) -> UInt64 {
         var tentative = placer
-        let later = unplaced.flatMap { tentative.place($0, date: $0.main.captureDate) }
+        let later = unplaced.flatMap { tentative.place($0, time: times($0) ?? $0.listed) }
         return (items + later).reduce(0) { $0 + $1.bytesToFetch }
     }
 }
@@ -71,6 +77,11 @@ public struct ImportOptions: Sendable {
     /// Replace different files at the destination, and start despite too little free space (`--force`).
     public var force = false
     public var cameraModel = ""
+    /// Added to every capture time (`--shift`, a camera whose clock was wrong), in seconds.
+    public var shift: TimeInterval = 0
+    /// Where times without a zone were shot (`--tz`): their files' modification times are read in it, and
+    /// a UTC time (an MP4 header) is named by its day there.
+    public var timeZone: TimeZone = .current
 
     public init(pattern: DestinationPattern) { self.pattern = pattern }
 }
@@ -78,20 +89,24 @@ public struct ImportOptions: Sendable {
 /// Builds an import plan from the files chosen on the card.
 public enum ImportPlanner {
     /// `groups` are the chosen media with their sidecars; `ledgers` say which are imported (nil: none);
-    /// `captureTime` gives each group's capture time (EXIF or the device's date). From the first new group
-    /// whose main file `datedByContent` names on, groups are left unplaced for the run (nil: none).
+    /// `captureTime` gives each group's capture time (`MediaSession.resolveCaptureTime`); `known` the one
+    /// already resolved, for groups left to the run. From the first new group whose main file
+    /// `datedByContent` names on, groups are left unplaced for the run (nil: none).
     public static func plan(
         _ groups: [MediaGroup], options: ImportOptions, ledgers: CameraLedgers?, now: Date = Date(),
-        datedByContent: ((MediaFile) -> Bool)? = nil, captureTime: (MediaFile) -> Date?
+        datedByContent: ((MediaFile) -> Bool)? = nil, known: (MediaFile) -> ResolvedCaptureTime? = { _ in nil },
+        listed: (MediaFile) -> CaptureTime? = { _ in nil },
+        captureTime: (MediaFile) -> ResolvedCaptureTime
     ) -> ImportPlan {
         var placer = GroupPlacer(options: options, now: now)
         var items: [ImportItem] = []
         var unplaced: [PendingGroup] = []
         let (pending, sequence) = prepare(groups, options: options, ledgers: ledgers)
-        for group in pending {
+        for var group in pending {
+            group.known = known(group.main)
+            group.listed = listed(group.main).map { ResolvedCaptureTime(time: $0) }
             if unplaced.isEmpty, !(group.needsDate && datedByContent?(group.main) == true) {
-                let date = group.needsDate ? captureTime(group.main) ?? group.main.captureDate : nil
-                items += placer.place(group, date: date)
+                items += placer.place(group, time: group.needsDate ? captureTime(group.main) : nil)
             } else {
                 unplaced.append(group)
             }

@@ -51,6 +51,10 @@ public struct BatchSummary: Sendable, Equatable {
     public var deleted = 0
     /// Ctrl-C stopped the batch; what is left is fetched by running it again.
     public var interrupted = false
+    /// Files whose own dates were nonsense (1970, 1980-01-01, …) and that were placed by the next source.
+    public var datesSetAside = 0
+    /// Seconds added to every capture time (`--shift`).
+    public var shift: TimeInterval = 0
 
     public init() {}
 }

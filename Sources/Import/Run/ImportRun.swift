@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import MediaManager
 import POSIX
 import PTP
@@ -36,10 +37,18 @@ public struct ImportRun {
 
     /// Refuses a plan that needs more room than the destination has (`--force` skips this), or whose
     /// destination cannot be written at all (a read-only filesystem is that, not "too little room").
-    public static func checkFreeSpace(_ plan: ImportPlan) throws {
-        let needed = plan.bytesToFetch
+    /// Groups left to the run are counted at their capture times where known, else at the camera's date;
+    /// when that is more than the room there is, `resolve` gives the times not known yet (a header read
+    /// each, made only then), so that a `.part` in the folder of the day a photo was shot counts.
+    public static func checkFreeSpace(
+        _ plan: ImportPlan, resolve: ((PendingGroup) -> ResolvedCaptureTime?)? = nil
+    ) throws {
+        var needed = plan.bytesToFetch
         if needed > 0, let problem = LocalDisk.writeProblem(near: plan.root) { throw ImportError.local(problem) }
         guard needed > 0, let free = LocalDisk.freeBytes(near: plan.root) else { return }
+        if needed > free, let resolve, !plan.unplaced.isEmpty {
+            needed = plan.bytesToFetch { $0.known ?? resolve($0) }
+        }
         if needed > free { throw ImportError.notEnoughSpace(needed: needed, available: free, folder: plan.root) }
     }
 
@@ -52,6 +61,7 @@ public struct ImportRun {
     ) throws -> BatchSummary {
         let started = monotonicSeconds()
         var summary = BatchSummary()
+        summary.shift = plan.placer.options.shift
         let work = plan.toFetch
         let later = plan.unplacedFiles
         let filesTotal = work.count + later.count
@@ -185,7 +195,10 @@ public struct ImportRun {
                 guard case .complete(let part) = transferred else {
                     throw ImportError.appeared(path: item.destination)
                 }
-                if let date = item.captureTime { try ImportError.onDisk { try LocalDisk.setModificationTime(part.partPath, to: date.timeIntervalSince1970) } }
+                if let time = item.captureTime {
+                    let instant = time.instant(assuming: plan.placer.options.timeZone)
+                    try ImportError.onDisk { try LocalDisk.setModificationTime(part.partPath, to: instant.timeIntervalSince1970) }
+                }
                 return (part, hashing.hash.hexDigest())
             }
             switch result {
@@ -219,6 +232,7 @@ public struct ImportRun {
         }
 
         for item in plan.items {
+            if !item.datesSetAside.isEmpty { summary.datesSetAside += 1 }
             if case .fetch = item.action { continue }
             skip(item)
         }
@@ -243,7 +257,8 @@ public struct ImportRun {
             let (date, first) = dateAndFirstBytes(of: group, readAhead: readAhead)
             // Ctrl-C while the first bytes came: nothing of this group is begun.
             guard stillGoing() else { break }
-            for (index, item) in placer.place(group, date: date).enumerated() where going {
+            for (index, item) in placer.place(group, time: date).enumerated() where going {
+                if !item.datesSetAside.isEmpty { summary.datesSetAside += 1 }
                 var firstBytes: [UInt8] = []
                 if index == 0, let first {
                     switch first {
@@ -291,28 +306,32 @@ public struct ImportRun {
     /// before (a new sidecar beside it) is read as the plan reads it.
     func dateAndFirstBytes(
         of group: PendingGroup, readAhead: FirstBytesReadAhead
-    ) -> (Date?, Result<[UInt8], Error>?) {
+    ) -> (ResolvedCaptureTime?, Result<[UInt8], Error>?) {
         guard group.needsDate else { return (nil, nil) }
         let main = group.main
-        guard Self.datedByFirstBytes(group) else {
-            guard CaptureTime.readsContent(of: main) else { return (main.captureDate, nil) }
-            return (CaptureTime.resolve(main) { session.byteSource(for: main) } ?? main.captureDate, nil)
-        }
+        guard datedByFirstBytes(group) else { return (session.resolveCaptureTime(main), nil) }
         let read = readAhead.take(main) ?? Result {
             try FirstBytes.read(main, camera: session.camera, chunkSize: options.chunkSize, sizing: options.chunkSizing)
         }
         switch read {
         case .success(let first):
-            let date = first.captureTime(of: main, camera: session.byteSource(for: main)) ?? main.captureDate
-            return (date, .success(first.bytes))
+            return (session.resolveCaptureTime(main, prefix: first.bytes), .success(first.bytes))
         case .failure(let error):
-            return (main.captureDate, .failure(error))
+            return (session.shownCaptureTime(main).time.map { ResolvedCaptureTime(time: $0) }, .failure(error))
         }
     }
 
-    /// A new JPEG leading its group: its date comes from the first bytes of its download.
-    static func datedByFirstBytes(_ group: PendingGroup) -> Bool {
-        group.needsDate && group.members.first?.isNew == true && CaptureTime.readsContent(of: group.main)
+    /// A new main file whose time is not known yet and that its first bytes date: it comes from the first
+    /// request of its download.
+    func datedByFirstBytes(_ group: PendingGroup) -> Bool {
+        group.needsDate && group.members.first?.isNew == true && group.known == nil
+            && Self.datedByFirstBytes(group.main, firstRequest: options.chunkSize)
+    }
+
+    /// True for a file whose time the first request of its download gives: a JPEG (its EXIF is at the
+    /// start), or a video, a telemetry file that fits that request whole.
+    public static func datedByFirstBytes(_ file: MediaFile, firstRequest: Int) -> Bool {
+        file.kind == .jpeg || CaptureTimes.readsContent(file) && file.size <= UInt64(max(firstRequest, 1))
     }
 
     /// The files whose first bytes the run takes, in its order: each file to fetch that fits one request,
@@ -322,7 +341,7 @@ public struct ImportRun {
         var files = plan.toFetch.map(\.file).filter(fits)
         for group in plan.unplaced {
             for (index, member) in group.members.enumerated() where member.isNew {
-                if fits(member.file) || index == 0 && Self.datedByFirstBytes(group) { files.append(member.file) }
+                if fits(member.file) || index == 0 && datedByFirstBytes(group) { files.append(member.file) }
             }
         }
         return files
@@ -331,7 +350,8 @@ public struct ImportRun {
     func entry(for item: ImportItem, hash: String?) -> LedgerEntry {
         LedgerEntry(
             name: item.file.name, folder: item.file.folder, size: item.file.size, captured: item.file.captureDate,
-            sha256: hash, path: Self.absolute(item.destination), imported: Date(), sequence: item.sequence)
+            sha256: hash, path: Self.absolute(item.destination), imported: Date(), sequence: item.sequence,
+            taken: item.captureTime, shift: plan.placer.options.shift)
     }
 
     static func absolute(_ path: String) -> String {

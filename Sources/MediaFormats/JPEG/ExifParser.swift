@@ -17,6 +17,8 @@ struct ExifParser {
         static let dateTime: UInt16 = 0x0132
         static let exifIFD: UInt16 = 0x8769
         static let dateTimeOriginal: UInt16 = 0x9003
+        static let offsetTimeOriginal: UInt16 = 0x9011
+        static let subSecTimeOriginal: UInt16 = 0x9291
         static let thumbnailOffset: UInt16 = 0x0201
         static let thumbnailLength: UInt16 = 0x0202
     }
@@ -49,11 +51,16 @@ struct ExifParser {
         let (ifd0, ifd1Offset) = try readIFD(at: ifd0Offset, name: "IFD0")
 
         var dateTimeOriginal: String?
+        var subSecTimeOriginal: String?
+        var offsetTimeOriginal: String?
         if let pointer = ifd0[Tag.exifIFD] {
             let exifOffset = try uint(pointer)
             guard exifOffset != ifd0Offset else { throw malformed("has an Exif sub-IFD that points back at IFD0") }
             let (exif, _) = try readIFD(at: exifOffset, name: "the Exif sub-IFD")
             dateTimeOriginal = try exif[Tag.dateTimeOriginal].flatMap(string)
+            // Beside the date, and never a reason to lose it: a malformed one is left out.
+            subSecTimeOriginal = (try? exif[Tag.subSecTimeOriginal].flatMap(string)) ?? nil
+            offsetTimeOriginal = (try? exif[Tag.offsetTimeOriginal].flatMap(string)) ?? nil
         }
 
         var thumbnail: [UInt8]?
@@ -82,6 +89,8 @@ struct ExifParser {
             orientation: orientation,
             dateTime: try ifd0[Tag.dateTime].flatMap(string),
             dateTimeOriginal: dateTimeOriginal,
+            subSecTimeOriginal: subSecTimeOriginal,
+            offsetTimeOriginal: offsetTimeOriginal,
             thumbnail: thumbnail,
             thumbnailRange: thumbnailRange)
     }

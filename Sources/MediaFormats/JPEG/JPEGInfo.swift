@@ -43,6 +43,10 @@ public struct ExifInfo: Sendable {
     public let dateTime: String?
     /// When the picture was taken, from the Exif sub-IFD, as written ("2024:05:01 10:12:03").
     public let dateTimeOriginal: String?
+    /// Fractions of a second of `dateTimeOriginal`, as written ("12" is 0.12 s).
+    public var subSecTimeOriginal: String? = nil
+    /// The zone of `dateTimeOriginal`, as written ("+02:00").
+    public var offsetTimeOriginal: String? = nil
     /// The embedded thumbnail (a small JPEG from IFD1), if present.
     public let thumbnail: [UInt8]?
     /// Where the thumbnail's bytes sit in the file, so a camera can serve it by a partial read.

@@ -35,7 +35,8 @@ public struct ClashResolver: Sendable {
     /// this object, used when size matches but the time does not. Without `measuringPart` a free name's
     /// `.part` is not looked at (`partBytes` 0): for a caller whose download reads it from the open file.
     public mutating func place(
-        _ desired: String, size: UInt64, captured: Date?, knownHash: String? = nil, measuringPart: Bool = true
+        _ desired: String, size: UInt64, captured: Date?, knownHash: String? = nil, measuringPart: Bool = true,
+        orCaptured: (() -> Date?)? = nil
     ) -> (placement: Placement, renamed: Bool) {
         var attempt = 1
         while true {
@@ -45,7 +46,10 @@ public struct ClashResolver: Sendable {
             if reserved.contains(key) { continue }
             if LocalDisk.exists(candidate) {
                 guard let existing = LocalDisk.regularFileSize(candidate) else { continue }  // a folder or a link: never touched
-                if existing == size && Self.sameContent(candidate, captured: captured, knownHash: knownHash) {
+                if existing == size
+                    && (Self.sameContent(candidate, captured: captured, knownHash: knownHash)
+                        || orCaptured.map { Self.sameContent(candidate, captured: $0(), knownHash: nil) } == true)
+                {
                     reserved.insert(key)
                     return (.alreadyThere(path: candidate), attempt > 2)
                 }

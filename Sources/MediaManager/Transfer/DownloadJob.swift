@@ -105,6 +105,9 @@ public struct DownloadJob {
         /// Seconds since 1970 given to the whole file as its modification time (the capture time), through
         /// its open descriptor before it is closed: no second lookup of its path.
         public var modificationTime: Double?
+        /// Without `modificationTime`: the capture time read from the finished `.part` (its path given),
+        /// for a file whose time was not known before it came (no request to the camera for it).
+        public var modificationTimeFromContent: (@Sendable (String) -> Double?)?
         /// The file's first bytes, read from the camera already (an import reads them to learn the date
         /// that places the file, or ahead of time): written from byte 0, the requests going on after them,
         /// unless the `.part` holds more. At most the file's size; with `wholeFile` only the whole file;
@@ -250,7 +253,9 @@ public struct DownloadJob {
             report()
         }
         report()
-        if let time = options.modificationTime { try? LocalDisk.setModificationTime(fd, to: time) }
+        if let time = options.modificationTime ?? options.modificationTimeFromContent?(partPath) {
+            try? LocalDisk.setModificationTime(fd, to: time)
+        }
         if syncToDisk { LocalDisk.sync(fd) }
         let final = LocalDisk.size(fd)
         guard final == size else { throw DownloadError.sizeMismatch(path: destination, expected: size, got: final) }

@@ -141,6 +141,8 @@ public final class Interpreter {
         } else {
             reportCatalogWarnings(session.catalog)
         }
+        reportCameraClock(session)
+        lendLedgerTimes(session)
     }
 
     /// Uses an already open session (tests, and cameras opened by other means).

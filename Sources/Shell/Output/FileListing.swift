@@ -6,6 +6,8 @@ import TerminalKit
 /// The ways `ls` shows camera files: names in columns, a long table, or JSON for programs.
 struct FileListing {
     let dates: DateText
+    /// Each file's capture time as the listing shows it (`CaptureTimeTable`).
+    var times = CaptureTimeTable()
 
     /// How entries are ordered.
     struct Order {
@@ -36,7 +38,7 @@ struct FileListing {
         let names = Self.names(entries, quoted: quoted)
         let rows = zip(entries, names).map { entry, name -> [String] in
             let file = entry.file
-            let date = file?.captureDate.map(dates.listing) ?? "-"
+            let date = file.map { dates.listing(times.shown($0)) } ?? "-"
             if entry.isFolder { return [date, "-", "folder", "", name] }
             return [date, HumanReadable.size(file?.size ?? 0), Self.kind(of: file), Self.videoSummary(file?.video), name]
         }
@@ -45,7 +47,7 @@ struct FileListing {
 
     /// A JSON array with one object per entry; keys sorted, absent facts left out.
     func json(_ entries: [RemoteEntry]) -> String {
-        let objects = entries.map { entry in Self.jsonEntry(entry, dates: dates) }
+        let objects = entries.map { entry in Self.jsonEntry(entry, dates: dates, time: entry.file.map(times.shown)) }
         return Self.encode(objects)
     }
 
@@ -57,6 +59,10 @@ struct FileListing {
         var format: String?
         var size: UInt64?
         var date: String?
+        /// Where `date` came from: EXIF, QuickTime, MP4, SRT, camera, file.
+        var dateSource: String?
+        /// True when `date` is the camera's, standing in for the file's own time not read yet.
+        var datePending: Bool?
         var duration: Double?
         var width: Int?
         var height: Int?
@@ -64,7 +70,7 @@ struct FileListing {
         var codec: String?
     }
 
-    static func jsonEntry(_ entry: RemoteEntry, dates: DateText) -> JSONEntry {
+    static func jsonEntry(_ entry: RemoteEntry, dates: DateText, time: ShownCaptureTime?) -> JSONEntry {
         let file = entry.file
         let name = file?.name ?? (entry.path.split(separator: "/").last.map(String.init) ?? "/")
         var object = JSONEntry(
@@ -79,7 +85,11 @@ struct FileListing {
             object.fps = file.video?.framesPerSecond
             object.codec = file.video?.codec
         }
-        object.date = file?.captureDate.map(dates.json)
+        if let time, let captured = time.time {
+            object.date = dates.json(captured)
+            object.dateSource = captured.source.rawValue
+            object.datePending = time.pending ? true : nil
+        }
         return object
     }
 
@@ -135,14 +145,15 @@ struct FileListing {
     }
 
     /// Sorts entries as `ls -t`, `-S` and `-r` ask; the catalog's name order otherwise.
-    static func sorted(_ entries: [RemoteEntry], _ order: Order) -> [RemoteEntry] {
+    static func sorted(_ entries: [RemoteEntry], _ order: Order, times: CaptureTimeTable = CaptureTimeTable()) -> [RemoteEntry] {
         var result = entries
         if order.bySize {
             result = stableSorted(result) { ($0.file?.size ?? 0) > ($1.file?.size ?? 0) }
         } else if order.byTime {
-            result = stableSorted(result) {
-                ($0.file?.captureDate ?? .distantPast) > ($1.file?.captureDate ?? .distantPast)
+            func instant(_ entry: RemoteEntry) -> Date {
+                entry.file.flatMap { times.shown($0).time?.instant() } ?? .distantPast
             }
+            result = stableSorted(result) { instant($0) > instant($1) }
         }
         if order.reversed { result.reverse() }
         return result

@@ -23,6 +23,8 @@ struct FileFilter {
     var larger: UInt64?
     /// Keeps only files the ledger does not have.
     var ledgers: CameraLedgers?
+    /// Where capture times come from (`--since`, `--until`): the session's one time per file.
+    let session: MediaSession
 
     /// The filter options, shared by the commands that list trees of files.
     static let options: [OptionSpec] = [
@@ -35,6 +37,7 @@ struct FileFilter {
 
     /// The filter an invocation asks for; `session` gives the ledgers for `--new`.
     init(_ invocation: Invocation, session: MediaSession, environment: [String: String]) throws {
+        self.session = session
         if let word = invocation.value(of: .since) { since = try Self.date(word.text, option: "--since") }
         if let word = invocation.value(of: .until) {
             until = try Self.date(word.text, option: "--until").addingTimeInterval(word.text.count <= 10 ? 86_400 : 60)
@@ -58,10 +61,31 @@ struct FileFilter {
 
     var isEmpty: Bool { since == nil && until == nil && kind == nil && larger == nil && ledgers == nil }
 
-    func keeps(_ file: MediaFile) -> Bool {
+    /// True when the filter compares capture times: they are read (`Interpreter.readCaptureTimes`) first.
+    var needsTimes: Bool { since != nil || until != nil }
+
+    /// The clock time of a date typed in local time, to compare with capture times as shown (as written
+    /// where they were taken).
+    static func clock(_ date: Date) -> Double {
+        date.timeIntervalSince1970 + Double(TimeZone.current.secondsFromGMT(for: date))
+    }
+
+    /// Filters `entries`, reading the capture times the dates need first (with a progress line).
+    func apply(_ entries: [RemoteEntry], shell: Interpreter) -> [RemoteEntry] {
+        guard !isEmpty else { return entries }
+        let kept = entries.filter { $0.file.map { keeps($0, timeToo: false) } ?? false }
+        guard needsTimes else { return kept }
+        shell.readCaptureTimes(kept.compactMap(\.file), session: session)
+        return kept.filter { $0.file.map { keeps($0) } ?? false }
+    }
+
+    func keeps(_ file: MediaFile, timeToo: Bool = true) -> Bool {
         if file.isFolder { return false }
-        if let since, (file.captureDate ?? .distantPast) < since { return false }
-        if let until, (file.captureDate ?? .distantFuture) >= until { return false }
+        if timeToo, needsTimes {
+            let clock = session.shownCaptureTime(file).time?.clock()
+            if let since, (clock ?? -.infinity) < Self.clock(since) { return false }
+            if let until, (clock ?? .infinity) >= Self.clock(until) { return false }
+        }
         if let larger, file.size <= larger { return false }
         if let kind {
             switch kind {

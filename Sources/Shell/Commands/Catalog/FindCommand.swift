@@ -22,11 +22,14 @@ struct FindCommand: ShellCommand {
         let session = try shell.requireCamera()
         let catalog = try shell.loadedCatalog()
         let filter = try FileFilter(invocation, session: session, environment: shell.environment)
-        let entries = try Self.folders(invocation.arguments, catalog: catalog, shell).flatMap { folder in
+        let all = try Self.folders(invocation.arguments, catalog: catalog, shell).flatMap { folder in
             FileTree.files(under: folder, shownUnder: RemotePath.display(folder) == "/" ? "/" : RemotePath.display(folder) + "/", in: catalog)
-        }.filter { $0.file.map(filter.keeps) ?? false }
+        }
+        let entries = filter.apply(all, shell: shell)
         if invocation.has(.long) {
-            for line in FileListing(dates: shell.dates).long(entries) { shell.output.line(line) }
+            var listing = FileListing(dates: shell.dates)
+            listing.times = CaptureTimeTable(entries.compactMap(\.file), session: session)
+            for line in listing.long(entries) { shell.output.line(line) }
         } else {
             for entry in entries { shell.output.line(SafeText.display(entry.shown)) }
         }

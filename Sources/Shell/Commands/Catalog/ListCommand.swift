@@ -41,7 +41,8 @@ struct ListCommand: ShellCommand {
         order.byTime = invocation.has(.byTime)
         order.bySize = invocation.has(.bySize)
         order.reversed = invocation.has(.reverse)
-        let filter = try FileFilter(invocation, session: try shell.requireCamera(), environment: shell.environment)
+        let session = try shell.requireCamera()
+        let filter = try FileFilter(invocation, session: session, environment: shell.environment)
         var blocks: [ListingBlock]
         if invocation.has(.recursive) {
             let single = invocation.arguments.count <= 1
@@ -55,7 +56,6 @@ struct ListCommand: ShellCommand {
         }
         if invocation.has(.thumbs) || invocation.has(.json) { blocks = [ListingBlock.flattened(blocks)] }
         let named = Set(invocation.arguments.filter { !$0.isGlob }.map(\.text))
-        let listing = FileListing(dates: shell.dates)
         let quoted = shell.output.terminalColumns != nil
         var printedBefore = false
         for block in blocks {
@@ -64,8 +64,13 @@ struct ListCommand: ShellCommand {
                 // Hidden names (phones keep `.thumbnails` and `.trashed-…` on their cards) unless named outright.
                 found = found.filter { !$0.isHidden || named.contains($0.shown) }
             }
-            if !filter.isEmpty { found = found.filter { $0.file.map(filter.keeps) ?? false } }
-            var entries = FileListing.sorted(found, order)
+            found = filter.apply(found, shell: shell)
+            // Capture times for what shows or orders by them: those known, and a budget of header reads.
+            var listing = FileListing(dates: shell.dates)
+            if invocation.has(.long) || invocation.has(.json) || order.byTime {
+                listing.times = CaptureTimeTable(found.compactMap(\.file).filter { !$0.isFolder }, session: session)
+            }
+            var entries = FileListing.sorted(found, order, times: listing.times)
             if invocation.has(.long) || invocation.has(.json) { entries = ContentDescribed.entries(entries, shell: shell) }
             if let heading = block.heading {
                 if printedBefore { shell.output.line("") }

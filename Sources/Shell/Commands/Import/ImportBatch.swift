@@ -132,6 +132,10 @@ final class ImportBatch {
         text += s.seconds < 60 ? String(format: "%.1f s", s.seconds) : HumanReadable.duration(seconds: s.seconds)
         if s.seconds > 0.05 && s.bytes > 0 { text += " (\(HumanReadable.rate(bytesPerSecond: Double(s.bytes) / s.seconds)))" }
         if s.deleted > 0 { text += "; \(s.deleted) deleted from the camera" }
+        if s.shift != 0 { text += "; capture times shifted by \(ShiftText.format(s.shift))" }
+        if s.datesSetAside > 0 {
+            text += "; \(s.datesSetAside) with a nonsense date (1970, 1980-01-01, …) placed by the next source"
+        }
         return text
     }
 }

@@ -1,6 +1,7 @@
 import CommandKit
 import Foundation
 import Import
+import MediaFormats
 import MediaManager
 import TerminalKit
 
@@ -12,6 +13,8 @@ extension OptionName {
     static let verbose: OptionName = "verbose"
     static let noSidecars: OptionName = "no-sidecars"
     static let noProxies: OptionName = "no-proxies"
+    static let shift: OptionName = "shift"
+    static let timeZone: OptionName = "tz"
 }
 
 /// import: brings the card's new photos and videos home, sorted into folders by capture date, each once.
@@ -31,6 +34,10 @@ struct ImportCommand: ShellCommand {
             OptionSpec(.noProxies, long: "no-proxies", "leave .LRF proxy videos on the card"),
             OptionSpec(.deleteAfter, long: "delete-after", "delete each file from the camera once it is safely home"),
             OptionSpec(.force, long: "force", "replace different files; skip the free-space check"),
+            OptionSpec(.shift, long: "shift", value: ArgumentSpec("DURATION", .text),
+                "add DURATION (+3h02m, -1h, +1d) to every capture time: a camera whose clock was wrong"),
+            OptionSpec(.timeZone, long: "tz", value: ArgumentSpec("ZONE", .text),
+                "where times without a zone were shot (Europe/Paris, UTC, +02:00): their files' times"),
         ],
         arguments: [ArgumentSpec("FOLDER|GLOB", .remoteName, .zeroOrMore)],
         summary: "bring the card's new files home, sorted by date",
@@ -76,6 +83,18 @@ struct ImportCommand: ShellCommand {
         options.sidecars = !invocation.has(.noSidecars)
         options.proxies = !invocation.has(.noProxies)
         options.force = invocation.has(.force)
+        if let word = invocation.value(of: .shift) {
+            guard let seconds = ShiftText.parse(word.text) else {
+                throw CommandError("--shift takes a duration such as +3h02m, -1h or +1d, not '\(SafeText.display(word.text))'")
+            }
+            options.shift = seconds
+        }
+        if let word = invocation.value(of: .timeZone) {
+            guard let zone = Self.timeZone(word.text) else {
+                throw CommandError("--tz takes a zone such as Europe/Paris, UTC or +02:00, not '\(SafeText.display(word.text))'")
+            }
+            options.timeZone = zone
+        }
         let ledgers = try Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: shell.environment))
         let looking = invocation.has(.list) || invocation.has(.dryRun)
         // A listing reads the ledger; a run holds it, so two imports from one camera never overlap.
@@ -83,20 +102,26 @@ struct ImportCommand: ShellCommand {
         var handedToJob = false
         defer { if !handedToJob { for run in runs { run.end() } } }
         // A run reads each photo's date from the first bytes of its download; a listing or a dry run,
-        // which fetch nothing, from its header.
-        let plan = Importer.plan(
-            CardSelection.groups(for: files, in: catalog), session: session, options: options, ledgers: ledgers,
-            datesFromDownload: !looking)
-        let verbose = invocation.has(.verbose)
-        if invocation.has(.list) { return ImportListing.list(plan, shell) }
-        if invocation.has(.dryRun) { return ImportListing.dryRun(plan, verbose: verbose, shell) }
-        if !options.force { try ImportRun.checkFreeSpace(plan) }
-        try shell.refuseFilesOfRunningJobs(files, "import")
-
-        let batch = ImportBatch(shell: shell, session: session, verbose: verbose, deleteAfter: invocation.has(.deleteAfter))
+        // which fetch nothing, from its header. The headers are read here, with a progress line, for the
+        // new groups' main files (a run leaves its JPEGs to their downloads).
+        let groups = CardSelection.groups(for: files, in: catalog)
         var runOptions = ImportRun.Options()
         runOptions.deleteAfter = invocation.has(.deleteAfter)
         if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = TransferPacer.chunkSize(forLimit: limit) }
+        let firstRequest = runOptions.chunkSize
+        let mains = groups.map(\.main).filter { ledgers.entry(for: $0) == nil || options.again }
+        shell.readCaptureTimes(
+            looking ? mains : mains.filter { !ImportRun.datedByFirstBytes($0, firstRequest: firstRequest) }, session: session)
+        let plan = Importer.plan(
+            groups, session: session, options: options, ledgers: ledgers, datesFromDownload: !looking,
+            firstRequest: firstRequest)
+        let verbose = invocation.has(.verbose)
+        if invocation.has(.list) { return ImportListing.list(plan, shell) }
+        if invocation.has(.dryRun) { return ImportListing.dryRun(plan, verbose: verbose, shell) }
+        if !options.force { try ImportRun.checkFreeSpace(plan) { session.resolveCaptureTime($0.main) } }
+        try shell.refuseFilesOfRunningJobs(files, "import")
+
+        let batch = ImportBatch(shell: shell, session: session, verbose: verbose, deleteAfter: invocation.has(.deleteAfter))
         if invocation.runsInBackground {
             // The job holds the ledger's runs until it ends.
             let work = ImportJob(
@@ -110,6 +135,17 @@ struct ImportCommand: ShellCommand {
             cancellation: batch.cancellation, progress: { batch.progress($0) }, event: { batch.event($0) },
             stopAfter: { batch.shouldStop(after: $0) })
         return batch.finish(summary)
+    }
+
+    /// A zone by name (`Europe/Paris`, `UTC`) or offset (`+02:00`, `-0500`).
+    static func timeZone(_ text: String) -> TimeZone? {
+        if let zone = TimeZone(identifier: text), text.contains("/") || text.uppercased() == text { return zone }
+        let digits = text.dropFirst().filter { $0 != ":" }
+        guard let sign = text.first, sign == "+" || sign == "-", digits.count == 4 || digits.count == 2,
+            let hours = Int(digits.prefix(2)), let minutes = Int(digits.count == 4 ? String(digits.suffix(2)) : "0"),
+            hours <= 14, minutes < 60
+        else { return nil }
+        return TimeZone(secondsFromGMT: (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60))
     }
 
     /// The files the words name: folders with everything below them, files and globs as they match; with no

@@ -11,7 +11,7 @@ enum ImportListing {
         let rows = new.map { item in
             [
                 RemotePath.display(item.file.path), HumanReadable.size(item.file.size),
-                item.file.captureDate.map { shell.dates.listing($0) } ?? "-",
+                shell.dates.listing(ShownCaptureTime(time: item.captureTime, pending: false)),
             ]
         }
         for line in ColumnTable(rows: rows).lines() { shell.output.line(line) }
@@ -40,6 +40,9 @@ enum ImportListing {
         let fetch = plan.toFetch
         var line = "would fetch \(count(fetch.count, "file")) (\(HumanReadable.size(plan.bytesToFetch)))"
         line += "; \(plan.alreadyImported.count + plan.alreadyThere.count) skipped as already imported"
+        if plan.placer.shift != 0 { line += "; capture times shifted by \(ShiftText.format(plan.placer.shift))" }
+        let nonsense = plan.items.filter { !$0.datesSetAside.isEmpty }.count
+        if nonsense > 0 { line += "; \(nonsense) with a nonsense date (1970, 1980-01-01, …) placed by the next source" }
         do {
             try ImportRun.checkFreeSpace(plan)
         } catch {

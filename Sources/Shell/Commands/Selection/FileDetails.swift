@@ -1,3 +1,4 @@
+import Foundation
 import MediaFormats
 import MediaManager
 import Playback
@@ -13,11 +14,16 @@ struct FileDetails {
     var sidecars: [MediaFile]
     /// The kind its first bytes show, read (one small partial read) only when the name says nothing.
     var kindFromContent: MediaKind?
+    /// The one capture time (read from the header now, or known), and the camera's own date for the file.
+    var taken: ResolvedCaptureTime
+    var listed: CaptureTime?
     let file: MediaFile
 
     init(file: MediaFile, session: MediaSession, catalog: MediaCatalog) {
         self.file = file
         sidecars = Array(catalog.group(of: file).dropFirst())
+        taken = session.resolveCaptureTime(file)
+        listed = session.listedCaptureTime(file)
         let canRead = session.camera.summary.canReadRanges
         var kind = file.kind
         if kind == .other, canRead, file.size > 0,
@@ -66,7 +72,18 @@ struct FileDetails {
             ["folder:", RemotePath.display(file.folder)],
             ["size:", "\(HumanReadable.size(file.size)) (\(file.size) bytes)"],
         ]
-        if let date = file.captureDate { rows.append(["date:", dates.details(date)]) }
+        if let time = taken.time {
+            rows.append(["taken:", dates.details(time)])
+            // The camera's own date beside it, when it says something else (by more than a minute).
+            if let listed, time.source != listed.source, abs(listed.instant().timeIntervalSince(time.instant())) > 60 {
+                rows.append(["camera's date:", DateText.clockText(listed.clock(), seconds: true)])
+            }
+        } else if let listed {
+            rows.append(["camera's date:", DateText.clockText(listed.clock(), seconds: true) + " (not believed)"])
+        }
+        if !taken.setAside.isEmpty {
+            rows.append(["passed over:", taken.setAside.joined(separator: ", ") + " (nonsense dates)"])
+        }
         if let kindFromContent {
             rows.append(["kind:", "\(kindFromContent.rawValue) (from its first bytes; the camera and the name say nothing)"])
         } else {

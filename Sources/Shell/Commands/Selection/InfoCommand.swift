@@ -29,7 +29,8 @@ struct InfoCommand: ShellCommand {
 
         if invocation.has(.json) {
             var object = InfoJSON(entry: FileListing.jsonEntry(
-                RemoteEntry(path: file.path, file: file, isFolder: false, shown: file.name), dates: shell.dates))
+                RemoteEntry(path: file.path, file: file, isFolder: false, shown: file.name), dates: shell.dates,
+                time: ShownCaptureTime(time: details.taken.time, pending: false)))
             object.entry.duration = details.video?.duration ?? object.entry.duration
             object.entry.width = details.video?.width ?? details.photo?.displayWidth ?? object.entry.width
             object.entry.height = details.video?.height ?? details.photo?.displayHeight ?? object.entry.height

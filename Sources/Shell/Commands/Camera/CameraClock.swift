@@ -1,0 +1,58 @@
+import Foundation
+import Import
+import MediaFormats
+import MediaManager
+import PTP
+
+/// What the shell learns of dates when a camera opens: how far the camera's clock is from this
+/// computer's (said once, with the commands that help), and the capture times the import ledger kept
+/// for files imported before (so that they are not read again).
+extension Interpreter {
+    /// More than this apart, the camera's clock is worth a line.
+    static let clockTolerance: TimeInterval = 120
+
+    /// The camera's clock (DateTime, where it offers it) against this computer's; nil when it offers none
+    /// or they agree within `clockTolerance`. Positive: the camera is ahead.
+    static func cameraClockDifference(_ session: MediaSession, now: Date = Date()) -> TimeInterval? {
+        let camera = session.camera
+        guard camera.propertyCodes.contains(.dateTime), let description = try? camera.describeProperty(.dateTime),
+            case .string(let text) = description.current, let clock = PTPDateTime.parse(text)
+        else { return nil }
+        let difference = clock.timeIntervalSince(now)
+        return abs(difference) > clockTolerance ? difference : nil
+    }
+
+    /// `the camera's clock is 3 h 02 min behind this computer; 'sync-time' sets it, 'import --shift +3h02m'
+    /// corrects this card's times`.
+    static func clockWarning(difference: TimeInterval) -> String {
+        let shift = -(difference / 60).rounded() * 60
+        return "the camera's clock is \(ShiftText.words(difference)) \(difference < 0 ? "behind" : "ahead of") this computer; "
+            + "'sync-time' sets it, 'import --shift \(ShiftText.format(shift))' corrects this card's times"
+    }
+
+    /// Said once when a camera opens: its clock, when far from this computer's.
+    func reportCameraClock(_ session: MediaSession) {
+        guard let difference = Self.cameraClockDifference(session) else { return }
+        report(Self.clockWarning(difference: difference), severity: .warning)
+    }
+
+    /// The capture times the ledger kept for imported photos and videos, taken as this session's (no
+    /// header read for them). Nothing when the ledger cannot be read (the commands that need it say why).
+    func lendLedgerTimes(_ session: MediaSession) {
+        guard let ledgers = try? Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: environment))
+        else { return }
+        ledgers.lendTimes(of: session.catalog.allFiles(), to: session)
+    }
+}
+
+extension CameraLedgers {
+    /// Gives `session` the capture times (before any shift) this ledger recorded for `files`, for the
+    /// kinds whose own time is the one the import used (photos and videos leading their groups).
+    public func lendTimes(of files: [MediaFile], to session: MediaSession) {
+        for file in files where [.jpeg, .mp4, .mov].contains(file.kind) && session.captureTimes.known(file) == nil {
+            if let time = entry(for: file)?.unshiftedTime {
+                session.captureTimes.remember(ResolvedCaptureTime(time: time), for: file)
+            }
+        }
+    }
+}

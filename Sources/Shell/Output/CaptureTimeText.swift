@@ -1,0 +1,99 @@
+import Foundation
+import MediaFormats
+import MediaManager
+import TerminalKit
+
+/// Capture times as the shell shows them: the clock time as written where the photo was taken (a time
+/// with its own offset keeps it; a UTC time, an MP4 header's, is shown in this computer's zone), so that
+/// `ls -l`, `info`, `find` and `import` show one time for a file. A time not read from the file yet (the
+/// camera's date standing in) is marked with a leading `~` in listings.
+extension DateText {
+    /// The mark of a camera's date shown where the file's own time was not read yet.
+    static let pendingMark = "~"
+
+    /// `2024-05-01 10:20` in `ls -l`; `~2024-06-01 12:00` for the camera's date standing in; `-` for none.
+    func listing(_ shown: ShownCaptureTime) -> String {
+        guard let time = shown.time else { return "-" }
+        let text = Self.clockText(time.clock(), seconds: false)
+        return shown.pending ? Self.pendingMark + text : text
+    }
+
+    /// `2024-05-01 10:20:30 +02:00 (EXIF)` in `info`: seconds, the offset when known, the source.
+    func details(_ time: CaptureTime) -> String {
+        var text = Self.clockText(time.clock(), seconds: true)
+        if let offset = time.shownOffset() { text += " " + CaptureTime.offsetText(offset) }
+        return text + " (" + Self.sourceWords(time.source) + ")"
+    }
+
+    /// `2024-05-01T10:20:30+02:00` (or without an offset when the time has none) in JSON.
+    func json(_ time: CaptureTime) -> String {
+        var text = Self.clockText(time.clock(), seconds: true).replacingOccurrences(of: " ", with: "T")
+        if let offset = time.shownOffset() { text += CaptureTime.offsetText(offset) }
+        return text
+    }
+
+    /// The words `info` uses for a source.
+    static func sourceWords(_ source: CaptureTime.Source) -> String {
+        switch source {
+        case .exif: "EXIF"
+        case .quickTime: "QuickTime creationdate"
+        case .movieHeader: "MP4 header"
+        case .srt: "SRT"
+        case .camera: "the camera's date"
+        case .fileTime: "the file's time"
+        }
+    }
+
+    /// `2024-05-01 10:20` or `2024-05-01 10:20:30` of a floating clock time.
+    static func clockText(_ clock: Double, seconds: Bool) -> String {
+        let (y, mo, d, h, mi, s) = CaptureTime.fields(clock)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        var text = String(format: "%04d", y) + "-" + two(mo) + "-" + two(d) + " " + two(h) + ":" + two(mi)
+        if seconds { text += ":" + two(s) }
+        return text
+    }
+}
+
+extension Interpreter {
+    /// Reads the capture times of `files` not known yet, with a progress line on a terminal
+    /// (`reading capture times 120/10000`); Ctrl-C stops it (the rest show the camera's date).
+    func readCaptureTimes(_ files: [MediaFile], session: MediaSession) {
+        let write = output.progress
+        let interrupt = self.interrupt
+        var drew = false
+        session.resolveCaptureTimes(
+            files,
+            progress: { done, total in
+                guard let write, total >= 8 else { return }
+                write("\r\u{1B}[Kreading capture times \(done)/\(total)")
+                drew = true
+            }, cancelled: { interrupt.isPending })
+        if drew { write?("\r\u{1B}[K") }
+    }
+}
+
+/// The capture times a listing shows, by file: those read (within the listing's budget) or known, else
+/// the listed date (marked pending where the file may say more).
+struct CaptureTimeTable {
+    private var byFile: [UInt64: ShownCaptureTime] = [:]
+
+    init() {}
+
+    /// The times of `files` in `session`: known ones, and headers read for the listing's budget.
+    init(_ files: [MediaFile], session: MediaSession) {
+        let shown = session.listingCaptureTimes(files)
+        for (file, time) in zip(files, shown) { byFile[Self.key(file)] = time }
+    }
+
+    /// The times of `files` as known now, reading nothing.
+    init(known files: [MediaFile], session: MediaSession) {
+        for file in files { byFile[Self.key(file)] = session.shownCaptureTime(file) }
+    }
+
+    func shown(_ file: MediaFile) -> ShownCaptureTime {
+        if let time = byFile[Self.key(file)] { return time }
+        return ShownCaptureTime(time: file.captureDate.map { CaptureTime(listed: $0, source: .camera) }, pending: false)
+    }
+
+    static func key(_ file: MediaFile) -> UInt64 { UInt64(file.storageID) << 32 | UInt64(file.id) }
+}
