@@ -16,6 +16,9 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
     case appeared(path: String)
     /// A local file operation failed: the call, the file and the errno (its category says which kind).
     case local(SystemError)
+    /// A backup destination (`--backup DIR`) is not there at the start: its drive is not mounted, or it was
+    /// never made. Nothing is written to a folder that is not there (it would land on the disk beneath).
+    case backupMissing(root: String)
     /// A copy read back from the disk did not give the checksum its bytes had as they arrived; it was
     /// renamed `keptAs` (a name that says so), and is not recorded.
     case copyReadBackWrong(path: String, keptAs: String, expected: String, found: String)
@@ -32,6 +35,7 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
                 + "\(ByteCount.text(available)) is free"
         case .appeared(let path): "\(path) appeared during the import"
         case .local(let error): error.description
+        case .backupMissing(let root): "the backup destination \(root) is not there (is its drive mounted?)"
         case .copyReadBackWrong(let path, let keptAs, let expected, let found):
             "the copy at \(path) read back from the disk wrong (\(found), written as \(expected)); kept as \(keptAs)"
         }
@@ -43,6 +47,7 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
         case .local(let error): error.category
         case .appeared: .alreadyExists
         case .copyReadBackWrong: .localIO
+        case .backupMissing: .notFound
         case .ledgerBusy: .busy
         case .badPattern: .invalidRequest
         }

@@ -78,6 +78,28 @@ extension LocalDisk {
         }
     }
 
+    /// Reads `count` bytes of a regular file from `offset` (not through a symlink), chunk by chunk, into
+    /// `body`. A file that ends first is an error (EIO).
+    public static func readRange(
+        _ path: String, from offset: UInt64, count: UInt64, _ body: (UnsafeRawBufferPointer) throws(SystemError) -> Void
+    ) throws(SystemError) {
+        let fd = try systemCall("open", path: path) { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var done: UInt64 = 0
+        while done < count {
+            let want = Int(min(UInt64(buffer.count), count - done))
+            let n = try systemCall("read", path: path) {
+                buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, want, off_t(offset + done)) }
+            }
+            if n == 0 { throw SystemError("read", path: path, errno: EIO, detail: "shorter than \(offset + count) bytes") }
+            try buffer.withUnsafeBytes { raw in
+                Result { () throws(SystemError) in try body(UnsafeRawBufferPointer(rebasing: raw[0..<n])) }
+            }.get()
+            done += UInt64(n)
+        }
+    }
+
     /// Reads a file as the disk holds it rather than as the page cache remembers it: its cached pages are
     /// dropped first (posix_fadvise DONTNEED, which drops clean pages: sync the file before), then it is
     /// read in order, chunk by chunk, into `body` (and dropped again behind, so a read-back of a card's worth

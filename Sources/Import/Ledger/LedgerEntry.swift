@@ -38,8 +38,15 @@ public struct LedgerEntry: Sendable, Equatable, Codable {
     public var xxh128: String?
     /// SHA-256 of the bytes written, hex (entries recorded before XXH3-128).
     public var sha256: String?
-    /// The local file it was written to (or found already there), absolute.
+    /// The local file it was written to (or found already there), absolute; with backups, the first copy
+    /// that was proven.
     public var path: String
+    /// Every proven copy (the first copy's and each backup's), when the import wrote more than one; nil
+    /// for an import to one destination, whose copy is `path`.
+    public var copies: [String]?
+    /// The destination roots it was meant to reach but is not proven in (a backup that was full or
+    /// removed, a copy that read back wrong); nil when it is in every one.
+    public var missing: [String]?
     /// When it was recorded, seconds since 1970.
     public var imported: Int64
     /// The `%n` number its group was given.
@@ -77,6 +84,9 @@ public struct LedgerEntry: Sendable, Equatable, Codable {
 
     /// The file's capture time as read before any shift: what the session may take instead of reading it.
     public var unshiftedTime: CaptureTime? { takenTime?.shifted(by: -(shift ?? 0)) }
+
+    /// Every copy the ledger knows of.
+    public var allCopies: [String] { copies ?? [path] }
 
     public var identity: ObjectIdentity {
         var id = ObjectIdentity(name: name, size: size, captured: nil)

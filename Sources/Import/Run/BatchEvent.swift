@@ -11,4 +11,7 @@ public enum BatchEvent: Sendable {
     case deleted(ImportItem)
     /// Ctrl-C stopped this file; its `.part` holds `at` bytes.
     case stopped(ImportItem, at: UInt64)
+    /// Its copy in the backup destination `destination` failed (written, renamed or read back wrong);
+    /// the other copies stand.
+    case copyFailed(ImportItem, destination: String, Error)
 }

@@ -57,6 +57,10 @@ public struct BatchSummary: Sendable, Equatable {
     public var shift: TimeInterval = 0
     /// The manifests written, one per destination (`ImportManifest`).
     public var manifests: [String] = []
+    /// Backup destinations that stopped during the run, each `ROOT: why` (full, removed).
+    public var stoppedDestinations: [String] = []
+    /// Files that came home but are not in every destination asked for (their names).
+    public var missingCopies: [String] = []
 
     public init() {}
 }

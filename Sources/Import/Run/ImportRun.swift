@@ -32,6 +32,9 @@ public struct ImportRun {
         /// Writes the checksums of the files written into a manifest at the destination's root
         /// (`ImportManifest`): `import` does, a tethered shot's fetch does not.
         public var writesManifest = false
+        /// The folders a copy of every file also goes under, in the pattern's layout (`--backup DIR`),
+        /// absolute; each must exist (a drive not mounted is not written to: see `checkBackups`).
+        public var backupRoots: [String] = []
         /// How a copy is proven (`--verify`).
         public var verification = CopyVerification.written
         /// Called with each copy once it is synced under its name, before it is read back: a test
@@ -73,6 +76,20 @@ public struct ImportRun {
         if needed > free { throw ImportError.notEnoughSpace(needed: needed, available: free, folder: plan.root) }
     }
 
+    /// Refuses backup destinations that are not there, or that have too little room or cannot be written
+    /// (as `checkFreeSpace` does for the pattern's root); `--force` goes on without them.
+    public static func checkBackups(_ plan: ImportPlan, roots: [String]) throws {
+        let needed = plan.bytesToFetch
+        for root in roots {
+            guard LocalDisk.isDirectory(root) else { throw ImportError.backupMissing(root: root) }
+            guard needed > 0 else { continue }
+            if let problem = LocalDisk.writeProblem(near: root) { throw ImportError.local(problem) }
+            if let free = LocalDisk.freeBytes(near: root), needed > free {
+                throw ImportError.notEnoughSpace(needed: needed, available: free, folder: root)
+            }
+        }
+    }
+
     /// Runs the plan. `progress` is called after every chunk; `event` once per file, in order, when its
     /// outcome is final; `stopAfter` is asked after a failed download whether to stop the batch (a camera
     /// that went away). Throws only for ledger failures (nothing is deleted then).
@@ -99,73 +116,125 @@ public struct ImportRun {
             cancelled: { cancellation?.isCancelled == true })
         defer { readAhead.finish() }
 
-        var manifest = options.writesManifest ? ImportManifest(root: plan.root) : nil
-        var pending: [(ImportItem, CompletedPart, Checksum?)] = []
+        // The backup destinations (`--backup`): each file is written to every one as its bytes arrive.
+        let backups = options.backupRoots.map { BackupDestination(root: $0) }
+        // One not there at the start (a `--force`d run) stops at once: its files are noted as missing there.
+        for backup in backups where !LocalDisk.isDirectory(backup.root) {
+            backup.stop(SystemError("open", path: backup.root, errno: ENOENT, detail: "not there at the start"))
+        }
+        /// Every destination's root, the pattern's first.
+        let roots = [plan.root] + options.backupRoots
+        var manifests = options.writesManifest ? roots.map { ImportManifest(root: $0) } : []
+        var pending: [(ImportItem, CompletedPart, Checksum?, [BackupPart])] = []
         var pendingBytes: UInt64 = 0
         var toRecord: [(MediaFile, LedgerEntry)] = []
         var recordedLater: [ImportItem] = []
 
+        /// The copies of one file that reached a destination in this group: where, and whether proven.
+        struct Copy {
+            var root: String
+            var path: String
+        }
+
         func flush() throws {
-            if !pending.isEmpty {
-                for folder in Self.distinctFilesystems(pending.map { ($0.1.destination as NSString).deletingLastPathComponent }) {
-                    LocalDisk.syncFilesystem(containing: folder)
-                }
+            let folders = pending.flatMap { item in
+                [(item.1.destination as NSString).deletingLastPathComponent] + item.3.map { LocalDisk.parentFolder(of: $0.path) }
             }
-            var committed: [(ImportItem, UInt64, UInt64, Checksum?)] = []
-            for (item, part, hash) in pending {
+            for folder in Self.distinctFilesystems(folders) { LocalDisk.syncFilesystem(containing: folder) }
+            // Each file's copies under their names: the first copy's rename, then each backup's.
+            var committed: [(item: ImportItem, bytes: UInt64, from: UInt64, hash: Checksum?, copies: [Copy])] = []
+            for (item, part, hash, backupParts) in pending {
+                var copies: [Copy] = []
+                var bytes: UInt64 = 0
+                var from: UInt64 = 0
                 do {
                     let outcome = try part.commit()
-                    if case .downloaded(_, let bytes, let from) = outcome {
-                        committed.append((item, bytes, from, hash))
+                    if case .downloaded(_, let b, let f) = outcome {
+                        (bytes, from) = (b, f)
+                        copies.append(Copy(root: plan.root, path: item.destination))
                     } else {
                         toRecord.append((item.file, entry(for: item, hash: hash)))
+                        continue
                     }
                 } catch {
                     summary.failed += 1
                     event?(.failed(item, error))
                 }
-            }
-            if !committed.isEmpty {
-                for folder in Self.distinctFilesystems(committed.map { ($0.0.destination as NSString).deletingLastPathComponent }) {
-                    LocalDisk.syncFilesystem(containing: folder)
-                }
-            }
-            // Each copy read back from the disk where asked: one that does not give the checksum its bytes
-            // had as they arrived is set aside, not recorded, never deleted from the camera.
-            if options.verification == .readBack {
-                committed = committed.filter { item, _, _, hash in
-                    guard let hash else { return true }
-                    options.beforeReadBackForTesting?(item.destination)
-                    do {
-                        try Self.readBack(item.destination, expecting: hash)
-                        return true
+                for backup in backupParts {
+                    do throws(SystemError) {
+                        try backup.commit()
+                        copies.append(Copy(root: backup.destination.root, path: backup.path))
                     } catch {
-                        summary.failed += 1
-                        event?(.failed(item, error))
-                        return false
+                        backup.destination.stop(error)
+                        event?(.copyFailed(item, destination: backup.destination.root, ImportError.local(error)))
                     }
                 }
+                if !copies.isEmpty { committed.append((item, bytes, from, hash, copies)) }
             }
-            for (item, _, _, hash) in committed {
-                if let hash { manifest?.add(item.destination, hash) }
-                toRecord.append((item.file, entry(for: item, hash: hash)))
+            let renamed = committed.flatMap { $0.copies.map { LocalDisk.parentFolder(of: $0.path) } }
+            for folder in Self.distinctFilesystems(renamed) { LocalDisk.syncFilesystem(containing: folder) }
+            // Each copy read back from the disk where asked: one that does not give the checksum its bytes
+            // had as they arrived is set aside and does not count; a file is recorded with the copies that
+            // do, and deleted from the camera only when every destination has one.
+            if options.verification == .readBack {
+                for index in committed.indices {
+                    guard let hash = committed[index].hash else { continue }
+                    let item = committed[index].item
+                    committed[index].copies = committed[index].copies.filter { copy in
+                        options.beforeReadBackForTesting?(copy.path)
+                        do {
+                            try Self.readBack(copy.path, expecting: hash)
+                            return true
+                        } catch {
+                            if copy.root == plan.root {
+                                summary.failed += 1
+                                event?(.failed(item, error))
+                            } else {
+                                event?(.copyFailed(item, destination: copy.root, error))
+                            }
+                            return false
+                        }
+                    }
+                }
+                committed.removeAll { $0.copies.isEmpty }
+            }
+            var complete: [ImportItem] = []
+            for (item, _, _, hash, copies) in committed {
+                if let hash {
+                    for copy in copies {
+                        if let i = manifests.firstIndex(where: { $0.root == copy.root }) { manifests[i].add(copy.path, hash) }
+                    }
+                }
+                let missing = roots.filter { root in !copies.contains { $0.root == root } }
+                var entry = entry(for: item, hash: hash)
+                if !backups.isEmpty {
+                    entry.path = copies[0].path
+                    entry.copies = copies.map(\.path)
+                    entry.missing = missing.isEmpty ? nil : missing
+                }
+                toRecord.append((item.file, entry))
+                if missing.isEmpty {
+                    complete.append(item)
+                } else {
+                    summary.missingCopies.append(item.file.name)
+                }
             }
             pending = []
             pendingBytes = 0
-            // The manifest before the ledger: a file the ledger records is in the manifest too.
-            if !committed.isEmpty { try manifest?.write() }
+            // The manifests before the ledger: a file the ledger records is in the manifest of each copy.
+            if !committed.isEmpty { for manifest in manifests { try manifest.write() } }
             if let ledgers, !toRecord.isEmpty {
                 let seq = toRecord.compactMap { $0.1.sequence }.max() ?? 0
                 try ledgers.record(toRecord, sequence: seq)
             }
             toRecord = []
-            for (item, bytes, from, _) in committed {
+            for (item, bytes, from, _, copies) in committed where copies.first?.root == plan.root {
                 summary.fetched += 1
                 if item.renamed { summary.renamed += 1 }
                 event?(.fetched(item, bytes: bytes, resumedFrom: from))
             }
             for item in recordedLater { event?(.skipped(item)) }
-            let deletable = committed.map(\.0) + recordedLater
+            let deletable = complete + recordedLater
             recordedLater = []
             if options.deleteAfter {
                 for item in deletable {
@@ -211,7 +280,11 @@ public struct ImportRun {
                 options: jobOptions)
             let done = bytesBefore
             let before = fresh
-            let result: Result<(CompletedPart, Checksum?), Error> = Result {
+            // Its copy in each backup destination still going.
+            let backupParts = backups.filter { $0.stillThere() }.map {
+                BackupPart(destination: $0, path: $0.path(for: item.destination, primaryRoot: plan.root))
+            }
+            let result: Result<(CompletedPart, Checksum?, [BackupPart]), Error> = Result {
                 try ImportError.onDisk { try LocalDisk.makeDirectory(folder) }
                 let part = job.partialSize ?? 0
                 let kept = !jobOptions.wholeFile && part <= item.file.size ? part : 0
@@ -221,10 +294,15 @@ public struct ImportRun {
                 // No checksum at all with `--verify none`.
                 let hash = options.verification == .none ? nil : try Self.hashOfPart(job, bytes: resumeAt)
                 if fromFirstBytes { hash?.update(firstBytes) }
+                let copies = backupParts.filter {
+                    $0.prepare(resumeAt: resumeAt, primaryPart: job.partPath, firstBytes: fromFirstBytes ? firstBytes : [])
+                }
                 let transferred = try job.transfer(
                     read: { offset, count, sink in
-                        try session.camera.read(
-                            item.file, offset: offset, count: count, into: hash.map { HashingSink(sink, hash: $0) } ?? sink)
+                        let hashed: DataSink = hash.map { HashingSink(sink, hash: $0) } ?? sink
+                        return try session.camera.read(
+                            item.file, offset: offset, count: count,
+                            into: copies.isEmpty ? hashed : TeeSink(hashed, backups: copies, offset: offset))
                     },
                     cancellation: cancellation,
                     progress: { p in
@@ -242,17 +320,18 @@ public struct ImportRun {
                 guard case .complete(let part) = transferred else {
                     throw ImportError.appeared(path: item.destination)
                 }
-                if let time = item.captureTime {
-                    let instant = time.instant(assuming: plan.placer.options.timeZone)
-                    try ImportError.onDisk { try LocalDisk.setModificationTime(part.partPath, to: instant.timeIntervalSince1970) }
+                let time = item.captureTime?.instant(assuming: plan.placer.options.timeZone).timeIntervalSince1970
+                if let time {
+                    try ImportError.onDisk { try LocalDisk.setModificationTime(part.partPath, to: time) }
                 }
-                return (part, hash?.checksum())
+                let whole = copies.filter { $0.finish(size: item.file.size, modificationTime: time) }
+                return (part, hash?.checksum(), whole)
             }
             switch result {
-            case .success(let (part, hash)):
+            case .success(let (part, hash, copies)):
                 fresh += part.size - part.resumedFrom
                 summary.bytes += part.size - part.resumedFrom
-                pending.append((item, part, hash))
+                pending.append((item, part, hash, copies))
                 pendingBytes += part.size
                 bytesBefore += item.file.size
                 filesDone += 1
@@ -345,7 +424,8 @@ public struct ImportRun {
         }
         try flush()
         summary.seconds = monotonicSeconds() - started
-        if let manifest, !manifest.isEmpty { summary.manifests = [manifest.path] }
+        summary.manifests = manifests.filter { !$0.isEmpty }.map(\.path)
+        summary.stoppedDestinations = backups.compactMap { backup in backup.stopped.map { "\(backup.root): \($0)" } }
         return summary
     }
 

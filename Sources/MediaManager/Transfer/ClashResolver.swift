@@ -77,6 +77,9 @@ public struct ClashResolver: Sendable {
         return hash.hexDigest() == knownHash.hex
     }
 
+    /// "DIR/NAME (N).EXT" for "DIR/NAME.EXT": the name a file takes when a different one has its own.
+    public static func numberedPath(_ path: String, _ n: Int) -> String { numbered(path, n) }
+
     /// "DIR/NAME (N).EXT" for "DIR/NAME.EXT".
     static func numbered(_ path: String, _ n: Int) -> String {
         let slash = path.lastIndex(of: "/")

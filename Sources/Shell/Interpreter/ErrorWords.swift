@@ -50,6 +50,8 @@ enum ErrorWords {
         case .notEnoughSpace: return error.description + " (use --force to start anyway)"
         case .local(let failure): return LocalFailureWords.sentence(for: failure)
         case .badPattern, .appeared: return error.description
+        case .backupMissing:
+            return error.description + "; make it, or use --force to import without it (its files are then noted as missing there)"
         case .copyReadBackWrong: return error.description + "; it is not recorded, so the next 'import' brings it again"
         }
     }

@@ -55,9 +55,16 @@ struct ImportJob: Sendable {
                                     + Interpreter.message(for: error))
                         case .deleted(let item): updates.append(.removed(path: item.file.path))
                         case .stopped(let item, let at): updates.append(.stopped(item.file, at: at))
+                        case .copyFailed(let item, let destination, let error):
+                            problems.append(
+                                "import: \(SafeText.display(item.file.name)): no copy in \(SafeText.display(destination)): "
+                                    + Interpreter.message(for: error))
                         }
                     },
                     stopAfter: { error in JobWords.cameraGone(after: error, session) })
+            }
+            for stopped in summary.stoppedDestinations {
+                problems.append("import: the backup destination \(SafeText.display(stopped)); it was left for the rest of the import")
             }
             let state: Job.State = summary.interrupted ? .killed : problems.isEmpty ? .done : .failed
             return Job.Ending(

@@ -81,6 +81,11 @@ final class ImportBatch {
         case .deleted(let item):
             shell.state.fileRemoved(path: item.file.path)
             if verbose { shell.output.line("deleted \(RemotePath.display(item.file.path)) from the camera") }
+        case .copyFailed(let item, let destination, let error):
+            failures += 1
+            shell.report(
+                "\(command): \(SafeText.display(item.file.name)): no copy in \(SafeText.display(destination)): "
+                    + Interpreter.message(for: error))
         case .stopped(let item, let at):
             stopped = (item, at)
             shell.state.fetchStopped(item.file, at: at)
@@ -107,6 +112,16 @@ final class ImportBatch {
     func finish(_ summary: BatchSummary) -> CommandOutcome {
         line.clear()
         shell.output.line(Self.summaryLine(summary, command: command))
+        for stopped in summary.stoppedDestinations {
+            failures += 1
+            shell.report("\(command): the backup destination \(SafeText.display(stopped)); it was left for the rest of the import")
+        }
+        if !summary.missingCopies.isEmpty {
+            let names = summary.missingCopies
+            let shown = names.prefix(5).map(SafeText.display).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
+            shell.report(
+                "\(command): \(names.count) file\(names.count == 1 ? " is" : "s are") not in every destination, and stay on the camera: \(shown)")
+        }
         if let disconnected {
             shell.reportCameraGone(during: command, disconnected)
             return .failed

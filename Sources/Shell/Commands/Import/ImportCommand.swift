@@ -16,6 +16,7 @@ extension OptionName {
     static let shift: OptionName = "shift"
     static let timeZone: OptionName = "tz"
     static let verify: OptionName = "verify"
+    static let backup: OptionName = "backup"
 }
 
 /// import: brings the card's new photos and videos home, sorted into folders by capture date, each once.
@@ -35,6 +36,8 @@ struct ImportCommand: ShellCommand {
             OptionSpec(.noProxies, long: "no-proxies", "leave .LRF proxy videos on the card"),
             OptionSpec(.deleteAfter, long: "delete-after", "delete each file from the camera once it is safely home"),
             OptionSpec(.force, long: "force", "replace different files; skip the free-space check"),
+            OptionSpec(.backup, long: "backup", value: ArgumentSpec("DIR", .localPath),
+                "also write every file under DIR, in the same layout, in the same pass"),
             OptionSpec(.verify, long: "verify", value: ArgumentSpec("HOW", .choice(CopyVerification.allCases.map(\.rawValue))),
                 "none, written (the default) or read-back (the default with --delete-after): how each copy is proven"),
             OptionSpec(.shift, long: "shift", value: ArgumentSpec("DURATION", .text),
@@ -76,6 +79,13 @@ struct ImportCommand: ShellCommand {
             ])
         ],
         runsInBackground: true)
+
+    /// `path` from the current folder, without a trailing slash.
+    static func absolute(_ path: String) -> String {
+        var full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        while full.count > 1 && full.hasSuffix("/") { full.removeLast() }
+        return full
+    }
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let session = try shell.requireCamera()
@@ -131,6 +141,11 @@ struct ImportCommand: ShellCommand {
         if invocation.has(.list) { return ImportListing.list(plan, shell) }
         if invocation.has(.dryRun) { return ImportListing.dryRun(plan, verbose: verbose, shell) }
         if !options.force { try ImportRun.checkFreeSpace(plan) { session.resolveCaptureTime($0.main) } }
+        if let word = invocation.value(of: .backup) {
+            let root = Self.absolute(LocalDisk.expandingTilde(word.text))
+            if !options.force { try ImportRun.checkBackups(plan, roots: [root]) }
+            runOptions.backupRoots = [root]
+        }
         try shell.refuseFilesOfRunningJobs(files, "import")
 
         let batch = ImportBatch(shell: shell, session: session, verbose: verbose, deleteAfter: invocation.has(.deleteAfter))

@@ -1,0 +1,168 @@
+import Foundation
+import MediaManager
+import POSIX
+import PTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One backup destination of an import (`--backup DIR`): the folder a second (third) copy of every file
+/// goes under, in the same layout as under the pattern's root. When a write there fails (the disk is full,
+/// the drive was pulled) the destination stops for the rest of the run and the others go on; `stopped`
+/// says why.
+public final class BackupDestination {
+    public let root: String
+    public private(set) var stopped: SystemError?
+    /// The filesystem the root was on at the start: a drive pulled (its mount point left empty, on the disk
+    /// beneath) is told from one still there.
+    private let device: UInt64?
+
+    public init(root: String) {
+        self.root = root
+        device = LocalDisk.device(of: root)
+    }
+
+    /// True while the root is there, on the filesystem it was on at the start; else the destination stops.
+    func stillThere() -> Bool {
+        guard stopped == nil else { return false }
+        if LocalDisk.isDirectory(root), LocalDisk.device(of: root) == device { return true }
+        stop(SystemError("open", path: root, errno: ENOENT, detail: "gone during the import (drive removed?)"))
+        return false
+    }
+
+    func stop(_ error: SystemError) {
+        if stopped == nil { stopped = error }
+    }
+
+    /// Where the copy of a file the pattern put at `destination` (under `primaryRoot`) goes here.
+    func path(for destination: String, primaryRoot: String) -> String {
+        root + "/" + Self.relative(destination, to: primaryRoot)
+    }
+
+    /// `path` relative to `root` (the pattern's root); the path itself when it is not under it.
+    static func relative(_ path: String, to root: String) -> String {
+        if root == "." { return path.hasPrefix("./") ? String(path.dropFirst(2)) : path }
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : (path as NSString).lastPathComponent
+    }
+}
+
+/// A file's copy in one backup destination, written as the bytes arrive from the camera (never read from
+/// the camera again, nor copied from the first copy after): `NAME.part` beside where it goes, renamed when
+/// the group it belongs to is synced. Its `.part` continues where the first copy's does after Ctrl-C.
+final class BackupPart {
+    let destination: BackupDestination
+    /// Where the copy goes (a different name when a different file has that one there: `commit`).
+    private(set) var path: String
+    var partPath: String { path + ".part" }
+    private var fd: Int32 = -1
+
+    init(destination: BackupDestination, path: String) {
+        self.destination = destination
+        self.path = path
+    }
+
+    deinit { close() }
+
+    var isOpen: Bool { fd >= 0 }
+
+    /// Opens the `.part` and makes it hold what the first copy's `.part` holds up to `resumeAt` (bytes an
+    /// earlier run wrote to both; any it lacks are copied from the first copy's, on this disk), then
+    /// `firstBytes` from byte 0 when the download starts from them. False when the destination stopped.
+    func prepare(resumeAt: UInt64, primaryPart: String, firstBytes: [UInt8]) -> Bool {
+        do throws(SystemError) {
+            try LocalDisk.makeDirectory(LocalDisk.parentFolder(of: path))
+            fd = try LocalDisk.openForWriting(partPath)
+            let have = LocalDisk.size(fd)
+            if have < resumeAt {
+                var offset = have
+                try LocalDisk.readRange(primaryPart, from: have, count: resumeAt - have) { chunk throws(SystemError) in
+                    try LocalDisk.write(fd, chunk, at: offset, path: partPath)
+                    offset += UInt64(chunk.count)
+                }
+            }
+            let end = firstBytes.isEmpty ? resumeAt : UInt64(firstBytes.count)
+            if !firstBytes.isEmpty {
+                let fd = fd
+                let path = partPath
+                try firstBytes.withUnsafeBytes { raw in
+                    Result { () throws(SystemError) in try LocalDisk.write(fd, raw, at: 0, path: path) }
+                }.get()
+            }
+            if LocalDisk.size(fd) != end { try LocalDisk.truncate(fd, to: end, path: partPath) }
+            return true
+        } catch {
+            fail(error)
+            return false
+        }
+    }
+
+    /// Writes `chunk` at `offset`; a failure stops the destination.
+    func write(_ chunk: UnsafeRawBufferPointer, at offset: UInt64) {
+        guard fd >= 0 else { return }
+        do throws(SystemError) {
+            try LocalDisk.write(fd, chunk, at: offset, path: partPath)
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// The whole file arrived: its capture time as its modification time, its size checked; the `.part`
+    /// is closed (the group's sync makes it durable). False when the copy is not whole.
+    func finish(size: UInt64, modificationTime: Double?) -> Bool {
+        guard fd >= 0 else { return false }
+        defer { close() }
+        if let modificationTime { try? LocalDisk.setModificationTime(fd, to: modificationTime) }
+        let got = LocalDisk.size(fd)
+        guard got == size else {
+            fail(SystemError("write", path: partPath, errno: EIO, detail: "\(got) bytes of \(size) written"))
+            return false
+        }
+        return true
+    }
+
+    /// Renames the `.part` into place once synced. A different file already at the name keeps it: the copy
+    /// takes the next free one (`NAME (2).JPG`), as the first copy would.
+    func commit() throws(SystemError) {
+        var attempt = 2
+        let wanted = path
+        while LocalDisk.exists(path) {
+            path = ClashResolver.numberedPath(wanted, attempt)
+            attempt += 1
+        }
+        try LocalDisk.rename(wanted + ".part", to: path)
+    }
+
+    func close() {
+        if fd >= 0 { _ = Glibc.close(fd) }
+        fd = -1
+    }
+
+    private func fail(_ error: SystemError) {
+        destination.stop(error)
+        close()
+    }
+}
+
+/// Passes a download's bytes on to the first copy's sink, and writes each chunk into every backup copy at
+/// the same offset.
+final class TeeSink: DataSink {
+    let inner: DataSink
+    let backups: [BackupPart]
+    private var offset: UInt64
+
+    init(_ inner: DataSink, backups: [BackupPart], offset: UInt64) {
+        self.inner = inner
+        self.backups = backups
+        self.offset = offset
+    }
+
+    func begin(expectedLength: UInt64?) throws { try inner.begin(expectedLength: expectedLength) }
+
+    func write(_ chunk: UnsafeRawBufferPointer) throws {
+        try inner.write(chunk)
+        for backup in backups { backup.write(chunk, at: offset) }
+        offset += UInt64(chunk.count)
+    }
+}
