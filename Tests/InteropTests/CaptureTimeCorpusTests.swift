@@ -273,6 +273,13 @@ import Testing
             #expect(abs(mtime - shifted.instant) < 1, "\(path): mtime \(mtime), expected \(shifted.instant) for \(shifted)")
         }
         #expect(FileManager.default.fileExists(atPath: pictures + "/2024-06-17/IMG_0007.JPG"))
+
+        // The same correction as this camera's own setting, kept in its ledger: later imports use it.
+        let saved = try Self.shell(url, "set time-shift +3h; set time-shift", home: home)
+        #expect(saved.stdout.contains("time-shift +3h (this camera's"), "\(saved.stdout) \(saved.stderr)")
+        let again = try Self.shell(url, "import --again --to \(pictures)-again/%Y-%m-%d", home: home)
+        #expect(again.stdout.contains("capture times shifted by +3h"), "\(again.stdout)")
+        #expect(FileManager.default.fileExists(atPath: pictures + "-again/2024-06-17/IMG_0007.JPG"))
     }
 
     static func clock(_ wall: Double) -> String {
