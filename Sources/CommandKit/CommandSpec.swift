@@ -9,6 +9,8 @@ public struct CommandID: RawRepresentable, Sendable, Hashable, ExpressibleByStri
 /// The group a command is listed under in `help`.
 public enum CommandArea: String, Sendable, Hashable, CaseIterable {
     case session, catalog, selection, transfer, edit, playback, camera, local, config
+    /// A program's own command line (`mediashell`, `mediashell serve`), not a command at a prompt.
+    case program
 }
 
 /// What a positional argument or an option value names; drives checking and completion.
@@ -212,12 +214,22 @@ public struct CommandSpec: Sendable, Hashable {
     public func option(long: String) -> OptionSpec? { options.first { $0.long == long } }
 
     /// The usage line: `fetch [-c] [-o DIR] [NAME|GLOB...]`.
-    public var synopsis: String { synopsis(options: options.map { "[\($0.usage)]" }) }
+    public var synopsis: String { synopsis(invokedAs: nil) }
+
+    /// The usage line with the command typed as `invokedAs` (`mediashell serve [-l HOST:PORT] ...`).
+    public func synopsis(invokedAs: String?) -> String {
+        synopsis(options: options.map { "[\($0.usage)]" }, name: invokedAs ?? name)
+    }
 
     /// The synopsis with the options as one `[OPTIONS]`, for the command list.
-    public var shortSynopsis: String { synopsis(options: options.isEmpty ? [] : ["[OPTIONS]"]) }
+    public var shortSynopsis: String { shortSynopsis(invokedAs: nil) }
 
-    private func synopsis(options shown: [String]) -> String {
+    /// The short synopsis with the command typed as `invokedAs`.
+    public func shortSynopsis(invokedAs: String?) -> String {
+        synopsis(options: options.isEmpty ? [] : ["[OPTIONS]"], name: invokedAs ?? name)
+    }
+
+    private func synopsis(options shown: [String], name: String) -> String {
         var parts = [name]
         parts += shown
         var positional = ""

@@ -27,10 +27,11 @@ extension CommandTable {
     }
 
     /// The text of `help CMD`: usage, aliases, what it does, its options, lists and examples, every line at
-    /// most `width` cells.
-    public func help(for command: CommandSpec, width: Int = 80) -> String {
+    /// most `width` cells. `invokedAs` names the command in the usage line when it is typed otherwise
+    /// (`mediashell serve` for the program `serve`).
+    public func help(for command: CommandSpec, width: Int = 80, invokedAs: String? = nil) -> String {
         let width = max(width, HelpLayout.narrowest)
-        var lines = HelpLayout.wrapUsage("usage: \(command.synopsis)", width: width)
+        var lines = HelpLayout.wrapUsage("usage: \(command.synopsis(invokedAs: invokedAs))", width: width)
         if !command.aliases.isEmpty {
             lines += HelpLayout.wrap("aliases: " + command.aliases.joined(separator: ", "), width: width)
         }

@@ -5,9 +5,7 @@ import PTP
 /// The host side of PTP/IP: a command socket for transactions and an event socket read by a thread of
 /// its own. Data phases are streamed between the socket and the sink or source in chunks of at most
 /// 1 MiB, so memory stays flat whatever the size.
-public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
-    // Safety: `closed`, `brokenBecause` and `eventThread` are only touched with `stateLock` held;
-    // `transactionLock` runs one transaction at a time on `command`; everything else is immutable.
+public final class PTPIPInitiator: InitiatorTransport, Sendable {
     /// The GUID an initiator sends unless told otherwise. Cameras that pair with a host remember it.
     public static let defaultGUID: [UInt8] = Array("mediashell-host!".utf8)
 
@@ -20,13 +18,17 @@ public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
 
     private let command: PacketStream
     private let events: EventChannel
-    /// One transaction at a time; recursive so a sink that closes the transport cannot deadlock it.
-    private let transactionLock = NSRecursiveLock()
-    private let stateLock = NSLock()
-    private var closed = false
-    /// Set when a transaction failed in a way that leaves the stream out of step.
-    private var brokenBecause: PTPError?
-    private var eventThread: JoinableThread?
+    /// One transaction at a time; reentrant so a sink that closes the transport cannot deadlock it. Lock
+    /// order: a transaction holds it while it takes `state` and the command stream's buffer, never the reverse.
+    private let transactionLock = ReentrantMutex()
+    private let state = Locked(ConnectionState())
+
+    private struct ConnectionState {
+        var closed = false
+        /// Set when a transaction failed in a way that leaves the stream out of step.
+        var brokenBecause: PTPError?
+        var eventThread: JoinableThread?
+    }
 
     private init(
         command: PacketStream, events: PacketStream, deviceName: String, deviceGUID: [UInt8],
@@ -141,7 +143,7 @@ public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
         // The thread holds the channel, not the initiator, so dropping the initiator still closes it.
         let events = self.events
         let thread = try translatingSystemErrors { () throws(SystemError) in try JoinableThread(name: "ptpip-events") { events.run() } }
-        stateLock.withLock { eventThread = thread }
+        state.withLock { $0.eventThread = thread }
     }
 
     /// Sends a Ping on the event socket and waits for the device's Pong: proves the device is alive.
@@ -153,31 +155,30 @@ public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
     // MARK: Transactions
 
     public func transact(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
-        transactionLock.lock()
-        defer { transactionLock.unlock() }
-        try checkOpen()
-        let outcome: (response: PTPResponse, deferred: Error?)
-        do {
-            outcome = try run(command, dataOut: dataOut, dataIn: dataIn)
-        } catch let error as PTPError {
-            stateLock.withLock { if brokenBecause == nil { brokenBecause = error } }
-            throw error
-        } catch {
-            let wrapped = PTPError.system("\(command.code): \(error)")
-            stateLock.withLock { if brokenBecause == nil { brokenBecause = wrapped } }
-            throw error
+        try transactionLock.withLock {
+            try checkOpen()
+            let outcome: (response: PTPResponse, deferred: Error?)
+            do {
+                outcome = try run(command, dataOut: dataOut, dataIn: dataIn)
+            } catch let error as PTPError {
+                state.withLock { if $0.brokenBecause == nil { $0.brokenBecause = error } }
+                throw error
+            } catch {
+                let wrapped = PTPError.system("\(command.code): \(error)")
+                state.withLock { if $0.brokenBecause == nil { $0.brokenBecause = wrapped } }
+                throw error
+            }
+            if let deferred = outcome.deferred { throw deferred }
+            return outcome.response
         }
-        if let deferred = outcome.deferred { throw deferred }
-        return outcome.response
     }
 
     private func checkOpen() throws {
-        try stateLock.withLock {
-            if closed { throw PTPError.connectionClosed("the PTP/IP connection to \(command.peer) was closed") }
-            if let brokenBecause {
-                throw PTPError.connectionClosed(
-                    "the PTP/IP connection to \(command.peer) is unusable after an earlier error: \(brokenBecause)")
-            }
+        let (closed, brokenBecause) = state.withLock { ($0.closed, $0.brokenBecause) }
+        if closed { throw PTPError.connectionClosed("the PTP/IP connection to \(command.peer) was closed") }
+        if let brokenBecause {
+            throw PTPError.connectionClosed(
+                "the PTP/IP connection to \(command.peer) is unusable after an earlier error: \(brokenBecause)")
         }
     }
 
@@ -270,10 +271,10 @@ public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
 
     /// Shuts both sockets down, waits for the event thread to end and releases the descriptors.
     public func close() {
-        let (first, thread): (Bool, JoinableThread?) = stateLock.withLock {
-            if closed { return (false, nil) }
-            closed = true
-            return (true, eventThread)
+        let (first, thread): (Bool, JoinableThread?) = state.withLock { state in
+            if state.closed { return (false, nil) }
+            state.closed = true
+            return (true, state.eventThread)
         }
         guard first else { return }
         events.markClosing()
@@ -294,15 +295,18 @@ public final class PTPIPInitiator: InitiatorTransport, @unchecked Sendable {
 
 /// The initiator's event socket and what its reader thread needs: events go to the handler, Pings are
 /// answered with Pongs, Pongs wake `ping`.
-private final class EventChannel: @unchecked Sendable {
-    // Safety: `handler` and `stopped` are only touched with `lock` held; writes on `stream` go through
-    // `writeLock` and reads come from the one event thread; `pongs` synchronizes itself.
+private final class EventChannel: Sendable {
     let stream: PacketStream
-    private let lock = NSLock()
-    private var handler: (@Sendable (PTPEvent) -> Void)?
-    private var stopped = false
-    private let writeLock = NSLock()
+    private let delivery = Locked(Delivery())
+    /// Serializes what is written on the event socket (a Ping, a Pong) with its closing: two packets never
+    /// interleave and none is written on a closed descriptor.
+    private let writeTurn = Locked(())
     private let pongs: PongWaiter
+
+    private struct Delivery {
+        var handler: (@Sendable (PTPEvent) -> Void)?
+        var stopped = false
+    }
 
     init(_ stream: PacketStream, clock: any WaitClock) {
         self.stream = stream
@@ -310,33 +314,33 @@ private final class EventChannel: @unchecked Sendable {
     }
 
     func setHandler(_ handler: (@Sendable (PTPEvent) -> Void)?) {
-        lock.withLock { self.handler = handler }
+        delivery.withLock { $0.handler = handler }
     }
 
     /// No more events are delivered; the reader thread releases the socket when it ends.
     func markClosing() {
-        lock.withLock {
-            handler = nil
-            stopped = true
+        delivery.withLock {
+            $0.handler = nil
+            $0.stopped = true
         }
     }
 
     func ping(timeout: TimeInterval) throws {
         let before = pongs.current
-        try writeLock.withLock { try stream.write(.ping) }
+        try writeTurn.withLock { _ in try stream.write(.ping) }
         try pongs.wait(after: before, timeout: timeout, peer: stream.peer)
     }
 
     /// Releases the descriptor once no Ping or Pong is being written on it.
     func closeSocket() {
-        writeLock.withLock { stream.socket.close() }
+        writeTurn.withLock { _ in stream.socket.close() }
     }
 
     /// The event thread's loop; ends when the socket ends or fails.
     func run() {
         defer {
             pongs.close()
-            if lock.withLock({ stopped }) { closeSocket() }
+            if delivery.withLock({ $0.stopped }) { closeSocket() }
         }
         while true {
             let incoming: IncomingPacket?
@@ -349,9 +353,9 @@ private final class EventChannel: @unchecked Sendable {
             case nil:
                 return
             case .control(.event(let event)):
-                lock.withLock { handler }?(event)
+                delivery.withLock { $0.handler }?(event)
             case .control(.ping):
-                do { try writeLock.withLock { try stream.write(.pong) } } catch { return }
+                do { try writeTurn.withLock { _ in try stream.write(.pong) } } catch { return }
             case .control(.pong):
                 pongs.received()
             case .control:

@@ -31,31 +31,33 @@ public struct PTPIPPeerInfo: Equatable, Sendable {
 ///   End_Data; the transport then answers the transaction with TransactionCancelled itself and throws
 ///   `CancellationError`. A `sendResponse` for that transaction afterwards is ignored.
 /// - Pings are answered with Pongs on the socket they came on.
-public final class PTPIPResponderConnection: ResponderTransport, @unchecked Sendable {
-    // Safety: the mutable state below is only touched with `lock` held; `eventWriteLock` serializes writes
-    // on the event socket; `command` is read and written by the one thread serving the connection.
+public final class PTPIPResponderConnection: ResponderTransport, Sendable {
     public let peer: PTPIPPeerInfo
     public static let maxQueuedEvents = 64
 
     private let command: PacketStream
     private let timeouts: PTPIPTimeouts
-    /// Guards the state below; never held while waiting on the network, except to attach the event socket.
-    private let lock = NSLock()
-    /// Serializes writes on the event socket (events from any thread, Pongs and Pings).
-    private let eventWriteLock = NSLock()
-    private var eventStream: PacketStream?
-    private var eventSocketEnded = false
-    private var queuedEvents: [PTPEvent] = []
-    private var closed = false
-    /// The transaction the initiator asked to cancel (Cancel on the event socket).
-    private var cancelRequested: UInt32?
-    /// A transaction the transport already answered (TransactionCancelled).
-    private var answeredByTransport: UInt32?
-    /// The last transaction with a data phase from the initiator: a trailing empty End_Data is tolerated.
-    private var lastDataOut: UInt32?
-    /// The last command received, whose data phase is drained if the caller did not take it.
-    private var lastCommand: UInt32?
+    /// What the threads of the connection share; never held while waiting on the network, except to attach
+    /// the event socket. Lock order: `exchange`, then `eventWriteTurn`.
+    private let exchange = Locked(Exchange())
+    /// Serializes writes on the event socket (events from any thread, Pongs and Pings) with its closing.
+    private let eventWriteTurn = Locked(())
     private let pongs: PongWaiter
+
+    private struct Exchange {
+        var eventStream: PacketStream?
+        var eventSocketEnded = false
+        var queuedEvents: [PTPEvent] = []
+        var closed = false
+        /// The transaction the initiator asked to cancel (Cancel on the event socket).
+        var cancelRequested: UInt32?
+        /// A transaction the transport already answered (TransactionCancelled).
+        var answeredByTransport: UInt32?
+        /// The last transaction with a data phase from the initiator: a trailing empty End_Data is tolerated.
+        var lastDataOut: UInt32?
+        /// The last command received, whose data phase is drained if the caller did not take it.
+        var lastCommand: UInt32?
+    }
 
     init(command: PacketStream, peer: PTPIPPeerInfo, timeouts: PTPIPTimeouts) {
         self.command = command
@@ -70,13 +72,14 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
         while true {
             // Between commands the initiator may stay silent as long as it likes.
             guard let incoming = try command.read(firstByteTimeout: nil) else { return nil }
+            let (lastCommand, lastDataOut) = exchange.withLock { ($0.lastCommand, $0.lastDataOut) }
             switch incoming {
             case .control(.commandRequest(let dataPhase, let request)):
-                lock.withLock {
-                    cancelRequested = nil
-                    answeredByTransport = nil
+                exchange.withLock {
+                    $0.cancelRequested = nil
+                    $0.answeredByTransport = nil
+                    $0.lastCommand = request.transactionID
                 }
-                lastCommand = request.transactionID
                 return IncomingCommand(request, hasDataOut: dataPhase == .out)
             case .control(.startData(let transactionID, let total)) where transactionID == lastCommand:
                 // The caller answered without taking the data the initiator sent: drop it.
@@ -125,7 +128,7 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
     /// sink's error): the connection stays in step for the response.
     private func readDataPhase(transactionID: UInt32, total: UInt64, limit: UInt64, into sink: DataSink?) throws {
         let address = peer.address
-        lastDataOut = transactionID
+        exchange.withLock { $0.lastDataOut = transactionID }
         let known = total != UInt64.max
         var failure: Error?
         var tooLarge = known && total > limit
@@ -176,7 +179,7 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
         }
         if !completed {
             try command.write(.commandResponse(PTPResponse(.transactionCancelled, transactionID: transactionID)))
-            lock.withLock { answeredByTransport = transactionID }
+            exchange.withLock { $0.answeredByTransport = transactionID }
             throw CancellationError()
         }
     }
@@ -184,7 +187,7 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
     /// Whether the initiator asked to cancel `transactionID`: on the event socket (seen by its reader) or
     /// on the command socket, which is otherwise silent while we send.
     private func initiatorCancelled(_ transactionID: UInt32) throws -> Bool {
-        if lock.withLock({ cancelRequested == transactionID }) { return true }
+        if exchange.withLock({ $0.cancelRequested == transactionID }) { return true }
         while try command.hasInput(timeout: 0) {
             guard let incoming = try command.read(firstByteTimeout: timeouts.read) else {
                 throw PTPError.connectionClosed("\(peer.address) closed the connection during a data phase")
@@ -202,9 +205,9 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
     }
 
     public func sendResponse(_ response: PTPResponse) throws {
-        let alreadyAnswered = lock.withLock {
-            if answeredByTransport == response.transactionID {
-                answeredByTransport = nil
+        let alreadyAnswered = exchange.withLock {
+            if $0.answeredByTransport == response.transactionID {
+                $0.answeredByTransport = nil
                 return true
             }
             return false
@@ -216,41 +219,49 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
     // MARK: Events
 
     public func sendEvent(_ event: PTPEvent) throws {
-        let stream: PacketStream? = try lock.withLock {
-            if closed { throw PTPError.connectionClosed("the connection to \(peer.address) was closed") }
-            if eventStream == nil, !eventSocketEnded {
-                if queuedEvents.count >= PTPIPResponderConnection.maxQueuedEvents { queuedEvents.removeFirst() }
-                queuedEvents.append(event)
+        let stream: PacketStream? = try exchange.withLock { exchange in
+            if exchange.closed { throw PTPError.connectionClosed("the connection to \(peer.address) was closed") }
+            if exchange.eventStream == nil, !exchange.eventSocketEnded {
+                if exchange.queuedEvents.count >= PTPIPResponderConnection.maxQueuedEvents {
+                    exchange.queuedEvents.removeFirst()
+                }
+                exchange.queuedEvents.append(event)
             }
-            return eventStream
+            return exchange.eventStream
         }
-        // Written outside `lock`, so close() can shut the socket down under a writer the peer does not read.
-        try eventWriteLock.withLock { try stream?.write(.event(event)) }
+        // Written outside `exchange`, so close() can shut the socket down under a writer the peer does not read.
+        try eventWriteTurn.withLock { _ in try stream?.write(.event(event)) }
     }
 
     /// Sends a Ping on the event socket and waits for the initiator's Pong.
     public func ping(timeout: TimeInterval? = nil) throws {
         let before = pongs.current
-        guard let stream = lock.withLock({ eventStream }) else {
+        guard let stream = exchange.withLock({ $0.eventStream }) else {
             throw PTPError.connectionClosed("\(peer.address) has no event connection to ping")
         }
-        try eventWriteLock.withLock { try stream.write(.ping) }
+        try eventWriteTurn.withLock { _ in try stream.write(.ping) }
         try pongs.wait(after: before, timeout: timeout ?? timeouts.read, peer: peer.address)
     }
 
     /// Takes the initiator's event socket: `acknowledge` sends Init_Event_Ack, then queued events follow.
     /// False when this connection cannot take one (closed, or it has one already).
+    /// `acknowledge` runs with `exchange` and `eventWriteTurn` held: it must take neither (the server's
+    /// write of Init_Event_Ack on `stream` does not).
     func attachEventSocket(_ stream: PacketStream, acknowledge: () throws -> Void) throws -> Bool {
-        try lock.withLock {
-            if closed || eventStream != nil || eventSocketEnded { return false }
-            try eventWriteLock.withLock {
-                try acknowledge()
-                // Queued events go first: later ones wait for this write lock.
-                for event in queuedEvents { try stream.write(.event(event)) }
+        try withoutActuallyEscaping(acknowledge) { acknowledge in
+            nonisolated(unsafe) let acknowledge = acknowledge  // called on this thread, inside the locks
+            return try exchange.withLock { exchange in
+                if exchange.closed || exchange.eventStream != nil || exchange.eventSocketEnded { return false }
+                let queued = exchange.queuedEvents
+                try eventWriteTurn.withLock { _ in
+                    try acknowledge()
+                    // Queued events go first: later ones wait for this write turn.
+                    for event in queued { try stream.write(.event(event)) }
+                }
+                exchange.queuedEvents.removeAll()
+                exchange.eventStream = stream
+                return true
             }
-            queuedEvents.removeAll()
-            eventStream = stream
-            return true
         }
     }
 
@@ -263,27 +274,27 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
                 guard let incoming = try stream.read(firstByteTimeout: nil) else { break loop }
                 switch incoming {
                 case .control(.ping):
-                    try eventWriteLock.withLock { try stream.write(.pong) }
+                    try eventWriteTurn.withLock { _ in try stream.write(.pong) }
                 case .control(.pong):
                     pongs.received()
                 case .control(.cancel(let id)):
-                    lock.withLock { cancelRequested = id }
+                    exchange.withLock { $0.cancelRequested = id }
                 case .control(let other):
                     throw PTPError.protocolViolation("\(peer.address) sent \(other.type) on its event connection")
                 case .dataHead:
                     throw PTPError.protocolViolation("\(peer.address) sent data on its event connection")
                 }
             } catch {
-                failure = lock.withLock { closed } ? nil : error
+                failure = exchange.withLock { $0.closed } ? nil : error
                 break loop
             }
         }
-        lock.withLock {
-            eventStream = nil
-            eventSocketEnded = true
+        exchange.withLock {
+            $0.eventStream = nil
+            $0.eventSocketEnded = true
         }
-        // No write is under way while the write lock is held, so the descriptor cannot be reused under one.
-        eventWriteLock.withLock { stream.socket.close() }
+        // No write is under way while the write turn is held, so the descriptor cannot be reused under one.
+        eventWriteTurn.withLock { _ in stream.socket.close() }
         pongs.close()
         return failure
     }
@@ -293,13 +304,13 @@ public final class PTPIPResponderConnection: ResponderTransport, @unchecked Send
     /// Ends the connection: both sockets are shut down, which wakes whatever thread is reading them.
     /// The server releases the descriptors once its threads for this connection are done.
     public func close() {
-        lock.withLock {
-            closed = true
-            eventStream?.socket.shutdown()
-            queuedEvents.removeAll()
+        exchange.withLock {
+            $0.closed = true
+            $0.eventStream?.socket.shutdown()
+            $0.queuedEvents.removeAll()
         }
         command.socket.shutdown()
     }
 
-    var isClosed: Bool { lock.withLock { closed } }
+    var isClosed: Bool { exchange.withLock { $0.closed } }
 }

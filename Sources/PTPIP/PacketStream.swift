@@ -9,16 +9,15 @@ enum IncomingPacket {
     case dataHead(last: Bool, transactionID: UInt32, payloadLength: Int)
 }
 
-/// Reads and writes PTP/IP packets on one socket. One reader thread at a time; writes are serialized by
-/// the owner (the command socket has one writer, the event socket is written under its connection's lock).
-final class PacketStream: @unchecked Sendable {
-    // Safety: `received` is touched only by the stream's one reader (see above); `socket` is thread-safe
-    // and the rest is immutable.
+/// Reads and writes PTP/IP packets on one socket. A read holds the receive buffer's lock from the packet's
+/// first byte to its last (one reader at a time, whatever the threads); writes are serialized by the owner
+/// (the command socket has one writer, the event socket is written under its connection's lock).
+final class PacketStream: Sendable {
     let socket: Socket
     /// Bounds every wait for more bytes once a packet has begun, and every write.
     let timeout: TimeInterval
     /// What arrived and was not taken yet: packets are read out of it, not one recv per field.
-    private let received = ReceiveBuffer()
+    private let received = Locked(ReceiveBuffer())
     /// Largest piece of a payload handed to a reader at once (and of a Data packet sent).
     static let chunkSize = 1 << 20
 
@@ -33,7 +32,7 @@ final class PacketStream: @unchecked Sendable {
 
     /// True when a packet (or part of one) is waiting, within `timeout` seconds (0: without waiting).
     func hasInput(timeout: TimeInterval) throws -> Bool {
-        if received.count > 0 { return true }
+        if received.withLock({ $0.count }) > 0 { return true }
         return try socket.waitReadable(timeout: timeout)
     }
 
@@ -41,6 +40,10 @@ final class PacketStream: @unchecked Sendable {
     /// socket that is idle between commands); once begun, `timeout` bounds each wait.
     /// Returns nil when the peer closed the stream cleanly between packets.
     func read(firstByteTimeout: TimeInterval?) throws -> IncomingPacket? {
+        try received.withLock { received in try read(from: received, firstByteTimeout: firstByteTimeout) }
+    }
+
+    private func read(from received: ReceiveBuffer, firstByteTimeout: TimeInterval?) throws -> IncomingPacket? {
         let began: Bool
         do {
             began = try received.fill(1, from: socket, firstByteTimeout.map { .until(.after($0)) } ?? .forever)
@@ -50,12 +53,12 @@ final class PacketStream: @unchecked Sendable {
             throw PTPError(error)
         }
         if !began { return nil }
-        try fill(PTPIPHeader.size) { got in "\(peer) closed the connection after \(got) bytes of a packet header" }
+        try fill(received, PTPIPHeader.size) { got in "\(peer) closed the connection after \(got) bytes of a packet header" }
         let header = try PTPIPHeader(decoding: received.bytes(PTPIPHeader.size))
         received.consume(PTPIPHeader.size)
         switch header.type {
         case .data, .endData:
-            try fill(PTPIPHeader.dataPrefixSize) { got in Self.cutShort(peer, header.type, got, PTPIPHeader.dataPrefixSize) }
+            try fill(received, PTPIPHeader.dataPrefixSize) { got in Self.cutShort(peer, header.type, got, PTPIPHeader.dataPrefixSize) }
             let transactionID = UInt32(littleEndian: received.bytes(4).loadUnaligned(as: UInt32.self))
             received.consume(PTPIPHeader.dataPrefixSize)
             return .dataHead(
@@ -63,7 +66,7 @@ final class PacketStream: @unchecked Sendable {
                 payloadLength: header.bodyLength - PTPIPHeader.dataPrefixSize)
         default:
             let length = header.bodyLength
-            try fill(length) { got in Self.cutShort(peer, header.type, got, length) }
+            try fill(received, length) { got in Self.cutShort(peer, header.type, got, length) }
             let body = [UInt8](received.bytes(length))
             received.consume(length)
             return .control(try PTPIPPacket(header: header, body: body))
@@ -83,7 +86,7 @@ final class PacketStream: @unchecked Sendable {
 
     /// Holds at least `count` bytes, each wait bounded by `timeout`; a peer that ends the stream first is
     /// `closedEarly(bytes it sent)`.
-    private func fill(_ count: Int, closedEarly: (Int) -> String) throws {
+    private func fill(_ received: ReceiveBuffer, _ count: Int, closedEarly: (Int) -> String) throws {
         let complete: Bool
         do { complete = try received.fill(count, from: socket, .eachWait(timeout)) } catch { throw PTPError(error) }
         if !complete { throw PTPError.connectionClosed(closedEarly(received.count)) }
@@ -94,18 +97,26 @@ final class PacketStream: @unchecked Sendable {
     }
 
     /// Streams `length` payload bytes from the socket to `consume`, in chunks of at most 1 MiB (one chunk
-    /// for a payload that fits: a small file is written with one call).
+    /// for a payload that fits: a small file is written with one call). Lock order: `consume` runs with the
+    /// receive buffer's lock held (the chunk is a view of the buffer, not a copy), so it must not read this
+    /// stream; it may write to it, close the socket, or take any lock of its own.
     func readPayload(_ length: Int, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var remaining = length
-        while remaining > 0 {
-            let count = min(remaining, PacketStream.chunkSize)
-            try fill(count) { got in
-                "\(peer) closed the connection in the middle of a data packet (\(length - remaining + got) of \(length) bytes)"
+        try withoutActuallyEscaping(consume) { consume in
+            // The caller's closure is called on this thread only, inside the lock: no other isolation to keep.
+            nonisolated(unsafe) let consume = consume
+            try received.withLock { received in
+                var remaining = length
+                while remaining > 0 {
+                    let count = min(remaining, PacketStream.chunkSize)
+                    try fill(received, count) { got in
+                        "\(peer) closed the connection in the middle of a data packet (\(length - remaining + got) of \(length) bytes)"
+                    }
+                    let chunk = received.bytes(count)
+                    received.consume(count)
+                    remaining -= count
+                    try consume(chunk)
+                }
             }
-            let chunk = received.bytes(count)
-            received.consume(count)
-            remaining -= count
-            try consume(chunk)
         }
     }
 

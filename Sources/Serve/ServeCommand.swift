@@ -1,3 +1,4 @@
+import CommandKit
 import Foundation
 import FujiWiFi
 import POSIX
@@ -26,51 +27,62 @@ public struct ServeCommand {
     public var persona: PersonaName = .generic
     public var link: LinkModel?
 
-    public static let usage =
-        "usage: mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [--link \(LinkModel.syntax)] [--quirks a,b,...|help] [--persona NAME|help] [DIR]"
+    /// `mediashell serve`, declared once: its parser, `--help`, the man page and the bash completion read it.
+    public static let spec = CommandSpec(
+        "serve", area: .program,
+        options: [
+            OptionSpec("listen", short: "l", long: "listen", value: ArgumentSpec("HOST:PORT", .text),
+                "where to listen (127.0.0.1:15740; the fuji-x persona's own port 55740)"),
+            OptionSpec("read-only", short: "r", long: "read-only", "refuse deletes"),
+            OptionSpec("writable", short: "w", long: "writable", "accept uploads (put, mkdir), contained in DIR"),
+            OptionSpec("max-upload", long: "max-upload", value: ArgumentSpec("SIZE", .text),
+                "the largest upload accepted (500M, 4G); implies --writable"),
+            OptionSpec("link", long: "link", value: ArgumentSpec("LINK", .text),
+                "make each connection cost what a Wi-Fi or USB link would (\(LinkModel.syntax))"),
+            OptionSpec("quirks", long: "quirks", value: ArgumentSpec("LIST", .text),
+                "imitate real cameras' departures from the spec (a,b,...; 'help' lists them)"),
+            OptionSpec("persona", long: "persona", value: ArgumentSpec("NAME", .text),
+                "the camera to pretend to be: generic, canon-eos, nikon, fuji-x ('help' says more)"),
+            OptionSpec("help", short: "h", long: "help", "print this help and exit"),
+        ],
+        arguments: [ArgumentSpec("DIR", .localFolder, .optional)],
+        summary: "serve DIR (or the demo card) as a camera over PTP/IP until Ctrl-C",
+        details: """
+            The virtual camera over PTP/IP, serving DIR (or the demo card) until Ctrl-C, one log line per \
+            session on standard error. Deletes and captures unless --read-only; uploads only with --writable.
+            """,
+        examples: ["mediashell serve ~/Pictures/card", "mediashell serve --link wifi --quirks lazy-handles DIR"])
+
+    /// After a mistake: one line, and where the whole usage is.
+    static let helpHint = " (try 'mediashell serve --help')"
+
+    /// `--help` was given: print `help` and exit.
+    public var wantsHelp = false
 
     public init(arguments: [String]) throws {
-        var rest = arguments[...]
-        while let arg = rest.popFirst() {
-            switch arg {
-            case "--listen", "-l":
-                guard let value = rest.popFirst() else { throw ArgumentError("serve: --listen needs HOST:PORT") }
-                try parseListen(value)
-            case _ where arg.hasPrefix("--listen="):
-                try parseListen(String(arg.dropFirst("--listen=".count)))
-            case "--read-only", "-r":
-                readOnly = true
-            case "--writable", "-w":
-                uploads = uploads ?? UploadPolicy()
-            case "--max-upload":
-                guard let value = rest.popFirst(), let size = ByteCountText.parse(value), size > 0 else {
-                    throw ArgumentError("serve: --max-upload needs a size (500M, 4G)")
-                }
-                uploads = UploadPolicy(maximumObjectSize: size)
-            case "--persona":
-                guard let value = rest.popFirst() else { throw ArgumentError("serve: --persona needs a name (--persona help)") }
-                try parsePersona(value)
-            case _ where arg.hasPrefix("--persona="):
-                try parsePersona(String(arg.dropFirst("--persona=".count)))
-            case "--quirks":
-                guard let value = rest.popFirst() else { throw ArgumentError("serve: --quirks needs a list (--quirks help)") }
-                try parseQuirks(value)
-            case _ where arg.hasPrefix("--quirks="):
-                try parseQuirks(String(arg.dropFirst("--quirks=".count)))
-            case "--link":
-                guard let value = rest.popFirst() else { throw ArgumentError("serve: --link needs \(LinkModel.syntax)") }
-                try parseLink(value)
-            case _ where arg.hasPrefix("--link="):
-                try parseLink(String(arg.dropFirst("--link=".count)))
-            case "--help", "-h":
-                throw ArgumentError(Self.usage, isHelp: true)
-            case "--":
-                if let value = rest.popFirst() { try setFolder(value) }
-            default:
-                if arg.hasPrefix("-") && arg.count > 1 { throw ArgumentError("serve: unknown option \(arg)\n\(Self.usage)") }
-                try setFolder(arg)
-            }
+        let invocation: Invocation
+        do {
+            invocation = try Self.spec.parse(commandLine: arguments)
+        } catch {
+            throw ArgumentError("serve: \(error.message)\(Self.helpHint)")
         }
+        if invocation.has("help") {
+            wantsHelp = true
+            return
+        }
+        if let value = invocation.value(of: "listen") { try parseListen(value.text) }
+        readOnly = invocation.has("read-only")
+        if invocation.has("writable") { uploads = UploadPolicy() }
+        if let value = invocation.value(of: "max-upload") {
+            guard let size = ByteCountText.parse(value.text), size > 0 else {
+                throw ArgumentError("serve: --max-upload needs a size (500M, 4G)")
+            }
+            uploads = UploadPolicy(maximumObjectSize: size)
+        }
+        if let value = invocation.value(of: "persona") { try parsePersona(value.text) }
+        if let value = invocation.value(of: "quirks") { try parseQuirks(value.text) }
+        if let value = invocation.value(of: "link") { try parseLink(value.text) }
+        folder = invocation.arguments.first?.text
     }
 
     mutating func parseQuirks(_ value: String) throws {
@@ -89,11 +101,6 @@ public struct ServeCommand {
             throw ArgumentError("serve: unknown persona '\(SafeText.display(value))' (one of \(names))")
         }
         persona = name
-    }
-
-    mutating func setFolder(_ value: String) throws {
-        guard folder == nil else { throw ArgumentError("serve: one folder only\n\(Self.usage)") }
-        folder = value
     }
 
     mutating func parseLink(_ value: String) throws {
@@ -126,7 +133,7 @@ public struct ServeCommand {
             return 2
         }
         if uploads != nil && folder == nil {
-            Console.error("serve: --writable needs a folder to write to\n\(Self.usage)")
+            Console.error("serve: --writable needs a folder to write to\(Self.helpHint)")
             return 2
         }
         let card: Card

@@ -1,7 +1,7 @@
+import CommandKit
 import Foundation
 import Serve
 import Shell
-import TerminalKit
 import TerminalKit
 
 /// The program's entry: picks the program (`serve`, `devices`, or the shell), returns the exit status.
@@ -15,21 +15,34 @@ enum Entrypoint {
         do {
             switch program.first {
             case "serve":
-                return try ServeCommand(arguments: Array(program.dropFirst())).run()
+                let serve = try ServeCommand(arguments: Array(program.dropFirst()))
+                if serve.wantsHelp {
+                    print(Programs.help(for: ServeCommand.spec))
+                    return 0
+                }
+                return serve.run()
             case "devices":
-                guard program.count == 1 else { throw ArgumentError("mediashell: devices takes no arguments") }
+                guard program.count == 1 else {
+                    throw ArgumentError("mediashell: devices takes no arguments (try 'mediashell --help')")
+                }
                 return Shell.listDevices()
             case "--man-page":
-                print(ManPage.render(table: .standard, version: version), terminator: "")
+                print(ManPage.render(table: .standard, programs: Programs.all, version: version), terminator: "")
                 return 0
             case "--bash-completion":
-                print(BashCompletion.script(), terminator: "")
-                return 0
-            case "--version", "-V":
-                print("mediashell \(version)")
+                print(BashCompletion.script(programs: Programs.all), terminator: "")
                 return 0
             default:
-                return Shell.run(try ShellArguments(args))
+                let shell = try ShellArguments(args)
+                if shell.wantsHelp {
+                    print(Programs.help(for: ShellArguments.spec))
+                    return 0
+                }
+                if shell.wantsVersion {
+                    print("mediashell \(version)")
+                    return 0
+                }
+                return Shell.run(shell)
             }
         } catch let error as ArgumentError {
             if error.isHelp {
@@ -42,5 +55,22 @@ enum Entrypoint {
             Console.error("mediashell: \(error)")
             return 1
         }
+    }
+}
+
+/// The programs of the executable, each declared once where it lives: their help here, and the man page and
+/// the bash completion, are made from these declarations.
+enum Programs {
+    /// The shell first (its options are the executable's), then the programs named by a first word.
+    static let all = [ShellArguments.spec, ServeCommand.spec, ShellArguments.devicesSpec]
+
+    /// `--help`: the program's usage, what it does, its options; for the shell also the other programs.
+    static func help(for program: CommandSpec) -> String {
+        let width = Terminal.columns ?? 80
+        guard program.name == ShellArguments.spec.name else {
+            return CommandTable([]).help(for: program, width: width, invokedAs: "mediashell \(program.name)")
+        }
+        let others = all.dropFirst().map { HelpEntry($0.shortSynopsis(invokedAs: "mediashell \($0.name)"), $0.summary) }
+        return CommandTable([]).help(for: program.adding([HelpSection("other programs", others)]), width: width)
     }
 }

@@ -31,7 +31,7 @@ struct InstallTests {
             for option in command.options { #expect(page.contains(option.helpTerm), "\(command.name) \(option.helpTerm)") }
             for example in command.examples { #expect(page.contains(example), "\(command.name): \(example)") }
         }
-        for option in CommandLineOptions.spellings(CommandLineOptions.shell) { #expect(page.contains(option)) }
+        for option in ShellArguments.spec.optionSpellings { #expect(page.contains(option)) }
 
         let completion = prefix.path + "/share/bash-completion/completions/mediashell"
         let bash = try ShellBinary.runProgram(

@@ -66,6 +66,45 @@ struct MovieDetailsWordsTests {
         #expect(object["fpsRange"] == nil)
     }
 
+    @Test func aTruncatedClipKeepsItsRateAndSaysWhereItStops() throws {
+        let whole = card.path + "/whole.mp4"
+        try ffmpeg([
+            "-t", "4", "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-x264-params", "bframes=2", "-pix_fmt",
+            "yuv420p", "-movflags", "+faststart", whole,
+        ])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        try bytes.prefix(bytes.count * 7 / 10).write(to: URL(fileURLWithPath: card.path + "/" + folder + "/CUT.MP4"))
+        let info = try run("info CUT.MP4")
+        #expect(info.contains("frame rate:  30 fps"), "the rate it was recorded at, not of what is left: \(info)")
+        let truncated = try #require(info.first { $0.hasPrefix("truncated:") }, "\(info)")
+        #expect(truncated.range(of: #"^truncated: +plays to 0:0\d\.\d of 0:04\.0 \(\d+ of 120 frames; "#, options: .regularExpression) != nil, "\(truncated)")
+    }
+
+    @Test func aSeekToFFprobesFirstShownKeyframeLandsOnIt() throws {
+        // 25 fps cut at 0.3 s: the edit starts 0.02 s before the first whole frame; ffprobe (and mpv) start
+        // the video there, so the first shown keyframe is at 0.68 s.
+        let source = card.path + "/source.mp4"
+        try #require(ExternalTool.ffmpeg).run([
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=64x64:rate=25", "-t", "4", "-c:v", "libx264",
+            "-preset", "ultrafast", "-g", "25", "-keyint_min", "25", "-sc_threshold", "0", "-pix_fmt", "yuv420p", source,
+        ])
+        try #require(ExternalTool.ffmpeg).run(["-v", "error", "-y", "-ss", "0.3", "-i", source, "-c", "copy", card.path + "/" + folder + "/CUT.MP4"])
+        let keyframes = String(decoding: try #require(ExternalTool.ffprobe).run([
+            "-v", "quiet", "-select_streams", "v:0", "-skip_frame", "nokey", "-show_entries", "frame=pts_time",
+            "-of", "csv=p=0", card.path + "/" + folder + "/CUT.MP4",
+        ]), as: UTF8.self)
+        let first = try #require(keyframes.split(separator: "\n").first.flatMap { Double($0) })
+        #expect(abs(first - 0.68) < 0.001, "ffprobe's first shown keyframe: \(first)")
+
+        let lines = try run("set player none; play CUT.MP4; pause; seek 0.68; status --json")
+        #expect(lines.contains("seek 0:00.7: landed on keyframe #0 at 0:00.7 (frame 17)"), "\(lines)")
+        let json = try #require(lines.last?.data(using: .utf8))
+        let status = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        let seek = try #require(status["lastSeek"] as? [String: Any])
+        #expect(abs((seek["landed"] as? Double ?? -1) - first) < 0.001, "\(seek)")
+        #expect(status["framesPerSecond"] as? Double == 25)
+    }
+
     @Test func aSlowMotionEditShowsHowLongItPlays() throws {
         let path = card.path + "/" + folder + "/SLOWMO.MP4"
         try ffmpeg([

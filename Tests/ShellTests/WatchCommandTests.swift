@@ -54,6 +54,35 @@ import VirtualCamera
         camera.session.close()
     }
 
+    /// A camera in shoot mode gives no files (DeviceBusy, as a drone's camera does): `watch --fetch` says once
+    /// that it fetches each new file in download mode, does so, and leaves the camera shooting.
+    @Test func inShootModeEachNewFileIsFetchedAndTheCameraKeepsShooting() throws {
+        let card = try makeCardFolder(bigFileSize: 1_000)
+        let camera = try QuirkyCamera([], folder: card.path, capture: true)
+        let shell = shell()
+        shell.interpreter.attach(camera.session)
+        #expect(shell.interpreter.run(line: "mode shoot") == .success)
+        shell.start("watch --fetch")
+        #expect(shell.line { $0.hasPrefix("watching for new files") } != nil)
+        let other = try secondClient(of: camera.camera)
+        defer { other.close() }
+        for number in [102, 103] {
+            _ = try other.capture(timeout: 10)
+            let name = "IMG_0\(number).JPG"
+            #expect(shell.line { $0.hasPrefix("fetched \(name) -> ") } != nil, "\(shell.seen.all) \(shell.output.errors.all)")
+            let shot = FileManager.default.contents(atPath: home.path + "/down/" + name).map([UInt8].init)
+            let whole = shot == card.read("DCIM/101MEDIA/" + name)
+            #expect(whole, "\(name) is not the camera's file")
+        }
+        #expect(shell.stop() == .success)
+        #expect(shell.output.errors.all == [
+            "watch: the camera is in shoot mode: each new file is fetched in download mode, then the camera goes back to shoot mode",
+        ])
+        #expect(try camera.session.camera.workMode() == .shoot, "back to shooting")
+        #expect(shell.interpreter.prompt.hasSuffix(" (shoot)> "), "\(shell.interpreter.prompt)")
+        camera.session.close()
+    }
+
     @Test func filesDroppedIntoACardFolderAndAHostileNameStaysAWord() throws {
         let card = try makeCardFolder(bigFileSize: 1_000)
         let shell = shell()

@@ -1,7 +1,8 @@
+import CommandKit
 import TerminalKit
 
-/// The command line of the shell itself:
-/// `mediashell [--camera URL] [-f SCRIPT | -c 'CMD; CMD'] [--download-dir DIR] [--debug-ptp FILE [--debug-ptp-redact]]`.
+/// The command line of the shell itself, declared once (`spec`): the parser of the shell's commands reads
+/// it, and `--help`, the man page and the bash completion are made from the same declaration.
 public struct ShellArguments: Equatable {
     public var camera: String?
     public var scriptFile: String?
@@ -13,57 +14,69 @@ public struct ShellArguments: Equatable {
     public var ptpTraceRedacted = false
     /// Skip the config file (`-n`, `--no-config`).
     public var skipsConfig = false
+    /// `--help` or `--version` was given: print that and exit (the caller knows every program's help).
+    public var wantsHelp = false
+    public var wantsVersion = false
 
-    public static let usage = """
-        usage: mediashell [--camera URL] [-f SCRIPT | -c 'CMD; CMD'] [--download-dir DIR] [-n]
-                          [--debug-ptp FILE [--debug-ptp-redact]]
-               mediashell serve [--listen HOST:PORT] [--read-only] [--link LINK] [--quirks a,b,...|help] [DIR]
-               mediashell devices
-               mediashell --help | --version
-        Camera URLs: usb:, usb:BUS,ADDR, usb:VVVV:PPPP, usb:serial=SERIAL, usb:model=NAME,
-        ptpip:HOST[:PORT[:EVENTPORT]], fuji:HOST[:PORT[:EVENTPORT]], dir:PATH, sim:, sim:PATH.
-        With no --camera, the USB camera attached is opened; with none, a prompt opens the demo card (sim:)
-        and a script exits 1; with several, a prompt opens the first and names the others, and a script
-        exits 1 with the list ('mediashell devices' shows it too).
-        The config file ($XDG_CONFIG_HOME/mediashell/config, else ~/.config/mediashell/config) runs first,
-        in the shell's own syntax (set, alias); -n (--no-config) skips it. 'set camera URL' there names the
-        camera to open when --camera is not given.
-        --debug-ptp FILE writes every PTP container exchanged with the camera to FILE (attach it when reporting
-        a camera); --debug-ptp-redact replaces file names, serial numbers and labels in it.
-        Standard input that is not a terminal is read as a script. Type 'help' in the shell for its commands.
-        """
+    /// `mediashell [OPTIONS]`: the shell.
+    public static let spec = CommandSpec(
+        "mediashell", area: .program,
+        options: [
+            OptionSpec("camera", long: "camera", value: ArgumentSpec("URL", .cameraURL),
+                "open the camera at URL (see CAMERA URLS); else 'set camera' of the config file, else the USB camera attached"),
+            OptionSpec("file", short: "f", long: "file", value: ArgumentSpec("SCRIPT", .localPath),
+                "run the commands of SCRIPT and exit"),
+            OptionSpec("command", short: "c", long: "command", value: ArgumentSpec("CMDS", .text),
+                "run CMDS (';' or newlines between them) and exit"),
+            OptionSpec("download-dir", long: "download-dir", value: ArgumentSpec("DIR", .localFolder),
+                "where fetch writes (the download-dir setting)"),
+            OptionSpec("no-config", short: "n", long: "no-config", "do not run the config file"),
+            OptionSpec("debug-ptp", long: "debug-ptp", value: ArgumentSpec("FILE", .localPath),
+                "write every PTP container exchanged with the camera to FILE (attach it when reporting a camera)"),
+            OptionSpec("debug-ptp-redact", long: "debug-ptp-redact",
+                "replace file names, serial numbers and labels in that trace"),
+            OptionSpec("help", short: "h", long: "help", "print this help and exit"),
+            OptionSpec("version", short: "V", long: "version", "print the version and exit"),
+        ],
+        summary: "a shell for the photos and videos on a camera or drone",
+        details: """
+            Camera URLs: usb:, usb:BUS,ADDR, usb:VVVV:PPPP, usb:serial=SERIAL, usb:model=NAME, \
+            ptpip:HOST[:PORT[:EVENTPORT]], fuji:HOST[:PORT[:EVENTPORT]], dir:PATH, sim:, sim:PATH. \
+            With no --camera, the USB camera attached is opened; with none, a prompt opens the demo card (sim:) \
+            and a script exits 1; with several, a prompt opens the first and names the others, and a script \
+            exits 1 with the list ('mediashell devices' shows it too). \
+            The config file ($XDG_CONFIG_HOME/mediashell/config, else ~/.config/mediashell/config) runs first, \
+            in the shell's own syntax (set, alias); -n (--no-config) skips it. 'set camera URL' there names the \
+            camera to open when --camera is not given. \
+            Standard input that is not a terminal is read as a script. Type 'help' in the shell for its commands.
+            """,
+        examples: ["mediashell", "mediashell --camera ptpip:192.168.1.1", "mediashell -c 'cd DCIM; ls -l'",
+            "mediashell -f import.msh"])
+
+    /// `mediashell devices`: the USB cameras attached.
+    public static let devicesSpec = CommandSpec(
+        "devices", area: .program, summary: "list the USB cameras attached, with the URL that opens each, and exit")
 
     /// After a mistake: one line, and where the whole usage is (as most programs do).
     static let helpHint = " (try 'mediashell --help')"
 
+    /// The shell's options, checked.
     public init(_ arguments: [String]) throws(ArgumentError) {
-        var rest = arguments[...]
-        func value(_ option: String, _ inline: String?) throws(ArgumentError) -> String {
-            if let inline { return inline }
-            guard let next = rest.popFirst() else { throw ArgumentError("mediashell: \(option) needs a value\(Self.helpHint)") }
-            return next
+        let invocation: Invocation
+        do {
+            invocation = try Self.spec.parse(commandLine: arguments)
+        } catch {
+            throw ArgumentError("mediashell: \(error.message)\(Self.helpHint)")
         }
-        while let argument = rest.popFirst() {
-            var name = argument
-            var inline: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            }
-            switch name {
-            case "--camera": camera = try value(name, inline)
-            case "-f", "--file": scriptFile = try value(name, inline)
-            case "-c", "--command": commands = try value(name, inline)
-            case "--download-dir": downloadFolder = try value(name, inline)
-            case "--debug-ptp": ptpTraceFile = try value(name, inline)
-            case "--debug-ptp-redact": ptpTraceRedacted = true
-            case "-n", "--no-config": skipsConfig = true
-            case "-h", "--help": throw ArgumentError(Self.usage, isHelp: true)
-            default:
-                let what = argument.hasPrefix("-") ? "unknown option \(argument)" : "unexpected argument '\(argument)'"
-                throw ArgumentError("mediashell: \(SafeText.display(what))\(Self.helpHint)")
-            }
-        }
+        wantsHelp = invocation.has("help")
+        wantsVersion = invocation.has("version")
+        camera = invocation.value(of: "camera")?.text
+        scriptFile = invocation.value(of: "file")?.text
+        commands = invocation.value(of: "command")?.text
+        downloadFolder = invocation.value(of: "download-dir")?.text
+        ptpTraceFile = invocation.value(of: "debug-ptp")?.text
+        ptpTraceRedacted = invocation.has("debug-ptp-redact")
+        skipsConfig = invocation.has("no-config")
         if ptpTraceRedacted && ptpTraceFile == nil {
             throw ArgumentError("mediashell: --debug-ptp-redact needs --debug-ptp FILE\(Self.helpHint)")
         }

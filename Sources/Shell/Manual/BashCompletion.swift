@@ -1,11 +1,25 @@
+import CommandKit
+
 /// The bash completion of the `mediashell` command line: its options and `serve`'s, camera URL schemes
 /// after `--camera` (with the attached `usb:` cameras that `mediashell devices` lists, and folders after
 /// `dir:` and `sim:`), files after `-f`, folders after `--download-dir`. `mediashell --bash-completion`
-/// prints it; `scripts/install` installs it. Made from `CommandLineOptions`, so new options appear in it.
+/// prints it; `scripts/install` installs it. Made from the programs' declarations (the shell's first, then
+/// `serve` and `devices`), so new options appear in it.
 public enum BashCompletion {
-    public static func script() -> String {
-        let shellOptions = CommandLineOptions.spellings(CommandLineOptions.shell).joined(separator: " ")
-        let serveOptions = CommandLineOptions.spellings(CommandLineOptions.serve).joined(separator: " ")
+    public static func script(programs: [CommandSpec]) -> String {
+        let shell = programs.first
+        let shellOptions = (shell?.optionSpellings ?? []).joined(separator: " ")
+        let serveOptions = (programs.first { $0.name == "serve" }?.optionSpellings ?? []).joined(separator: " ")
+        let subprograms = programs.dropFirst().map(\.name).joined(separator: " ")
+        /// The spellings of the options whose value is of `kinds`, as a bash case pattern (`-f|--file`).
+        func taking(_ kinds: (ArgumentKind) -> Bool) -> String {
+            programs.flatMap { $0.options.filter { $0.value.map { kinds($0.kind) } ?? false }.flatMap(\.spellings) }
+                .joined(separator: "|")
+        }
+        let cameraValues = taking { $0 == .cameraURL }
+        let fileValues = taking { $0 == .localPath }
+        let folderValues = taking { $0 == .localFolder }
+        let freeValues = taking { $0 != .cameraURL && $0 != .localPath && $0 != .localFolder }
         return #"""
             # bash completion for mediashell (made by 'mediashell --bash-completion')
             _mediashell() {
@@ -19,7 +33,7 @@ public enum BashCompletion {
                 fi
                 local -a found=()
                 case $prev in
-                    --camera)
+                    \#(cameraValues))
                         case $cur in
                             dir:*|sim:*)
                                 local scheme=${cur%%:*}: path
@@ -37,17 +51,17 @@ public enum BashCompletion {
                         esac
                         compopt -o nospace 2>/dev/null
                         ;;
-                    -f|--file|--debug-ptp)
+                    \#(fileValues))
                         while IFS= read -r path; do found+=("$path"); done < <(compgen -f -- "$cur") ;;
-                    --download-dir)
+                    \#(folderValues))
                         while IFS= read -r path; do found+=("$path"); done < <(compgen -d -- "$cur") ;;
-                    -c|--command|--listen|--link|--quirks|--max-upload)
+                    \#(freeValues))
                         ;;
                     *)
                         local position=${#parts[@]}
                         [[ -z $cur ]] && position=$((position + 1))
                         if ((position == 2)); then
-                            while IFS= read -r path; do found+=("$path"); done < <(compgen -W "serve devices \#(shellOptions)" -- "$cur")
+                            while IFS= read -r path; do found+=("$path"); done < <(compgen -W "\#(subprograms) \#(shellOptions)" -- "$cur")
                         elif [[ ${parts[1]} == serve ]]; then
                             if [[ $cur == -* ]]; then
                                 while IFS= read -r path; do found+=("$path"); done < <(compgen -W "\#(serveOptions)" -- "$cur")

@@ -6,7 +6,9 @@ import TerminalKit
 /// command-line options, so that the manual and `help` never disagree. `mediashell --man-page` prints it;
 /// `scripts/install` installs it.
 public enum ManPage {
-    public static func render(table: CommandTable, version: String) -> String {
+    /// `programs`: the executable's own command lines, the shell's first (its options are the executable's),
+    /// then the programs named by a first word (`serve`, `devices`).
+    public static func render(table: CommandTable, programs: [CommandSpec], version: String) -> String {
         var out: [String] = []
         out.append(".TH MEDIASHELL 1 \"\" \"mediashell \(version)\" \"User Commands\"")
         // No hyphenation and no justification: names and options stay whole and searchable.
@@ -15,13 +17,9 @@ public enum ManPage {
         out.append(".SH NAME")
         out.append("mediashell \\- a shell for the photos and videos on a camera or drone")
         out.append(".SH SYNOPSIS")
-        for line in [
-            "mediashell [--camera URL] [-f SCRIPT | -c 'CMD; CMD'] [--download-dir DIR] [-n]",
-            "mediashell serve [--listen HOST:PORT] [--read-only | --writable] [--link LINK] [--quirks LIST] [DIR]",
-            "mediashell devices", "mediashell --help | --version",
-        ] {
+        for (index, program) in programs.enumerated() {
             out.append(".br")
-            out.append(text(line))
+            out.append(text(program.synopsis(invokedAs: index == 0 ? nil : "mediashell \(program.name)")))
         }
         out.append(".SH DESCRIPTION")
         out.append(text(
@@ -29,9 +27,13 @@ public enum ManPage {
                 + "PTP/IP, or as a mounted card folder, or on its built-in virtual camera. At a terminal it is an "
                 + "interactive shell with Tab completion of the camera's names; otherwise it runs a script."))
         out.append(".SH OPTIONS")
-        out += definitions(CommandLineOptions.shell)
-        out.append(".SS serve")
-        out += definitions(CommandLineOptions.serve)
+        for (index, program) in programs.enumerated() {
+            if index > 0 {
+                out.append(".SS \(program.name)")
+                out.append(text(program.details.isEmpty ? program.summary : program.details))
+            }
+            out += definitions(program.options.map { HelpEntry($0.helpTerm, $0.summary) })
+        }
         out.append(".SH COMMANDS")
         out.append(text(
             "Separate commands with ';'; '#' starts a comment; a leading '-' keeps a script going when that "

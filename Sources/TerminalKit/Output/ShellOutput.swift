@@ -19,6 +19,9 @@ public protocol ShellOutput: AnyObject {
     var progress: ((String) -> Void)? { get }
     /// The terminal's width when standard output is a terminal (for columns), nil otherwise.
     var terminalColumns: Int? { get }
+    /// The terminal's height when standard output is a terminal (text taller goes through a pager at a
+    /// prompt), nil otherwise.
+    var terminalRows: Int? { get }
     /// Sends buffered output on.
     func flush()
     /// The errno of the first write to standard output that failed since the last `clearWriteFailure()`
@@ -30,6 +33,7 @@ public protocol ShellOutput: AnyObject {
 
 extension ShellOutput {
     public var writeFailure: Int32? { nil }
+    public var terminalRows: Int? { nil }
     public func clearWriteFailure() {}
 
     /// Writes `line` and a newline to standard output.
@@ -91,6 +95,8 @@ public final class StandardOutput: ShellOutput {
     }
 
     public var terminalColumns: Int? { outputIsTerminal ? width() : nil }
+
+    public var terminalRows: Int? { outputIsTerminal ? Terminal.rows(of: 1) : nil }
 
     public func flush() {
         guard !buffer.isEmpty else { return }

@@ -37,12 +37,13 @@ extension Card {
         return try body()
     }
 
-    /// The watcher's refresh: a full one that yields to any other (see `refresh`); nil when it gave up.
+    /// The watcher's refresh: a full one (or a quick one, when a file was closed) that yields to any other
+    /// (see `refresh`); nil when it gave up.
     @discardableResult
-    func backgroundRefresh() -> (added: [UInt32], removed: [UInt32])? {
+    func backgroundRefresh(full: Bool = true) -> (added: [UInt32], removed: [UInt32])? {
         guard rootFD >= 0 else { return ([], []) }
         let result = scanLock.withLock {
-            scanAndApply(full: true, shouldStop: { [self] in lock.withLock { refreshesWaiting > 0 } })
+            scanAndApply(full: full, shouldStop: { [self] in lock.withLock { refreshesWaiting > 0 } })
         }
         return result.map(publish)
     }
@@ -94,8 +95,14 @@ extension Card {
         }
         lock.withLock { afterScanForTesting }?()
         if shouldStop() { return nil }
+        // What inotify said up to now covers every file the listing above saw: a file found open for
+        // writing is held back (see `CardArrivals`).
+        absorbFileEvents()
+        let holding = arrivals.withLock { $0.active }
+        let listedFolders = Array(stamps.keys)
         // Nothing moved since the last look: the common case before each listing.
         if !anyFolderChanged && lock.withLock({ Set(directoryStamps.keys) == Set(stamps.keys) }) {
+            if holding { arrivals.withLock { $0.watch(listedFolders, root: folder ?? "") } }
             return ([], [], [])
         }
         var seen: [String: CardFileSystem.Entry] = [:]
@@ -114,6 +121,8 @@ extension Card {
         var removed: [UInt32] = []
         var changed: [UInt32] = []
         var touchedParents = Set<UInt32>()
+        var heldBack: [String] = []
+        let now = monotonicSeconds()
         lock.withLock {
             for (path, handle) in handleByPath where seen[path] == nil && diskHandles.contains(handle) {
                 removeLocked(handle)
@@ -131,6 +140,14 @@ extension Card {
                     continue
                 }
                 let parentPath = path.split(separator: "/").dropLast().joined(separator: "/")
+                if holding, !entry.isDirectory,
+                    arrivals.withLock({ $0.holdsBack(path, size: entry.size, modified: entry.modified, now: now) })
+                {
+                    // Not whole yet: its folder is read again by the next refresh, quick ones included.
+                    heldBack.append(path)
+                    stamps[parentPath] = nil
+                    continue
+                }
                 let parent = parentPath.isEmpty ? 0 : (handleByPath[parentPath] ?? 0)
                 let handle = insertLocked(
                     path: path, name: entry.name, parent: parent,
@@ -143,11 +160,19 @@ extension Card {
             }
             sortChildrenLocked(touchedParents)
             directoryStamps = stamps
+            if holding {
+                arrivals.withLock {
+                    $0.forget { handleByPath[$0] != nil }
+                    $0.watch(listedFolders, root: folder ?? "")
+                }
+            }
         }
+        if holding, let hook = lock.withLock({ heldBackForTesting }) { heldBack.forEach(hook) }
         return (added, removed, changed)
     }
     func setWaitingForScanForTesting(_ hook: (@Sendable () -> Void)?) { lock.withLock { waitingForScanForTesting = hook } }
     func setAfterScanForTesting(_ hook: (@Sendable () -> Void)?) { lock.withLock { afterScanForTesting = hook } }
+    func setHeldBackForTesting(_ hook: (@Sendable (String) -> Void)?) { lock.withLock { heldBackForTesting = hook } }
 
     /// What a folder held at the last scan, as directory entries (lock held); nil when unknown.
     func entriesLocked(inFolder path: String) -> [CardFileSystem.Entry]? {

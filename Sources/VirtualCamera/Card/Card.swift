@@ -326,6 +326,10 @@ public final class Card: @unchecked Sendable {
     var afterScanForTesting: (@Sendable () -> Void)?
     /// Called when a caller starts waiting for `scanLock`, so a test knows a background scan must give up.
     var waitingForScanForTesting: (@Sendable () -> Void)?
+    /// What the watcher knows of files arriving in the folder (see `CardArrivals`).
+    let arrivals = Locked(CardArrivals())
+    /// Called with each file a scan held back (not whole yet), so a test knows the scan saw it.
+    var heldBackForTesting: (@Sendable (String) -> Void)?
 
     // MARK: Events
 
@@ -356,7 +360,16 @@ public final class Card: @unchecked Sendable {
     /// A scan that takes long (a card of 100,000 files) stretches the pause to ten times its length, so the
     /// watcher never takes more than about a tenth of a core from the sessions it serves; while sessions
     /// are busy it waits (see `noteActivity`).
+    ///
+    /// While watched, a file is handed over only when whole (see `CardArrivals`): inotify says when a file
+    /// copied in is closed by its writer, or renamed in, and the watcher then refreshes at once; a file it
+    /// says nothing of is handed over once unchanged for `settle` seconds. `inotify: false` is for tests of
+    /// the folders inotify cannot follow (a network share written by another machine).
     public func startWatching(interval: TimeInterval = 1) {
+        startWatching(interval: interval, settle: 2, inotify: true)
+    }
+
+    func startWatching(interval: TimeInterval, settle: Double, inotify: Bool) {
         guard rootFD >= 0 else { return }
         let start = lock.withLock { () -> Bool in
             if watching { return false }
@@ -364,25 +377,38 @@ public final class Card: @unchecked Sendable {
             return true
         }
         guard start else { return }
+        startFileEvents(settle: settle, inotify: inotify)
+        // The thread holds the inotify descriptor's owner, so it stays open while it is polled.
+        let events = arrivals.withLock { $0.events }
         let thread = Thread { [weak self] in
             // Its scans (a stat per file) run only when the sessions leave a core idle.
             ThreadPriority.makeCurrentThreadBackground()
             var pause = interval
+            var nextScan = Deadline.after(pause)
             while true {
-                Thread.sleep(forTimeInterval: pause)
+                if let events {
+                    _ = try? pollDescriptors([events.descriptor], events: .readable, deadline: nextScan)
+                } else {
+                    POSIX.pause(until: nextScan)
+                }
                 guard let self, self.lock.withLock({ self.watching }) else { return }
+                // A file closed by its writer or renamed in: hand it over now (a quick refresh, which
+                // re-reads only the folders that changed or hold a file not yet handed over).
+                if self.absorbFileEvents() { self.backgroundRefresh(full: false) }
+                guard nextScan.hasPassed else { continue }
                 let began = ContinuousClock.now
                 if let last = self.lock.withLock({ self.lastActivity }), last.duration(to: began) < .seconds(interval) {
-                    pause = interval
+                    nextScan = .after(interval)
                     continue
                 }
                 guard self.backgroundRefresh() != nil else {
                     // A session wanted the card: try again once it has been quiet for an interval.
-                    pause = interval
+                    nextScan = .after(interval)
                     continue
                 }
                 let took = began.duration(to: .now)
                 pause = max(interval, 10 * (Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18))
+                nextScan = .after(pause)
             }
         }
         thread.name = "card-watcher"
@@ -395,6 +421,7 @@ public final class Card: @unchecked Sendable {
             watching = false
             watcher = nil
         }
+        stopFileEvents()
     }
 
     // MARK: The card's own writes

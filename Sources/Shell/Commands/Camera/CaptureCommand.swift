@@ -53,20 +53,8 @@ struct CaptureCommand: ShellCommand {
         guard let download else { return .success }
         // A camera in shoot mode gives no files (DeviceBusy, as a drone's camera does): download mode for the
         // fetch, then back to shooting.
-        guard session.camera.hasWorkMode, (try? session.camera.workMode()) == .shoot else {
-            return try download.fetch(result.files).result
-        }
-        try session.camera.setWorkMode(.download)
+        guard TetherDownload.cameraIsShooting(session) else { return try download.fetch(result.files).result }
         shell.output.line("switched the camera to download mode for the fetch; it goes back to shoot mode after")
-        defer {
-            do {
-                try session.camera.setWorkMode(.shoot)
-                shell.cameraMode = .shoot
-            } catch {
-                shell.cameraMode = .download
-                shell.report("capture: the camera stayed in download mode: \(Interpreter.message(for: error))", severity: .warning)
-            }
-        }
-        return try download.fetch(result.files).result
+        return try download.fetchWhileShooting(result.files).result
     }
 }

@@ -44,6 +44,28 @@ struct TetherDownload {
         ledgers = try Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: shell.environment))
     }
 
+    /// True when the camera is in shoot mode, where it gives no files (DeviceBusy, as a drone's camera does):
+    /// a fetch then needs `fetchWhileShooting`.
+    static func cameraIsShooting(_ session: MediaSession) -> Bool {
+        session.camera.hasWorkMode && (try? session.camera.workMode()) == .shoot
+    }
+
+    /// `fetch` with the camera switched to download mode for it, and back to shoot mode after (a camera
+    /// that does not go back is said, and the prompt then shows download mode).
+    func fetchWhileShooting(_ files: [MediaFile], summarize: Bool = true) throws -> Outcome {
+        try session.camera.setWorkMode(.download)
+        defer {
+            do {
+                try session.camera.setWorkMode(.shoot)
+                shell.cameraMode = .shoot
+            } catch {
+                shell.cameraMode = .download
+                shell.report("\(command): the camera stayed in download mode: \(Interpreter.message(for: error))", severity: .warning)
+            }
+        }
+        return try fetch(files, summarize: summarize)
+    }
+
     /// Downloads `files` (with the sidecars the catalog groups with them), saying each one as it arrives;
     /// with `summarize`, the batch's summary line too (else only when Ctrl-C or a lost camera ended it).
     func fetch(_ files: [MediaFile], summarize: Bool = true) throws -> Outcome {

@@ -47,6 +47,9 @@ struct WatchCommand: ShellCommand {
         let watch = try NewFileWatch(session)
         let report = WatchReport(shell: shell, json: invocation.has(.json))
         report.started(polling: watch.neverAnnounces)
+        // A camera in shoot mode gives no files: each fetch switches it to download mode and back.
+        var shooting = fetching && TetherDownload.cameraIsShooting(session)
+        if shooting { report.fetchesWhileShooting() }
         var saidUnannounced = false
         var failures = 0
         var pending: [MediaFile] = []
@@ -64,7 +67,8 @@ struct WatchCommand: ShellCommand {
                     pending = []
                     continue
                 }
-                let outcome = try download.fetch(pending, summarize: false)
+                let outcome = try shooting
+                    ? download.fetchWhileShooting(pending, summarize: false) : download.fetch(pending, summarize: false)
                 if outcome.disconnected { throw CameraWentAway() }
                 pending = []
                 if outcome.result != .success { failures += 1 }
@@ -87,7 +91,10 @@ struct WatchCommand: ShellCommand {
                 pending = try watch.resume(on: again)
                 for file in pending { report.new(file) }
                 pending += again.catalog.allFiles().filter { retry.contains($0.path) && !pending.contains($0) }
-                if fetching { download = try TetherDownload(invocation, shell: shell, session: again, command: "watch") }
+                if fetching {
+                    download = try TetherDownload(invocation, shell: shell, session: again, command: "watch")
+                    shooting = TetherDownload.cameraIsShooting(again)
+                }
                 report.back(missed: pending.count)
             }
         }

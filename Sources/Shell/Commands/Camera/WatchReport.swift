@@ -34,6 +34,11 @@ struct WatchReport {
         emit(Line(event: "watching"), text: "watching for new files (Ctrl-C ends)")
     }
 
+    func fetchesWhileShooting() {
+        shell.report("watch: the camera is in shoot mode: each new file is fetched in download mode, then the "
+            + "camera goes back to shoot mode", severity: .notice)
+    }
+
     func unannounced() {
         shell.report("watch: the camera announced no new file; its newest folders are listed every "
             + "\(Int(NewFileWatch.pollInterval)) s to find them", severity: .notice)

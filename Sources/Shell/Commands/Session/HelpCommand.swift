@@ -8,18 +8,35 @@ struct HelpCommand: ShellCommand {
         "help", aliases: ["?"], area: .session, arguments: [ArgumentSpec("CMD", .commandName, .optional)],
         summary: "list the commands, or explain one",
         details: "With no argument, lists every command. With CMD, shows its usage, options, examples and what "
-            + "it does. Lines wrap to the terminal's width ($COLUMNS when output is not a terminal). "
+            + "it does. Lines wrap to the terminal's width ($COLUMNS when output is not a terminal). Text "
+            + "taller than the terminal goes through $PAGER (else less -FRX) at a prompt, never in a script. "
             + "'man mediashell' has it all on one page once scripts/install has installed it.",
         examples: ["help", "help fetch", "help set"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let width = shell.textWidth
         if let name = invocation.arguments.first {
-            shell.output.line(try shell.table.help(forName: name.text, width: width))
+            shell.page(try shell.table.help(forName: name.text, width: width))
         } else {
-            shell.output.line(shell.table.helpOverview(width: width))
+            shell.page(shell.table.helpOverview(width: width))
         }
         return .success
+    }
+}
+
+extension Interpreter {
+    /// Writes `text` (and a newline); at an interactive prompt, text taller than the terminal goes through
+    /// the pager (`$PAGER`, else `less -FRX`; see `Pager`). Never in a script or into a pipe.
+    func page(_ text: String) {
+        let lines = text.reduce(into: 1) { count, character in if character == "\n" { count += 1 } }
+        guard isInteractive, let rows = output.terminalRows, lines >= rows, let command = Pager.command(environment: environment)
+        else { return output.line(text) }
+        output.flush()
+        if !Pager.show(text + "\n", command: command) {
+            report("the pager '\(command)' could not be run ($PAGER)", severity: .warning)
+            output.line(text)
+        }
+        interrupt.clear()
     }
 }
 
