@@ -27,6 +27,12 @@ let package = Package(
         .systemLibrary(
             name: "CTurboJPEG", pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(
+            name: "CXXHash", pkgConfig: "libxxhash",
+            providers: [.apt(["libxxhash-dev"])]),
+        .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
         .target(name: "CMediaShellShim"),
 
         // The one seam with the C library for system calls: errno, sockets, threads, child processes
@@ -44,6 +50,9 @@ let package = Package(
 
         // Pictures: JPEG decode/encode and scaling (libjpeg-turbo), and drawing them in a terminal
         .target(name: "Imaging", dependencies: ["CTurboJPEG"]),
+
+        // Checksums from the field's libraries: XXH3-128 (libxxhash) and SHA-256 (libcrypto)
+        .target(name: "Checksums", dependencies: ["CXXHash", "CCrypto"]),
         .target(name: "TerminalGraphics", dependencies: ["Imaging"]),
 
         // The terminal toolkit: line editing, word scanning, completion matching, output and width; knows
@@ -58,12 +67,12 @@ let package = Package(
             resources: [.copy("DemoMedia")]),
 
         // What the shell talks to
-        .target(name: "MediaManager", dependencies: ["PTP", "POSIX", "MediaFormats"]),
+        .target(name: "MediaManager", dependencies: ["PTP", "POSIX", "MediaFormats", "Checksums"]),
         .target(name: "Playback", dependencies: ["MediaFormats", "POSIX"]),
         // Thumbnails: the fallback policy (device, EXIF, .THM, the first keyframe of an .LRF through ffmpeg)
         .target(name: "Thumbnails", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX"]),
         // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
-        .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX"]),
+        .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX", "Checksums"]),
         // A camera URL to a transport and a camera
         .target(
             name: "Connectors",
@@ -93,7 +102,7 @@ let package = Package(
         .testTarget(
             name: "ShellTests",
             dependencies: ["TestSupport", "Shell", "Serve", "Import", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "CommandKit", "TerminalKit", "POSIX"]),
-        .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaFormats", "MediaManager", "Connectors", "PTP", "POSIX", "VirtualCamera"]),
+        .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaFormats", "MediaManager", "Connectors", "PTP", "POSIX", "VirtualCamera", "Checksums"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "PTP", "POSIX", "Connectors", "MediaManager"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"]),

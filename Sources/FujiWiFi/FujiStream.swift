@@ -5,14 +5,13 @@ import PTP
 /// Reads and writes Fuji containers on one socket. Bytes are received into a window as large as the
 /// socket has them (a small file's data container and its response usually come in one call) and taken
 /// out of it field by field; a data payload is handed on in chunks of at most 1 MiB, never held whole.
-/// One reader at a time; writers are serialized by the owner.
-final class FujiStream: @unchecked Sendable {
-    // Safety: `window` is touched only by the stream's one reader (see above); `socket` is thread-safe
-    // and the rest is immutable.
+/// A read holds the window's lock from its first byte to its last (one reader at a time, whatever the
+/// threads); writers are serialized by the owner.
+final class FujiStream: Sendable {
     let socket: Socket
     /// Bounds each wait for more bytes once a container has begun, and each wait while sending.
     let timeout: TimeInterval
-    private let window = ReceiveWindow()
+    private let window = Locked(ReceiveWindow())
     /// Largest piece of a payload handed on at once, and of a data container's payload sent at once.
     static let chunkSize = 1 << 20
 
@@ -25,7 +24,7 @@ final class FujiStream: @unchecked Sendable {
 
     /// True when bytes (or the end of the stream) are waiting, within `timeout` seconds (0: now).
     func hasInput(timeout: TimeInterval) throws -> Bool {
-        if window.count > 0 { return true }
+        if window.withLock({ $0.count }) > 0 { return true }
         do { return try socket.waitReadable(deadline: .after(timeout)) } catch { throw PTPError(error) }
     }
 
@@ -33,7 +32,9 @@ final class FujiStream: @unchecked Sendable {
 
     /// Waits (`firstByteTimeout`, nil: for ever) for the first byte of the next packet; false when the
     /// peer closed the stream cleanly between packets.
-    private func begin(firstByteTimeout: TimeInterval?, waitingFor: @autoclosure () -> String) throws -> Bool {
+    private func begin(
+        _ window: ReceiveWindow, firstByteTimeout: TimeInterval?, waitingFor: @autoclosure () -> String
+    ) throws -> Bool {
         do {
             return try window.fill(1, from: socket, firstByteTimeout.map { .until(.after($0)) } ?? .forever)
         } catch where error.isTimeout {
@@ -45,7 +46,7 @@ final class FujiStream: @unchecked Sendable {
 
     /// Holds at least `count` bytes, each wait bounded by `timeout`; a peer that ends the stream first is
     /// `connectionClosed(closedEarly(bytes held))`.
-    private func fill(_ count: Int, closedEarly: (Int) -> String) throws {
+    private func fill(_ window: ReceiveWindow, _ count: Int, closedEarly: (Int) -> String) throws {
         let complete: Bool
         do { complete = try window.fill(count, from: socket, .eachWait(timeout)) } catch { throw PTPError(error) }
         if !complete { throw PTPError.connectionClosed(closedEarly(window.count)) }
@@ -54,65 +55,80 @@ final class FujiStream: @unchecked Sendable {
     /// A handshake packet, whole (u32 length, checked to be 8 to 1024, then the rest); nil when the peer
     /// closed before sending anything.
     func readHandshakePacket(firstByteTimeout: TimeInterval?, what: String) throws -> [UInt8]? {
-        guard try begin(firstByteTimeout: firstByteTimeout, waitingFor: what) else { return nil }
-        try fill(4) { got in "\(peer) closed the connection after \(got) bytes of \(what)" }
-        let announced = window.uint32(at: 0)
-        let length = try FujiHandshake.checkedLength(announced, what: what)
-        try fill(length) { got in "\(peer) closed the connection after \(got) of the \(length) bytes of \(what)" }
-        let bytes = [UInt8](window.bytes(length))
-        window.consume(length)
-        return bytes
+        try window.withLock { window in
+            guard try begin(window, firstByteTimeout: firstByteTimeout, waitingFor: what) else { return nil }
+            try fill(window, 4) { got in "\(peer) closed the connection after \(got) bytes of \(what)" }
+            let announced = window.uint32(at: 0)
+            let length = try FujiHandshake.checkedLength(announced, what: what)
+            try fill(window, length) { got in "\(peer) closed the connection after \(got) of the \(length) bytes of \(what)" }
+            let bytes = [UInt8](window.bytes(length))
+            window.consume(length)
+            return bytes
+        }
     }
 
     /// True when the next packet is another Fuji init request (libgphoto2 sends its init twice; bodies
     /// answer both): it is then taken whole. False for anything else, left unread; nil when the peer closed
     /// the stream cleanly first. Waits for ever for the packet to begin.
     func takeRepeatedInitRequest() throws -> [UInt8]? {
-        guard try begin(firstByteTimeout: nil, waitingFor: "a command") else { return nil }
-        try fill(FujiContainerHeader.size) { got in "\(peer) closed the connection after \(got) bytes of a container header" }
-        guard window.uint32(at: 0) == UInt32(FujiHandshake.requestLength), window.uint32(at: 4) == FujiHandshake.typeRequest,
-            window.uint32(at: 8) == FujiHandshake.magic
-        else { return [] }
-        try fill(FujiHandshake.requestLength) { got in "\(peer) closed the connection after \(got) bytes of an init request" }
-        let bytes = [UInt8](window.bytes(FujiHandshake.requestLength))
-        window.consume(FujiHandshake.requestLength)
-        return bytes
+        try window.withLock { window in
+            guard try begin(window, firstByteTimeout: nil, waitingFor: "a command") else { return nil }
+            try fill(window, FujiContainerHeader.size) { got in "\(peer) closed the connection after \(got) bytes of a container header" }
+            guard window.uint32(at: 0) == UInt32(FujiHandshake.requestLength), window.uint32(at: 4) == FujiHandshake.typeRequest,
+                window.uint32(at: 8) == FujiHandshake.magic
+            else { return [] }
+            try fill(window, FujiHandshake.requestLength) { got in "\(peer) closed the connection after \(got) bytes of an init request" }
+            let bytes = [UInt8](window.bytes(FujiHandshake.requestLength))
+            window.consume(FujiHandshake.requestLength)
+            return bytes
+        }
     }
 
     /// The next container's header; nil when the peer closed the stream cleanly between containers.
     /// `waitingFor` names what is awaited, for the timeout's words.
     func readHeader(firstByteTimeout: TimeInterval?, waitingFor: @autoclosure () -> String) throws -> FujiContainerHeader? {
-        guard try begin(firstByteTimeout: firstByteTimeout, waitingFor: waitingFor()) else { return nil }
-        try fill(FujiContainerHeader.size) { got in "\(peer) closed the connection after \(got) bytes of a container header" }
-        let header = try FujiContainerHeader(decoding: window.bytes(FujiContainerHeader.size))
-        window.consume(FujiContainerHeader.size)
-        return header
+        let awaited = waitingFor()
+        return try window.withLock { window in
+            guard try begin(window, firstByteTimeout: firstByteTimeout, waitingFor: awaited) else { return nil }
+            try fill(window, FujiContainerHeader.size) { got in "\(peer) closed the connection after \(got) bytes of a container header" }
+            let header = try FujiContainerHeader(decoding: window.bytes(FujiContainerHeader.size))
+            window.consume(FujiContainerHeader.size)
+            return header
+        }
     }
 
     /// The parameters of a command, response or event whose header was just read.
     func readParameters(_ header: FujiContainerHeader) throws -> [UInt32] {
-        let count = Int(header.payloadLength)
-        try fill(count) { got in
-            "\(peer) closed the connection in the middle of a \(header.kind) container (\(got) of \(count) bytes)"
+        try window.withLock { window in
+            let count = Int(header.payloadLength)
+            try fill(window, count) { got in
+                "\(peer) closed the connection in the middle of a \(header.kind) container (\(got) of \(count) bytes)"
+            }
+            let parameters = FujiContainer.parameters(window.bytes(count))
+            window.consume(count)
+            return parameters
         }
-        let parameters = FujiContainer.parameters(window.bytes(count))
-        window.consume(count)
-        return parameters
     }
 
     /// Streams `length` payload bytes to `consume` in chunks of at most 1 MiB (one call for a payload
-    /// that fits).
+    /// that fits). Lock order: `consume` runs with the window's lock held (the chunk is a view of the window,
+    /// not a copy), so it must not read this stream; it may write to it, close it, or take a lock of its own.
     func readPayload(_ length: UInt64, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var remaining = length
-        while remaining > 0 {
-            let count = Int(min(remaining, UInt64(Self.chunkSize)))
-            try fill(count) { got in
-                "\(peer) closed the connection in the middle of a data container (\(length - remaining + UInt64(got)) of \(length) bytes)"
+        try withoutActuallyEscaping(consume) { consume in
+            nonisolated(unsafe) let consume = consume  // called on this thread only, inside the lock
+            try window.withLock { window in
+                var remaining = length
+                while remaining > 0 {
+                    let count = Int(min(remaining, UInt64(Self.chunkSize)))
+                    try fill(window, count) { got in
+                        "\(peer) closed the connection in the middle of a data container (\(length - remaining + UInt64(got)) of \(length) bytes)"
+                    }
+                    let chunk = window.bytes(count)
+                    window.consume(count)
+                    remaining -= UInt64(count)
+                    try consume(chunk)
+                }
             }
-            let chunk = window.bytes(count)
-            window.consume(count)
-            remaining -= UInt64(count)
-            try consume(chunk)
         }
     }
 

@@ -5,7 +5,7 @@ import PTP
 
 /// An open camera with its cached catalog: what the shell holds while a camera is open.
 /// Fetches, deletes, thumbnails and captures go through here so the catalog stays in step.
-public final class MediaSession: @unchecked Sendable {
+public final class MediaSession: Sendable {
     public let url: CameraURL
     public let camera: Camera
     public let catalog: MediaCatalog

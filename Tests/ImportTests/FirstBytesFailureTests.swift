@@ -1,3 +1,4 @@
+import Checksums
 import Foundation
 import MediaManager
 import POSIX
@@ -53,9 +54,8 @@ import VirtualCamera
         let ledger = try ImportLedger(cameraKey: cameraKey, folder: card.ledgers)
         #expect(Set(ledger.entries.map(\.path)) == Set(home.values.map { card.pictures + "/" + $0 }))
         for entry in ledger.entries {
-            var hash = ContentHash()
-            hash.update(Array(try Data(contentsOf: URL(fileURLWithPath: entry.path))))
-            #expect(entry.sha256 == hash.hexDigest(), "\(entry.path)")
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: entry.path)))
+            #expect(entry.checksum == Checksum(.xxh128, hex: XXH128.hexDigest(of: bytes)), "\(entry.path)")
         }
     }
 

@@ -1,3 +1,4 @@
+import Checksums
 import Connectors
 import Foundation
 import MediaManager
@@ -85,7 +86,7 @@ import VirtualCamera
         #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/DJI_0002.JPG")) == Data([1, 2, 3]))
         #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/DJI_0002 (2).JPG")) == Data(try card.bytes("DCIM/100MEDIA/DJI_0002.JPG")))
         let ledger = try ImportLedger(cameraKey: try ledgerKey(card), folder: card.ledgers)
-        #expect(ledger.entries.contains { $0.path == card.pictures + "/DJI_0002 (2).JPG" && $0.sha256 != nil })
+        #expect(ledger.entries.contains { $0.path == card.pictures + "/DJI_0002 (2).JPG" && $0.xxh128 != nil })
     }
 
     func ledgerKey(_ card: CardOnDisk) throws -> String {
@@ -138,10 +139,8 @@ import VirtualCamera
         #expect(summary.fetched == plan.items.count)
         #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/DJI_0001.MP4")) == Data(video))
         let ledger = try ImportLedger(cameraKey: ledgers.all[0].cameraKey, folder: card.ledgers)
-        let recorded = ledger.entries.first { $0.path == card.pictures + "/DJI_0001.MP4" }?.sha256
-        var hash = ContentHash()
-        hash.update(video)
-        #expect(recorded == hash.hexDigest())
+        let recorded = ledger.entries.first { $0.path == card.pictures + "/DJI_0001.MP4" }?.xxh128
+        #expect(recorded == XXH128.hexDigest(of: video))
     }
 
     /// Run both ways: every date read before the run (as a dry run does), and a JPEG's date read from the

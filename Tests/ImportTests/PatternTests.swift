@@ -1,3 +1,4 @@
+import Checksums
 import Foundation
 import MediaFormats
 import MediaManager
@@ -99,14 +100,16 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let bytes = patternedBytes(5000, seed: 9)
         try write(folder + "/A.JPG", bytes, mtime: Date())
-        var hash = ContentHash()
-        hash.update(bytes)
-        var resolver = ClashResolver()
-        #expect(resolver.place(folder + "/A.JPG", size: 5000, captured: captured, knownHash: hash.hexDigest()).placement
-            == .alreadyThere(path: folder + "/A.JPG"))
-        var other = ClashResolver()
-        #expect(other.place(folder + "/A.JPG", size: 5000, captured: captured, knownHash: String(repeating: "0", count: 64)).placement
-            == .write(path: folder + "/A (2).JPG", partBytes: 0))
+        // An entry of today (XXH3-128), and one recorded before (SHA-256): either recognizes the file.
+        for known in [Checksum(.xxh128, hex: XXH128.hexDigest(of: bytes)), Checksum(.sha256, hex: SHA256.hexDigest(of: bytes))] {
+            var resolver = ClashResolver()
+            #expect(resolver.place(folder + "/A.JPG", size: 5000, captured: captured, knownHash: known).placement
+                == .alreadyThere(path: folder + "/A.JPG"))
+            var other = ClashResolver()
+            let wrong = Checksum(known.algorithm, hex: String(repeating: "0", count: known.algorithm.hexLength))
+            #expect(other.place(folder + "/A.JPG", size: 5000, captured: captured, knownHash: wrong).placement
+                == .write(path: folder + "/A (2).JPG", partBytes: 0))
+        }
     }
 
     @Test func aPartIsContinuedAndAFolderNeverReplaced() throws {

@@ -1,3 +1,4 @@
+import Checksums
 import Foundation
 import MediaFormats
 
@@ -32,7 +33,10 @@ public struct LedgerEntry: Sendable, Equatable, Codable {
     public var takenFrom: String?
     /// The seconds `import --shift` added to it (nil: none).
     public var shift: Double?
-    /// SHA-256 of the bytes written, hex.
+    /// XXH3-128 of the bytes written, hex, computed as they arrived (entries recorded since checksums came
+    /// from libxxhash).
+    public var xxh128: String?
+    /// SHA-256 of the bytes written, hex (entries recorded before XXH3-128).
     public var sha256: String?
     /// The local file it was written to (or found already there), absolute.
     public var path: String
@@ -42,7 +46,7 @@ public struct LedgerEntry: Sendable, Equatable, Codable {
     public var sequence: Int?
 
     public init(
-        name: String, folder: String, size: UInt64, captured: Date?, sha256: String?, path: String, imported: Date,
+        name: String, folder: String, size: UInt64, captured: Date?, checksum: Checksum?, path: String, imported: Date,
         sequence: Int? = nil, taken: CaptureTime? = nil, shift: Double = 0
     ) {
         self.taken = taken?.text
@@ -52,10 +56,17 @@ public struct LedgerEntry: Sendable, Equatable, Codable {
         self.folder = folder
         self.size = size
         self.captured = captured.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
-        self.sha256 = sha256
+        xxh128 = checksum?.algorithm == .xxh128 ? checksum?.hex : nil
+        sha256 = checksum?.algorithm == .sha256 ? checksum?.hex : nil
         self.path = path
         self.imported = Int64(imported.timeIntervalSince1970.rounded(.down))
         self.sequence = sequence
+    }
+
+    /// The checksum recorded for the file's bytes: XXH3-128, else (an older entry) SHA-256.
+    public var checksum: Checksum? {
+        if let xxh128 { return Checksum(.xxh128, hex: xxh128) }
+        return sha256.map { Checksum(.sha256, hex: $0) }
     }
 
     /// The capture time the import used (shifted), when the entry keeps it.

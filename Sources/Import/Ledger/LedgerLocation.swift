@@ -1,3 +1,4 @@
+import Checksums
 import Foundation
 import MediaManager
 
@@ -37,8 +38,7 @@ public enum LedgerLocation {
         }
         while name.hasPrefix(".") { name = "_" + name.dropFirst() }
         if name.isEmpty { name = "camera" }
-        var hash = ContentHash()
-        hash.update(Array(key.utf8))
-        return String(name.prefix(200)) + "-" + hash.hexDigest().prefix(8) + ".json"
+        // SHA-256, as ledgers were always named: the name of a camera's ledger never changes.
+        return String(name.prefix(200)) + "-" + SHA256.hexDigest(of: Array(key.utf8)).prefix(8) + ".json"
     }
 }

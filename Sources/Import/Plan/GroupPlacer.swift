@@ -73,7 +73,7 @@ public struct GroupPlacer: Sendable {
                 date: patternDate, sequence: group.sequence, timeZone: patternZone)
             let (placement, renamed) = clashes.place(
                 options.pattern.path(for: values), size: file.size, captured: time?.instant(assuming: zone),
-                knownHash: member.entry?.sha256)
+                knownHash: member.entry?.checksum)
             let action: ImportItem.Action
             switch placement {
             case .write(_, let part): action = .fetch(partBytes: part, overwrite: false)

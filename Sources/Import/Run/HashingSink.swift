@@ -1,12 +1,13 @@
+import Checksums
 import MediaManager
 import PTP
 
 /// Passes a download's bytes on to the file and feeds them to a hash on the way.
 final class HashingSink: DataSink {
     let inner: DataSink
-    var hash: ContentHash
+    let hash: any ChecksumHasher
 
-    init(_ inner: DataSink, hash: ContentHash) {
+    init(_ inner: DataSink, hash: any ChecksumHasher) {
         self.inner = inner
         self.hash = hash
     }

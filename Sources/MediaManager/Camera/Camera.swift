@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import MediaFormats
 import PTP
 
@@ -42,22 +43,28 @@ public enum CameraChange: Sendable, Equatable {
 
 /// A camera reached over PTP (USB, PTP/IP, or the in-process virtual camera): the operations the media
 /// manager needs, in terms of files rather than opcodes. Thread-safe (the session serializes requests).
-public final class Camera: @unchecked Sendable {
+public final class Camera: Sendable {
     public let session: PTPSession
     public let location: String
     private let onClose: (@Sendable () -> Void)?
     private let onWatch: (@Sendable () -> Void)?
-    private let lock = NSLock()
-    private var changeHandlers: [Int: @Sendable (CameraChange) -> Void] = [:]
-    private var eventHandlers: [Int: @Sendable (PTPEvent) -> Void] = [:]
-    private var nextHandler = 0
+    /// Who listens, and what the camera learned of the device while talking to it.
+    private let state: Locked<State>
+
+    private struct State {
+        var changeHandlers: [Int: @Sendable (CameraChange) -> Void] = [:]
+        var eventHandlers: [Int: @Sendable (PTPEvent) -> Void] = [:]
+        var nextHandler = 0
+        var propListTrusted: Bool
+        var presentStores: [UInt32] = []
+        var treeWanted = true
+    }
+
     /// False once the device lacks GetObjectPropList or answered it with something that made no sense:
     /// listing then uses GetObjectHandles and GetObjectInfo for the rest of the session.
-    var propListWorks: Bool { lock.withLock { propListTrusted } }
-    private var propListTrusted: Bool
+    var propListWorks: Bool { state.withLock { $0.propListTrusted } }
     /// The stores GetStorageIDs named last (cards present): what a StorageID in a listing is checked against.
-    var knownStores: [UInt32] { lock.withLock { presentStores } }
-    private var presentStores: [UInt32] = []
+    var knownStores: [UInt32] { state.withLock { $0.presentStores } }
     /// How this camera is spoken to beyond standard PTP, chosen from its DeviceInfo at open.
     public let dialect: CameraDialect
     /// Asks a camera whose dialect polls for its changes while something listens; nil for the others.
@@ -86,27 +93,28 @@ public final class Camera: @unchecked Sendable {
             throw error
         }
         dialect = chosen
-        propListTrusted = session.supports(.getObjectPropList)
+        state = Locked(State(propListTrusted: session.supports(.getObjectPropList)))
         if let interval = chosen.pollInterval {
-            let box = WeakCamera()
+            // The camera owns the poller: the poller holds it weakly, set once init is done (the poller
+            // delivers nothing before the camera is there to take it).
+            let box = Locked(WeakCamera())
             let session = self.session
             poller = EventPoller(
                 interval: interval, keepAliveInterval: chosen.keepAliveInterval,
                 poll: { try chosen.poll(session) }, keepAlive: { try chosen.keepAlive(session) },
-                deliver: { events in box.camera?.deliver(events) })
-            box.camera = self
+                deliver: { events in box.withLock { $0.camera }?.deliver(events) })
+            box.withLock { $0.camera = self }
         } else {
             poller = nil
         }
         session.setEventHandler { [weak self] event in self?.deliver(event) }
     }
 
-    func setPropListWorks(_ value: Bool) { lock.withLock { propListTrusted = value } }
+    func setPropListWorks(_ value: Bool) { state.withLock { $0.propListTrusted = value } }
 
     /// False when the catalog must read folder by folder instead of the whole card in one request (tests
     /// of what happens between those requests).
-    var treeListingWanted: Bool { lock.withLock { treeWanted } }
-    private var treeWanted = true
+    var treeListingWanted: Bool { state.withLock { $0.treeWanted } }
 
     public func close() {
         poller?.stop()
@@ -132,31 +140,31 @@ public final class Camera: @unchecked Sendable {
     /// Registers a handler for device changes; returns a token for `removeChangeHandler`.
     @discardableResult
     public func addChangeHandler(_ handler: @escaping @Sendable (CameraChange) -> Void) -> Int {
-        lock.withLock {
-            nextHandler += 1
-            changeHandlers[nextHandler] = handler
-            return nextHandler
+        state.withLock { state in
+            state.nextHandler += 1
+            state.changeHandlers[state.nextHandler] = handler
+            return state.nextHandler
         }
     }
 
-    public func removeChangeHandler(_ token: Int) { lock.withLock { _ = changeHandlers.removeValue(forKey: token) } }
+    public func removeChangeHandler(_ token: Int) { state.withLock { _ = $0.changeHandlers.removeValue(forKey: token) } }
 
     /// Registers a handler for every event as the device sent it (`events`), unknown codes included;
     /// returns a token for `removeEventHandler`. Called on a transport thread (or the dialect's poller).
     /// A camera whose dialect polls for its changes is polled while such a handler is registered.
     @discardableResult
     public func addEventHandler(_ handler: @escaping @Sendable (PTPEvent) -> Void) -> Int {
-        let token = lock.withLock {
-            nextHandler += 1
-            eventHandlers[nextHandler] = handler
-            return nextHandler
+        let token = state.withLock { state in
+            state.nextHandler += 1
+            state.eventHandlers[state.nextHandler] = handler
+            return state.nextHandler
         }
         poller?.acquire()
         return token
     }
 
     public func removeEventHandler(_ token: Int) {
-        let removed = lock.withLock { eventHandlers.removeValue(forKey: token) != nil }
+        let removed = state.withLock { $0.eventHandlers.removeValue(forKey: token) != nil }
         if removed { poller?.release() }
     }
 
@@ -198,7 +206,7 @@ public final class Camera: @unchecked Sendable {
     }
 
     private func deliver(_ event: PTPEvent) {
-        let raw = lock.withLock { Array(eventHandlers.values) }
+        let raw = state.withLock { Array($0.eventHandlers.values) }
         for h in raw { h(event) }
         let change: CameraChange
         switch event.code {
@@ -209,7 +217,7 @@ public final class Camera: @unchecked Sendable {
         case .captureComplete: change = .captureComplete
         default: return
         }
-        let handlers = lock.withLock { Array(changeHandlers.values) }
+        let handlers = state.withLock { Array($0.changeHandlers.values) }
         for h in handlers { h(change) }
     }
 
@@ -238,7 +246,7 @@ public final class Camera: @unchecked Sendable {
     /// card in the slot): those whose low 16 bits are 0x0000.
     private func presentStorageIDs() throws -> [UInt32] {
         let ids = try session.getStorageIDs().filter { $0 & 0xFFFF != 0 }
-        lock.withLock { presentStores = ids }
+        state.withLock { $0.presentStores = ids }
         return ids
     }
 
@@ -325,8 +333,7 @@ public final class Camera: @unchecked Sendable {
 }
 
 /// The camera a poller delivers to, held weakly (the camera owns the poller).
-private final class WeakCamera: @unchecked Sendable {
-    // Safety: set once in Camera.init before the poller can run (no lease is possible before init returns).
+private struct WeakCamera {
     weak var camera: Camera?
 }
 
@@ -343,40 +350,32 @@ final class CountingSink: DataSink {
 }
 
 /// Gathers ObjectAdded events until CaptureComplete.
-final class CaptureCollector: @unchecked Sendable {
-    // Safety: `addedHandles` and `complete` are only touched with `condition` held; `added` copies the
-    // handles under it (an ObjectAdded may still arrive after CaptureComplete).
-    private let condition = NSCondition()
-    private var addedHandles: [UInt32] = []
-    var added: [UInt32] {
-        condition.lock()
-        defer { condition.unlock() }
-        return addedHandles
-    }
-    private var complete = false
+final class CaptureCollector: Sendable {
+    /// The objects added so far (an ObjectAdded may still arrive after CaptureComplete), and whether it came.
+    private let gathered = LockedCondition((added: [UInt32](), complete: false))
+
+    var added: [UInt32] { gathered.withLock { $0.added } }
 
     func record(_ change: CameraChange) {
-        condition.lock()
-        switch change {
-        case .added(let h): addedHandles.append(h)
-        case .captureComplete: complete = true
-        default: break
+        gathered.change { gathered in
+            switch change {
+            case .added(let h): gathered.added.append(h)
+            case .captureComplete: gathered.complete = true
+            default: break
+            }
         }
-        condition.broadcast()
-        condition.unlock()
     }
 
-    /// True once CaptureComplete came; false after `timeout` or when `cancelled` (checked every 0.2 s).
+    /// True once CaptureComplete came; false after `timeout` (on the monotonic clock) or when `cancelled`
+    /// (asked every 0.2 s).
     func waitForCompletion(timeout: TimeInterval, cancelled: () -> Bool = { false }) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !complete {
-            if cancelled() { return false }
-            let slice = min(deadline, Date(timeIntervalSinceNow: 0.2))
-            if !condition.wait(until: slice) && slice >= deadline { return complete }
+        let deadline = Deadline.after(timeout)
+        while !cancelled() {
+            let slice = Deadline.after(min(0.2, max(deadline.remaining, 0)))
+            if gathered.wait(until: slice, for: { $0.complete }) { return true }
+            if deadline.hasPassed { return gathered.withLock { $0.complete } }
         }
-        return true
+        return false
     }
 }
 
@@ -385,5 +384,5 @@ extension Camera {
     func disablePropListForTesting() { setPropListWorks(false) }
 
     /// Makes the catalog read folder by folder, as with a device that refuses GetObjectPropList's Depth all.
-    public func disableTreeListingForTesting() { lock.withLock { treeWanted = false } }
+    public func disableTreeListingForTesting() { state.withLock { $0.treeWanted = false } }
 }

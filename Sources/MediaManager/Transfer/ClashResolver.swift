@@ -1,9 +1,10 @@
+import Checksums
 import Foundation
 import POSIX
 
 /// The one clash policy of `fetch` and `import`, within one run and across runs: a file already at the
 /// destination with the same content (same size and a modification time within two seconds of the
-/// capture time, or the SHA-256 the ledger recorded) is already there; a different file keeps its name
+/// capture time, or the checksum the ledger recorded) is already there; a different file keeps its name
 /// and the new one gets a unique name (`NAME (2).JPG`); `overwrite` (`--force`) replaces it instead.
 /// A `.part` at a free name is an earlier attempt, continued.
 public struct ClashResolver: Sendable {
@@ -31,11 +32,11 @@ public struct ClashResolver: Sendable {
     }
 
     /// The placement for a file of `size` bytes captured at `captured` whose pattern says `desired`;
-    /// `renamed` tells whether it had to move off that name. `knownHash` is the SHA-256 the ledger has for
+    /// `renamed` tells whether it had to move off that name. `knownHash` is the checksum the ledger has for
     /// this object, used when size matches but the time does not. Without `measuringPart` a free name's
     /// `.part` is not looked at (`partBytes` 0): for a caller whose download reads it from the open file.
     public mutating func place(
-        _ desired: String, size: UInt64, captured: Date?, knownHash: String? = nil, measuringPart: Bool = true,
+        _ desired: String, size: UInt64, captured: Date?, knownHash: Checksum? = nil, measuringPart: Bool = true,
         orCaptured: (() -> Date?)? = nil
     ) -> (placement: Placement, renamed: Bool) {
         var attempt = 1
@@ -66,14 +67,14 @@ public struct ClashResolver: Sendable {
     }
 
     /// Same size and a modification time within two seconds of the capture, or the recorded hash.
-    static func sameContent(_ path: String, captured: Date?, knownHash: String?) -> Bool {
+    static func sameContent(_ path: String, captured: Date?, knownHash: Checksum?) -> Bool {
         if let captured, let mtime = LocalDisk.modificationTime(path), abs(mtime - captured.timeIntervalSince1970) < 2 {
             return true
         }
         guard let knownHash, let size = LocalDisk.regularFileSize(path) else { return false }
-        var hash = ContentHash()
+        let hash = knownHash.algorithm.makeHasher()
         guard (try? LocalDisk.readPrefix(path, count: size, { hash.update($0) })) != nil else { return false }
-        return hash.hexDigest() == knownHash
+        return hash.hexDigest() == knownHash.hex
     }
 
     /// "DIR/NAME (N).EXT" for "DIR/NAME.EXT".

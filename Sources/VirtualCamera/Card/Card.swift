@@ -265,6 +265,9 @@ public final class Card: @unchecked Sendable {
             try CardFileSystem.makeDirectory(rootFD, "DCIM")
             try CardFileSystem.makeDirectory(rootFD, folderPath)
             try CardFileSystem.create(rootFD, folderPath + "/" + name, contents: captureImage)
+            // The card wrote it whole itself: a watched card hands it over at once (its new folder has no
+            // inotify watch yet, which would otherwise hold the file back until it settles).
+            arrivals.withLock { _ = $0.whole.insert(folderPath + "/" + name) }
             _ = refresh()
             guard let handle = handle(forPath: folderPath + "/" + name) else {
                 throw CardError.folder("captured file did not appear")

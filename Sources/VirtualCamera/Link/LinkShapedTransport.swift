@@ -1,3 +1,4 @@
+import POSIX
 import PTP
 
 /// A responder transport that makes another one behave like a slower link (see `LinkModel`): a response,
@@ -7,14 +8,13 @@ import PTP
 /// Times are planned from the moment each request arrived, not from when the previous sleep ended, so the
 /// added cost of a transaction is the model's and nothing more, whatever the machine's load adds on top.
 /// Events pass through at once. Used on the thread that serves the connection (one transaction at a time).
-public final class LinkShapedTransport: ResponderTransport, @unchecked Sendable {
-    // @unchecked: `due` is only touched by the connection's serving thread, one transaction at a time, as
-    // the ResponderTransport contract has it; `sendEvent` and `close` (any thread) touch nothing but `inner`.
+public final class LinkShapedTransport: ResponderTransport, Sendable {
     private let inner: ResponderTransport
     public let link: LinkModel
     private let clock: LinkClock
-    /// The earliest moment the next thing towards the initiator may leave.
-    private var due = 0.0
+    /// The earliest moment the next thing towards the initiator may leave (the serving thread's, one
+    /// transaction at a time; in a Locked so that the type says so).
+    private let due = Locked(0.0)
 
     public init(_ inner: ResponderTransport, link: LinkModel, clock: LinkClock = MonotonicLinkClock()) {
         self.inner = inner
@@ -24,26 +24,31 @@ public final class LinkShapedTransport: ResponderTransport, @unchecked Sendable 
 
     public func receiveCommand() throws -> IncomingCommand? {
         let command = try inner.receiveCommand()
-        due = clock.now() + link.roundTrip
+        let arrived = clock.now()
+        due.withLock { $0 = arrived + link.roundTrip }
         return command
     }
 
     public func receiveData(transactionID: UInt32, limit: Int) throws -> [UInt8] {
         let bytes = try inner.receiveData(transactionID: transactionID, limit: limit)
         // The initiator's data crossed the link before our answer can start back.
-        due += link.transmission(of: UInt64(bytes.count))
+        due.withLock { $0 += link.transmission(of: UInt64(bytes.count)) }
         return bytes
     }
 
     public func sendData(transactionID: UInt32, source: DataSource) throws {
-        clock.sleep(until: due)
-        let paced = PacedDataSource(source, link: link, clock: clock, start: max(due, clock.now()))
-        defer { due = paced.finish }
+        let start = due.withLock { $0 }
+        clock.sleep(until: start)
+        let paced = PacedDataSource(source, link: link, clock: clock, start: max(start, clock.now()))
+        defer {
+            let finish = paced.finish
+            due.withLock { $0 = finish }
+        }
         try inner.sendData(transactionID: transactionID, source: paced)
     }
 
     public func sendResponse(_ response: PTPResponse) throws {
-        clock.sleep(until: due)
+        clock.sleep(until: due.withLock { $0 })
         try inner.sendResponse(response)
     }
 

@@ -1,0 +1,4 @@
+#ifndef MEDIASHELL_CCRYPTO_H
+#define MEDIASHELL_CCRYPTO_H
+#include <openssl/evp.h>
+#endif
