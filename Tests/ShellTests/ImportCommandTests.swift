@@ -41,6 +41,7 @@ import VirtualCamera
         (FileManager.default.subpaths(atPath: pictures) ?? []).filter {
             var isDir: ObjCBool = false
             return FileManager.default.fileExists(atPath: pictures + "/" + $0, isDirectory: &isDir) && !isDir.boolValue
+                && !isImportManifest($0)
         }.sorted()
     }
 
@@ -59,6 +60,10 @@ import VirtualCamera
         #expect(localFiles() == expected)
         #expect(output.lines.count == 1, "one summary line: \(output.lines)")
         #expect(output.lines.last?.hasPrefix("import: 10 fetched, 0 skipped (already imported), 0 renamed, 0 failed;") == true)
+        // The checksums of what was written, in a manifest at the destination's root that xxhsum checks.
+        let manifests = (try FileManager.default.contentsOfDirectory(atPath: pictures)).filter(isImportManifest)
+        #expect(manifests.count == 1 && output.lines.last?.contains("; checksums in \(pictures)/\(manifests[0])") == true,
+            "\(output.lines)")
         for name in expected {
             let mtime = try FileManager.default.attributesOfItem(atPath: pictures + "/" + name)[.modificationDate] as? Date
             #expect(mtime.map { abs($0.timeIntervalSince(Self.taken)) < 1 } == true, "\(name): \(String(describing: mtime))")

@@ -47,6 +47,7 @@ import VirtualCamera
         (FileManager.default.subpaths(atPath: pictures) ?? []).filter {
             var isDir: ObjCBool = false
             return FileManager.default.fileExists(atPath: pictures + "/" + $0, isDirectory: &isDir) && !isDir.boolValue
+                && !isImportManifest($0)
         }.sorted()
     }
 

@@ -55,6 +55,8 @@ public struct BatchSummary: Sendable, Equatable {
     public var datesSetAside = 0
     /// Seconds added to every capture time (`--shift`).
     public var shift: TimeInterval = 0
+    /// The manifests written, one per destination (`ImportManifest`).
+    public var manifests: [String] = []
 
     public init() {}
 }

@@ -17,6 +17,9 @@ public struct ImportRun {
         public var chunkSize = 8 << 20
         /// Requests sized from the measured rate (background jobs: `ChunkSizing`); nil: `chunkSize` each.
         public var chunkSizing: ChunkSizing?
+        /// Writes the checksums of the files written into a manifest at the destination's root
+        /// (`ImportManifest`): `import` does, a tethered shot's fetch does not.
+        public var writesManifest = false
         public init() {}
     }
 
@@ -79,6 +82,7 @@ public struct ImportRun {
             cancelled: { cancellation?.isCancelled == true })
         defer { readAhead.finish() }
 
+        var manifest = options.writesManifest ? ImportManifest(root: plan.root) : nil
         var pending: [(ImportItem, CompletedPart, Checksum?)] = []
         var pendingBytes: UInt64 = 0
         var toRecord: [(MediaFile, LedgerEntry)] = []
@@ -94,7 +98,10 @@ public struct ImportRun {
             for (item, part, hash) in pending {
                 do {
                     let outcome = try part.commit()
-                    if case .downloaded(_, let bytes, let from) = outcome { committed.append((item, bytes, from)) }
+                    if case .downloaded(_, let bytes, let from) = outcome {
+                        committed.append((item, bytes, from))
+                        if let hash { manifest?.add(item.destination, hash) }
+                    }
                     toRecord.append((item.file, entry(for: item, hash: hash)))
                 } catch {
                     summary.failed += 1
@@ -108,6 +115,8 @@ public struct ImportRun {
             }
             pending = []
             pendingBytes = 0
+            // The manifest before the ledger: a file the ledger records is in the manifest too.
+            if !committed.isEmpty { try manifest?.write() }
             if let ledgers, !toRecord.isEmpty {
                 let seq = toRecord.compactMap { $0.1.sequence }.max() ?? 0
                 try ledgers.record(toRecord, sequence: seq)
@@ -297,6 +306,7 @@ public struct ImportRun {
         }
         try flush()
         summary.seconds = monotonicSeconds() - started
+        if let manifest, !manifest.isEmpty { summary.manifests = [manifest.path] }
         return summary
     }
 

@@ -143,7 +143,7 @@ extension Card {
     /// Starts inotify on every folder the card knows (the watcher's start); without inotify, files are
     /// handed over once they stop changing.
     func startFileEvents(settle: Double, inotify: Bool) {
-        let folders = lock.withLock { Array(directoryStamps.keys) }
+        let folders = state.withLock { Array($0.directoryStamps.keys) }
         let root = folder ?? ""
         arrivals.withLock { arrivals in
             arrivals.active = true

@@ -3,38 +3,39 @@ import POSIX
 import PTP
 
 /// How a card served from a folder follows the folder: quick refreshes before listings, the watcher's full
-/// ones, and how a scan is applied to the tree (one at a time, under `scanLock`).
+/// ones, and how a scan is applied to the tree (one at a time, each in the scan turn).
 extension Card {
     /// Re-reads the served folder and reports what changed as events. In-memory cards never change
     /// behind our back. A quick refresh (`full: false`, before each listing) re-reads only the folders
     /// whose modification time changed — one stat per folder instead of one per file; a full one (the
     /// background watcher) also notices files that grew in place. Returns the handles added and removed.
     ///
-    /// Refreshes run one at a time, each scanning and applying under `scanLock` (the watcher's and the
+    /// Refreshes run one at a time, each scanning and applying in `scanTurn` (the watcher's and the
     /// quick ones before listings alike): a scan made before a change is never applied after one that saw
     /// it, so a file cannot be removed by a stale scan and come back under a new handle. The events go out
     /// after, outside it, so a subscriber that lists the card in return cannot deadlock with it.
     ///
     /// A background refresh (the watcher's, at the lowest priority) gives up as soon as another refresh
-    /// waits for `scanLock`: a session's listing never waits behind a scan of 100,000 files, which on a
+    /// waits for the scan turn: a session's listing never waits behind a scan of 100,000 files, which on a
     /// loaded machine can take seconds at that priority. It then applies nothing and says so (nil).
     @discardableResult
     public func refresh(full: Bool = true) -> (added: [UInt32], removed: [UInt32]) {
         guard rootFD >= 0 else { return ([], []) }
-        return publish(withScanLock { scanAndApply(full: full, shouldStop: { false })! })
+        return publish(withScanTurn { scanAndApply(full: full, shouldStop: { false })! })
     }
 
-    /// Runs `body` under `scanLock`, making a background scan that holds it give up first.
-    func withScanLock<T>(_ body: () throws -> T) rethrows -> T {
-        let waiting = lock.withLock {
-            refreshesWaiting += 1
-            return waitingForScanForTesting
+    /// Runs `body` in the scan turn, making a background scan that holds it give up first. `body` runs
+    /// holding `scanTurn` only: it may take `state` and `arrivals`, and must send no event.
+    func withScanTurn<T: Sendable, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        let waiting = state.withLock {
+            $0.refreshesWaiting += 1
+            return $0.waitingForScanForTesting
         }
         waiting?()
-        scanLock.lock()
-        lock.withLock { refreshesWaiting -= 1 }
-        defer { scanLock.unlock() }
-        return try body()
+        return try scanTurn.withLock { _ throws(E) -> T in
+            state.withLock { $0.refreshesWaiting -= 1 }
+            return try body()
+        }
     }
 
     /// The watcher's refresh: a full one (or a quick one, when a file was closed) that yields to any other
@@ -42,13 +43,13 @@ extension Card {
     @discardableResult
     func backgroundRefresh(full: Bool = true) -> (added: [UInt32], removed: [UInt32])? {
         guard rootFD >= 0 else { return ([], []) }
-        let result = scanLock.withLock {
-            scanAndApply(full: full, shouldStop: { [self] in lock.withLock { refreshesWaiting > 0 } })
+        let result = scanTurn.withLock { _ in
+            scanAndApply(full: full, shouldStop: { [state] in state.withLock { $0.refreshesWaiting > 0 } })
         }
         return result.map(publish)
     }
 
-    /// Publishes a refresh's changes, outside `scanLock`.
+    /// Publishes a refresh's changes, out of the scan turn.
     func publish(_ changes: (added: [UInt32], removed: [UInt32], changed: [UInt32])) -> (added: [UInt32], removed: [UInt32]) {
         let (added, removed, changed) = changes
         for h in removed { publish(PTPEvent(.objectRemoved, parameters: [h])) }
@@ -57,7 +58,7 @@ extension Card {
         return (added, removed)
     }
 
-    /// One refresh's scan of the folder and its changes to the tree (`scanLock` held).
+    /// One refresh's scan of the folder and its changes to the tree (in the scan turn).
     func scanAndApply(full: Bool, shouldStop: () -> Bool) -> (added: [UInt32], removed: [UInt32], changed: [UInt32])? {
         // Each folder's entries, nil for one unchanged since the last scan (its entries are taken from the
         // tree only if something else changed: a quick refresh of an unchanged card of 100,000 files then
@@ -75,9 +76,9 @@ extension Card {
             stamps[dir] = stamp
             let entries: [CardFileSystem.Entry]?
             let subfolders: [String]
-            if !full, let unchanged = lock.withLock({ () -> [String]? in
-                guard directoryStamps[dir] == stamp else { return nil }
-                return subfolderNamesLocked(inFolder: dir)
+            if !full, let unchanged = state.withLock({ state -> [String]? in
+                guard state.directoryStamps[dir] == stamp else { return nil }
+                return state.subfolderNames(inFolder: dir)
             }) {
                 CardFileSystem.closeFile(fd)
                 entries = nil
@@ -93,7 +94,7 @@ extension Card {
                 for name in subfolders { queue.append((dir.isEmpty ? name : dir + "/" + name, depth + 1)) }
             }
         }
-        lock.withLock { afterScanForTesting }?()
+        state.withLock { $0.afterScanForTesting }?()
         if shouldStop() { return nil }
         // What inotify said up to now covers every file the listing above saw: a file found open for
         // writing is held back (see `CardArrivals`).
@@ -101,7 +102,7 @@ extension Card {
         let holding = arrivals.withLock { $0.active }
         let listedFolders = Array(stamps.keys)
         // Nothing moved since the last look: the common case before each listing.
-        if !anyFolderChanged && lock.withLock({ Set(directoryStamps.keys) == Set(stamps.keys) }) {
+        if !anyFolderChanged && state.withLock({ Set($0.directoryStamps.keys) == Set(stamps.keys) }) {
             if holding { arrivals.withLock { $0.watch(listedFolders, root: folder ?? "") } }
             return ([], [], [])
         }
@@ -109,7 +110,7 @@ extension Card {
         // Paths in the order found: a folder always before what it holds.
         var order: [String] = []
         for (dir, read) in listed {
-            guard let entries = read ?? lock.withLock({ entriesLocked(inFolder: dir) }) else { continue }
+            guard let entries = read ?? state.withLock({ $0.entries(inFolder: dir) }) else { continue }
             seen.reserveCapacity(seen.count + entries.count)
             for entry in entries {
                 let path = dir.isEmpty ? entry.name : dir + "/" + entry.name
@@ -123,18 +124,21 @@ extension Card {
         var touchedParents = Set<UInt32>()
         var heldBack: [String] = []
         let now = monotonicSeconds()
-        lock.withLock {
-            for (path, handle) in handleByPath where seen[path] == nil && diskHandles.contains(handle) {
-                removeLocked(handle)
+        // `arrivals` is taken inside `state` here (the lock order `Card.state` gives).
+        state.withLock { state in
+            for (path, handle) in state.handleByPath where seen[path] == nil && state.diskHandles.contains(handle) {
+                state.remove(handle)
                 removed.append(handle)
             }
             for path in order {
                 let entry = seen[path]!
-                if let existing = handleByPath[path] {
-                    if var o = objects[existing], !entry.isDirectory, o.size != entry.size || o.modified != entry.modified {
+                if let existing = state.handleByPath[path] {
+                    if var o = state.objects[existing], !entry.isDirectory,
+                        o.size != entry.size || o.modified != entry.modified
+                    {
                         o.size = entry.size
                         o.modified = entry.modified
-                        objects[existing] = o
+                        state.objects[existing] = o
                         changed.append(existing)
                     }
                     continue
@@ -148,57 +152,32 @@ extension Card {
                     stamps[parentPath] = nil
                     continue
                 }
-                let parent = parentPath.isEmpty ? 0 : (handleByPath[parentPath] ?? 0)
-                let handle = insertLocked(
+                let parent = parentPath.isEmpty ? 0 : (state.handleByPath[parentPath] ?? 0)
+                let handle = state.insert(
                     path: path, name: entry.name, parent: parent,
                     content: entry.isDirectory ? .folder : .file(relativePath: path),
                     size: entry.isDirectory ? 0 : entry.size, modified: entry.modified, keepOrder: false)
                 touchedParents.insert(parent)
-                diskHandles.insert(handle)
-                if entry.isDirectory { diskFolders.insert(handle) }
+                state.diskHandles.insert(handle)
+                if entry.isDirectory { state.diskFolders.insert(handle) }
                 added.append(handle)
             }
-            sortChildrenLocked(touchedParents)
-            directoryStamps = stamps
+            state.sortChildren(touchedParents)
+            state.directoryStamps = stamps
             if holding {
+                let inTree = state.handleByPath
                 arrivals.withLock {
-                    $0.forget { handleByPath[$0] != nil }
+                    $0.forget { inTree[$0] != nil }
                     $0.watch(listedFolders, root: folder ?? "")
                 }
             }
         }
-        if holding, let hook = lock.withLock({ heldBackForTesting }) { heldBack.forEach(hook) }
+        if holding, let hook = state.withLock({ $0.heldBackForTesting }) {
+            for path in heldBack { hook(path) }
+        }
         return (added, removed, changed)
     }
-    func setWaitingForScanForTesting(_ hook: (@Sendable () -> Void)?) { lock.withLock { waitingForScanForTesting = hook } }
-    func setAfterScanForTesting(_ hook: (@Sendable () -> Void)?) { lock.withLock { afterScanForTesting = hook } }
-    func setHeldBackForTesting(_ hook: (@Sendable (String) -> Void)?) { lock.withLock { heldBackForTesting = hook } }
-
-    /// What a folder held at the last scan, as directory entries (lock held); nil when unknown.
-    func entriesLocked(inFolder path: String) -> [CardFileSystem.Entry]? {
-        scannedChildrenLocked(ofFolder: path)?.map {
-            CardFileSystem.Entry(name: $0.name, isDirectory: $0.isFolder, size: $0.size, modified: $0.modified)
-        }
-    }
-
-    /// The names of the folders a folder held at the last scan (lock held); nil when unknown.
-    func subfolderNamesLocked(inFolder path: String) -> [String]? {
-        // From the few folders rather than the folder's files: a quick refresh of a folder of 100,000
-        // files then costs nothing per file.
-        guard let handle = folderHandleLocked(path), handle == 0 || diskFolders.contains(handle) else { return nil }
-        return diskFolders.compactMap { objects[$0].flatMap { $0.parent == handle && $0.isFolder ? $0 : nil } }
-            .sorted { $0.name < $1.name }.map(\.name)
-    }
-
-    /// The objects found on disk in a folder at the last scan (lock held; not the card's own writes in
-    /// progress); nil when the folder is unknown.
-    func scannedChildrenLocked(ofFolder path: String) -> [CardObject]? {
-        guard let handle = folderHandleLocked(path) else { return nil }
-        return (children[handle] ?? []).compactMap { h in diskHandles.contains(h) ? objects[h] : nil }
-    }
-
-    /// The handle of the folder at `path` (0 for the top of the card; lock held); nil when unknown.
-    func folderHandleLocked(_ path: String) -> UInt32? {
-        path.isEmpty ? 0 : handleByPath[path]
-    }
+    func setWaitingForScanForTesting(_ hook: (@Sendable () -> Void)?) { state.withLock { $0.waitingForScanForTesting = hook } }
+    func setAfterScanForTesting(_ hook: (@Sendable () -> Void)?) { state.withLock { $0.afterScanForTesting = hook } }
+    func setHeldBackForTesting(_ hook: (@Sendable (String) -> Void)?) { state.withLock { $0.heldBackForTesting = hook } }
 }

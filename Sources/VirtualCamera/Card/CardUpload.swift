@@ -84,10 +84,11 @@ extension Card {
         guard let name = Self.sanitizedName(raw) else { throw CardError.badName(raw) }
         try refuseExisting(name, in: parent)
         let path = folderPath.isEmpty ? name : folderPath + "/" + name
-        return try withScanLock {
+        let written = try withScanTurn {
             try CardFileSystem.makeNewDirectory(rootFD, path)
             return recordWritten(path: path, handle: reserveHandle(), isFolder: true, size: 0, modified: Date())
         }
+        return announceWritten(written)
     }
 
     /// Where SendObject's bytes go: a hidden part file beside the destination, renamed only when whole.
@@ -148,12 +149,13 @@ public final class UploadSink: DataSink {
         }
         try CardFileSystem.syncAndClose(fd, what: pending.path)
         fd = -1
-        return try card.withScanLock {
+        let written = try card.withScanTurn {
             try CardFileSystem.linkNew(folderFD, from: partName, to: pending.name)
             CardFileSystem.unlink(folderFD, partName)
             return card.recordWritten(
                 path: pending.path, handle: pending.handle, isFolder: false, size: received, modified: Date())
         }
+        return card.announceWritten(written)
     }
 
     /// Drops the part file (a failed or cancelled send). Safe to call more than once.

@@ -4,7 +4,7 @@ import POSIX
 import PTP
 
 /// One initiator's session with the virtual camera: reads commands, answers each, forwards card events.
-final class ResponderSession: @unchecked Sendable {
+final class ResponderSession {
     let camera: VirtualCamera
     let transport: ResponderTransport
     let thumbnails: ThumbnailCache

@@ -4,7 +4,7 @@ import PTP
 
 /// A PTP camera in software: answers a PTP initiator over any `ResponderTransport` from a `Card`.
 /// One `VirtualCamera` serves any number of sessions, one per connection, each on its caller's thread.
-public final class VirtualCamera: @unchecked Sendable {
+public final class VirtualCamera: Sendable {
     public struct Identity: Sendable {
         public var manufacturer = "mediashell"
         public var model = "Virtual Camera"

@@ -131,6 +131,8 @@ final class ImportBatch {
         text += "\(s.failed) failed; \(HumanReadable.size(s.bytes)) in "
         text += s.seconds < 60 ? String(format: "%.1f s", s.seconds) : HumanReadable.duration(seconds: s.seconds)
         if s.seconds > 0.05 && s.bytes > 0 { text += " (\(HumanReadable.rate(bytesPerSecond: Double(s.bytes) / s.seconds)))" }
+        // Where each destination's checksums went: `cd` there and `xxhsum -c NAME` checks every copy.
+        for manifest in s.manifests { text += "; checksums in \(SafeText.display(manifest))" }
         if s.deleted > 0 { text += "; \(s.deleted) deleted from the camera" }
         if s.shift != 0 { text += "; capture times shifted by \(ShiftText.format(s.shift))" }
         if s.datesSetAside > 0 {

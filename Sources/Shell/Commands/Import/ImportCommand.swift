@@ -109,6 +109,7 @@ struct ImportCommand: ShellCommand {
         let groups = CardSelection.groups(for: files, in: catalog)
         var runOptions = ImportRun.Options()
         runOptions.deleteAfter = invocation.has(.deleteAfter)
+        runOptions.writesManifest = true
         if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = TransferPacer.chunkSize(forLimit: limit) }
         let firstRequest = runOptions.chunkSize
         let mains = groups.map(\.main).filter { ledgers.entry(for: $0) == nil || options.again }
