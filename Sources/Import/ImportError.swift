@@ -16,6 +16,9 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
     case appeared(path: String)
     /// A local file operation failed: the call, the file and the errno (its category says which kind).
     case local(SystemError)
+    /// A copy read back from the disk did not give the checksum its bytes had as they arrived; it was
+    /// renamed `keptAs` (a name that says so), and is not recorded.
+    case copyReadBackWrong(path: String, keptAs: String, expected: String, found: String)
 
     public var description: String {
         switch self {
@@ -29,6 +32,8 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
                 + "\(ByteCount.text(available)) is free"
         case .appeared(let path): "\(path) appeared during the import"
         case .local(let error): error.description
+        case .copyReadBackWrong(let path, let keptAs, let expected, let found):
+            "the copy at \(path) read back from the disk wrong (\(found), written as \(expected)); kept as \(keptAs)"
         }
     }
 
@@ -37,6 +42,7 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
         case .corruptLedger, .notEnoughSpace: .localIO
         case .local(let error): error.category
         case .appeared: .alreadyExists
+        case .copyReadBackWrong: .localIO
         case .ledgerBusy: .busy
         case .badPattern: .invalidRequest
         }

@@ -78,6 +78,28 @@ extension LocalDisk {
         }
     }
 
+    /// Reads a file as the disk holds it rather than as the page cache remembers it: its cached pages are
+    /// dropped first (posix_fadvise DONTNEED, which drops clean pages: sync the file before), then it is
+    /// read in order, chunk by chunk, into `body` (and dropped again behind, so a read-back of a card's worth
+    /// of files does not push everything else out of memory). Returns the number of bytes read.
+    @discardableResult
+    public static func readFromDisk(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(SystemError) -> UInt64 {
+        let fd = try systemCall("open", path: path) { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        defer { close(fd) }
+        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
+        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+        var buffer = [UInt8](repeating: 0, count: 4 << 20)
+        var total: UInt64 = 0
+        while true {
+            let n = try systemCall("read", path: path) { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            if n == 0 { break }
+            buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            _ = posix_fadvise(fd, off_t(total), off_t(n), POSIX_FADV_DONTNEED)
+            total += UInt64(n)
+        }
+        return total
+    }
+
     /// Reads a whole small file (a ledger); nil when there is none. One larger than `limit` is an error
     /// (EFBIG).
     public static func readWhole(_ path: String, limit: Int) throws(SystemError) -> [UInt8]? {

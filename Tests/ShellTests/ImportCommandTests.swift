@@ -134,6 +134,17 @@ import VirtualCamera
         #expect(output.lines.last?.hasSuffix("; 2 deleted from the camera") == true)
     }
 
+    /// `--verify` takes none, written or read-back; none computes no checksum, so there is no manifest.
+    @Test func verifyTakesItsThreeWordsAndNoneWritesNoManifest() throws {
+        #expect(run("import --verify sometimes --to \(pictures)") == .failure)
+        #expect(output.errors.last?.contains("must be none or written or read-back") == true, "\(output.errors)")
+        #expect(run("import --verify none --to \(pictures) DCIM/101MEDIA") == .success, "\(output.errors)")
+        #expect(output.lines.last?.contains("checksums in") == false, "\(output.lines)")
+        #expect(localFiles().count == 2)
+        #expect(run("import --verify read-back --to \(pictures) DCIM/100MEDIA") == .success, "\(output.errors)")
+        #expect(output.lines.last?.contains("checksums in \(pictures)/mediashell-import-") == true, "\(output.lines)")
+    }
+
     @Test func findLsRAndDuFilterAndCountWhatIsNew() throws {
         #expect(run("find --kind video /DCIM") == .success, "\(output.errors)")
         #expect(output.lines == [

@@ -5,6 +5,18 @@ import MediaManager
 import POSIX
 import PTP
 
+/// How a copy is proven before the ledger records it (and before `--delete-after` deletes the camera's).
+public enum CopyVerification: String, Sendable, CaseIterable {
+    /// No checksum at all: the copy is trusted once written, synced and of the right size.
+    case none
+    /// The checksum of the bytes as they arrived is recorded (ledger, manifest); the copy is trusted once
+    /// written, synced and of the right size.
+    case written
+    /// As `written`, and each copy is then read back from the disk (its cached pages dropped first) and
+    /// must give that checksum.
+    case readBack = "read-back"
+}
+
 /// Carries out an import plan: downloads each file through its `.part` (continuing what an interrupted
 /// run left), gives it the capture time as its modification time, and commits files in groups: one
 /// filesystem sync, the renames, a second sync, the ledger written, and only then (with `deleteAfter`)
@@ -20,6 +32,11 @@ public struct ImportRun {
         /// Writes the checksums of the files written into a manifest at the destination's root
         /// (`ImportManifest`): `import` does, a tethered shot's fetch does not.
         public var writesManifest = false
+        /// How a copy is proven (`--verify`).
+        public var verification = CopyVerification.written
+        /// Called with each copy once it is synced under its name, before it is read back: a test
+        /// corrupts one there, as a drive that lies would.
+        public var beforeReadBackForTesting: (@Sendable (String) -> Void)?
         public init() {}
     }
 
@@ -94,15 +111,15 @@ public struct ImportRun {
                     LocalDisk.syncFilesystem(containing: folder)
                 }
             }
-            var committed: [(ImportItem, UInt64, UInt64)] = []
+            var committed: [(ImportItem, UInt64, UInt64, Checksum?)] = []
             for (item, part, hash) in pending {
                 do {
                     let outcome = try part.commit()
                     if case .downloaded(_, let bytes, let from) = outcome {
-                        committed.append((item, bytes, from))
-                        if let hash { manifest?.add(item.destination, hash) }
+                        committed.append((item, bytes, from, hash))
+                    } else {
+                        toRecord.append((item.file, entry(for: item, hash: hash)))
                     }
-                    toRecord.append((item.file, entry(for: item, hash: hash)))
                 } catch {
                     summary.failed += 1
                     event?(.failed(item, error))
@@ -113,6 +130,26 @@ public struct ImportRun {
                     LocalDisk.syncFilesystem(containing: folder)
                 }
             }
+            // Each copy read back from the disk where asked: one that does not give the checksum its bytes
+            // had as they arrived is set aside, not recorded, never deleted from the camera.
+            if options.verification == .readBack {
+                committed = committed.filter { item, _, _, hash in
+                    guard let hash else { return true }
+                    options.beforeReadBackForTesting?(item.destination)
+                    do {
+                        try Self.readBack(item.destination, expecting: hash)
+                        return true
+                    } catch {
+                        summary.failed += 1
+                        event?(.failed(item, error))
+                        return false
+                    }
+                }
+            }
+            for (item, _, _, hash) in committed {
+                if let hash { manifest?.add(item.destination, hash) }
+                toRecord.append((item.file, entry(for: item, hash: hash)))
+            }
             pending = []
             pendingBytes = 0
             // The manifest before the ledger: a file the ledger records is in the manifest too.
@@ -122,7 +159,7 @@ public struct ImportRun {
                 try ledgers.record(toRecord, sequence: seq)
             }
             toRecord = []
-            for (item, bytes, from) in committed {
+            for (item, bytes, from, _) in committed {
                 summary.fetched += 1
                 if item.renamed { summary.renamed += 1 }
                 event?(.fetched(item, bytes: bytes, resumedFrom: from))
@@ -181,11 +218,13 @@ public struct ImportRun {
                 // The first bytes in hand replace what the `.part` kept, when they reach further.
                 let fromFirstBytes = job.startsFromFirstBytes(kept: kept)
                 let resumeAt = fromFirstBytes ? 0 : kept
-                let hash = try Self.hashOfPart(job, bytes: resumeAt)
-                if fromFirstBytes { hash.update(firstBytes) }
+                // No checksum at all with `--verify none`.
+                let hash = options.verification == .none ? nil : try Self.hashOfPart(job, bytes: resumeAt)
+                if fromFirstBytes { hash?.update(firstBytes) }
                 let transferred = try job.transfer(
                     read: { offset, count, sink in
-                        try session.camera.read(item.file, offset: offset, count: count, into: HashingSink(sink, hash: hash))
+                        try session.camera.read(
+                            item.file, offset: offset, count: count, into: hash.map { HashingSink(sink, hash: $0) } ?? sink)
                     },
                     cancellation: cancellation,
                     progress: { p in
@@ -207,7 +246,7 @@ public struct ImportRun {
                     let instant = time.instant(assuming: plan.placer.options.timeZone)
                     try ImportError.onDisk { try LocalDisk.setModificationTime(part.partPath, to: instant.timeIntervalSince1970) }
                 }
-                return (part, hash.checksum())
+                return (part, hash?.checksum())
             }
             switch result {
             case .success(let (part, hash)):
@@ -377,6 +416,20 @@ public struct ImportRun {
         let hash = algorithm.makeHasher()
         if bytes > 0 { try ImportError.onDisk { try LocalDisk.readPrefix(job.partPath, count: bytes) { hash.update($0) } } }
         return hash
+    }
+
+    /// Reads a synced copy back from the disk (not the page cache) and compares its checksum with the one
+    /// its bytes had as they arrived; on a mismatch the copy is renamed `NAME.verify-failed` (replacing an
+    /// older one) and `copyReadBackWrong` thrown.
+    static func readBack(_ path: String, expecting expected: Checksum) throws {
+        let hash = expected.algorithm.makeHasher()
+        _ = try ImportError.onDisk { try LocalDisk.readFromDisk(path) { hash.update($0) } }
+        let found = hash.hexDigest()
+        guard found != expected.hex else { return }
+        let aside = path + ".verify-failed"
+        try ImportError.onDisk { try LocalDisk.rename(path, to: aside) }
+        throw ImportError.copyReadBackWrong(
+            path: path, keptAs: aside, expected: expected.description, found: Checksum(expected.algorithm, hex: found).description)
     }
 
     /// One folder per filesystem among `folders`, so that a group is synced once per disk.

@@ -50,6 +50,7 @@ enum ErrorWords {
         case .notEnoughSpace: return error.description + " (use --force to start anyway)"
         case .local(let failure): return LocalFailureWords.sentence(for: failure)
         case .badPattern, .appeared: return error.description
+        case .copyReadBackWrong: return error.description + "; it is not recorded, so the next 'import' brings it again"
         }
     }
 

@@ -15,6 +15,7 @@ extension OptionName {
     static let noProxies: OptionName = "no-proxies"
     static let shift: OptionName = "shift"
     static let timeZone: OptionName = "tz"
+    static let verify: OptionName = "verify"
 }
 
 /// import: brings the card's new photos and videos home, sorted into folders by capture date, each once.
@@ -34,6 +35,8 @@ struct ImportCommand: ShellCommand {
             OptionSpec(.noProxies, long: "no-proxies", "leave .LRF proxy videos on the card"),
             OptionSpec(.deleteAfter, long: "delete-after", "delete each file from the camera once it is safely home"),
             OptionSpec(.force, long: "force", "replace different files; skip the free-space check"),
+            OptionSpec(.verify, long: "verify", value: ArgumentSpec("HOW", .choice(CopyVerification.allCases.map(\.rawValue))),
+                "none, written (the default) or read-back (the default with --delete-after): how each copy is proven"),
             OptionSpec(.shift, long: "shift", value: ArgumentSpec("DURATION", .text),
                 "add DURATION (+3h02m, -1h, +1d) to every capture time: a camera whose clock was wrong"),
             OptionSpec(.timeZone, long: "tz", value: ArgumentSpec("ZONE", .text),
@@ -53,7 +56,12 @@ struct ImportCommand: ShellCommand {
             modification time. Ctrl-C keeps the file in progress as NAME.part: 'import' again finishes what is \
             left, nothing twice. Refused when the destination has too little room, unless --force. The card's file list is read \
             afresh first, so files added since (a card reader, a camera that reports nothing) are seen. \
-            'import &' runs it as a job ('jobs', 'wait', 'kill %N', 'fg') while other commands go on.
+            'import &' runs it as a job ('jobs', 'wait', 'kill %N', 'fg') while other commands go on. \
+            Each file's XXH3-128 checksum is computed as its bytes arrive, recorded in the ledger and in a \
+            manifest at the destination's root (mediashell-import-DATE_TIME.xxh128: 'cd' there and \
+            'xxhsum -c' it). --verify read-back reads each copy back from the disk, not the memory's cache, \
+            and compares: a copy that differs is kept as NAME.verify-failed, is not recorded and is never \
+            deleted from the camera; --verify none computes no checksum.
             """,
         sections: [
             HelpSection("PATTERN tokens", [
@@ -110,6 +118,9 @@ struct ImportCommand: ShellCommand {
         var runOptions = ImportRun.Options()
         runOptions.deleteAfter = invocation.has(.deleteAfter)
         runOptions.writesManifest = true
+        // A file is deleted from the camera only once its copy is proven: read back, unless asked otherwise.
+        runOptions.verification = invocation.value(of: .verify).flatMap { CopyVerification(rawValue: $0.text) }
+            ?? (runOptions.deleteAfter ? .readBack : .written)
         if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = TransferPacer.chunkSize(forLimit: limit) }
         let firstRequest = runOptions.chunkSize
         let mains = groups.map(\.main).filter { ledgers.entry(for: $0) == nil || options.again }
