@@ -76,6 +76,7 @@ func milliseconds(_ timeout: TimeInterval) -> UInt32 {
 
 /// A libusb context. Devices and handles keep it alive; `libusb_exit` runs when the last one goes.
 final class LibUSBContext: @unchecked Sendable {
+    // Safe because it only wraps a C handle that libusb lets any thread use; nothing of its own changes.
     let raw: OpaquePointer
 
     private init(raw: OpaquePointer) { self.raw = raw }
@@ -183,6 +184,7 @@ final class LibUSBDeviceList {
 
 /// An open device (`libusb_device_handle`), closed in deinit.
 final class LibUSBDeviceHandle: @unchecked Sendable {
+    // Safe because it only wraps a C handle that libusb lets any thread use; nothing of its own changes.
     let context: LibUSBContext
     let raw: OpaquePointer
 

@@ -193,6 +193,16 @@ import Testing
             #expect(byDay[day, default: []].sorted() == expected.filter { $0.day == day }.map(\.name).sorted(), "\(url) find \(day): \(byDay)")
         }
 
+        // fetch: each file carries its capture time as its modification time (read from the file once it came).
+        let fetched = home.path + "/fetched"
+        let fetch = try shell(url, "cd DCIM/100MEDIA; fetch -o \(fetched) *", home: home)
+        #expect(fetch.status == 0, "\(url): \(fetch.stderr)")
+        for file in expected {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: fetched + "/" + file.name)
+            let mtime = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? .nan
+            #expect(abs(mtime - file.instant) < 1, "\(url) fetch: \(file.name) mtime \(mtime), expected \(file.instant) for \(file)")
+        }
+
         // import: each file under the day it was shot, its mtime the capture time to the second, the
         // ledger keeping the time; then nothing new.
         let pictures = home.path + "/pictures"
@@ -273,6 +283,13 @@ import Testing
             #expect(abs(mtime - shifted.instant) < 1, "\(path): mtime \(mtime), expected \(shifted.instant) for \(shifted)")
         }
         #expect(FileManager.default.fileExists(atPath: pictures + "/2024-06-17/IMG_0007.JPG"))
+
+        // The same correction as this camera's own setting, kept in its ledger: later imports use it.
+        let saved = try Self.shell(url, "set time-shift +3h; set time-shift", home: home)
+        #expect(saved.stdout.contains("time-shift +3h (this camera's"), "\(saved.stdout) \(saved.stderr)")
+        let again = try Self.shell(url, "import --again --to \(pictures)-again/%Y-%m-%d", home: home)
+        #expect(again.stdout.contains("capture times shifted by +3h"), "\(again.stdout)")
+        #expect(FileManager.default.fileExists(atPath: pictures + "-again/2024-06-17/IMG_0007.JPG"))
     }
 
     static func clock(_ wall: Double) -> String {

@@ -106,3 +106,37 @@ import Testing
         #expect(header.movieHeaderTime(besides: asUTC, zone: kolkata)?.zone == .utc)
     }
 }
+
+/// A photo's dates from one small read of its start (IFD0 and the Exif sub-IFD come before the thumbnail);
+/// the whole header read when they do not fit it; the same answer either way.
+@Suite struct ExifDatesReadTests {
+    let tiff = TIFFBuilder(bigEndian: false)
+
+    func photo(padding: Int) -> [UInt8] {
+        let exif = tiff.build(
+            ifd0: [tiff.ascii(0x0110, "FC3582")],
+            exif: [
+                tiff.ascii(0x9003, "2024:05:01 10:20:30"), tiff.ascii(0x9291, "25"), tiff.ascii(0x9011, "+02:00"),
+            ], ifd1: [tiff.short(0x0103, 6)], thumbnail: [UInt8](repeating: 0xAB, count: 20_000))
+        return SyntheticJPEG.file(exif: exif, before: SyntheticJPEG.segment(0xE2, [UInt8](repeating: 0, count: padding)))
+    }
+
+    @Test func theDatesComeFromTheFirstRead() throws {
+        let source = CountingByteSource(MemoryByteSource(photo(padding: 10)))
+        let exif = try #require(try JPEGReader().exifDates(from: source))
+        #expect(source.readCount == 1 && source.bytesRead <= 4096, "\(source.readCount) reads, \(source.bytesRead) bytes")
+        #expect(exif.captureTime?.text == "2024-05-01T10:20:30.25+02:00")
+    }
+
+    @Test func dateBeyondTheFirstReadAreReadWhole() throws {
+        // 5,000 bytes of another segment first: the EXIF starts past the first read.
+        let source = CountingByteSource(MemoryByteSource(photo(padding: 5_000)))
+        let exif = try #require(try JPEGReader().exifDates(from: source))
+        #expect(exif.captureTime?.text == "2024-05-01T10:20:30.25+02:00")
+        #expect(exif.model == "FC3582")
+        // A photo without EXIF is known as such from the first read.
+        let plain = CountingByteSource(MemoryByteSource(SyntheticJPEG.file()))
+        #expect(try JPEGReader().exifDates(from: plain) == nil)
+        #expect(plain.readCount == 1)
+    }
+}

@@ -46,6 +46,12 @@ public final class CameraLedgers: Sendable {
         ledger(for: file).entry(for: ObjectIdentity(name: file.name, size: file.size, captured: file.captureDate))
     }
 
+    /// The camera's time shift (`set time-shift`), in seconds; nil when none was set.
+    public var shift: Double? { all.lazy.compactMap(\.shift).first }
+
+    /// Sets (nil or 0: clears) the camera's time shift, in each of its ledgers.
+    public func saveShift(_ seconds: Double?) throws { for ledger in all { try ledger.saveShift(seconds) } }
+
     /// The highest sequence number any of them handed out.
     public var sequence: Int { all.map(\.sequence).max() ?? 0 }
 

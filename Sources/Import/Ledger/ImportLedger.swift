@@ -43,6 +43,14 @@ public final class ImportLedger: Sendable {
     /// The last sequence number handed out (`%n` in patterns continues from it).
     public var sequence: Int { state.withLock { $0.document.sequence } }
 
+    /// This camera's time shift (`set time-shift`), in seconds; nil when none was set.
+    public var shift: Double? { state.withLock { $0.document.shift } }
+
+    /// Sets (or, with nil or 0, clears) this camera's time shift, written durably as `record` writes.
+    public func saveShift(_ seconds: Double?) throws {
+        try update { $0.shift = seconds == 0 ? nil : seconds }
+    }
+
     /// The entry for an object, if it was imported.
     public func entry(for identity: ObjectIdentity) -> LedgerEntry? {
         state.withLock { state in state.known[identity].map { state.document.entries[$0] } }
@@ -54,10 +62,12 @@ public final class ImportLedger: Sendable {
     /// merging with whatever another process recorded meanwhile, and writes the file durably.
     public func record(_ newEntries: [LedgerEntry], sequence: Int? = nil) throws {
         guard !newEntries.isEmpty || sequence != nil else { return }
-        try ImportError.onDisk { try LocalDisk.makeDirectory(LocalDisk.parentFolder(of: path)) }
-        guard let fd = try ImportError.onDisk({ try LocalDisk.lock(path + ".lock", wait: true) }) else { return }
-        defer { LocalDisk.unlock(fd) }
-        var latest = try Self.load(path, cameraKey: cameraKey) ?? LedgerDocument(camera: cameraKey)
+        try update { latest in
+            Self.merge(newEntries, sequence: sequence, into: &latest)
+        }
+    }
+
+    static func merge(_ newEntries: [LedgerEntry], sequence: Int?, into latest: inout LedgerDocument) {
         var index: [ObjectIdentity: Int] = [:]
         for (i, e) in latest.entries.enumerated() { index[e.identity] = i }
         for e in newEntries {
@@ -69,6 +79,15 @@ public final class ImportLedger: Sendable {
             }
         }
         if let sequence { latest.sequence = max(latest.sequence, sequence) }
+    }
+
+    /// Changes the ledger under its lock: the file re-read, `change` applied, the file replaced durably.
+    private func update(_ change: (inout LedgerDocument) -> Void) throws {
+        try ImportError.onDisk { try LocalDisk.makeDirectory(LocalDisk.parentFolder(of: path)) }
+        guard let fd = try ImportError.onDisk({ try LocalDisk.lock(path + ".lock", wait: true) }) else { return }
+        defer { LocalDisk.unlock(fd) }
+        var latest = try Self.load(path, cameraKey: cameraKey) ?? LedgerDocument(camera: cameraKey)
+        change(&latest)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let bytes: [UInt8]

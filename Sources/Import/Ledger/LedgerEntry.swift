@@ -105,6 +105,8 @@ struct LedgerDocument: Codable, Sendable {
     var version: Int
     var camera: String
     var sequence: Int
+    /// This camera's time shift in seconds (`set time-shift`): added to every capture time it gives.
+    var shift: Double?
     var entries: [LedgerEntry]
 
     init(camera: String) {

@@ -9,6 +9,9 @@ struct ExifParser {
     /// Where `tiff[0]` sits in the file.
     let fileOffset: UInt64
     private var bigEndian = false
+    /// Only the dates: IFD1 (the thumbnail) and the camera's make and model are left out, so that a block
+    /// cut short after its first IFDs (the start of a file read for its date) still parses.
+    var datesOnly = false
 
     private enum Tag {
         static let make: UInt16 = 0x010F
@@ -59,13 +62,19 @@ struct ExifParser {
             let (exif, _) = try readIFD(at: exifOffset, name: "the Exif sub-IFD")
             dateTimeOriginal = try exif[Tag.dateTimeOriginal].flatMap(string)
             // Beside the date, and never a reason to lose it: a malformed one is left out.
-            subSecTimeOriginal = (try? exif[Tag.subSecTimeOriginal].flatMap(string)) ?? nil
-            offsetTimeOriginal = (try? exif[Tag.offsetTimeOriginal].flatMap(string)) ?? nil
+            // (In a block cut short, one beyond it is an error: the caller reads the whole block then.)
+            if datesOnly {
+                subSecTimeOriginal = try exif[Tag.subSecTimeOriginal].flatMap(string)
+                offsetTimeOriginal = try exif[Tag.offsetTimeOriginal].flatMap(string)
+            } else {
+                subSecTimeOriginal = (try? exif[Tag.subSecTimeOriginal].flatMap(string)) ?? nil
+                offsetTimeOriginal = (try? exif[Tag.offsetTimeOriginal].flatMap(string)) ?? nil
+            }
         }
 
         var thumbnail: [UInt8]?
         var thumbnailRange: Range<UInt64>?
-        if ifd1Offset != 0 {
+        if ifd1Offset != 0, !datesOnly {
             guard ifd1Offset != ifd0Offset else { throw malformed("has an IFD1 that points back at IFD0") }
             let (ifd1, _) = try readIFD(at: ifd1Offset, name: "IFD1")
             if let start = ifd1[Tag.thumbnailOffset], let length = ifd1[Tag.thumbnailLength] {
@@ -84,8 +93,8 @@ struct ExifParser {
         }
         return ExifInfo(
             byteOrder: bigEndian ? .bigEndian : .littleEndian,
-            make: try ifd0[Tag.make].flatMap(string),
-            model: try ifd0[Tag.model].flatMap(string),
+            make: datesOnly ? nil : try ifd0[Tag.make].flatMap(string),
+            model: datesOnly ? nil : try ifd0[Tag.model].flatMap(string),
             orientation: orientation,
             dateTime: try ifd0[Tag.dateTime].flatMap(string),
             dateTimeOriginal: dateTimeOriginal,

@@ -94,6 +94,49 @@ public struct JPEGReader: Sendable {
         }
     }
 
+    /// The EXIF of the JPEG in `source` for its dates, from one read of its first `firstRead` bytes: IFD0
+    /// and the Exif sub-IFD, where the dates are, come before the thumbnail in the files cameras write.
+    /// When they are not all there, the header is read as `read(from:)` reads it. Nil: no EXIF.
+    public func exifDates(from source: some ByteRangeSource, firstRead: Int = 4096) throws -> ExifInfo? {
+        let head = try source.read(offset: 0, count: Int(min(UInt64(firstRead), source.length)))
+        if let found = Self.exifDates(inHead: head) { return found }
+        return try read(from: source).exif
+    }
+
+    /// The EXIF dates within `head`: `.some(nil)` when a frame header comes before any EXIF (the file has
+    /// none), nil when `head` does not settle it.
+    static func exifDates(inHead head: [UInt8]) -> ExifInfo?? {
+        guard head.count >= 4, head[0] == 0xFF, head[1] == 0xD8 else { return nil }
+        var i = 2
+        while i + 4 <= head.count {
+            guard head[i] == 0xFF else { return nil }
+            let marker = head[i + 1]
+            if marker == 0xFF {
+                i += 1
+                continue
+            }
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) {
+                i += 2
+                continue
+            }
+            if marker == 0xD8 || marker == 0xD9 || marker == 0xDA { return nil }
+            if isFrameHeader(marker) { return .some(nil) }
+            let length = Int(head[i + 2]) << 8 | Int(head[i + 3])
+            guard length >= 2 else { return nil }
+            let body = i + 4
+            if marker == 0xE1, body + 6 <= head.count, Array(head[body..<body + 6]) == Array("Exif".utf8) + [0, 0] {
+                let end = min(body + length - 2, head.count)
+                guard body + 6 < end else { return nil }
+                var parser = ExifParser(tiff: Array(head[(body + 6)..<end]), fileOffset: UInt64(body + 6))
+                parser.datesOnly = true
+                guard let exif = try? parser.parse() else { return nil }
+                return .some(exif)
+            }
+            i = body + length - 2
+        }
+        return nil
+    }
+
     /// The embedded EXIF thumbnail of the JPEG in `source`, or nil when it has none.
     public func thumbnail(from source: some ByteRangeSource) throws -> [UInt8]? {
         try read(from: source).exif?.thumbnail

@@ -157,7 +157,9 @@ extension MediaSession {
             let remote = byteSource(for: file)
             let source: any ByteRangeSource = local ?? prefix.map { PrefixedBytes(prefix: $0, rest: remote) } ?? remote
             do {
-                found = try contentTimes(of: file, source: source, listed: listed).lazy.compactMap(take).first
+                let (times, unreadable) = try contentTimes(of: file, source: source, listed: listed)
+                setAside += unreadable
+                found = times.lazy.compactMap(take).first
             } catch let error as PTPError where !error.isMalformed && error.responseCode == nil {
                 deviceTrouble = true
             } catch {
@@ -177,21 +179,26 @@ extension MediaSession {
         return resolved
     }
 
-    /// The times `file`'s own bytes hold, best first.
-    func contentTimes(of file: MediaFile, source: any ByteRangeSource, listed: CaptureTime?) throws -> [CaptureTime] {
+    /// The times `file`'s own bytes hold, best first, and the values written where a time belongs that are
+    /// no time (`EXIF 0000:00:00 00:00:00`).
+    func contentTimes(
+        of file: MediaFile, source: any ByteRangeSource, listed: CaptureTime?
+    ) throws -> ([CaptureTime], [String]) {
         switch file.kind {
         case .jpeg:
-            guard let exif = try JPEGReader().read(from: source).exif else { return [] }
-            return [exif.captureTime].compactMap { $0 }
+            guard let exif = try JPEGReader().exifDates(from: source) else { return ([], []) }
+            let unreadable = [exif.dateTimeOriginal].compactMap { $0 }.filter { CaptureTime.exif($0) == nil }
+            return ([exif.captureTime].compactMap { $0 }, unreadable.map { "EXIF \($0)" })
         case .mp4, .mov, .lowResolutionVideo:
             let dates = try MovieDates.read(from: source)
-            return [dates.quickTimeCreationDate.flatMap(CaptureTime.quickTime), dates.movieHeaderTime(besides: listed)]
-                .compactMap { $0 }
+            let quickTime = dates.quickTimeCreationDate.flatMap(CaptureTime.quickTime)
+            let unreadable = dates.quickTimeCreationDate.flatMap { quickTime == nil ? "QuickTime \($0)" : nil }
+            return ([quickTime, dates.movieHeaderTime(besides: listed)].compactMap { $0 }, [unreadable].compactMap { $0 })
         case .telemetry:
             let bytes = try source.read(offset: 0, count: 4096)
-            return [CaptureTime.srt(String(decoding: bytes, as: UTF8.self))].compactMap { $0 }
+            return ([CaptureTime.srt(String(decoding: bytes, as: UTF8.self))].compactMap { $0 }, [])
         default:
-            return []
+            return ([], [])
         }
     }
 

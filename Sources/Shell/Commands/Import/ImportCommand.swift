@@ -114,6 +114,8 @@ struct ImportCommand: ShellCommand {
             options.timeZone = zone
         }
         let ledgers = try Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: shell.environment))
+        // This camera's own shift (`set time-shift`), unless --shift says otherwise.
+        if invocation.value(of: .shift) == nil, let saved = ledgers.shift { options.shift = saved }
         let looking = invocation.has(.list) || invocation.has(.dryRun)
         // A listing reads the ledger; a run holds it, so two imports from one camera never overlap.
         let runs = looking ? [] : try ledgers.beginRun()

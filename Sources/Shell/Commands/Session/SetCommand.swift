@@ -1,4 +1,5 @@
 import CommandKit
+import Import
 import TerminalKit
 
 /// set [NAME [VALUE]]: lists the settings, shows one, or changes one (see `Settings`).
@@ -12,7 +13,11 @@ struct SetCommand: ShellCommand {
             + "--save also writes it to the config file, so that every later session starts with it.",
         examples: ["set", "set limit-rate 20M", "set prompt '%n %c%W%s> '", "set --save download-dir ~/Pictures/drone", "set errexit off"],
         sections: [
-            HelpSection("settings", Settings.help.map { HelpEntry($0.name + " " + $0.values, $0.meaning) }),
+            HelpSection("settings", Settings.help.map { HelpEntry($0.name + " " + $0.values, $0.meaning) } + [
+                HelpEntry(
+                    "time-shift DURATION|0",
+                    "the open camera's own clock correction, kept in its import ledger: import adds it to every capture time (0)")
+            ]),
             HelpSection("prompt tokens", PromptFormat.tokens),
         ])
 
@@ -23,6 +28,7 @@ struct SetCommand: ShellCommand {
             for line in ColumnTable(rows: rows.map { $0.map(SafeText.display) }).lines() { shell.output.line(line) }
             return .success
         }
+        if name == "time-shift" { return try Self.timeShift(arguments.dropFirst().first?.text, shell) }
         guard arguments.count > 1 else {
             if invocation.has(.save) { throw CommandError("--save needs NAME VALUE") }
             shell.output.line("\(name) \(SafeText.display(try shell.state.settings.value(of: name)))")
@@ -43,6 +49,23 @@ struct SetCommand: ShellCommand {
             }
             try ConfigFile.save(setting: name, value: arguments[1].text, at: path)
         }
+        return .success
+    }
+
+    /// `set time-shift [DURATION]`: the open camera's own setting, kept in its import ledger, that
+    /// `import` adds to every capture time when no `--shift` is given (0 clears it).
+    static func timeShift(_ value: String?, _ shell: Interpreter) throws -> CommandOutcome {
+        let session = try shell.requireCamera()
+        let ledgers = try Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: shell.environment))
+        guard let value else {
+            let shift = ledgers.shift.map { ShiftText.format($0) } ?? "0 (none)"
+            shell.output.line("time-shift \(shift) (this camera's, kept in its import ledger)")
+            return .success
+        }
+        guard let seconds = ShiftText.parse(value) ?? (value == "0" ? 0 : nil) else {
+            throw CommandError("time-shift takes a duration such as +3h02m, -1h or 0, not '\(SafeText.display(value))'")
+        }
+        try ledgers.saveShift(seconds)
         return .success
     }
 }
