@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "Shell",
             dependencies: [
-                "MediaManager", "Connectors", "Import", "Thumbnails", "Playback", "PTP", "TerminalGraphics",
+                "MediaManager", "Connectors", "Import", "Thumbnails", "Playback", "PTP", "TerminalGraphics", "Checksums",
                 "Imaging", "MediaFormats", "CommandKit", "TerminalKit", "POSIX",
             ]),
         // The virtual camera as a program of its own: `mediashell serve`

@@ -168,6 +168,27 @@ public enum Shell {
     static let noCameraMessage = "no camera found (use --camera sim: for the demo card)"
 
     /// `mediashell devices`: the cameras that can be opened.
+    /// `mediashell verify [DIR...]`: the `verify` command, with no camera, from the command line; 0 when
+    /// every copy is as recorded, 1 otherwise, 130 after Ctrl-C.
+    public static func verify(_ folders: [String]) -> Int32 {
+        let interrupt: Interrupt
+        do {
+            interrupt = try Interrupt.install()
+        } catch {
+            Console.error("mediashell: \(error)")
+            return 1
+        }
+        let output = StandardOutput(showsProgress: Terminal.isInteractive, width: { Terminal.columns ?? 80 })
+        let interpreter = Interpreter(output: output, interrupt: interrupt, settings: Settings())
+        defer { output.flush() }
+        let line = (["verify"] + folders.map(LocalShell.quoted)).joined(separator: " ")
+        switch interpreter.run(line: line) {
+        case .success, .quit: return 0
+        case .failure: return 1
+        case .interrupted: return ScriptResult.interrupted.exitStatus
+        }
+    }
+
     public static func listDevices() -> Int32 {
         let cameras = DeviceDiscovery.usbCameras()
         if cameras.isEmpty {

@@ -26,6 +26,16 @@ enum Entrypoint {
                     throw ArgumentError("mediashell: devices takes no arguments (try 'mediashell --help')")
                 }
                 return Shell.listDevices()
+            case "verify":
+                let folders = Array(program.dropFirst())
+                if folders.contains(where: { $0 == "--help" || $0 == "-h" }) {
+                    print(Programs.help(for: ShellArguments.verifySpec))
+                    return 0
+                }
+                if let option = folders.first(where: { $0.hasPrefix("-") }) {
+                    throw ArgumentError("mediashell: verify: unknown option '\(option)' (try 'mediashell verify --help')")
+                }
+                return Shell.verify(folders)
             case "--man-page":
                 print(ManPage.render(table: .standard, programs: Programs.all, version: version), terminator: "")
                 return 0
@@ -62,7 +72,7 @@ enum Entrypoint {
 /// the bash completion, are made from these declarations.
 enum Programs {
     /// The shell first (its options are the executable's), then the programs named by a first word.
-    static let all = [ShellArguments.spec, ServeCommand.spec, ShellArguments.devicesSpec]
+    static let all = [ShellArguments.spec, ServeCommand.spec, ShellArguments.devicesSpec, ShellArguments.verifySpec]
 
     /// `--help`: the program's usage, what it does, its options; for the shell also the other programs.
     static func help(for program: CommandSpec) -> String {

@@ -37,6 +37,19 @@ public final class ImportLedger: Sendable {
         state = Locked(State(try Self.load(path, cameraKey: cameraKey) ?? LedgerDocument(camera: cameraKey)))
     }
 
+    /// Opens a ledger file whatever camera it belongs to (`verify` reads every one). Anything else than a
+    /// ledger throws, naming it.
+    public static func open(path: String) throws -> ImportLedger {
+        guard let bytes = try ImportError.onDisk({ try LocalDisk.readWhole(path, limit: maximumBytes) }) else {
+            throw ImportError.local(SystemError("open", path: path, errno: ENOENT))
+        }
+        struct Owner: Decodable { var camera: String }
+        guard let owner = try? JSONDecoder().decode(Owner.self, from: Data(bytes)) else {
+            throw ImportError.corruptLedger(path: path, detail: "not a mediashell import ledger")
+        }
+        return try ImportLedger(path: path, cameraKey: owner.camera)
+    }
+
     /// Every entry, oldest first.
     public var entries: [LedgerEntry] { state.withLock { $0.document.entries } }
 

@@ -15,7 +15,7 @@ extension CommandTable {
         // selection
         SelectCommand(), InfoCommand(), OffsetCommand(),
         // transfer
-        ThumbCommand(), FetchCommand(), MirrorCommand(), CatCommand(), ImportCommand(), PutCommand(),
+        ThumbCommand(), FetchCommand(), MirrorCommand(), CatCommand(), ImportCommand(), VerifyCommand(), PutCommand(),
         // jobs
         JobsCommand(), WaitCommand(), KillCommand(), FgCommand(),
         // edit

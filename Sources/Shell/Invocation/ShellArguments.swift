@@ -57,6 +57,18 @@ public struct ShellArguments: Equatable {
     public static let devicesSpec = CommandSpec(
         "devices", area: .program, summary: "list the USB cameras attached, with the URL that opens each, and exit")
 
+    /// `mediashell verify [DIR...]`: imported copies re-checked, no camera needed.
+    public static let verifySpec = CommandSpec(
+        "verify", area: .program, arguments: [ArgumentSpec("DIR", .localFolder, .zeroOrMore)],
+        summary: "re-check imported copies against their checksums (the ledgers', and the manifests in each DIR), and exit",
+        details: """
+            Reads every copy the import ledgers record (with DIRs: the manifests at their roots and the \
+            ledgers' copies under them) again from the disk and compares its checksum with the one its \
+            bytes had when they arrived from the camera. One line per problem on standard error, a summary on \
+            standard output; exit status 1 when a copy is missing, of another size, changed or unreadable.
+            """,
+        examples: ["mediashell verify", "mediashell verify ~/Pictures /media/ssd/Photos"])
+
     /// After a mistake: one line, and where the whole usage is (as most programs do).
     static let helpHint = " (try 'mediashell --help')"
 

@@ -1,0 +1,155 @@
+import Checksums
+import Foundation
+import POSIX
+
+/// One copy to re-check (`verify`): where it is, and what it should be, as the ledger or a manifest
+/// recorded it.
+public struct CopyToCheck: Sendable, Hashable {
+    public var path: String
+    /// The checksum recorded for it; nil when none was (`--verify none`): only its presence and size count.
+    public var expected: Checksum?
+    public var size: UInt64?
+    /// Who recorded it: a ledger's file, or a manifest's.
+    public var recordedBy: String
+
+    public init(path: String, expected: Checksum?, size: UInt64?, recordedBy: String) {
+        self.path = path
+        self.expected = expected
+        self.size = size
+        self.recordedBy = recordedBy
+    }
+}
+
+/// What a re-check found wrong with one copy.
+public enum CopyProblem: Sendable, Equatable {
+    /// Not there (moved, deleted, or its drive not mounted).
+    case missing(CopyToCheck)
+    /// Not of the size recorded.
+    case wrongSize(CopyToCheck, found: UInt64)
+    /// Its bytes no longer give the checksum recorded: bit rot, a drive that lies, an edit.
+    case changed(CopyToCheck, found: Checksum)
+    /// It could not be read.
+    case unreadable(CopyToCheck, SystemError)
+
+    public var copy: CopyToCheck {
+        switch self {
+        case .missing(let c), .wrongSize(let c, _), .changed(let c, _), .unreadable(let c, _): c
+        }
+    }
+}
+
+/// How a re-check went.
+public struct VerifyReport: Sendable, Equatable {
+    /// Copies looked at.
+    public var copies = 0
+    /// Of them, with no checksum recorded (presence and size only).
+    public var withoutChecksum = 0
+    public var bytes: UInt64 = 0
+    public var problems: [CopyProblem] = []
+    public var seconds: Double = 0
+    public var interrupted = false
+    public init() {}
+}
+
+/// Re-checks imported copies against what the import recorded: the ledgers' entries (every copy of each
+/// file) and the manifests in the folders named. Each copy is read from the disk, not the page cache, so a
+/// drive that lies is caught, not the memory that remembers what was written.
+public enum CopyVerifier {
+    /// Every copy every ledger in `folder` records (`LedgerLocation.folder`), under `within` when given.
+    public static func fromLedgers(folder: String, within roots: [String] = []) throws -> [CopyToCheck] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var copies: [CopyToCheck] = []
+        for name in names.sorted() where name.hasSuffix(".json") {
+            let ledger = try ImportLedger.open(path: folder + "/" + name)
+            for entry in ledger.entries {
+                for path in entry.allCopies where roots.isEmpty || roots.contains(where: { isUnder(path, $0) }) {
+                    copies.append(CopyToCheck(path: path, expected: entry.checksum, size: entry.size, recordedBy: ledger.path))
+                }
+            }
+        }
+        return copies
+    }
+
+    /// The copies the manifests at the root of `folder` record (`ImportManifest`), their paths relative to it.
+    public static func fromManifests(in folder: String) throws -> [CopyToCheck] {
+        let names = try ImportError.onDisk {
+            do { return try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
+                throw SystemError("open", path: folder, errno: ENOENT)
+            }
+        }
+        var copies: [CopyToCheck] = []
+        for name in names.sorted() where name.hasPrefix("mediashell-import-") && name.hasSuffix("." + ImportManifest.fileExtension) {
+            let path = folder + "/" + name
+            guard let bytes = try ImportError.onDisk({ try LocalDisk.readWhole(path, limit: 256 << 20) }) else { continue }
+            for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+                // `HEX  PATH`, as xxhsum writes them.
+                guard let space = line.firstIndex(of: " "), line[space...].hasPrefix("  ") else { continue }
+                let hex = String(line[..<space])
+                let relative = String(line[line.index(space, offsetBy: 2)...])
+                guard let algorithm = Checksum.Algorithm.allCases.first(where: { $0.hexLength == hex.count }) else { continue }
+                copies.append(CopyToCheck(
+                    path: folder + "/" + relative, expected: Checksum(algorithm, hex: hex), size: nil, recordedBy: path))
+            }
+        }
+        return copies
+    }
+
+    static func isUnder(_ path: String, _ root: String) -> Bool {
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        return path.hasPrefix(prefix)
+    }
+
+    /// The same copy recorded twice (by the ledger and a manifest) is checked once.
+    public static func distinct(_ copies: [CopyToCheck]) -> [CopyToCheck] {
+        var seen = Set<String>()
+        return copies.filter { seen.insert($0.path + "\u{0}" + ($0.expected?.description ?? "")).inserted }
+    }
+
+    /// Checks each copy in order, saying each problem as it is found; `progress` gets the bytes read so
+    /// far. Stops between two copies when `cancelled`.
+    public static func check(
+        _ copies: [CopyToCheck], cancelled: () -> Bool = { false }, progress: ((_ done: Int, _ bytes: UInt64) -> Void)? = nil,
+        problem: (CopyProblem) -> Void
+    ) -> VerifyReport {
+        let started = monotonicSeconds()
+        var report = VerifyReport()
+        for copy in copies {
+            if cancelled() {
+                report.interrupted = true
+                break
+            }
+            report.copies += 1
+            if copy.expected == nil { report.withoutChecksum += 1 }
+            let found: CopyProblem?
+            if let size = LocalDisk.regularFileSize(copy.path) {
+                if let expected = copy.size, expected != size {
+                    found = .wrongSize(copy, found: size)
+                } else if let expected = copy.expected {
+                    let hash = expected.algorithm.makeHasher()
+                    do {
+                        _ = try LocalDisk.readFromDisk(copy.path) { chunk in
+                            hash.update(chunk)
+                            report.bytes += UInt64(chunk.count)
+                            progress?(report.copies, report.bytes)
+                        }
+                        let digest = hash.checksum()
+                        found = digest == expected ? nil : .changed(copy, found: digest)
+                    } catch {
+                        found = .unreadable(copy, error)
+                    }
+                } else {
+                    found = nil
+                }
+            } else {
+                found = .missing(copy)
+            }
+            if let found {
+                report.problems.append(found)
+                problem(found)
+            }
+            progress?(report.copies, report.bytes)
+        }
+        report.seconds = monotonicSeconds() - started
+        return report
+    }
+}

@@ -1,0 +1,97 @@
+import Checksums
+import CommandKit
+import Foundation
+import Import
+import POSIX
+import TerminalKit
+
+/// verify [DIR...]: re-checks imported copies against what the import recorded (bit rot, a drive that
+/// lies, a file edited or moved): without DIR every copy the ledgers know; with DIRs the manifests at their
+/// roots and the ledgers' copies under them. One line per problem, a summary; a failure when any.
+struct VerifyCommand: ShellCommand {
+    let spec = CommandSpec(
+        "verify", area: .transfer, arguments: [ArgumentSpec("DIR", .localFolder, .zeroOrMore)],
+        summary: "re-check imported copies against their checksums",
+        details: """
+            Reads every imported copy again from the disk (not the memory's cache) and compares it with the \
+            checksum its bytes had when they arrived from the camera: without DIR every copy the import \
+            ledgers know (in $XDG_DATA_HOME/mediashell/imports); with DIRs the manifests at their roots \
+            (mediashell-import-*.xxh128, which also work after the folder was copied elsewhere) and the \
+            ledgers' copies under them. Each problem is one line (missing, of another size, changed, \
+            unreadable), then a summary; any problem makes it fail (exit 1 in a script). Needs no camera: \
+            'mediashell verify [DIR...]' runs it from the command line.
+            """,
+        examples: ["verify", "verify ~/Pictures /media/ssd/Photos"])
+
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        let roots = invocation.arguments.map { ImportCommand.absolute(LocalDisk.expandingTilde($0.text)) }
+        let ledgers = LedgerLocation.folder(environment: shell.environment)
+        var copies = try CopyVerifier.fromLedgers(folder: ledgers, within: roots)
+        for root in roots { copies += try CopyVerifier.fromManifests(in: root) }
+        copies = CopyVerifier.distinct(copies)
+        guard !copies.isEmpty else {
+            let where_ = roots.isEmpty ? "the import ledgers (\(ledgers))" : roots.map(SafeText.display).joined(separator: ", ")
+            throw CommandError("no imported copies recorded in \(where_): nothing to verify")
+        }
+        let line = BatchProgressLine(output: shell.output)
+        let total = copies.reduce(UInt64(0)) { $0 + (POSIX.LocalDisk.regularFileSize($1.path) ?? 0) }
+        let started = monotonicSeconds()
+        let interrupt = shell.interrupt
+        let report = CopyVerifier.check(
+            copies, cancelled: { interrupt.isPending },
+            progress: { done, bytes in
+                let elapsed = monotonicSeconds() - started
+                line.update(
+                    BatchProgress(
+                        filesDone: done, filesTotal: copies.count, bytesDone: bytes, bytesTotal: total,
+                        bytesPerSecond: elapsed > 0 ? Double(bytes) / elapsed : 0, elapsed: elapsed,
+                        current: copies[max(0, min(done, copies.count) - 1)].path),
+                    at: monotonicSeconds())
+            },
+            problem: { problem in
+                line.clear()
+                shell.report("verify: " + Self.words(for: problem))
+            })
+        line.clear()
+        shell.output.line(Self.summary(report))
+        if report.interrupted {
+            shell.interrupt.clear()
+            return .interrupted
+        }
+        return .failed(if: report.problems.count)
+    }
+
+    static func words(for problem: CopyProblem) -> String {
+        let copy = problem.copy
+        let path = SafeText.display(copy.path)
+        let by = "recorded by " + SafeText.display(copy.recordedBy)
+        switch problem {
+        case .missing: return "\(path): missing (\(by))"
+        case .wrongSize(_, let found):
+            return "\(path): \(found) bytes, not the \(copy.size ?? 0) recorded (\(by))"
+        case .changed(_, let found):
+            return "\(path): changed: its bytes give \(found), not the \(copy.expected?.description ?? "") \(by)"
+        case .unreadable(_, let error): return "\(path): cannot be read: \(LocalFailureWords.sentence(for: error))"
+        }
+    }
+
+    /// `verify: 1,204 copies checked, 7.9 GB in 41.2 s (192 MB/s); 1 changed, 2 missing`.
+    static func summary(_ r: VerifyReport) -> String {
+        var text = "verify: \(r.copies) cop\(r.copies == 1 ? "y" : "ies") checked"
+        if r.withoutChecksum > 0 { text += " (\(r.withoutChecksum) without a checksum: presence and size only)" }
+        text += ", \(HumanReadable.size(r.bytes)) read in " + String(format: "%.1f s", r.seconds)
+        if r.seconds > 0.05 && r.bytes > 0 { text += " (\(HumanReadable.rate(bytesPerSecond: Double(r.bytes) / r.seconds)))" }
+        var counts: [String] = []
+        let missing = r.problems.filter { if case .missing = $0 { true } else { false } }.count
+        let changed = r.problems.filter { if case .changed = $0 { true } else { false } }.count
+        let size = r.problems.filter { if case .wrongSize = $0 { true } else { false } }.count
+        let unreadable = r.problems.count - missing - changed - size
+        if changed > 0 { counts.append("\(changed) changed") }
+        if size > 0 { counts.append("\(size) of another size") }
+        if missing > 0 { counts.append("\(missing) missing") }
+        if unreadable > 0 { counts.append("\(unreadable) unreadable") }
+        text += counts.isEmpty ? "; all as recorded" : "; " + counts.joined(separator: ", ")
+        if r.interrupted { text += "; interrupted" }
+        return text
+    }
+}
