@@ -19,6 +19,8 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
     /// A backup destination (`--backup DIR`) is not there at the start: its drive is not mounted, or it was
     /// never made. Nothing is written to a folder that is not there (it would land on the disk beneath).
     case backupMissing(root: String)
+    /// A proven copy that a missing one was to be made from no longer gives its checksum.
+    case sourceChanged(path: String, expected: String, found: String)
     /// A copy read back from the disk did not give the checksum its bytes had as they arrived; it was
     /// renamed `keptAs` (a name that says so), and is not recorded.
     case copyReadBackWrong(path: String, keptAs: String, expected: String, found: String)
@@ -36,6 +38,8 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
         case .appeared(let path): "\(path) appeared during the import"
         case .local(let error): error.description
         case .backupMissing(let root): "the backup destination \(root) is not there (is its drive mounted?)"
+        case .sourceChanged(let path, let expected, let found):
+            "\(path) changed since it was imported (\(found), recorded as \(expected)): no copy made from it"
         case .copyReadBackWrong(let path, let keptAs, let expected, let found):
             "the copy at \(path) read back from the disk wrong (\(found), written as \(expected)); kept as \(keptAs)"
         }
@@ -48,6 +52,7 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
         case .appeared: .alreadyExists
         case .copyReadBackWrong: .localIO
         case .backupMissing: .notFound
+        case .sourceChanged: .localIO
         case .ledgerBusy: .busy
         case .badPattern: .invalidRequest
         }

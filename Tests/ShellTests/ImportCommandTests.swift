@@ -145,6 +145,22 @@ import VirtualCamera
         #expect(output.lines.last?.contains("checksums in \(pictures)/mediashell-import-") == true, "\(output.lines)")
     }
 
+    /// A backup destination that is not there (a drive not mounted) is refused before anything moves, named;
+    /// --force imports without it and says which files are then in one copy only.
+    @Test func aMissingBackupIsRefusedNamedAndWithForceNoted() throws {
+        let gone = home.path + "/NotMounted"
+        #expect(run("import --to \(pictures) --backup \(gone) DCIM/101MEDIA") == .failure)
+        #expect(output.errors == [
+            "error: import: the backup destination \(gone) is not there (is its drive mounted?); make it, or use --force "
+                + "to import without it (its files are then noted as missing there)",
+        ])
+        #expect(localFiles().isEmpty && !FileManager.default.fileExists(atPath: gone))
+        #expect(run("import --force --to \(pictures) --backup \(gone) DCIM/101MEDIA") == .failure, "two copies were asked for")
+        #expect(localFiles().count == 2 && !FileManager.default.fileExists(atPath: gone))
+        #expect(output.errors.contains { $0.hasPrefix("error: import: the backup destination \(gone): ") }, "\(output.errors)")
+        #expect(output.errors.contains { $0.contains("2 files are not in every destination, and stay on the camera") }, "\(output.errors)")
+    }
+
     @Test func findLsRAndDuFilterAndCountWhatIsNew() throws {
         #expect(run("find --kind video /DCIM") == .success, "\(output.errors)")
         #expect(output.lines == [

@@ -1,3 +1,4 @@
+import Checksums
 import Foundation
 import MediaManager
 import POSIX
@@ -14,6 +15,9 @@ import PTP
 public final class BackupDestination {
     public let root: String
     public private(set) var stopped: SystemError?
+    /// Gives an errno to fail a write with (ENOSPC: the disk filled up), for the tests of a destination
+    /// that fails in the middle of an import; asked with the `.part`, the offset and the size of each write.
+    var writeFaultForTesting: (@Sendable (String, UInt64, Int) -> Int32?)?
     /// The filesystem the root was on at the start: a drive pulled (its mount point left empty, on the disk
     /// beneath) is told from one still there.
     private let device: UInt64?
@@ -101,6 +105,10 @@ final class BackupPart {
     /// Writes `chunk` at `offset`; a failure stops the destination.
     func write(_ chunk: UnsafeRawBufferPointer, at offset: UInt64) {
         guard fd >= 0 else { return }
+        if let fault = destination.writeFaultForTesting?(partPath, offset, chunk.count) {
+            fail(SystemError("write", path: partPath, errno: fault))
+            return
+        }
         do throws(SystemError) {
             try LocalDisk.write(fd, chunk, at: offset, path: partPath)
         } catch {
@@ -164,5 +172,55 @@ final class TeeSink: DataSink {
         try inner.write(chunk)
         for backup in backups { backup.write(chunk, at: offset) }
         offset += UInt64(chunk.count)
+    }
+}
+
+/// A copy made on this computer from a proven one, for a destination an earlier import did not reach (a
+/// backup that was full or pulled, a copy that read back wrong): the camera is not asked again.
+enum LocalCopy {
+    /// Copies `source` to `path` (through `path.part`, flushed, renamed; the next free name when a different
+    /// file has that one), checking the source against `expected` as it is read from the disk; returns
+    /// where the copy went. A source that no longer gives `expected` is not copied.
+    static func make(from source: String, to path: String, expected: Checksum) throws -> String {
+        try ImportError.onDisk { try LocalDisk.makeDirectory(LocalDisk.parentFolder(of: path)) }
+        let part = path + ".part"
+        let fd = try ImportError.onDisk { try LocalDisk.openForWriting(part) }
+        var closed = false
+        defer { if !closed { _ = Glibc.close(fd) } }
+        try ImportError.onDisk { try LocalDisk.truncate(fd, to: 0, path: part) }
+        let hash = expected.algorithm.makeHasher()
+        var offset: UInt64 = 0
+        var failure: SystemError?
+        _ = try ImportError.onDisk {
+            try LocalDisk.readFromDisk(source) { chunk in
+                guard failure == nil else { return }
+                hash.update(chunk)
+                do throws(SystemError) {
+                    try LocalDisk.write(fd, chunk, at: offset, path: part)
+                } catch {
+                    failure = error
+                }
+                offset += UInt64(chunk.count)
+            }
+        }
+        if let failure { throw ImportError.local(failure) }
+        let found = hash.checksum()
+        guard found == expected else {
+            LocalDisk.remove(part)
+            throw ImportError.sourceChanged(path: source, expected: expected.description, found: found.description)
+        }
+        if let time = LocalDisk.modificationTime(source) { try? LocalDisk.setModificationTime(fd, to: time) }
+        LocalDisk.sync(fd)
+        _ = Glibc.close(fd)
+        closed = true
+        var final = path
+        var attempt = 2
+        while LocalDisk.exists(final) {
+            final = ClashResolver.numberedPath(path, attempt)
+            attempt += 1
+        }
+        try ImportError.onDisk { try LocalDisk.rename(part, to: final) }
+        LocalDisk.syncFolder(of: final)
+        return final
     }
 }

@@ -14,4 +14,7 @@ public enum BatchEvent: Sendable {
     /// Its copy in the backup destination `destination` failed (written, renamed or read back wrong);
     /// the other copies stand.
     case copyFailed(ImportItem, destination: String, Error)
+    /// Imported before but missing in `destination`: copied there now from a proven copy (`path`), not
+    /// from the camera.
+    case completed(ImportItem, destination: String, path: String)
 }

@@ -61,6 +61,8 @@ public struct BatchSummary: Sendable, Equatable {
     public var stoppedDestinations: [String] = []
     /// Files that came home but are not in every destination asked for (their names).
     public var missingCopies: [String] = []
+    /// Copies made from a proven local copy for files an earlier import left missing in a destination.
+    public var completedCopies = 0
 
     public init() {}
 }

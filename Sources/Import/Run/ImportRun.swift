@@ -40,6 +40,8 @@ public struct ImportRun {
         /// Called with each copy once it is synced under its name, before it is read back: a test
         /// corrupts one there, as a drive that lies would.
         public var beforeReadBackForTesting: (@Sendable (String) -> Void)?
+        /// Fails a backup destination's writes with the errno it gives (see `BackupDestination`).
+        public var backupWriteFaultForTesting: (@Sendable (String, UInt64, Int) -> Int32?)?
         public init() {}
     }
 
@@ -117,7 +119,11 @@ public struct ImportRun {
         defer { readAhead.finish() }
 
         // The backup destinations (`--backup`): each file is written to every one as its bytes arrive.
-        let backups = options.backupRoots.map { BackupDestination(root: $0) }
+        let backups = options.backupRoots.map { root in
+            let backup = BackupDestination(root: root)
+            backup.writeFaultForTesting = options.backupWriteFaultForTesting
+            return backup
+        }
         // One not there at the start (a `--force`d run) stops at once: its files are noted as missing there.
         for backup in backups where !LocalDisk.isDirectory(backup.root) {
             backup.stop(SystemError("open", path: backup.root, errno: ENOENT, detail: "not there at the start"))
@@ -125,10 +131,13 @@ public struct ImportRun {
         /// Every destination's root, the pattern's first.
         let roots = [plan.root] + options.backupRoots
         var manifests = options.writesManifest ? roots.map { ImportManifest(root: $0) } : []
+        var manifestLinesWritten = manifests.map { _ in 0 }
         var pending: [(ImportItem, CompletedPart, Checksum?, [BackupPart])] = []
         var pendingBytes: UInt64 = 0
         var toRecord: [(MediaFile, LedgerEntry)] = []
         var recordedLater: [ImportItem] = []
+        /// Imported before, and now in every destination thanks to copies made here (deleted with the group).
+        var completedLater: [ImportItem] = []
 
         /// The copies of one file that reached a destination in this group: where, and whether proven.
         struct Copy {
@@ -222,7 +231,10 @@ public struct ImportRun {
             pending = []
             pendingBytes = 0
             // The manifests before the ledger: a file the ledger records is in the manifest of each copy.
-            if !committed.isEmpty { for manifest in manifests { try manifest.write() } }
+            for index in manifests.indices where manifests[index].count != manifestLinesWritten[index] {
+                try manifests[index].write()
+                manifestLinesWritten[index] = manifests[index].count
+            }
             if let ledgers, !toRecord.isEmpty {
                 let seq = toRecord.compactMap { $0.1.sequence }.max() ?? 0
                 try ledgers.record(toRecord, sequence: seq)
@@ -234,8 +246,9 @@ public struct ImportRun {
                 event?(.fetched(item, bytes: bytes, resumedFrom: from))
             }
             for item in recordedLater { event?(.skipped(item)) }
-            let deletable = complete + recordedLater
+            let deletable = complete + recordedLater + completedLater
             recordedLater = []
+            completedLater = []
             if options.deleteAfter {
                 for item in deletable {
                     do {
@@ -253,12 +266,55 @@ public struct ImportRun {
         /// (recorded with the next group, and deleted then with `deleteAfter`).
         func skip(_ item: ImportItem) {
             summary.skipped += 1
-            if case .imported = item.action {
-                event?(.skipped(item))
+            if case .imported(let entry) = item.action {
+                if let missing = entry.missing, missing.contains(where: roots.contains), cancellation?.isCancelled != true {
+                    complete(item, entry)
+                } else {
+                    event?(.skipped(item))
+                }
             } else {
                 toRecord.append((item.file, entry(for: item, hash: nil)))
                 recordedLater.append(item)
             }
+        }
+
+        /// A file imported before that is missing in destinations of this import (full, pulled, a copy that
+        /// read back wrong): a copy is made there from a proven local one, checked as it is read, never
+        /// from the camera; the ledger then records it, and `deleteAfter` deletes the file once it is in
+        /// every destination.
+        func complete(_ item: ImportItem, _ old: LedgerEntry) {
+            var entry = old
+            var copies = old.allCopies
+            var missing = old.missing ?? []
+            guard let expected = old.checksum else {
+                event?(.skipped(item))
+                return
+            }
+            for root in missing where roots.contains(root) {
+                if let backup = backups.first(where: { $0.root == root }), !backup.stillThere() { continue }
+                guard let source = copies.first(where: { LocalDisk.regularFileSize($0) == old.size }) else { break }
+                let sourceRoot = roots.filter { CopyVerifier.isUnder(source, $0) }.max { $0.count < $1.count }
+                let relative = sourceRoot.map { BackupDestination.relative(source, to: $0) } ?? (source as NSString).lastPathComponent
+                do {
+                    let made = try LocalCopy.make(from: source, to: root + "/" + relative, expected: expected)
+                    if options.verification == .readBack {
+                        options.beforeReadBackForTesting?(made)
+                        try Self.readBack(made, expecting: expected)
+                    }
+                    copies.append(made)
+                    missing.removeAll { $0 == root }
+                    if let i = manifests.firstIndex(where: { $0.root == root }) { manifests[i].add(made, expected) }
+                    summary.completedCopies += 1
+                    event?(.completed(item, destination: root, path: made))
+                } catch {
+                    event?(.copyFailed(item, destination: root, error))
+                }
+            }
+            guard copies != old.allCopies else { return }
+            entry.copies = copies
+            entry.missing = missing.isEmpty ? nil : missing
+            toRecord.append((item.file, entry))
+            if missing.isEmpty { completedLater.append(item) } else { summary.missingCopies.append(item.file.name) }
         }
 
         /// Downloads one file into its `.part` (starting from `firstBytes` where they were read already) and

@@ -52,6 +52,7 @@ enum ErrorWords {
         case .badPattern, .appeared: return error.description
         case .backupMissing:
             return error.description + "; make it, or use --force to import without it (its files are then noted as missing there)"
+        case .sourceChanged: return error.description + " ('verify' checks every copy)"
         case .copyReadBackWrong: return error.description + "; it is not recorded, so the next 'import' brings it again"
         }
     }

@@ -55,6 +55,7 @@ struct ImportJob: Sendable {
                                     + Interpreter.message(for: error))
                         case .deleted(let item): updates.append(.removed(path: item.file.path))
                         case .stopped(let item, let at): updates.append(.stopped(item.file, at: at))
+                        case .completed: break
                         case .copyFailed(let item, let destination, let error):
                             problems.append(
                                 "import: \(SafeText.display(item.file.name)): no copy in \(SafeText.display(destination)): "

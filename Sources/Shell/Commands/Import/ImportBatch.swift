@@ -86,6 +86,10 @@ final class ImportBatch {
             shell.report(
                 "\(command): \(SafeText.display(item.file.name)): no copy in \(SafeText.display(destination)): "
                     + Interpreter.message(for: error))
+        case .completed(let item, let destination, let path):
+            guard verbose else { return }
+            shell.output.line(
+                "copied \(SafeText.display(item.file.name)) -> \(SafeText.display(path)) (missing in \(SafeText.display(destination)); from a proven copy, not the camera)")
         case .stopped(let item, let at):
             stopped = (item, at)
             shell.state.fetchStopped(item.file, at: at)
@@ -148,6 +152,9 @@ final class ImportBatch {
         if s.seconds > 0.05 && s.bytes > 0 { text += " (\(HumanReadable.rate(bytesPerSecond: Double(s.bytes) / s.seconds)))" }
         // Where each destination's checksums went: `cd` there and `xxhsum -c NAME` checks every copy.
         for manifest in s.manifests { text += "; checksums in \(SafeText.display(manifest))" }
+        if s.completedCopies > 0 {
+            text += "; \(s.completedCopies) missing cop\(s.completedCopies == 1 ? "y" : "ies") made from proven ones"
+        }
         if s.deleted > 0 { text += "; \(s.deleted) deleted from the camera" }
         if s.shift != 0 { text += "; capture times shifted by \(ShiftText.format(s.shift))" }
         if s.datesSetAside > 0 {
