@@ -232,7 +232,7 @@ public struct ImportRun {
             pendingBytes = 0
             // The manifests before the ledger: a file the ledger records is in the manifest of each copy.
             for index in manifests.indices where manifests[index].count != manifestLinesWritten[index] {
-                try manifests[index].write()
+                try manifests[index].write(durable: false)
                 manifestLinesWritten[index] = manifests[index].count
             }
             if let ledgers, !toRecord.isEmpty {
@@ -479,6 +479,7 @@ public struct ImportRun {
             }
         }
         try flush()
+        for manifest in manifests { try manifest.sync() }
         summary.seconds = monotonicSeconds() - started
         summary.manifests = manifests.filter { !$0.isEmpty }.map(\.path)
         summary.stoppedDestinations = backups.compactMap { backup in backup.stopped.map { "\(backup.root): \($0)" } }
