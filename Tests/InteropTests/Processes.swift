@@ -37,34 +37,23 @@ enum ProcessRunner {
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        let out = PipeCollector()
+        let err = PipeCollector()
+        process.standardOutput = out.pipe
+        process.standardError = err.pipe
         process.standardInput = FileHandle.nullDevice
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
         try process.run()
-        let outData = LockedBox(Data())
-        let errData = LockedBox(Data())
-        let readers = DispatchGroup()
-        for (pipe, sink) in [(out, outData), (err, errData)] {
-            readers.enter()
-            DispatchQueue.global().async {
-                sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
-                readers.leave()
-            }
-        }
         var timedOut = false
         if finished.wait(timeout: .now() + timeout) == .timedOut {
             timedOut = true
             process.terminate()
             _ = finished.wait(timeout: .now() + 5)
         }
-        _ = readers.wait(timeout: .now() + 5)
-        return ProcessResult(
-            status: process.terminationStatus, stdout: String(decoding: outData.value, as: UTF8.self),
-            stderr: String(decoding: errData.value, as: UTF8.self), timedOut: timedOut)
+        out.waitForEnd(timeout: 5)
+        err.waitForEnd(timeout: 5)
+        return ProcessResult(status: process.terminationStatus, stdout: out.text, stderr: err.text, timedOut: timedOut)
     }
 
     static func which(_ name: String) -> String? {
@@ -83,8 +72,7 @@ final class ServeProcess: @unchecked Sendable {
     let port: UInt16
     /// The event port of a Fujifilm persona (`fuji:127.0.0.1:PORT:EVENTPORT`); nil for PTP/IP.
     let eventPort: UInt16?
-    private let stderrData = LockedBox(Data())
-    private let condition = NSCondition()
+    private let stderr = PipeCollector()
     private let exited = DispatchSemaphore(value: 0)
 
     /// `port` 0 lets the system choose; another is for a camera that comes back where it was.
@@ -96,30 +84,16 @@ final class ServeProcess: @unchecked Sendable {
         process.arguments = ["serve", "--listen", "127.0.0.1:\(requested)"] + arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        let err = Pipe()
-        process.standardError = err
-        let data = stderrData
-        let condition = self.condition
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            condition.lock()
-            data.append(contentsOf: chunk)
-            condition.broadcast()
-            condition.unlock()
-            if chunk.isEmpty { handle.readabilityHandler = nil }
-        }
+        process.standardError = stderr.pipe
         try process.run()
         // Wait (bounded) for the line that names the port.
         var found: UInt16?
         var foundEvents: UInt16?
-        let deadline = Date(timeIntervalSinceNow: 30)
-        condition.lock()
-        while found == nil {
-            let text = String(decoding: data.value, as: UTF8.self)
-            if let range = text.range(of: "ptpip:127.0.0.1:") {
-                let digits = text[range.upperBound...].prefix { $0.isNumber }
-                found = UInt16(digits)
-                if found != nil { break }
+        stderr.wait(timeout: 30) { data in
+            let text = String(decoding: data, as: UTF8.self)
+            if let range = text.range(of: "ptpip:127.0.0.1:"), let port = UInt16(text[range.upperBound...].prefix { $0.isNumber }) {
+                found = port
+                return true
             }
             // A Fujifilm persona: fuji:127.0.0.1:PORT:EVENTPORT.
             if let range = text.range(of: "fuji:127.0.0.1:") {
@@ -127,32 +101,27 @@ final class ServeProcess: @unchecked Sendable {
                 if ports.count == 2, let command = UInt16(ports[0]), let events = UInt16(ports[1]) {
                     found = command
                     foundEvents = events
-                    break
+                    return true
                 }
             }
-            if !process.isRunning || !condition.wait(until: deadline) { break }
+            return false
         }
-        condition.unlock()
         guard let found else {
             process.terminate()
-            throw ServeFailed(log: String(decoding: data.value, as: UTF8.self))
+            throw ServeFailed(log: stderr.text)
         }
         port = found
         eventPort = foundEvents
     }
 
-    var log: String { String(decoding: stderrData.value, as: UTF8.self) }
+    var log: String { stderr.text }
 
     /// Waits (up to `timeout`) until the server's log holds `count` lines containing `text`.
     @discardableResult
     func waitForLog(_ text: String, count: Int, timeout: TimeInterval = 30) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while log.components(separatedBy: "\n").filter({ $0.contains(text) }).count < count {
-            if !condition.wait(until: deadline) { return false }
+        stderr.wait(timeout: timeout) { data in
+            String(decoding: data, as: UTF8.self).components(separatedBy: "\n").filter { $0.contains(text) }.count >= count
         }
-        return true
     }
 
     /// Descriptor and thread counts once they settle back to `expected` (a thread that has finished its

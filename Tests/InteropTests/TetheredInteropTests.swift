@@ -65,12 +65,10 @@ import Testing
 }
 
 /// `mediashell` run as its own process whose standard output a test waits on, line by line, while it runs.
-final class ShellProcess: @unchecked Sendable {
-    // Safety: `stdoutData` and `stderrData` are only touched with `condition` held.
+final class ShellProcess: Sendable {
     let process = Process()
-    private let condition = NSCondition()
-    private var stdoutData = Data()
-    private var stderrData = Data()
+    private let stdout = PipeCollector()
+    private let stderr = PipeCollector()
     private let exited = DispatchSemaphore(value: 0)
 
     init(_ arguments: [String], environment: [String: String]) throws {
@@ -80,48 +78,19 @@ final class ShellProcess: @unchecked Sendable {
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        for (pipe, isError) in [(out, false), (err, true)] {
-            pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let chunk = handle.availableData
-                if chunk.isEmpty { handle.readabilityHandler = nil }
-                guard let self else { return }
-                self.condition.withLock {
-                    if isError { self.stderrData.append(chunk) } else { self.stdoutData.append(chunk) }
-                    self.condition.broadcast()
-                }
-            }
-        }
+        process.standardOutput = stdout.pipe
+        process.standardError = stderr.pipe
         try process.run()
     }
 
-    var output: String { condition.withLock { String(decoding: stdoutData, as: UTF8.self) } }
-    var errors: String { condition.withLock { String(decoding: stderrData, as: UTF8.self) } }
+    var output: String { stdout.text }
+    var errors: String { stderr.text }
 
     /// Waits (up to `timeout`) until standard output holds `text`.
-    func waitForOutput(_ text: String, timeout: TimeInterval = 30) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !String(decoding: stdoutData, as: UTF8.self).contains(text) {
-            if !condition.wait(until: deadline) { return false }
-        }
-        return true
-    }
+    func waitForOutput(_ text: String, timeout: TimeInterval = 30) -> Bool { stdout.wait(for: text, timeout: timeout) }
 
     /// Waits (up to `timeout`) until standard error holds `text`.
-    func waitForError(_ text: String, timeout: TimeInterval = 30) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !String(decoding: stderrData, as: UTF8.self).contains(text) {
-            if !condition.wait(until: deadline) { return false }
-        }
-        return true
-    }
+    func waitForError(_ text: String, timeout: TimeInterval = 30) -> Bool { stderr.wait(for: text, timeout: timeout) }
 
     /// SIGINT, as Ctrl-C; the exit status, or nil when it did not end within 10 s.
     func interrupt() -> Int32? {

@@ -18,8 +18,7 @@ final class UMTPPeer: @unchecked Sendable {
     let port: UInt16
     private let process = Process()
     private let exited = DispatchSemaphore(value: 0)
-    private let logData = LockedBox(Data())
-    private let condition = NSCondition()
+    private let output = PipeCollector()
 
     /// Starts the peer on a copy of `source`; `hiddenOperations` are dropped from its DeviceInfo by the
     /// bridge. Returns once the bridge says it listens (bounded), or throws with its log.
@@ -36,19 +35,8 @@ final class UMTPPeer: @unchecked Sendable {
         environment["BRIDGE_OPTS"] = hiddenOperations.map { "--hide-op 0x" + String($0, radix: 16) }.joined(separator: " ")
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let data = logData
-        let condition = self.condition
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            condition.lock()
-            data.append(contentsOf: chunk)
-            condition.broadcast()
-            condition.unlock()
-            if chunk.isEmpty { handle.readabilityHandler = nil }
-        }
+        process.standardOutput = output.pipe
+        process.standardError = output.pipe
         try process.run()
         guard waitForLog("listening on 127.0.0.1:\(port)", timeout: 60) else {
             stop()
@@ -58,19 +46,11 @@ final class UMTPPeer: @unchecked Sendable {
 
     deinit { stop() }
 
-    var log: String { String(decoding: logData.value, as: UTF8.self) }
+    var log: String { output.text }
     var url: String { "ptpip:127.0.0.1:\(port)" }
 
     /// Waits (up to `timeout`) until the peer's log holds `text`, or it exited.
-    func waitForLog(_ text: String, timeout: TimeInterval) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !log.contains(text) {
-            if !process.isRunning || !condition.wait(until: deadline) { return log.contains(text) }
-        }
-        return true
-    }
+    func waitForLog(_ text: String, timeout: TimeInterval) -> Bool { output.wait(for: text, timeout: timeout) }
 
     /// SIGTERM to the bridge (its responder dies with it), then SIGKILL if it has not gone within 10 s.
     func stop() {
