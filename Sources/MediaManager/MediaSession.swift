@@ -172,7 +172,7 @@ public final class MediaSession: Sendable {
                 // A placeholder until its group is committed.
                 var placeholder = FileResult(
                     file: file,
-                    outcome: .failure(DownloadError.local(SystemError("commit", path: part.partPath, errno: EINPROGRESS, detail: "not committed"))),
+                    outcome: .failure(DownloadError.local(SystemError(.commit, path: part.partPath, errno: EINPROGRESS, detail: "not committed"))),
                     deleteError: nil, restartedDespite: kept)
                 if case .overwrite = placement { placeholder.replacedExisting = true }
                 results.append(placeholder)

@@ -80,7 +80,7 @@ public final class ChildProcess: Sendable {
         }
         func handDown(_ socket: Socket, as target: Int32) throws(SystemError) {
             // dup2 onto the same number would keep close-on-exec: hand down a high copy instead.
-            let copy = try socket.leased("dup") { fd throws(SystemError) in
+            let copy = try socket.leased("dup", on: socket.peer) { fd throws(SystemError) in
                 try systemCall("dup") { fcntl(fd, F_DUPFD_CLOEXEC, 10) }
             }
             let holder = Socket(fd: copy, peer: socket.peer)
@@ -128,7 +128,7 @@ public final class ChildProcess: Sendable {
             status = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], environ)
         }
         kept.forEach { $0.close() }
-        try checkReturnedErrno("start \(executable)", status)
+        try checkReturnedErrno(.start, on: executable, status)
         return ChildProcess(pid: pid, standardInput: ours[0], standardOutput: ours[1])
     }
 
@@ -149,7 +149,7 @@ public final class ChildProcess: Sendable {
             if exitStatus != nil { return true }
             var raw: Int32 = 0
             do throws(SystemError) {
-                let reaped = try systemCall("waitpid") { waitpid(pid, &raw, blocking ? 0 : WNOHANG) }
+                let reaped = try systemCall(.waitpid) { waitpid(pid, &raw, blocking ? 0 : WNOHANG) }
                 if reaped == pid {
                     exitStatus = raw
                     return true

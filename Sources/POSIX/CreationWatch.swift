@@ -14,7 +14,7 @@ public final class CreationWatch {
         fd = try systemCall("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
         self.folder = folder
         do throws(SystemError) {
-            try systemCall("inotify_add_watch \(folder)") { inotify_add_watch(fd, folder, UInt32(IN_CREATE | IN_MOVED_TO)) }
+            try systemCall("inotify_add_watch", path: folder) { inotify_add_watch(fd, folder, UInt32(IN_CREATE | IN_MOVED_TO)) }
         } catch {
             _ = close(fd)
             throw error
@@ -32,7 +32,7 @@ public final class CreationWatch {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             if access(path, F_OK) == 0 { return .created }
-            let seen = try lifeline.withDescriptor("poll") { lifelineFD throws(SystemError) in
+            let seen = try lifeline.withDescriptor(.poll) { lifelineFD throws(SystemError) in
                 try pollDescriptors([fd, lifelineFD], events: .readable, deadline: deadline)
             }
             if seen.allSatisfy(\.isEmpty) { return access(path, F_OK) == 0 ? .created : .timedOut }

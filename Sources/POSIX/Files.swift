@@ -8,7 +8,7 @@
 public func makePrivateFolder(under parent: String, prefix: String) throws(SystemError) -> String {
     var template = Array("\(parent)/\(prefix)XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    guard made != nil else { throw SystemError("mkdtemp in \(parent)", errno: errno) }
+    guard made != nil else { throw SystemError(.mkdtemp, path: parent, errno: errno) }
     return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 

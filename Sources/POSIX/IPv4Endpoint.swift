@@ -28,7 +28,7 @@ public struct IPv4Endpoint: Sendable, CustomStringConvertible {
         defer { if let list { freeaddrinfo(list) } }
         guard status == 0, let first = list, let sockaddrPointer = first.pointee.ai_addr else {
             let why = status == 0 ? "no IPv4 address" : String(cString: gai_strerror(status))
-            throw SystemError("cannot resolve host '\(host)'", errno: EHOSTUNREACH, detail: why)
+            throw SystemError(.resolve, on: host, errno: EHOSTUNREACH, detail: why)
         }
         self.address = sockaddrPointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
     }

@@ -43,7 +43,7 @@ public final class JoinableThread: Sendable {
             }, context)
         }
         if status != 0 { Unmanaged<Context>.fromOpaque(context).release() }
-        try checkReturnedErrno("start thread \(name)", status)
+        try checkReturnedErrno(.start, on: "thread \(name)", status)
     }
 
     /// True once the body has returned (the thread is about to end; `join` will not wait long).

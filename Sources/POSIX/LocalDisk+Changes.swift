@@ -8,37 +8,37 @@
 extension LocalDisk {
     /// Opens (creating) a file for writing without following a symlink planted at its name (a `.part`).
     public static func openForWriting(_ path: String) throws(SystemError) -> Int32 {
-        try systemCall("open", path: path) { open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        try systemCall(.open, path: path) { open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
     }
 
     public static func truncate(_ fd: Int32, to size: UInt64, path: String) throws(SystemError) {
-        try systemCall("ftruncate", path: path) { ftruncate(fd, off_t(size)) }
+        try systemCall(.ftruncate, path: path) { ftruncate(fd, off_t(size)) }
     }
 
     /// Writes all of `bytes` at `offset`.
     public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: UInt64, path: String) throws(SystemError) {
         var done = 0
         while done < bytes.count {
-            done += try systemCall("write", path: path) {
+            done += try systemCall(.write, path: path) {
                 pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + UInt64(done)))
             }
         }
     }
 
     public static func rename(_ from: String, to: String) throws(SystemError) {
-        try systemCall("rename", path: from) { Glibc.rename(from, to) }
+        try systemCall(.rename, path: from) { Glibc.rename(from, to) }
     }
 
     /// Sets a file's access and modification times to `seconds` since 1970 (a symlink is not followed).
     public static func setModificationTime(_ path: String, to seconds: Double) throws(SystemError) {
         var times = [timeStamp(seconds), timeStamp(seconds)]
-        try systemCall("utimensat", path: path) { utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) }
+        try systemCall(.utimensat, path: path) { utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) }
     }
 
     /// Sets an open file's access and modification times to `seconds` since 1970.
     public static func setModificationTime(_ fd: Int32, to seconds: Double) throws(SystemError) {
         var times = [timeStamp(seconds), timeStamp(seconds)]
-        try systemCall("futimens", path: "descriptor \(fd)") { futimens(fd, &times) }
+        try systemCall(.futimens, on: "descriptor \(fd)") { futimens(fd, &times) }
     }
 
     private static func timeStamp(_ seconds: Double) -> timespec {
@@ -52,11 +52,11 @@ extension LocalDisk {
         let parent = parentFolder(of: path)
         if parent != path, !isDirectory(parent) {
             // A file where a folder on the way should be: this folder cannot be made under it.
-            if exists(parent) { throw SystemError("mkdir", path: path, errno: ENOTDIR) }
+            if exists(parent) { throw SystemError(.mkdir, path: path, errno: ENOTDIR) }
             try makeDirectory(parent)
         }
         do {
-            try systemCall("mkdir", path: path) { mkdir(path, 0o755) }
+            try systemCall(.mkdir, path: path) { mkdir(path, 0o755) }
         } catch where error.errno == EEXIST && isDirectory(path) {
             return  // made meanwhile by someone else
         }
@@ -65,14 +65,14 @@ extension LocalDisk {
     /// Reads the first `count` bytes of a regular file (not through a symlink), chunk by chunk, into `body`.
     /// A file shorter than `count` is an error (EIO, "shorter than N bytes").
     public static func readPrefix(_ path: String, count: UInt64, _ body: (UnsafeRawBufferPointer) -> Void) throws(SystemError) {
-        let fd = try systemCall("open", path: path) { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        let fd = try systemCall(.open, path: path) { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var left = count
         while left > 0 {
             let want = Int(min(UInt64(buffer.count), left))
-            let n = try systemCall("read", path: path) { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, want) } }
-            if n == 0 { throw SystemError("read", path: path, errno: EIO, detail: "shorter than \(count) bytes") }
+            let n = try systemCall(.read, path: path) { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, want) } }
+            if n == 0 { throw SystemError(.read, path: path, errno: EIO, detail: "shorter than \(count) bytes") }
             buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             left -= UInt64(n)
         }
@@ -83,16 +83,16 @@ extension LocalDisk {
     public static func readRange(
         _ path: String, from offset: UInt64, count: UInt64, _ body: (UnsafeRawBufferPointer) throws(SystemError) -> Void
     ) throws(SystemError) {
-        let fd = try systemCall("open", path: path) { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        let fd = try systemCall(.open, path: path) { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var done: UInt64 = 0
         while done < count {
             let want = Int(min(UInt64(buffer.count), count - done))
-            let n = try systemCall("read", path: path) {
+            let n = try systemCall(.read, path: path) {
                 buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, want, off_t(offset + done)) }
             }
-            if n == 0 { throw SystemError("read", path: path, errno: EIO, detail: "shorter than \(offset + count) bytes") }
+            if n == 0 { throw SystemError(.read, path: path, errno: EIO, detail: "shorter than \(offset + count) bytes") }
             try buffer.withUnsafeBytes { raw in
                 Result { () throws(SystemError) in try body(UnsafeRawBufferPointer(rebasing: raw[0..<n])) }
             }.get()
@@ -106,7 +106,7 @@ extension LocalDisk {
     /// of files does not push everything else out of memory). Returns the number of bytes read.
     @discardableResult
     public static func readFromDisk(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(SystemError) -> UInt64 {
-        let fd = try systemCall("open", path: path) { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        let fd = try systemCall(.open, path: path) { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
         defer { close(fd) }
         _ = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
         _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
@@ -115,7 +115,7 @@ extension LocalDisk {
         var buffer = [UInt8](repeating: 0, count: Int(min(4 << 20, max(64 << 10, size(fd) + 1))))
         var total: UInt64 = 0
         while true {
-            let n = try systemCall("read", path: path) { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            let n = try systemCall(.read, path: path) { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
             if n == 0 { break }
             buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             _ = posix_fadvise(fd, off_t(total), off_t(n), POSIX_FADV_DONTNEED)
@@ -129,7 +129,7 @@ extension LocalDisk {
     public static func readWhole(_ path: String, limit: Int) throws(SystemError) -> [UInt8]? {
         let fd: Int32
         do {
-            fd = try systemCall("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
+            fd = try systemCall(.open, path: path) { open(path, O_RDONLY | O_CLOEXEC) }
         } catch where error.errno == ENOENT {
             return nil
         }
@@ -137,10 +137,10 @@ extension LocalDisk {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = try systemCall("read", path: path) { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            let n = try systemCall(.read, path: path) { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
             if n == 0 { return bytes }
             bytes += buffer[0..<n]
-            if bytes.count > limit { throw SystemError("read", path: path, errno: EFBIG, detail: "larger than \(limit) bytes") }
+            if bytes.count > limit { throw SystemError(.read, path: path, errno: EFBIG, detail: "larger than \(limit) bytes") }
         }
     }
 
@@ -150,24 +150,24 @@ extension LocalDisk {
     /// the rename still shows the old file or the new one, never a mix.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(SystemError) {
         let temporary = path + ".tmp.\(getpid())"
-        let fd = try systemCall("open", path: temporary) {
+        let fd = try systemCall(.open, path: temporary) {
             open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
         }
         do throws(SystemError) {
             defer { close(fd) }
             var done = 0
             while done < bytes.count {
-                done += try systemCall("write", path: temporary) {
+                done += try systemCall(.write, path: temporary) {
                     bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
                 }
             }
-            if durable { try systemCall("fsync", path: temporary) { fsync(fd) } }
+            if durable { try systemCall(.fsync, path: temporary) { fsync(fd) } }
         } catch {
             unlink(temporary)
             throw error
         }
         do {
-            try systemCall("rename", path: path) { Glibc.rename(temporary, path) }
+            try systemCall(.rename, path: path) { Glibc.rename(temporary, path) }
         } catch {
             unlink(temporary)
             throw error
@@ -177,18 +177,18 @@ extension LocalDisk {
 
     /// Flushes a file and its folder to the disk.
     public static func syncFile(_ path: String) throws(SystemError) {
-        let fd = try systemCall("open", path: path) { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        let fd = try systemCall(.open, path: path) { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
         defer { close(fd) }
-        try systemCall("fsync", path: path) { fsync(fd) }
+        try systemCall(.fsync, path: path) { fsync(fd) }
         syncFolder(of: path)
     }
 
     /// Opens (creating) a lock file and takes an exclusive `flock` on it; returns the descriptor (release it
     /// with `unlock`), or nil when `wait` is false and another holder has it.
     public static func lock(_ path: String, wait: Bool) throws(SystemError) -> Int32? {
-        let fd = try systemCall("open", path: path) { open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        let fd = try systemCall(.open, path: path) { open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
         do {
-            try systemCall("flock", path: path) { flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) }
+            try systemCall(.flock, path: path) { flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) }
             return fd
         } catch {
             close(fd)

@@ -64,7 +64,7 @@ public enum LocalDisk {
             probe = parent
         }
         guard access(probe, W_OK) != 0 else { return nil }
-        return SystemError("access", path: probe, errno: errno)
+        return SystemError(.access, path: probe, errno: errno)
     }
 
     /// The device number of the filesystem holding `path`, nil when it cannot be read.

@@ -21,7 +21,7 @@ public struct PollEvents: OptionSet, Sendable {
 public func pollDescriptors(_ descriptors: [Int32], events: PollEvents, deadline: Deadline?) throws(SystemError) -> [PollEvents] {
     var entries = descriptors.map { pollfd(fd: $0, events: events.rawValue, revents: 0) }
     try entries.withUnsafeMutableBufferPointer { (buffer) throws(SystemError) in
-        _ = try systemCall("poll") { poll(buffer.baseAddress, nfds_t(buffer.count), pollMilliseconds(until: deadline)) }
+        _ = try systemCall(.poll) { poll(buffer.baseAddress, nfds_t(buffer.count), pollMilliseconds(until: deadline)) }
     }
     let seen = entries.map { PollEvents(rawValue: $0.revents) }
     precondition(!seen.contains { $0.contains(.invalid) }, "poll: a descriptor used after it was released")

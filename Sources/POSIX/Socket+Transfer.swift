@@ -27,8 +27,7 @@ public enum Patience: Sendable {
 extension Socket {
     /// Waits until the socket is readable (data, end of stream or an error); false when `deadline` passes.
     public func waitReadable(deadline: Deadline?) throws(SystemError) -> Bool {
-        let call = "receive from \(peer)"
-        return try leased(call) { fd throws(SystemError) in
+        try leased(.receive, on: peer) { fd throws(SystemError) in
             try !pollDescriptors([fd], events: .readable, deadline: deadline)[0].isEmpty
         }
     }
@@ -36,7 +35,7 @@ extension Socket {
     /// Reads what is there, up to `buffer.count` bytes, waiting within `patience` for the first of them.
     /// Returns 0 at the end of the stream; throws a timeout when the wait runs out first.
     public func receiveSome(into buffer: UnsafeMutableRawBufferPointer, _ patience: Patience) throws(SystemError) -> Int {
-        try leased("receive from \(peer)") { fd throws(SystemError) in
+        try leased(.receive, on: peer) { fd throws(SystemError) in
             try receiveSome(fd, buffer, patience)
         }
     }
@@ -46,14 +45,13 @@ extension Socket {
     private func receiveSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ patience: Patience) throws(SystemError) -> Int {
         while true {
             do throws(SystemError) {
-                return try systemCall("receive from \(peer)") { recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }
+                return try systemCall(.receive, on: peer) { recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }
             } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
                 if try pollDescriptors([fd], events: .readable, deadline: patience.nextDeadline)[0].isEmpty {
-                    let call = "receive from \(peer)"
                     if case .eachWait(let seconds) = patience {
-                        throw SystemError.timeout(call, "nothing received for \(formatSeconds(seconds))")
+                        throw SystemError.timeout(.receive, on: peer, "nothing received for \(formatSeconds(seconds))")
                     }
-                    throw SystemError.timeout(call)
+                    throw SystemError.timeout(.receive, on: peer)
                 }
             }
         }
@@ -62,7 +60,7 @@ extension Socket {
     /// Fills `buffer` from the stream within `patience`. Returns fewer bytes than asked only when the peer
     /// ended the stream (0: it ended before the first byte).
     public func receive(into buffer: UnsafeMutableRawBufferPointer, _ patience: Patience) throws(SystemError) -> Int {
-        try leased("receive from \(peer)") { fd throws(SystemError) in
+        try leased(.receive, on: peer) { fd throws(SystemError) in
             var offset = 0
             while offset < buffer.count {
                 let got = try receiveSome(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]), patience)
@@ -75,20 +73,19 @@ extension Socket {
 
     /// Sends all of `bytes` within `patience`.
     public func send(_ bytes: UnsafeRawBufferPointer, _ patience: Patience) throws(SystemError) {
-        try leased("send to \(peer)") { fd throws(SystemError) in
+        try leased(.send, on: peer) { fd throws(SystemError) in
             var offset = 0
             while offset < bytes.count {
                 do throws(SystemError) {
-                    offset += try systemCall("send to \(peer)") {
+                    offset += try systemCall(.send, on: peer) {
                         Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
                     }
                 } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
                     if try pollDescriptors([fd], events: .writable, deadline: patience.nextDeadline)[0].isEmpty {
-                        let call = "send to \(peer)"
                         if case .eachWait(let seconds) = patience {
-                            throw SystemError.timeout(call, "peer took nothing for \(formatSeconds(seconds))")
+                            throw SystemError.timeout(.send, on: peer, "peer took nothing for \(formatSeconds(seconds))")
                         }
-                        throw SystemError.timeout(call)
+                        throw SystemError.timeout(.send, on: peer)
                     }
                 }
             }
@@ -104,10 +101,10 @@ extension Socket {
     public func drainReachedEnd() -> Bool {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
         defer { buffer.deallocate() }
-        let ended = try? leased("receive from \(peer)") { fd throws(SystemError) in
+        let ended = try? leased(.receive, on: peer) { fd throws(SystemError) in
             while true {
                 do throws(SystemError) {
-                    let got = try systemCall("recv") { recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }
+                    let got = try systemCall(.receive, on: peer) { recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }
                     if got == 0 { return true }
                 } catch {
                     return !(error.errno == EAGAIN || error.errno == EWOULDBLOCK)

@@ -36,28 +36,30 @@ public final class Socket: Sendable, CustomStringConvertible {
     // MARK: The descriptor
 
     /// Runs `body` with the descriptor, which stays open until `body` returns; throws once closed.
-    public func withDescriptor<R, E: Error>(_ call: String, _ body: (Int32) throws(E) -> R) throws -> R {
-        let fd = try acquire(call)
+    public func withDescriptor<R, E: Error>(_ call: SystemError.Call, _ body: (Int32) throws(E) -> R) throws -> R {
+        let fd = try acquire(call, on: peer)
         defer { release() }
         return try body(fd)
     }
 
     /// The typed-throws form of `withDescriptor` for this module's calls.
-    /// (`call` names the call in an error; it is built only then.)
-    func leased<R>(_ call: @autoclosure () -> String, _ body: (Int32) throws(SystemError) -> R) throws(SystemError) -> R {
-        let fd = try acquire(call())
+    /// (`call` and `target` name the call in an error; the target is built only then.)
+    func leased<R>(
+        _ call: SystemError.Call, on target: @autoclosure () -> String? = nil, _ body: (Int32) throws(SystemError) -> R
+    ) throws(SystemError) -> R {
+        let fd = try acquire(call, on: target())
         defer { release() }
         return try body(fd)
     }
 
     /// Takes a lease on the descriptor; `release()` gives it back.
-    private func acquire(_ call: String) throws(SystemError) -> Int32 {
+    private func acquire(_ call: SystemError.Call, on target: @autoclosure () -> String?) throws(SystemError) -> Int32 {
         let fd: Int32? = state.withLock { state in
             if state.closing { return nil }
             state.users += 1
             return state.fd
         }
-        guard let fd else { throw SystemError.closedLocally(call) }
+        guard let fd else { throw SystemError.closedLocally(call, on: target()) }
         return fd
     }
 
@@ -109,16 +111,16 @@ public final class Socket: Sendable, CustomStringConvertible {
 
     /// TCP_NODELAY: small packets (PTP/IP commands, HTTP heads) go out at once.
     public func setNoDelay() {
-        _ = try? leased("setsockopt TCP_NODELAY") { fd throws(SystemError) in
-            try setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1, "setsockopt TCP_NODELAY")
+        _ = try? leased(.setsockopt, on: "TCP_NODELAY") { fd throws(SystemError) in
+            try setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1, "TCP_NODELAY")
         }
     }
 
     /// Caps the kernel's send buffer (SO_SNDBUF, which also stops its growth): bounds how much is read ahead
     /// of what the peer has taken.
     public func limitSendBuffer(to bytes: Int32) {
-        _ = try? leased("setsockopt SO_SNDBUF") { fd throws(SystemError) in
-            try setOption(fd, SOL_SOCKET, SO_SNDBUF, bytes, "setsockopt SO_SNDBUF")
+        _ = try? leased(.setsockopt, on: "SO_SNDBUF") { fd throws(SystemError) in
+            try setOption(fd, SOL_SOCKET, SO_SNDBUF, bytes, "SO_SNDBUF")
         }
     }
 
@@ -137,7 +139,7 @@ public final class Socket: Sendable, CustomStringConvertible {
     }
 }
 
-func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32, _ call: String) throws(SystemError) {
+func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32, _ option: String) throws(SystemError) {
     var value = value
-    try systemCall(call) { setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) }
+    try systemCall(.setsockopt, on: option) { setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) }
 }

@@ -12,21 +12,21 @@
 /// file, so carrying on would read or write the wrong thing).
 @discardableResult
 public func systemCall<T: FixedWidthInteger>(
-    _ name: @autoclosure () -> String, path: String? = nil, _ call: () -> T
+    _ name: SystemError.Call, on target: @autoclosure () -> String? = nil, path: String? = nil, _ call: () -> T
 ) throws(SystemError) -> T {
     while true {
         let result = call()
         guard result == -1 else { return result }
         let code = errno
         if code == EINTR { continue }
-        precondition(code != EBADF && code != EFAULT, "\(name()): \(errnoText(code)): a descriptor or buffer used after it was released")
-        throw SystemError(name(), path: path, errno: code)
+        precondition(code != EBADF && code != EFAULT, "\(name): \(errnoText(code)): a descriptor or buffer used after it was released")
+        throw SystemError(name, on: target(), path: path, errno: code)
     }
 }
 
 /// For the calls that return an errno value instead of setting errno (posix_spawn, pthread_create).
-func checkReturnedErrno(_ name: @autoclosure () -> String, _ status: Int32) throws(SystemError) {
+func checkReturnedErrno(_ name: SystemError.Call, on target: @autoclosure () -> String?, _ status: Int32) throws(SystemError) {
     guard status != 0 else { return }
-    precondition(status != EBADF && status != EFAULT, "\(name()): \(errnoText(status))")
-    throw SystemError(name(), errno: status)
+    precondition(status != EBADF && status != EFAULT, "\(name): \(errnoText(status))")
+    throw SystemError(name, on: target(), errno: status)
 }

@@ -148,7 +148,7 @@ final class Failures: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: folder + "/file", contents: Data([1]))
         let error = #expect(throws: ImportError.self) { try ImportLedger(path: folder + "/file/ledger.json", cameraKey: "cam") }
         let failure = try #require(localFailure(error), "not a local error: \(String(describing: error))")
-        #expect(failure.call == "open" && failure.errno == ENOTDIR && failure.path == folder + "/file/ledger.json")
+        #expect(failure.call == .open && failure.errno == ENOTDIR && failure.path == folder + "/file/ledger.json")
         #expect(error?.category == .localIO)
     }
 
@@ -159,7 +159,7 @@ final class Failures: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: folder + "/sub", contents: Data([1]))
         let error = #expect(throws: ImportError.self) { try ledger.record([], sequence: 3) }
         let failure = try #require(localFailure(error), "not a local error: \(String(describing: error))")
-        #expect(failure.call == "mkdir" && failure.errno == EEXIST && failure.path == folder + "/sub")
+        #expect(failure.call == .mkdir && failure.errno == EEXIST && failure.path == folder + "/sub")
         #expect(error?.category == .alreadyExists)
     }
 
@@ -170,6 +170,6 @@ final class Failures: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: folder + "/ledger.json", withIntermediateDirectories: true)
         let error = #expect(throws: ImportError.self) { try ImportLedger(path: folder + "/ledger.json", cameraKey: "cam") }
         let failure = try #require(localFailure(error), "not a local error: \(String(describing: error))")
-        #expect(failure.call == "read" && failure.errno == EISDIR)
+        #expect(failure.call == .read && failure.errno == EISDIR)
     }
 }

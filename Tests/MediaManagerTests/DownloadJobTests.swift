@@ -242,7 +242,7 @@ func randomBytes(_ count: Int) -> [UInt8] {
             Issue.record("not a local error: \(String(describing: error))")
             return
         }
-        #expect(failure.call == "open" && failure.errno == ENOTDIR && failure.path == blocked + "/A.JPG.part")
+        #expect(failure.call == .open && failure.errno == ENOTDIR && failure.path == blocked + "/A.JPG.part")
         #expect(error?.category == .localIO)
     }
 }

@@ -12,7 +12,7 @@ import Testing
         #expect(LocalDisk.isDirectory(folder.path("a/b/c")))
         try folder.write("file", [1])
         let error = #expect(throws: SystemError.self) { try LocalDisk.makeDirectory(folder.path("file/sub")) }
-        #expect(error?.call == "mkdir" && error?.errno == ENOTDIR && error?.path == folder.path("file/sub"))
+        #expect(error?.call == .mkdir && error?.errno == ENOTDIR && error?.path == folder.path("file/sub"))
         #expect(error?.category == .localIO)
     }
 
@@ -56,7 +56,7 @@ import Testing
         let folder = try TemporaryFolder("msh-localdisk")
         try FileManager.default.createSymbolicLink(atPath: folder.path("x.part"), withDestinationPath: "/etc/passwd")
         let error = #expect(throws: SystemError.self) { try LocalDisk.openForWriting(folder.path("x.part")) }
-        #expect(error?.call == "open" && error?.errno == ELOOP)
+        #expect(error?.call == .open && error?.errno == ELOOP)
     }
 
     @Test func theQuestionsAnswerForWhatIsThereAndNil() throws {

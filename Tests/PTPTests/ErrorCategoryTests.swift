@@ -28,9 +28,9 @@ struct ErrorCategoryTests {
     }
 
     @Test func systemErrorsKeepTheirErrnoAndSayTheirCategory() {
-        #expect(SystemError("send", errno: EPIPE).failureCategory == .disconnected)
-        #expect(SystemError.timeout("poll").failureCategory == .timedOut)
-        #expect(SystemError("open(/x)", errno: ENOENT).failureCategory == .notFound)
-        #expect(SystemError("open(/x)", errno: EACCES).failureCategory == .localIO)
+        #expect(SystemError(.send, errno: EPIPE).failureCategory == .disconnected)
+        #expect(SystemError.timeout(.poll).failureCategory == .timedOut)
+        #expect(SystemError(.open, path: "/x", errno: ENOENT).failureCategory == .notFound)
+        #expect(SystemError(.open, path: "/x", errno: EACCES).failureCategory == .localIO)
     }
 }

@@ -31,7 +31,7 @@ import Testing
         let fd: Int32
         init(_ path: String) throws {
             fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd < 0 { throw SystemError("open", path: path, errno: errno) }
+            if fd < 0 { throw SystemError(.open, path: path, errno: errno) }
         }
         func write(_ bytes: ArraySlice<UInt8>) {
             let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }

@@ -41,7 +41,7 @@ public final class ImportLedger: Sendable {
     /// ledger throws, naming it.
     public static func open(path: String) throws -> ImportLedger {
         guard let bytes = try ImportError.onDisk({ try LocalDisk.readWhole(path, limit: maximumBytes) }) else {
-            throw ImportError.local(SystemError("open", path: path, errno: ENOENT))
+            throw ImportError.local(SystemError(.open, path: path, errno: ENOENT))
         }
         struct Owner: Decodable { var camera: String }
         guard let owner = try? JSONDecoder().decode(Owner.self, from: Data(bytes)) else {
@@ -107,7 +107,7 @@ public final class ImportLedger: Sendable {
         do {
             bytes = Array(try encoder.encode(latest)) + [0x0A]
         } catch {
-            throw ImportError.local(SystemError("encode", path: path, errno: EINVAL, detail: "\(error)"))
+            throw ImportError.local(SystemError(.encode, path: path, errno: EINVAL, detail: "\(error)"))
         }
         try ImportError.onDisk { try LocalDisk.writeAtomically(bytes, to: path) }
         state.withLock { $0 = State(latest) }

@@ -31,7 +31,7 @@ public final class BackupDestination {
     func stillThere() -> Bool {
         guard stopped == nil else { return false }
         if LocalDisk.isDirectory(root), LocalDisk.device(of: root) == device { return true }
-        stop(SystemError("open", path: root, errno: ENOENT, detail: "gone during the import (drive removed?)"))
+        stop(SystemError(.open, path: root, errno: ENOENT, detail: "gone during the import (drive removed?)"))
         return false
     }
 
@@ -106,7 +106,7 @@ final class BackupPart {
     func write(_ chunk: UnsafeRawBufferPointer, at offset: UInt64) {
         guard fd >= 0 else { return }
         if let fault = destination.writeFaultForTesting?(partPath, offset, chunk.count) {
-            fail(SystemError("write", path: partPath, errno: fault))
+            fail(SystemError(.write, path: partPath, errno: fault))
             return
         }
         do throws(SystemError) {
@@ -124,7 +124,7 @@ final class BackupPart {
         if let modificationTime { try? LocalDisk.setModificationTime(fd, to: modificationTime) }
         let got = LocalDisk.size(fd)
         guard got == size else {
-            fail(SystemError("write", path: partPath, errno: EIO, detail: "\(got) bytes of \(size) written"))
+            fail(SystemError(.write, path: partPath, errno: EIO, detail: "\(got) bytes of \(size) written"))
             return false
         }
         return true

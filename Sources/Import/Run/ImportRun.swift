@@ -126,7 +126,7 @@ public struct ImportRun {
         }
         // One not there at the start (a `--force`d run) stops at once: its files are noted as missing there.
         for backup in backups where !LocalDisk.isDirectory(backup.root) {
-            backup.stop(SystemError("open", path: backup.root, errno: ENOENT, detail: "not there at the start"))
+            backup.stop(SystemError(.open, path: backup.root, errno: ENOENT, detail: "not there at the start"))
         }
         /// Every destination's root, the pattern's first.
         let roots = [plan.root] + options.backupRoots

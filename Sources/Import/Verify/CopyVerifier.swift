@@ -74,7 +74,7 @@ public enum CopyVerifier {
     public static func fromManifests(in folder: String) throws -> [CopyToCheck] {
         let names = try ImportError.onDisk {
             do { return try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
-                throw SystemError("open", path: folder, errno: ENOENT)
+                throw SystemError(.open, path: folder, errno: ENOENT)
             }
         }
         var copies: [CopyToCheck] = []

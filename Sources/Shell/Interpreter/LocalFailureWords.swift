@@ -10,19 +10,19 @@ enum LocalFailureWords {
     }
 
     /// What the user would call what the call did to the file.
-    static func verb(for call: String) -> String {
+    static func verb(for call: SystemError.Call) -> String {
         switch call {
-        case "open": "open"
-        case "read": "read"
-        case "write", "pwrite": "write"
-        case "ftruncate": "truncate"
-        case "fsync": "flush"
-        case "rename": "rename"
-        case "utimensat": "set the time of"
-        case "mkdir": "create"
-        case "flock": "lock"
-        case "access": "write to"
-        default: call
+        case .open: "open"
+        case .read: "read"
+        case .write, .pwrite: "write"
+        case .ftruncate: "truncate"
+        case .fsync: "flush"
+        case .rename: "rename"
+        case .utimensat: "set the time of"
+        case .mkdir: "create"
+        case .flock: "lock"
+        case .access: "write to"
+        default: call.rawValue
         }
     }
 }

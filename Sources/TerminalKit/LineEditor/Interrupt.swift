@@ -22,11 +22,11 @@ public struct Interrupt: Sendable {
     /// second one exits at once. Safe to call more than once.
     public static func install() throws(SystemError) -> Interrupt {
         let descriptor = msh_install_interrupt_handler()
-        if descriptor < 0 { throw SystemError("sigaction(SIGINT)", errno: errno) }
+        if descriptor < 0 { throw SystemError("sigaction", on: "SIGINT", errno: errno) }
         if msh_install_shell_termination_handlers() != 0 {
-            throw SystemError("sigaction(SIGTERM, SIGHUP)", errno: errno)
+            throw SystemError("sigaction", on: "SIGTERM, SIGHUP", errno: errno)
         }
-        if msh_install_resize_handler() != 0 { throw SystemError("sigaction(SIGWINCH)", errno: errno) }
+        if msh_install_resize_handler() != 0 { throw SystemError("sigaction", on: "SIGWINCH", errno: errno) }
         unblockTerminalSignals()
         return Interrupt(pollDescriptor: descriptor)
     }
@@ -34,7 +34,7 @@ public struct Interrupt: Sendable {
     /// For a server that runs until stopped: SIGINT and SIGTERM both set the flag and wake the pipe.
     public static func installForServer() throws(SystemError) -> Interrupt {
         let descriptor = msh_install_termination_handler()
-        if descriptor < 0 { throw SystemError("sigaction(SIGTERM)", errno: errno) }
+        if descriptor < 0 { throw SystemError("sigaction", on: "SIGTERM", errno: errno) }
         unblockTerminalSignals()
         return Interrupt(pollDescriptor: descriptor)
     }

@@ -32,7 +32,7 @@ public final class PlainLineReader: LineSource {
     /// Opens the file at `path` for reading.
     public convenience init(path: String, interrupt: Interrupt? = nil) throws(SystemError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        if descriptor < 0 { throw SystemError("open(\(SafeText.display(path)))", errno: errno) }
+        if descriptor < 0 { throw SystemError(.open, path: SafeText.display(path), errno: errno) }
         self.init(fileDescriptor: descriptor, closesDescriptor: true, interrupt: interrupt)
     }
 
@@ -97,7 +97,7 @@ public final class PlainLineReader: LineSource {
                 continue
             }
             reachedEnd = true
-            return .failed(SystemError("read", errno: error).description)
+            return .failed(SystemError(.read, errno: error).description)
         }
     }
 
