@@ -91,7 +91,7 @@ public enum FujiContainer {
     /// The head of a data container of `payloadLength` bytes (the payload follows).
     public static func dataHeader(code: UInt16, transactionID: UInt32, payloadLength: UInt64) throws -> [UInt8] {
         guard payloadLength <= maximumPayload else {
-            throw PTPError.system("a data phase of \(payloadLength) bytes does not fit one Fuji container (4 GiB at most)")
+            throw PTPError.dataPhaseTooLarge(bytes: payloadLength, limit: maximumPayload)
         }
         return FujiContainerHeader(
             length: UInt32(payloadLength) + UInt32(FujiContainerHeader.size), kind: .data, code: code,

@@ -32,7 +32,7 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
         var closed = false
         var inTransaction = false
         /// Set when a transaction failed in a way that leaves the stream out of step.
-        var brokenBecause: PTPError?
+        var brokenBecause: EarlierFailure?
         var events: FujiStream?
         var eventThread: JoinableThread?
         var eventAttempted = false
@@ -87,7 +87,7 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
             let answer: [UInt8]?
             do {
                 answer = try stream.readHandshakePacket(firstByteTimeout: timeouts.read, what: "Fuji's init answer")
-            } catch PTPError.timeout {
+            } catch let error as PTPError where error.isTimeout {
                 throw PTPError.unanswered(UnansweredStep(
                     awaited: "Fuji init answer (0x44 bytes)", sent: "Fuji init request (82 bytes)", peer: peer,
                     seconds: timeouts.read))
@@ -204,7 +204,7 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
             if let broken = state.brokenBecause {
                 throw PTPError.connectionClosed("the Fuji connection to \(command.peer) is unusable after an earlier error: \(broken)")
             }
-            if state.inTransaction { throw PTPError.system("two transactions at once on the Fuji connection to \(command.peer)") }
+            if state.inTransaction { throw PTPError.misuse(.concurrentTransactions(connection: "Fuji", peer: command.peer)) }
             state.inTransaction = true
         }
         defer { state.withLock { $0.inTransaction = false } }
@@ -212,8 +212,7 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
         do {
             outcome = try run(request, dataOut: dataOut, dataIn: dataIn)
         } catch {
-            let broken = error as? PTPError ?? PTPError.system("\(request.code): \(error)")
-            state.withLock { if $0.brokenBecause == nil { $0.brokenBecause = broken } }
+            state.withLock { if $0.brokenBecause == nil { $0.brokenBecause = EarlierFailure(operation: request.code, error: error) } }
             throw error
         }
         if request.code == .initiateOpenCapture, outcome.response.code == .ok { connectEventSocket() }

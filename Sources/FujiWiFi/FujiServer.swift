@@ -82,13 +82,13 @@ public final class FujiServer: Sendable {
         do {
             command = try Socket.listen(host: host, port: requestedPort)
         } catch {
-            throw PTPError.system(error.description)
+            throw PTPError(error)
         }
         do {
             events = try Socket.listen(host: host, port: requestedEventPort)
         } catch {
             command.close()
-            throw PTPError.system(error.description)
+            throw PTPError(error)
         }
         let fresh = state.withLock { state -> Bool in
             guard state.listeners.isEmpty, !state.stopping else { return false }
@@ -100,7 +100,7 @@ public final class FujiServer: Sendable {
         guard fresh else {
             command.close()
             events.close()
-            throw PTPError.system("the Fuji server on \(host):\(requestedPort) was already started")
+            throw PTPError.misuse(.startedTwice(server: "Fuji", address: "\(host):\(requestedPort)"))
         }
         do {
             let commandThread = try JoinableThread(name: "fuji-accept") { [self] in acceptLoop(command, events: false) }
@@ -108,7 +108,7 @@ public final class FujiServer: Sendable {
             state.withLock { $0.acceptThreads = [commandThread, eventThread] }
         } catch {
             stop()
-            throw PTPError.system(error.description)
+            throw PTPError(error)
         }
     }
 

@@ -164,7 +164,7 @@ final class FujiStream: Sendable {
                 while filled < count {
                     let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: area[filled...]))
                     guard n > 0 else {
-                        throw PTPError.system("the data to send ended after \(sent + UInt64(filled)) of \(total) bytes")
+                        throw PTPError.dataSourceEnded(sent: sent + UInt64(filled), announced: total)
                     }
                     filled += n
                 }
@@ -247,19 +247,5 @@ final class ReceiveWindow {
         }
         start = 0
         end = held
-    }
-}
-
-extension PTPError {
-    /// A failed system call as this transport reports it: the connection ended, a wait ran out, or the
-    /// system refused.
-    init(_ error: SystemError) {
-        if error.isConnectionClosed {
-            self = .connectionClosed(error.description)
-        } else if error.isTimeout {
-            self = .timeout(error.description)
-        } else {
-            self = .system(error.description)
-        }
     }
 }

@@ -18,8 +18,17 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case connectionClosed(String)
     /// A data phase larger than the caller allowed (kept bounded so a lying device cannot exhaust memory).
     case dataTooLarge(limit: UInt64, announced: UInt64)
-    /// The local system refused something (socket, file) — errno text included.
-    case system(String)
+    /// A system call on the connection failed: the call, what it was on and the errno. A connection the
+    /// peer closed or reset and a wait that ran out are among them (see `category`, `isTimeout`).
+    case system(SystemError)
+    /// The data to send (the caller's `DataSource`) ended after `sent` of the `announced` bytes.
+    case dataSourceEnded(sent: UInt64, announced: UInt64)
+    /// A data phase of `bytes` is more than this transport can frame (`limit`: Fuji's 4 GiB containers).
+    case dataPhaseTooLarge(bytes: UInt64, limit: UInt64)
+    /// This program used a connection or a server against its rules (a bug here, never the device's).
+    case misuse(Misuse)
+    /// A USB transfer that failed with a libusb code none of the other cases covers.
+    case usbTransfer(USBTransferFailure)
 
     public var description: String {
         switch self {
@@ -32,7 +41,24 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .connectionClosed(let why): "connection closed: \(why)"
         case .dataTooLarge(let limit, let announced):
             "device announced \(announced) bytes, more than the \(limit) allowed here"
-        case .system(let why): why
+        case .system(let error):
+            error.isConnectionClosed ? "connection closed: \(error)" : error.isTimeout ? "timed out: \(error)" : "\(error)"
+        case .dataSourceEnded(let sent, let announced): "the data to send ended after \(sent) of \(announced) bytes"
+        case .dataPhaseTooLarge(let bytes, _): "a data phase of \(bytes) bytes does not fit one Fuji container (4 GiB at most)"
+        case .misuse(let misuse): misuse.description
+        case .usbTransfer(let failure): failure.description
+        }
+    }
+
+    /// A failed system call as PTP sees it.
+    public init(_ error: SystemError) { self = .system(error) }
+
+    /// No answer within the time allowed: a transport's own timeout or a socket's wait that ran out.
+    public var isTimeout: Bool {
+        switch self {
+        case .timeout: true
+        case .system(let error): error.isTimeout
+        default: false
         }
     }
 
@@ -58,7 +84,9 @@ extension PTPError: CategorizedError {
         case .malformed, .protocolViolation, .dataTooLarge: .deviceFault
         case .timeout, .unanswered: .timedOut
         case .connectionClosed: .disconnected
-        case .system: .localIO
+        case .system(let error): error.isConnectionClosed ? .disconnected : error.isTimeout ? .timedOut : .localIO
+        case .dataSourceEnded, .usbTransfer: .localIO
+        case .dataPhaseTooLarge, .misuse: .invalidRequest
         }
     }
 }
@@ -80,4 +108,43 @@ public struct UnansweredStep: Equatable, Sendable, CustomStringConvertible {
 
     /// `no Init_Command_Ack within 10.0 s after Init_Command_Request to 127.0.0.1:15740`.
     public var description: String { "no \(awaited) within \(formatSeconds(seconds)) after \(sent) to \(peer)" }
+}
+
+extension PTPError {
+    /// A connection or server used against its rules by this program.
+    public enum Misuse: Equatable, Sendable, CustomStringConvertible {
+        /// `start()` on a server that was started already.
+        case startedTwice(server: String, address: String)
+        /// A transaction begun while another one was under way on the same connection.
+        case concurrentTransactions(connection: String, peer: String)
+
+        public var description: String {
+            switch self {
+            case .startedTwice(let server, let address): "the \(server) server on \(address) was already started"
+            case .concurrentTransactions(let connection, let peer): "two transactions at once on the \(connection) connection to \(peer)"
+            }
+        }
+    }
+}
+
+/// A USB transfer libusb failed: its code and name (`LIBUSB_ERROR_IO`), the operation and the device.
+public struct USBTransferFailure: Equatable, Sendable, CustomStringConvertible {
+    /// libusb's error code (negative).
+    public var code: Int32
+    /// libusb's name for the code: `LIBUSB_ERROR_IO`.
+    public var name: String
+    /// libusb's text for the code (`libusb_strerror`), as `SystemError.reason` is the C library's.
+    public var reason: String
+    public var operation: String
+    public var peer: String
+
+    public init(code: Int32, name: String, reason: String, operation: String, peer: String) {
+        self.code = code
+        self.name = name
+        self.reason = reason
+        self.operation = operation
+        self.peer = peer
+    }
+
+    public var description: String { "\(operation): USB transfer to \(peer) failed: \(name) (\(reason))" }
 }

@@ -26,7 +26,7 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
     private struct ConnectionState {
         var closed = false
         /// Set when a transaction failed in a way that leaves the stream out of step.
-        var brokenBecause: PTPError?
+        var brokenBecause: EarlierFailure?
         var eventThread: JoinableThread?
     }
 
@@ -114,7 +114,7 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
         let reply: PTPIPPacket?
         do {
             reply = try stream.readControl(firstByteTimeout: timeouts.read)
-        } catch PTPError.timeout {
+        } catch let error as PTPError where error.isTimeout {
             throw PTPError.unanswered(
                 UnansweredStep(awaited: "\(awaited)", sent: "\(request.type)", peer: peer, seconds: timeouts.read))
         }
@@ -160,12 +160,8 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
             let outcome: (response: PTPResponse, deferred: Error?)
             do {
                 outcome = try run(command, dataOut: dataOut, dataIn: dataIn)
-            } catch let error as PTPError {
-                state.withLock { if $0.brokenBecause == nil { $0.brokenBecause = error } }
-                throw error
             } catch {
-                let wrapped = PTPError.system("\(command.code): \(error)")
-                state.withLock { if $0.brokenBecause == nil { $0.brokenBecause = wrapped } }
+                state.withLock { if $0.brokenBecause == nil { $0.brokenBecause = EarlierFailure(operation: command.code, error: error) } }
                 throw error
             }
             if let deferred = outcome.deferred { throw deferred }

@@ -82,7 +82,7 @@ public final class PTPIPServer: Sendable {
         try serving.withLock { serving in
             guard serving.listener == nil, !serving.stopping else {
                 socket.close()
-                throw PTPError.system("PTP/IP server on \(host):\(requestedPort) was already started")
+                throw PTPError.misuse(.startedTwice(server: "PTP/IP", address: "\(host):\(requestedPort)"))
             }
             serving.listener = socket
             serving.acceptThread = try translatingSystemErrors { () throws(SystemError) in

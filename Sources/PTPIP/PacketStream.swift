@@ -156,7 +156,7 @@ final class PacketStream: Sendable {
                 while filled < count {
                     let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[(head + filled)..<(head + count)]))
                     guard n > 0 else {
-                        throw PTPError.system("the data to send ended after \(sent + UInt64(filled)) of \(total) bytes")
+                        throw PTPError.dataSourceEnded(sent: sent + UInt64(filled), announced: total)
                     }
                     filled += n
                 }

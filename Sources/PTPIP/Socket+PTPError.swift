@@ -5,19 +5,6 @@ import PTP
 // PTPIP's boundary with POSIX: sockets' waits take this module's timeouts (each wait bounded, nil for
 // ever), and a failed system call becomes a `PTPError` here, nowhere else.
 
-extension PTPError {
-    /// A failed system call as PTP sees it: the connection ended, a wait ran out, or the system refused.
-    init(_ error: SystemError) {
-        if error.isConnectionClosed {
-            self = .connectionClosed(error.description)
-        } else if error.isTimeout {
-            self = .timeout(error.description)
-        } else {
-            self = .system(error.description)
-        }
-    }
-}
-
 /// Runs `body`, turning a failed system call into a `PTPError`.
 func translatingSystemErrors<R>(_ body: () throws(SystemError) -> R) throws(PTPError) -> R {
     do {

@@ -50,7 +50,10 @@ public struct LibUSBError: RawRepresentable, Error, Hashable, Sendable, CustomSt
     public var name: String { String(cString: libusb_error_name(rawValue)) }
 
     /// "LIBUSB_ERROR_ACCESS (Access denied (insufficient permissions))" (`libusb_strerror`).
-    public var description: String { "\(name) (\(String(cString: libusb_strerror(rawValue))))" }
+    public var description: String { "\(name) (\(reason))" }
+
+    /// libusb's text for the code (`libusb_strerror`): "Access denied (insufficient permissions)".
+    public var reason: String { String(cString: libusb_strerror(rawValue)) }
 }
 
 /// Runs a libusb call that returns a status; negative values become a `LibUSBError`. An interrupted call

@@ -165,7 +165,6 @@ extension PTPError {
         case .malformed(let why): .malformed(why + text)
         case .protocolViolation(let why): .protocolViolation(why + text)
         case .timeout(let why): .timeout(why + text)
-        case .system(let why): .system(why + text)
         case .connectionClosed(let why): .connectionClosed(why + text)
         default: self
         }

@@ -242,7 +242,8 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
         case .overflow:
             return .malformed("\(operation): \(peer) sent more than a transfer asked for (\(error.name))")
         default:
-            return .system("\(operation): USB transfer to \(peer) failed: \(error)")
+            return .usbTransfer(
+                USBTransferFailure(code: error.rawValue, name: error.name, reason: error.reason, operation: operation, peer: peer))
         }
     }
 
@@ -299,8 +300,7 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
                 }
                 guard got > 0 else {
                     throw TransactionFailure(
-                        error: PTPError.system(
-                            "\(command.code): the data to send ended after \(length - remaining) of \(length) bytes"))
+                        error: PTPError.dataSourceEnded(sent: length - remaining, announced: length))
                 }
                 filled += min(got, room)
                 remaining -= UInt64(min(got, room))

@@ -50,6 +50,9 @@ public enum Shell {
         if let path = arguments.ptpTraceFile {
             do {
                 interpreter.ptpTrace = try PTPTraceFile.start(path: path, redacted: arguments.ptpTraceRedacted)
+            } catch let error as SystemError {
+                Console.error("mediashell: --debug-ptp: cannot write the PTP trace \(error.path ?? path): \(error.reason)")
+                return 2
             } catch {
                 Console.error("mediashell: --debug-ptp: \(error)")
                 return 2

@@ -73,14 +73,12 @@ import Testing
         let header = try command.withUnsafeBytes { try FujiContainerHeader(decoding: $0) }
         #expect(header == FujiContainerHeader(length: 24, kind: .command, code: 0x101B, transactionID: 5))
 
-        func decodes(_ bytes: [UInt8]) -> PTPError? {
+        func decodes(_ bytes: [UInt8]) -> Error? {
             do {
                 _ = try bytes.withUnsafeBytes { try FujiContainerHeader(decoding: $0) }
                 return nil
-            } catch let error as PTPError {
-                return error
             } catch {
-                return .system("\(error)")
+                return error
             }
         }
         // Shorter than its header, a response of 100 bytes, an unknown type, a header cut short.
@@ -90,14 +88,14 @@ import Testing
             [12, 0, 0, 0, 9, 0, 1, 0x20, 0, 0, 0, 0],
             [12, 0, 0],
         ] {
-            guard case .malformed? = decodes(hostile) else {
+            guard case PTPError.malformed? = decodes(hostile) else {
                 Issue.record("\(hostile) decoded as \(String(describing: decodes(hostile)))")
                 continue
             }
         }
         // A data container may announce up to 4 GiB: the reader streams it, the sink bounds it.
         #expect(decodes([0xFF, 0xFF, 0xFF, 0xFF, 2, 0, 9, 0x10, 1, 0, 0, 0]) == nil)
-        #expect(throws: PTPError.self) {
+        #expect(throws: PTPError.dataPhaseTooLarge(bytes: 1 << 32, limit: FujiContainer.maximumPayload)) {
             try FujiContainer.dataHeader(code: 0x1009, transactionID: 1, payloadLength: 1 << 32)
         }
     }

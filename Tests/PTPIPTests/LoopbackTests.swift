@@ -161,8 +161,11 @@ extension Network {
             let listener = try Socket.listen(host: "127.0.0.1", port: 0)
             let port = listener.localPort
             listener.close()
-            #expect(throws: PTPError.system("connect 127.0.0.1:\(port): Connection refused")) {
+            #expect {
                 _ = try PTPIPInitiator.connect(host: "127.0.0.1", port: port)
+            } throws: { error in
+                guard case PTPError.system(let failure) = error else { return false }
+                return failure.call == .connect && failure.target == "127.0.0.1:\(port)" && failure.errno == ECONNREFUSED
             }
         }
 

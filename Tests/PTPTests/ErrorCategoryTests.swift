@@ -16,7 +16,10 @@ struct ErrorCategoryTests {
         #expect(PTPError.dataTooLarge(limit: 1, announced: 2).failureCategory == .deviceFault)
         #expect(PTPError.timeout("x").failureCategory == .timedOut)
         #expect(PTPError.connectionClosed("x").failureCategory == .disconnected)
-        #expect(PTPError.system("x").failureCategory == .localIO)
+        #expect(PTPError.system(SystemError(.open, path: "/x", errno: EACCES)).failureCategory == .localIO)
+        #expect(PTPError.system(SystemError(.receive, on: "127.0.0.1:15740", errno: ECONNRESET)).failureCategory == .disconnected)
+        #expect(PTPError.system(SystemError.timeout(.receive, on: "127.0.0.1:15740")).failureCategory == .timedOut)
+        #expect(PTPError.dataSourceEnded(sent: 1, announced: 2).failureCategory == .localIO)
     }
 
     @Test func cancellationHasOneSpelling() {

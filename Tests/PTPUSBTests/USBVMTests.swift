@@ -41,7 +41,12 @@ struct USBVMTests {
             }
             session.close()
         }
-        throw PTPError.system("no QEMU MTP device serving \(storageDescription) among \(cameras)")
+        throw MissingDevice(description: "no QEMU MTP device serving \(storageDescription) among \(cameras)")
+    }
+
+    /// The VM has no QEMU device serving the storage a test needs.
+    struct MissingDevice: Error, CustomStringConvertible {
+        let description: String
     }
 
     /// Every object under `parent`, recursively, by path relative to the card.

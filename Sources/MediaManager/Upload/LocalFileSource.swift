@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// A local file as the data phase of SendObject, read in pieces (memory stays flat for any size), with
@@ -12,9 +13,8 @@ public final class LocalFileSource: DataSource {
     private let cancellation: CancellationFlag?
 
     public init(path: String, progress: ((UInt64) -> Void)? = nil, cancellation: CancellationFlag? = nil) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw PTPError.system("cannot read \(path)")
-        }
+        let descriptor = try systemCall(.open, path: path) { open(path, O_RDONLY | O_CLOEXEC) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
         self.handle = handle
         self.path = path
@@ -30,7 +30,7 @@ public final class LocalFileSource: DataSource {
         let want = Int(min(UInt64(buffer.count), length - sent))
         guard want > 0 else { return 0 }
         guard let data = try handle.read(upToCount: want), !data.isEmpty else {
-            throw PTPError.system("\(path) ended after \(sent) of \(length) bytes (it changed while being sent)")
+            throw SystemError(.read, path: path, errno: EIO, detail: "ended after \(sent) of \(length) bytes (it changed while being sent)")
         }
         data.copyBytes(to: buffer.bindMemory(to: UInt8.self), count: data.count)
         sent += UInt64(data.count)

@@ -45,12 +45,10 @@ public final class PTPTrace: Sendable {
     }
 
     /// A trace written to `path` (created or truncated, readable by its owner only); every line is flushed
-    /// as it is written, so a crash or a hang leaves the trace up to that point.
+    /// as it is written, so a crash or a hang leaves the trace up to that point. Throws the `SystemError` of
+    /// the open.
     public convenience init(path: String, redact: Bool) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw PTPError.system("cannot write the PTP trace \(path): \(String(cString: strerror(errno)))")
-        }
+        let descriptor = try systemCall(.open, path: path) { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         self.init(redact: redact) { line in try? handle.write(contentsOf: Data((line + "\n").utf8)) }
     }

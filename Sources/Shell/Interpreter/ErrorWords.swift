@@ -18,6 +18,7 @@ enum ErrorWords {
         case let error as UnreadableListing: return sentence(for: error)
         case PTPError.unanswered(let step):
             return "\(step) (the camera took the connection but did not answer; --debug-ptp FILE records each packet)"
+        case let error as SystemError where error.path != nil: return LocalFailureWords.sentence(for: error)
         case let error as CameraOpenError: return sentence(for: error)
         case let error as FujiModeError: return sentence(for: error)
         case let error as CustomStringConvertible: return error.description
