@@ -35,12 +35,4 @@ import Testing
     @Test func withoutACameraNothingIsOffered() {
         #expect(engine.complete(marked: "prop |", in: interpreter.completion).candidates.isEmpty)
     }
-
-    @Test func aNarrowRangeOffersEveryStep() {
-        let meaning = PropertyMeaning.of(.batteryLevel)
-        let narrow = DevicePropertyDescription(
-            code: .batteryLevel, dataType: .uint8, writable: false, factoryDefault: .uint8(100), current: .uint8(50),
-            form: .range(minimum: .uint8(0), maximum: .uint8(100), step: .uint8(25)))
-        #expect(meaning.completions(narrow) == ["0%", "25%", "50%", "75%", "100%"])
-    }
 }

@@ -1,13 +1,13 @@
 import Foundation
 import PTP
-import TerminalKit
 
 /// What a device property means to a person: its name, its values decoded (white balance "daylight",
 /// exposure time "1/250", battery "87%", the clock as a date) and how typed text becomes a value again.
 /// Properties this table does not know are named by code (`0xd001`) and shown as raw numbers or text.
-struct PropertyMeaning: Sendable {
-    let code: DevicePropertyCode
-    let name: String
+/// Text comes back as the camera sent it: whoever prints it makes it safe for a terminal.
+public struct PropertyMeaning: Sendable {
+    public let code: DevicePropertyCode
+    public let name: String
     private let words: [UInt64: String]
     private let show: (@Sendable (PTPValue) -> String?)?
 
@@ -73,12 +73,12 @@ struct PropertyMeaning: Sendable {
         PropertyMeaning(.canonEOSEVFOutputDevice, "evfoutput", words: [0: "off", 1: "camera", 2: "computer"]),
     ]
 
-    static func of(_ code: DevicePropertyCode) -> PropertyMeaning {
+    public static func of(_ code: DevicePropertyCode) -> PropertyMeaning {
         known.first { $0.code == code } ?? PropertyMeaning(code, "0x" + hex(code.rawValue))
     }
 
     /// The property a user named: a known name or a code (`0x5005`, `d001`), any case.
-    static func named(_ text: String, among codes: [DevicePropertyCode]) -> PropertyMeaning? {
+    public static func named(_ text: String, among codes: [DevicePropertyCode]) -> PropertyMeaning? {
         let lowered = text.lowercased()
         if let meaning = known.first(where: { $0.name == lowered && codes.contains($0.code) }) { return meaning }
         let digits = lowered.hasPrefix("0x") ? String(lowered.dropFirst(2)) : lowered
@@ -89,18 +89,18 @@ struct PropertyMeaning: Sendable {
     }
 
     /// A value as shown: by its meaning where known, else the number or the text.
-    func display(_ value: PTPValue) -> String {
+    public func display(_ value: PTPValue) -> String {
         if let number = value.unsignedValue, let word = words[number] { return word }
         if let text = show?(value) { return text }
         switch value {
-        case .string(let s): return SafeText.display(s)
+        case .string(let s): return s
         case .array(_, let values): return "[" + values.map(display).joined(separator: ", ") + "]"
         default: return value.signedValue.map(String.init) ?? value.unsignedValue.map(String.init) ?? "?"
         }
     }
 
     /// The allowed values or range, as shown.
-    func allowed(_ description: DevicePropertyDescription) -> String {
+    public func allowed(_ description: DevicePropertyDescription) -> String {
         switch description.form {
         case .none: return description.dataType == .string ? "text" : "any"
         case .enumeration(let values): return values.map(display).joined(separator: ", ")
@@ -112,7 +112,7 @@ struct PropertyMeaning: Sendable {
 
     /// The value a user typed: one of the allowed values as shown or as a number, a number within the range,
     /// a date for the clock; nil when it is none of them (the caller says what is allowed).
-    func parse(_ text: String, for description: DevicePropertyDescription) -> PTPValue? {
+    public func parse(_ text: String, for description: DevicePropertyDescription) -> PTPValue? {
         let typed = text.trimmingCharacters(in: .whitespaces)
         let candidates: [PTPValue]
         if case .enumeration(let values) = description.form { candidates = values } else { candidates = [] }
@@ -133,7 +133,7 @@ struct PropertyMeaning: Sendable {
     }
 
     /// Every allowed value as typed (for completion and error messages), empty for ranges and free text.
-    func choices(_ description: DevicePropertyDescription) -> [String] {
+    public func choices(_ description: DevicePropertyDescription) -> [String] {
         guard case .enumeration(let values) = description.form else { return [] }
         return values.map(display)
     }
@@ -141,7 +141,7 @@ struct PropertyMeaning: Sendable {
     /// What Tab offers for a value: every allowed value, every step of a range of at most
     /// `completedRangeLimit` values, only the ends of a wider one (nobody picks among thousands by Tab),
     /// nothing for free text.
-    func completions(_ description: DevicePropertyDescription) -> [String] {
+    public func completions(_ description: DevicePropertyDescription) -> [String] {
         switch description.form {
         case .none: return []
         case .enumeration: return choices(description)
@@ -155,15 +155,7 @@ struct PropertyMeaning: Sendable {
         }
     }
 
-    static let completedRangeLimit: Int64 = 32
-
-    /// What `props` and `prop` say about a device without settings.
-    static let noPropertiesSentence = "this camera reports no settings (its DeviceInfo lists no device properties)"
-
-    /// What they say about one that lists properties it cannot describe (no GetDevicePropDesc).
-    static func cannotDescribeSentence(_ codes: [DevicePropertyCode]) -> String {
-        "this camera lists \(codes.map { of($0).name }.joined(separator: ", ")) but cannot describe them (no GetDevicePropDesc)"
-    }
+    public static let completedRangeLimit: Int64 = 32
 
     private static func number(_ text: String) -> Int64? {
         var t = text.lowercased()

@@ -48,7 +48,7 @@ public final class SessionCompletion: CompletionContext {
         }
         if let cached = propertyValueCache[meaning.code.rawValue] { return cached }
         guard let description = try? camera.describeProperty(meaning.code) else { return [] }
-        let values = meaning.completions(description)
+        let values = meaning.completions(description).map(SafeText.display)
         propertyValueCache[meaning.code.rawValue] = values
         return values
     }

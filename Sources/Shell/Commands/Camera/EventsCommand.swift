@@ -59,7 +59,7 @@ struct EventsCommand: ShellCommand {
         let path = arrival.path ?? session.catalog.file(id: arrival.event.parameter(0))?.path
         return CameraEventText(arrival.event, path: path) { code in
             let meaning = PropertyMeaning.of(code)
-            let value = (try? session.camera.describeProperty(code)).map { meaning.display($0.current) }
+            let value = (try? session.camera.describeProperty(code)).map { SafeText.display(meaning.display($0.current)) }
             return (meaning.name, value)
         }
     }

@@ -18,9 +18,9 @@ struct PropCommand: ShellCommand {
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         let camera = try shell.requireCamera().camera
         let typedName = invocation.arguments[0].text
-        guard !camera.propertyCodes.isEmpty else { throw CommandError(PropertyMeaning.noPropertiesSentence) }
+        guard !camera.propertyCodes.isEmpty else { throw CommandError(PropertyWords.noProperties) }
         guard camera.canDescribeProperties else {
-            throw CommandError(PropertyMeaning.cannotDescribeSentence(camera.propertyCodes))
+            throw CommandError(PropertyWords.cannotDescribe(camera.propertyCodes))
         }
         guard let meaning = PropertyMeaning.named(typedName, among: camera.propertyCodes) else {
             let names = camera.propertyCodes.map { PropertyMeaning.of($0).name }.joined(separator: ", ")
@@ -39,7 +39,7 @@ struct PropCommand: ShellCommand {
         if invocation.has(.json) {
             shell.output.line(PropertyJSON.encode(PropertyJSON(meaning: meaning, description: description)))
         } else {
-            shell.output.line("\(meaning.name) \(meaning.display(description.current))")
+            shell.output.line("\(meaning.name) \(SafeText.display(meaning.display(description.current)))")
         }
         return .success
     }

@@ -21,12 +21,12 @@ struct PropsCommand: ShellCommand {
             if invocation.has(.json) {
                 shell.output.line("[]")
             } else {
-                shell.output.line(PropertyMeaning.noPropertiesSentence)
+                shell.output.line(PropertyWords.noProperties)
             }
             return .success
         }
         guard camera.canDescribeProperties else {
-            throw CommandError(PropertyMeaning.cannotDescribeSentence(camera.propertyCodes))
+            throw CommandError(PropertyWords.cannotDescribe(camera.propertyCodes))
         }
         var rows: [[String]] = []
         var entries: [PropertyJSON] = []
@@ -42,8 +42,8 @@ struct PropsCommand: ShellCommand {
                 continue
             }
             rows.append([
-                meaning.name, meaning.display(description.current), description.writable ? "rw" : "ro",
-                meaning.allowed(description),
+                meaning.name, SafeText.display(meaning.display(description.current)), description.writable ? "rw" : "ro",
+                SafeText.display(meaning.allowed(description)),
             ])
             entries.append(PropertyJSON(meaning: meaning, description: description))
         }
@@ -82,14 +82,15 @@ struct PropertyJSON: Encodable {
         name = meaning.name
         let hex = String(description.code.rawValue, radix: 16)
         code = "0x" + String(repeating: "0", count: 4 - hex.count) + hex
-        value = meaning.display(description.current)
+        value = SafeText.display(meaning.display(description.current))
         raw = description.current.signedValue.map(Raw.number) ?? .text(description.current.stringValue ?? value)
         writable = description.writable
         switch description.form {
         case .none: break
-        case .enumeration: allowed = meaning.choices(description)
+        case .enumeration: allowed = meaning.choices(description).map(SafeText.display)
         case .range(let minimum, let maximum, let step):
-            range = ["min": meaning.display(minimum), "max": meaning.display(maximum), "step": meaning.display(step)]
+            let shown = { SafeText.display(meaning.display($0)) }
+            range = ["min": shown(minimum), "max": shown(maximum), "step": shown(step)]
         }
     }
 

@@ -21,7 +21,8 @@ struct SyncTimeCommand: ShellCommand {
         try camera.setProperty(.dateTime, to: .string(PTPDateTime.format(Date())))
         let after = try camera.describeProperty(.dateTime)
         let meaning = PropertyMeaning.of(.dateTime)
-        shell.output.line("datetime \(meaning.display(after.current)) (was \(meaning.display(before.current)))")
+        let shown = { SafeText.display(meaning.display($0)) }
+        shell.output.line("datetime \(shown(after.current)) (was \(shown(before.current)))")
         return .success
     }
 }
