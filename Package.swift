@@ -5,6 +5,7 @@
 //   PTP (pure protocol) <- PTPIP, PTPUSB (transports); MediaFormats (pure: ISO-BMFF, JPEG/EXIF); Imaging
 //   VirtualCamera (a PTP responder over PTP's responder transport)
 //   MediaManager (a camera over PTP's initiator transport: catalog, downloads, rate limits) <- Import, Thumbnails
+//   Transfers (batches paced under a rate limit, jobs in the background; over Import and TerminalKit's rate)
 //   Playback (over MediaFormats' byte sources)
 //   Connectors (camera URL -> transport + camera: the only module that knows every transport)
 //   TerminalKit (line editing, words, output) <- CommandKit (command specs, parsing, help, completion)
@@ -73,6 +74,9 @@ let package = Package(
         .target(name: "Thumbnails", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX"]),
         // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
         .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX", "Checksums"]),
+        // Batches of downloads: their pace under a rate limit, and jobs run in the background (`fetch ... &`),
+        // whose endings are facts the shell words
+        .target(name: "Transfers", dependencies: ["MediaManager", "Import", "PTP", "POSIX", "TerminalKit"]),
         // A camera URL to a transport and a camera
         .target(
             name: "Connectors",
@@ -81,7 +85,7 @@ let package = Package(
             name: "Shell",
             dependencies: [
                 "MediaManager", "Connectors", "Import", "Thumbnails", "Playback", "PTP", "TerminalGraphics", "Checksums",
-                "Imaging", "MediaFormats", "CommandKit", "TerminalKit", "POSIX",
+                "Imaging", "MediaFormats", "CommandKit", "TerminalKit", "POSIX", "Transfers",
             ]),
         // The virtual camera as a program of its own: `mediashell serve`
         .target(name: "Serve", dependencies: ["PTP", "PTPIP", "POSIX", "FujiWiFi", "VirtualCamera", "Thumbnails", "CommandKit", "TerminalKit"]),
@@ -101,9 +105,10 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
         .testTarget(
             name: "ShellTests",
-            dependencies: ["TestSupport", "Shell", "Serve", "Import", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "CommandKit", "TerminalKit", "POSIX"]),
+            dependencies: ["TestSupport", "Shell", "Serve", "Import", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "CommandKit", "TerminalKit", "POSIX", "Transfers"]),
         .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaFormats", "MediaManager", "Connectors", "PTP", "POSIX", "VirtualCamera", "Checksums"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "PTP", "POSIX", "Connectors", "MediaManager"]),
+        .testTarget(name: "TransfersTests", dependencies: ["Transfers", "MediaManager", "POSIX"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"]),
         .testTarget(name: "RepositoryTests", dependencies: ["TestSupport"]),

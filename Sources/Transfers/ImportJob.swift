@@ -2,12 +2,11 @@ import Import
 import MediaManager
 import POSIX
 import PTP
-import TerminalKit
 
 /// `import ... &`: the same run as `import` (`ImportRun`: the plan, `.part` files, groups committed and
 /// recorded in the ledger), on the job's thread with its requests marked background and sized from the
 /// measured rate. It holds the ledger's runs until it ends, so no other import of this camera overlaps.
-struct ImportJob: Sendable {
+public struct ImportJob: Sendable {
     let session: MediaSession
     let plan: ImportPlan
     let ledgers: CameraLedgers
@@ -15,13 +14,26 @@ struct ImportJob: Sendable {
     var options: ImportRun.Options
     let rateLimit: UInt64?
     /// The clock the batch is paced and its rate measured on.
-    var clock: any WaitClock = MonotonicClock()
+    var clock: any WaitClock
 
-    func run(_ job: Job) -> Job.Ending {
+    public init(
+        session: MediaSession, plan: ImportPlan, ledgers: CameraLedgers, runs: [LedgerRun], options: ImportRun.Options,
+        rateLimit: UInt64?, clock: any WaitClock = MonotonicClock()
+    ) {
+        self.session = session
+        self.plan = plan
+        self.ledgers = ledgers
+        self.runs = runs
+        self.options = options
+        self.rateLimit = rateLimit
+        self.clock = clock
+    }
+
+    public func run(_ job: Job) -> Job.Ending {
         defer { for run in runs { run.end() } }
         var options = options
         options.chunkSizing = ChunkSizing()
-        var problems: [String] = []
+        var problems: [Job.Problem] = []
         var updates: [Job.StateUpdate] = []
         var progress = Job.Progress()
         let pacer = TransferPacer(clock: clock, limit: rateLimit, stopped: { job.cancellation.isCancelled })
@@ -48,32 +60,23 @@ struct ImportJob: Sendable {
                             progress.filesDone = min(progress.filesDone + 1, progress.filesTotal)
                             job.report(progress)
                         case .skipped: break
-                        case .failed(let item, let error): problems.append(JobWords.problem("import", item.file, error))
-                        case .notDeleted(let item, let error):
-                            problems.append(
-                                "import: \(SafeText.display(item.file.name)) is home but was not deleted from the camera: "
-                                    + Interpreter.message(for: error))
+                        case .failed(let item, let error): problems.append(.failed(item.file, error))
+                        case .notDeleted(let item, let error): problems.append(.notDeleted(item.file, error))
                         case .deleted(let item): updates.append(.removed(path: item.file.path))
                         case .stopped(let item, let at): updates.append(.stopped(item.file, at: at))
                         case .completed: break
                         case .copyFailed(let item, let destination, let error):
-                            problems.append(
-                                "import: \(SafeText.display(item.file.name)): no copy in \(SafeText.display(destination)): "
-                                    + Interpreter.message(for: error))
+                            problems.append(.noCopy(item.file, destination: destination, error))
                         }
                     },
-                    stopAfter: { error in JobWords.cameraGone(after: error, session) })
+                    stopAfter: { error in session.isGone(after: error) })
             }
-            for stopped in summary.stoppedDestinations {
-                problems.append("import: the backup destination \(SafeText.display(stopped)); it was left for the rest of the import")
-            }
+            problems += summary.stoppedDestinations.map(Job.Problem.destinationLeft)
             let state: Job.State = summary.interrupted ? .killed : problems.isEmpty ? .done : .failed
-            return Job.Ending(
-                state: state, summary: ImportBatch.summaryLine(summary, command: "import"), problems: problems,
-                updates: updates)
+            return Job.Ending(state: state, command: "import", summary: summary, problems: problems, updates: updates)
         } catch {
-            problems.append("import: " + Interpreter.message(for: error))
-            return Job.Ending(state: .failed, summary: "import: stopped", problems: problems, updates: updates)
+            problems.append(.stopped(error))
+            return Job.Ending(state: .failed, command: "import", summary: nil, problems: problems, updates: updates)
         }
     }
 }

@@ -3,12 +3,14 @@ import POSIX
 /// The jobs of one shell session, numbered from 1 as they start (as a POSIX shell numbers them: the next
 /// number is one past the highest still listed). A job stays listed until the prompt said how it ended.
 /// Touched by the prompt's thread only; each job's own state is locked inside it.
-final class JobTable {
-    private(set) var jobs: [Job] = []
+public final class JobTable {
+    public private(set) var jobs: [Job] = []
     private var threads: [Int: JoinableThread] = [:]
 
+    public init() {}
+
     /// Starts `work` on a thread of its own as the next job; its `Ending` is what `work` returns.
-    func start(
+    public func start(
         commandLine: String, remotePaths: Set<String>, progress: Job.Progress = Job.Progress(),
         _ work: @escaping @Sendable (Job) -> Job.Ending
     ) throws -> Job {
@@ -19,10 +21,10 @@ final class JobTable {
         return job
     }
 
-    var running: [Job] { jobs.filter(\.isRunning) }
+    public var running: [Job] { jobs.filter(\.isRunning) }
 
     /// The jobs that ended, in order, taken off the list (their threads joined).
-    func takeEnded() -> [(job: Job, ending: Job.Ending)] {
+    public func takeEnded() -> [(job: Job, ending: Job.Ending)] {
         var ended: [(Job, Job.Ending)] = []
         jobs.removeAll { job in
             guard let ending = job.ended else { return false }
@@ -34,7 +36,7 @@ final class JobTable {
     }
 
     /// `%N` or `N`; nil: the most recent job.
-    func job(_ text: String?) -> Job? {
+    public func job(_ text: String?) -> Job? {
         guard let text else { return jobs.last }
         let digits = text.hasPrefix("%") ? String(text.dropFirst()) : text
         guard let number = Int(digits) else { return nil }
@@ -42,7 +44,7 @@ final class JobTable {
     }
 
     /// The running job that holds one of `paths`, if any (two writers of one `.part` must never meet).
-    func holder(of paths: some Sequence<String>) -> Job? {
+    public func holder(of paths: some Sequence<String>) -> Job? {
         let wanted = Set(paths)
         return running.first { !$0.remotePaths.isDisjoint(with: wanted) }
     }

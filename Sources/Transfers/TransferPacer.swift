@@ -7,7 +7,7 @@ import TerminalKit
 /// limit-rate`), which holds the batch as a whole, across its files, to the rate. While the limit holds it
 /// back, `redraw` is called every half second so that a progress line shows the bytes already there, the
 /// rate and the time left, rather than the state before the last chunk.
-final class TransferPacer {
+public final class TransferPacer {
     private let clock: any WaitClock
     private let limiter: RateLimiter?
     private var rate: TransferRate
@@ -15,12 +15,12 @@ final class TransferPacer {
     /// The file the last report was about, and its bytes then.
     private var file: (name: String, bytes: UInt64)?
     /// Called while the limit holds the transfer back.
-    var redraw: (() -> Void)?
+    public var redraw: (() -> Void)?
 
     /// - Parameters:
     ///   - limit: bytes per second, nil for none.
     ///   - stopped: true once the wait should end (Ctrl-C, `kill %N`).
-    init(clock: any WaitClock, limit: UInt64?, stopped: @escaping () -> Bool) {
+    public init(clock: any WaitClock, limit: UInt64?, stopped: @escaping () -> Bool) {
         self.clock = clock
         self.stopped = stopped
         let start = clock.now()
@@ -33,19 +33,19 @@ final class TransferPacer {
 
     /// The chunk size that keeps a limited transfer smooth: an eighth of a second's bytes at the limit
     /// (between 1 KiB and 8 MiB), so that neither the rate nor the line moves in big steps.
-    static func chunkSize(forLimit limit: UInt64) -> Int { Int(min(max(limit / 8, 1 << 10), 8 << 20)) }
+    public static func chunkSize(forLimit limit: UInt64) -> Int { Int(min(max(limit / 8, 1 << 10), 8 << 20)) }
 
     /// The bytes moved in this run.
-    var moved: UInt64 { rate.bytes }
+    public var moved: UInt64 { rate.bytes }
 
     /// The rate now, over the window; nil before the first byte.
-    var bytesPerSecond: Double? { rate.bytesPerSecond(at: clock.now()) }
+    public var bytesPerSecond: Double? { rate.bytesPerSecond(at: clock.now()) }
 
     /// The clock's time.
-    var now: Double { clock.now() }
+    public var now: Double { clock.now() }
 
     /// After a download's progress report (per file): what moved since that file's last report counts.
-    func update(_ progress: TransferProgress) {
+    public func update(_ progress: TransferProgress) {
         var moved = self.moved
         if let file, file.name == progress.name, progress.bytesDone >= file.bytes {
             moved += progress.bytesDone - file.bytes
@@ -55,12 +55,12 @@ final class TransferPacer {
     }
 
     /// After a batch's progress report that counts the bytes moved in this run itself (`import`).
-    func update(moved: UInt64) {
+    public func update(moved: UInt64) {
         rate.record(moved, at: clock.now())
     }
 
     /// Waits until the bytes moved are due at the limit (at once without one), or until `stopped`.
-    func pace() {
+    public func pace() {
         guard let limiter else { return }
         while true {
             let left = limiter.delay(for: moved)

@@ -3,6 +3,7 @@ import MediaManager
 import POSIX
 import TestSupport
 import Testing
+import Transfers
 
 @testable import Shell
 @testable import TerminalKit

@@ -1,12 +1,13 @@
 import CommandKit
 import Connectors
 import Foundation
-import POSIX
 import MediaManager
-import PTP
 import Playback
+import POSIX
+import PTP
 import TerminalKit
 import Thumbnails
+import Transfers
 
 /// How a line, or one command of it, ended.
 public enum LineStatus: Sendable, Equatable {

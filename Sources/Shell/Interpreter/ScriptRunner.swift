@@ -1,4 +1,5 @@
 import TerminalKit
+import Transfers
 
 /// How a script (a file, `-c` text, piped standard input or `source`) ended.
 public enum ScriptResult: Sendable, Equatable {

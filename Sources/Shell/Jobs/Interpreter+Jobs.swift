@@ -3,6 +3,7 @@ import Foundation
 import Import
 import MediaManager
 import TerminalKit
+import Transfers
 
 /// Jobs at the shell: starting one, saying how jobs ended (before the next prompt, as a POSIX shell does),
 /// and what `quit`, `close`, `open`, `fetch` and `delete` do while jobs run.
@@ -27,7 +28,9 @@ extension Interpreter {
     func sayEndedJobs() -> [Job.Ending] {
         let ended = jobs.takeEnded()
         for (job, ending) in ended {
-            for problem in ending.problems { output.error("[\(job.number)] " + SafeText.display(problem)) }
+            for problem in ending.problems {
+                output.error("[\(job.number)] " + SafeText.display(JobWords.problem(problem, command: ending.command)))
+            }
             output.line(JobWords.endLine(job, ending))
             for update in ending.updates {
                 switch update {
@@ -113,7 +116,34 @@ extension Interpreter {
     }
 }
 
-extension JobWords {
+/// The words of jobs: the line as typed, what went wrong, how one ended, how one is listed.
+enum JobWords {
+    /// One problem of a job that ended: `fetch: NAME: why`, or the download's own sentence when it names the file.
+    static func problem(_ problem: Job.Problem, command: String) -> String {
+        switch problem {
+        case .failed(let file, let error):
+            if case DownloadError.interrupted = error { return "\(command): " + Interpreter.message(for: error) }
+            return "\(command): \(SafeText.display(file.name)): " + Interpreter.message(for: error)
+        case .notDeleted(let file, let error):
+            return "\(command): \(SafeText.display(file.name)) \(command == "import" ? "is home" : "arrived") "
+                + "but was not deleted from the camera: " + Interpreter.message(for: error)
+        case .noCopy(let file, let destination, let error):
+            return "\(command): \(SafeText.display(file.name)): no copy in \(SafeText.display(destination)): "
+                + Interpreter.message(for: error)
+        case .destinationLeft(let why):
+            return "\(command): the backup destination \(SafeText.display(why)); it was left for the rest of the import"
+        case .stopped(let error):
+            return "\(command): " + Interpreter.message(for: error)
+        }
+    }
+
+    /// `fetch: 3 fetched, 0 skipped (already here), ...`, or `import: stopped` when the batch had no figures.
+    static func summary(_ ending: Job.Ending) -> String {
+        guard let summary = ending.summary else { return "\(ending.command): stopped" }
+        let line = ImportBatch.summaryLine(summary, command: ending.command)
+        return ending.command == "fetch" ? line.replacingOccurrences(of: "(already imported)", with: "(already here)") : line
+    }
+
     /// The line as the user typed it, from its checked words (without the `&`).
     static func commandLine(_ invocation: Invocation) -> String {
         var words = [invocation.name.text]
@@ -127,7 +157,7 @@ extension JobWords {
 
     /// `[1] done  fetch *.MP4  (3 fetched, 0 skipped (already here), 0 renamed, 0 failed; 1.0 GB in 4.1 s (250 MB/s))`.
     static func endLine(_ job: Job, _ ending: Job.Ending) -> String {
-        var summary = Substring(ending.summary)
+        var summary = Substring(Self.summary(ending))
         if let colon = summary.firstIndex(of: ":"), !summary[..<colon].contains(" ") {
             summary = summary[summary.index(after: colon)...].drop { $0 == " " }
         }

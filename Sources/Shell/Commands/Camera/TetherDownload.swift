@@ -3,6 +3,7 @@ import Foundation
 import Import
 import MediaManager
 import TerminalKit
+import Transfers
 
 extension OptionName {
     static let fetch: OptionName = "fetch"

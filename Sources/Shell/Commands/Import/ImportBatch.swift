@@ -4,6 +4,7 @@ import MediaManager
 import POSIX
 import PTP
 import TerminalKit
+import Transfers
 
 /// One run of `import` (and of `fetch`'s batches): one progress line for the whole batch on a terminal,
 /// each file said only where it matters (a failure, a unique name, everything with `-v`), the session

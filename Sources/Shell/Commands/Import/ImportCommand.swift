@@ -4,6 +4,7 @@ import Import
 import MediaFormats
 import MediaManager
 import TerminalKit
+import Transfers
 
 extension OptionName {
     static let to: OptionName = "to"

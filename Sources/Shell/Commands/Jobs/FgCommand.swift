@@ -2,6 +2,7 @@ import CommandKit
 import Foundation
 import Import
 import TerminalKit
+import Transfers
 
 /// fg [%N]: shows a job's progress line until it ends; Ctrl-C leaves it running in the background.
 struct FgCommand: ShellCommand {

@@ -1,5 +1,6 @@
 import CommandKit
 import TerminalKit
+import Transfers
 
 /// jobs: the transfers running in the background, each with its progress.
 struct JobsCommand: ShellCommand {

@@ -1,6 +1,7 @@
 import CommandKit
 import MediaManager
 import TerminalKit
+import Transfers
 
 /// kill %N: stops a job at its next chunk; the file in progress keeps its `.part`.
 struct KillCommand: ShellCommand {

@@ -1,5 +1,6 @@
 import CommandKit
 import TerminalKit
+import Transfers
 
 /// wait [%N]: waits for a job (or every job) to end; fails when one failed or was killed.
 struct WaitCommand: ShellCommand {

@@ -4,6 +4,7 @@ import MediaManager
 import POSIX
 import PTP
 import TerminalKit
+import Transfers
 
 /// One run of `fetch`: says each file's result as it arrives, keeps the session state in step (offsets of
 /// kept `.part` files, deleted files), and at the end says how the batch stopped: a camera that went away
@@ -146,7 +147,7 @@ final class FetchBatch {
     private func failed(_ file: MediaFile, _ error: Error) {
         failures += 1
         summary.failed += 1
-        if disconnected == nil, case DownloadError.interrupted = error, !cameraAnswers() {
+        if disconnected == nil, session.isGone(after: error) {
             disconnected = error
             cancellation.cancel()
         } else if case DownloadError.interrupted = error {
@@ -156,16 +157,6 @@ final class FetchBatch {
         }
         if let kept = shell.partialSize(of: file, in: folder), kept > 0 {
             shell.state.fetchStopped(file, at: kept)
-        }
-    }
-
-    /// After a failed read: does the camera still answer? (One cheap request, only on the failure path.)
-    private func cameraAnswers() -> Bool {
-        do {
-            _ = try session.camera.session.getDeviceInfo()
-            return true
-        } catch {
-            return error.failureCategory != .disconnected
         }
     }
 

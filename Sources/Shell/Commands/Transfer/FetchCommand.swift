@@ -1,6 +1,7 @@
 import CommandKit
 import MediaManager
 import TerminalKit
+import Transfers
 
 /// fetch (get): downloads through `.part` files, with a progress line on a terminal, Ctrl-C keeping the
 /// `.part` and leaving the selection's offset where it stopped, and an optional rate limit. The steps: the

@@ -1,11 +1,6 @@
 import MediaManager
 import TerminalKit
-
-/// Files of one fetch that go to one local folder.
-struct FetchGroup: Sendable {
-    let folder: String
-    let files: [MediaFile]
-}
+import Transfers
 
 /// `fetch -r` (and `mirror`): each folder named, with everything below it, as a tree under the destination
 /// (`fetch -r -o ~/dl DCIM` writes `~/dl/DCIM/100MEDIA/DJI_0001.JPG`), as `cp -r` and lftp's `mirror` do; a

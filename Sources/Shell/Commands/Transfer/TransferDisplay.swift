@@ -1,6 +1,7 @@
 import Foundation
 import MediaManager
 import TerminalKit
+import Transfers
 
 /// The progress line of a fetch (redrawn on a terminal, nothing in batch mode), and its pace: the rate over
 /// a window of real time and the rate limit across the whole batch (`TransferPacer`, its wait ended by
