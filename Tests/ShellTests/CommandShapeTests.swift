@@ -15,7 +15,7 @@ import Testing
             arguments: [ArgumentSpec("NAME", .text, .optional)],
             summary: "say hello", details: "Prints a greeting to NAME, or to the world.")
 
-        func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
             let name = invocation.arguments.first?.text ?? "world"
             if name == "nobody" { throw CommandError("nobody to greet") }
             if name == "some" {

@@ -13,7 +13,7 @@ import TerminalKit
 ///            "hello", area: .session, arguments: [ArgumentSpec("NAME", .text, .optional)],
 ///            summary: "say hello", details: "Prints a greeting to NAME, or to the world.")
 ///
-///        func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+///        func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
 ///            shell.output.line("hello " + SafeText.display(invocation.arguments.first?.text ?? "world"))
 ///            return .success
 ///        }
@@ -25,15 +25,19 @@ import TerminalKit
 /// kinds such as numbers, seek positions and choices verified), so it never parses again. A failure is an
 /// error thrown: the interpreter reports it as `NAME: message`, adds the shell's hints, and closes a camera
 /// that went away. A command that reported its failures itself (one line per file of a batch) returns
-/// `.failed`; one that Ctrl-C stopped, after saying where, returns `.interrupted`. The `Interpreter` is the
-/// context: the open camera (`requireCamera()`, `loadedCatalog()`), the session state, `output`,
-/// `report(_:severity:)` and the lookups shared by commands (`files(for:catalog:)`, `oneFile(for:in:command:)`).
+/// `.failed`; one that Ctrl-C stopped, after saying where, returns `.interrupted`. `run` gets the narrowest
+/// context its work needs (`CommandContext`: the open camera with `requireCamera()` and `loadedCatalog()`, the
+/// session state, `output`, `report(_:severity:)` and the lookups shared by commands, `files(for:catalog:)`,
+/// `oneFile(for:in:command:)`; `JobContext` adds the jobs, `PlaybackContext` the video being played). The
+/// session's own commands (`open`, `quit`, `source`, ...) get the interpreter itself.
 /// A helper used by one command stays in that command's file; one used by several goes in its area's folder.
 /// Each file imports the modules whose members it uses (`MemberImportVisibility`), and a module new to the
 /// shell goes in Package.swift and in the table of `scripts/check-layers`.
 public protocol ShellCommand: CommandDeclaration {
+    /// What `run` may use: `any CommandContext`, a wider context protocol, or the `Interpreter`.
+    associatedtype Context
     /// Runs one checked invocation of the command.
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome
+    func run(_ invocation: Invocation, in shell: Context) throws -> CommandOutcome
 }
 
 /// How a command ended when it did not throw.

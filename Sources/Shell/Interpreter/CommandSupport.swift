@@ -1,9 +1,9 @@
 import MediaManager
 import TerminalKit
 
-/// What commands share through their context, the interpreter: the open camera and its catalog, the
-/// files and folders that words name, and where downloads go.
-extension Interpreter {
+/// What commands share through their context: the open camera and its catalog, the files and folders that
+/// words name, and where downloads go.
+extension CommandContext {
 
     /// The open camera, or an error telling how to open one.
     func requireCamera() throws(CommandError) -> MediaSession {

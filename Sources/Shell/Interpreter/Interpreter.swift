@@ -244,7 +244,7 @@ public final class Interpreter {
             return .failure
         }
         do {
-            switch try command.run(invocation, in: self) {
+            switch try run(command, invocation) {
             case .success: return quitRequested ? .quit : .success
             case .failed:
                 let hint = quoteHint(invocation.arguments)
@@ -259,6 +259,15 @@ public final class Interpreter {
             reportFailure(of: invocation.name.text, error, hint: quoteHint(invocation.arguments))
             return .failure
         }
+    }
+
+    /// Runs `command` with the interpreter as the context it asks for (every context protocol is one the
+    /// interpreter conforms to; `CommandTableTests` checks each command of the table).
+    private func run<Command: ShellCommand>(_ command: Command, _ invocation: Invocation) throws -> CommandOutcome {
+        guard let context = self as? Command.Context else {
+            throw CommandError("not runnable here (it asks for \(Command.Context.self))")
+        }
+        return try command.run(invocation, in: context)
     }
 
     // MARK: - Reporting

@@ -54,7 +54,7 @@ extension DateText {
     }
 }
 
-extension Interpreter {
+extension CommandContext {
     /// Reads the capture times of `files` not known yet, with a progress line on a terminal
     /// (`reading capture times 120/10000`); Ctrl-C stops it (the rest show the camera's date).
     func readCaptureTimes(_ files: [MediaFile], session: MediaSession) {

@@ -20,7 +20,7 @@ struct CaptureCommand: ShellCommand {
             and recorded in the camera's import ledger so 'import' does not bring them again.
             """)
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         guard session.camera.summary.canCapture else {
             // A Fujifilm body on Wi-Fi says why: its mode has no remote capture (the shell names the mode).

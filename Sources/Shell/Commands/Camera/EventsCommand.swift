@@ -21,7 +21,7 @@ struct EventsCommand: ShellCommand {
             and again instead).
             """)
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         let catalog = session.catalog
         // The catalog names the files the events are about (a removed file by the path it had).
@@ -77,7 +77,7 @@ final class IdleCheck {
     /// The camera said something: it is there.
     func heard() { last = monotonicSeconds() }
 
-    func check(_ shell: Interpreter) throws {
+    func check(_ shell: any CommandContext) throws {
         guard monotonicSeconds() - last >= Self.interval else { return }
         last = monotonicSeconds()
         _ = try shell.interruptibly(session) { try session.camera.session.getDeviceInfo() }

@@ -10,7 +10,7 @@ struct ModeCommand: ShellCommand {
         summary: "show or change the camera mode",
         details: "Shows the camera's mode, or switches it between downloading files and shooting.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let camera = try shell.requireCamera().camera
         guard camera.hasWorkMode else { throw CommandError("not supported by this camera") }
         guard let word = invocation.arguments.first else {

@@ -1,7 +1,7 @@
 import MediaManager
 import POSIX
 
-extension Interpreter {
+extension CommandContext {
     /// When a failure is the camera saying it is busy because it is in shoot mode, how to get out of it.
     func modeHint(for error: Error) -> String {
         guard error.failureCategory == .busy, let camera = media?.camera, camera.hasWorkMode, (try? camera.workMode()) == .shoot else {

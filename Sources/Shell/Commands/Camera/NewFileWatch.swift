@@ -51,7 +51,7 @@ final class NewFileWatch {
 
     /// The new files since the last call, waiting up to a tenth of a second for the camera to say something
     /// (so Ctrl-C is heard at once). Throws what the camera's requests threw (it went away).
-    func next(_ shell: Interpreter) throws -> [MediaFile] {
+    func next(_ shell: any CommandContext) throws -> [MediaFile] {
         let (arrivals, dropped) = queue.take(upTo: 0.1)
         let catalog = session.catalog
         if dropped > 0 {

@@ -15,7 +15,7 @@ struct PropCommand: ShellCommand {
             + "one of the allowed values as 'props' shows them (daylight, 1/250, f/5.6), a number, or for "
             + "datetime a date such as 2026-12-01 10:30:00.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let camera = try shell.requireCamera().camera
         let typedName = invocation.arguments[0].text
         guard !camera.propertyCodes.isEmpty else { throw CommandError(PropertyWords.noProperties) }

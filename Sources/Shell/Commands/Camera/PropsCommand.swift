@@ -14,7 +14,7 @@ struct PropsCommand: ShellCommand {
             + "meaning, the values allowed, and whether 'prop NAME VALUE' can set it. Unknown vendor properties "
             + "are listed by code.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let camera = try shell.requireCamera().camera
         // Some devices (media players, QEMU's usb-mtp, card readers) have no settings to show: say so.
         guard !camera.propertyCodes.isEmpty else {

@@ -11,7 +11,7 @@ struct SyncTimeCommand: ShellCommand {
         summary: "set the camera's clock from this computer's",
         details: "Sets the camera's date and time (the DateTime property) to this computer's local time.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let camera = try shell.requireCamera().camera
         guard camera.propertyCodes.contains(.dateTime) else {
             throw CommandError("this camera has no clock to set (its DeviceInfo lists no DateTime property)")

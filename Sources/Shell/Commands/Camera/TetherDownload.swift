@@ -24,14 +24,14 @@ struct TetherDownload {
         var disconnected = false
     }
 
-    let shell: Interpreter
+    let shell: any CommandContext
     let session: MediaSession
     let pattern: DestinationPattern
     let command: String
     private let ledgers: CameraLedgers
 
     /// `--to` as typed, else the download folder with each file under its own name.
-    init(_ invocation: Invocation, shell: Interpreter, session: MediaSession, command: String) throws {
+    init(_ invocation: Invocation, shell: any CommandContext, session: MediaSession, command: String) throws {
         let text: String
         if let typed = invocation.value(of: .to)?.text {
             text = LocalDisk.expandingTilde(typed)

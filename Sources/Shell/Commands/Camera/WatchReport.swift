@@ -4,7 +4,7 @@ import TerminalKit
 
 /// What `watch` says as it goes: as text, or as one JSON object a line (`--json`) for scripts.
 struct WatchReport {
-    let shell: Interpreter
+    let shell: any CommandContext
     let json: Bool
 
     private struct Line: Encodable {

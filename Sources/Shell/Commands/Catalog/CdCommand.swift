@@ -9,7 +9,7 @@ struct CdCommand: ShellCommand {
         details: "Changes the current folder on the camera; with no FOLDER, goes to the top.",
         examples: ["cd DCIM/100MEDIA", "cd ..", "cd /", "cd"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let catalog = try shell.loadedCatalog()
         guard let word = invocation.arguments.first else {
             shell.state.changeFolder(to: "")

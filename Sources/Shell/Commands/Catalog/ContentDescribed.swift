@@ -4,7 +4,7 @@ import MediaManager
 /// nothing (a kind for format 0x3000, a video's duration and size for dimensions reported as 0): read
 /// lazily for the entries shown, within `ContentCheck`'s budget, cached for the session.
 enum ContentDescribed {
-    static func entries(_ entries: [RemoteEntry], shell: Interpreter) -> [RemoteEntry] {
+    static func entries(_ entries: [RemoteEntry], shell: any CommandContext) -> [RemoteEntry] {
         guard let session = shell.media else { return entries }
         let files = entries.compactMap(\.file)
         guard !files.isEmpty else { return entries }

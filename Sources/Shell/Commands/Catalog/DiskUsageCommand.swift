@@ -17,7 +17,7 @@ struct DiskUsageCommand: ShellCommand {
             """,
         examples: ["du", "du DCIM/100MEDIA"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         let catalog = try shell.loadedCatalog()
         let ledgers = try Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: shell.environment))

@@ -71,7 +71,7 @@ struct FileFilter {
     }
 
     /// Filters `entries`, reading the capture times the dates need first (with a progress line).
-    func apply(_ entries: [RemoteEntry], shell: Interpreter) -> [RemoteEntry] {
+    func apply(_ entries: [RemoteEntry], shell: any CommandContext) -> [RemoteEntry] {
         guard !isEmpty else { return entries }
         let kept = entries.filter { $0.file.map { keeps($0, timeToo: false) } ?? false }
         guard needsTimes else { return kept }

@@ -18,7 +18,7 @@ struct FindCommand: ShellCommand {
             """,
         examples: ["find --kind video --larger 100M", "find --since 2024-05-01 DCIM", "find --new"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         let catalog = try shell.loadedCatalog()
         let filter = try FileFilter(invocation, session: session, environment: shell.environment)
@@ -37,7 +37,7 @@ struct FindCommand: ShellCommand {
     }
 
     /// The catalog paths of the folders the words name (the current folder when there are none).
-    static func folders(_ words: [Word], catalog: MediaCatalog, _ shell: Interpreter) throws -> [String] {
+    static func folders(_ words: [Word], catalog: MediaCatalog, _ shell: any CommandContext) throws -> [String] {
         guard !words.isEmpty else { return [shell.state.folder] }
         var folders: [String] = []
         for entry in try shell.names(catalog).entries(for: words) {

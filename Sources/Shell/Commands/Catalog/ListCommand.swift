@@ -32,7 +32,7 @@ struct ListCommand: ShellCommand {
             """,
         examples: ["ls -lh", "ls -1 *.MP4", "ls -lt DCIM/100MEDIA", "ls --thumbs *.JPG", "ls -R --kind video"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         if invocation.has(.thumbs) && invocation.has(.json) {
             throw CommandError("--thumbs draws pictures and --json writes data: use one of them")
         }

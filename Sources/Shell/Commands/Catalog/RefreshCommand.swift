@@ -8,7 +8,7 @@ struct RefreshCommand: ShellCommand {
         "refresh", area: .catalog, summary: "read the file list again",
         details: "Discards the cached file list and reads it from the camera again.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         try shell.interruptibly(session) { try session.catalog.reload() }
         let catalog = session.catalog

@@ -8,7 +8,7 @@ struct StateCommand: ShellCommand {
         "state", area: .catalog, summary: "show the file list's state",
         details: "Shows whether the file list is being read, up to date, or out of date.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         shell.output.line(CatalogDescription.line(for: session.catalog))
         return .success

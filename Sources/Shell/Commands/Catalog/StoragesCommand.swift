@@ -8,7 +8,7 @@ struct StoragesCommand: ShellCommand {
         "storages", area: .catalog, summary: "list the camera's storages",
         details: "Lists each card or internal memory with its capacity and free space, its volume label and its description; NAME is the label, or the description when the label is a placeholder such as NO NAME.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         let storages = try session.camera.storages()
         guard !storages.isEmpty else {

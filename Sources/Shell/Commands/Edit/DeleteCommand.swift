@@ -13,7 +13,7 @@ struct DeleteCommand: ShellCommand {
         details: "Deletes each named file and reports each result. Needs edit mode, or --force.",
         examples: ["edit; delete DJI_0001.JPG; done", "delete --force *.LRF", "rm 'My Clip.MP4'"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any JobContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         guard shell.state.isEditing || invocation.has(.force) else {
             throw CommandError("refused: not in edit mode (type 'edit' first, or use delete --force)")

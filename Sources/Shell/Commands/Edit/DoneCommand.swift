@@ -7,7 +7,7 @@ struct DoneCommand: ShellCommand {
         "done", area: .edit, summary: "leave edit mode",
         details: "Leaves edit mode.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         if !shell.state.leaveEditMode() { shell.output.line("not in edit mode") }
         return .success
     }

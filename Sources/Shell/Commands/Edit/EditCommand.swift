@@ -7,7 +7,7 @@ struct EditCommand: ShellCommand {
         "edit", area: .edit, summary: "enter edit mode",
         details: "In edit mode `delete` removes files without --force; the prompt shows the mode.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         if shell.state.enterEditMode() {
             shell.output.line("edit mode: 'delete NAME' removes files from the camera; 'done' leaves")
         } else {

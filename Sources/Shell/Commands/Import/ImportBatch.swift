@@ -11,7 +11,7 @@ import Transfers
 /// state kept in step, and one summary line at the end.
 final class ImportBatch {
     let cancellation: CancellationFlag
-    private let shell: Interpreter
+    private let shell: any CommandContext
     private let session: MediaSession
     private let verbose: Bool
     private let command: String
@@ -22,7 +22,7 @@ final class ImportBatch {
     private let pacer: TransferPacer
     private var last: BatchProgress?
 
-    init(shell: Interpreter, session: MediaSession, verbose: Bool, deleteAfter: Bool, command: String = "import") {
+    init(shell: any CommandContext, session: MediaSession, verbose: Bool, deleteAfter: Bool, command: String = "import") {
         self.shell = shell
         self.session = session
         self.verbose = verbose

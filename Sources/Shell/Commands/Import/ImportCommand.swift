@@ -88,7 +88,7 @@ struct ImportCommand: ShellCommand {
         return full
     }
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any JobContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         // The card as it is now, read afresh: files added since the last listing come too, on a card folder
         // or a camera that sends no events (one listing: what a no-op import costs).
@@ -180,7 +180,7 @@ struct ImportCommand: ShellCommand {
 
     /// The files the words name: folders with everything below them, files and globs as they match; with no
     /// words, every DCIM folder of every store.
-    static func chosenFiles(_ words: [Word], catalog: MediaCatalog, _ shell: Interpreter) throws -> [MediaFile] {
+    static func chosenFiles(_ words: [Word], catalog: MediaCatalog, _ shell: any JobContext) throws -> [MediaFile] {
         guard !words.isEmpty else {
             let files = CardSelection.dcimFiles(in: catalog)
             guard !files.isEmpty else {

@@ -6,7 +6,7 @@ import TerminalKit
 /// `import --list` (what is new, nothing fetched) and `import --dry-run` (where each new file would go and
 /// the totals, nothing fetched).
 enum ImportListing {
-    static func list(_ plan: ImportPlan, _ shell: Interpreter) -> CommandOutcome {
+    static func list(_ plan: ImportPlan, _ shell: any CommandContext) -> CommandOutcome {
         let new = plan.items.filter { if case .imported = $0.action { false } else { true } }
         let rows = new.map { item in
             [
@@ -21,7 +21,7 @@ enum ImportListing {
         return .success
     }
 
-    static func dryRun(_ plan: ImportPlan, verbose: Bool, _ shell: Interpreter) -> CommandOutcome {
+    static func dryRun(_ plan: ImportPlan, verbose: Bool, _ shell: any CommandContext) -> CommandOutcome {
         for item in plan.items {
             let from = RemotePath.display(item.file.path)
             let to = SafeText.display(item.destination)

@@ -23,7 +23,7 @@ struct VerifyCommand: ShellCommand {
             """,
         examples: ["verify", "verify ~/Pictures /media/ssd/Photos"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let roots = invocation.arguments.map { ImportCommand.absolute(LocalDisk.expandingTilde($0.text)) }
         let ledgers = LedgerLocation.folder(environment: shell.environment)
         var copies = try CopyVerifier.fromLedgers(folder: ledgers, within: roots)

@@ -15,7 +15,7 @@ struct FgCommand: ShellCommand {
             """,
         examples: ["fg", "fg %2"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any JobContext) throws -> CommandOutcome {
         let text = invocation.arguments.first?.text
         guard let job = shell.jobs.job(text) ?? (text == nil ? shell.jobs.running.last : nil) else {
             throw JobWords.noSuchJob(text ?? "")

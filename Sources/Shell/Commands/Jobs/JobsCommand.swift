@@ -13,7 +13,7 @@ struct JobsCommand: ShellCommand {
             """,
         examples: ["fetch *.MP4 &", "jobs"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any JobContext) throws -> CommandOutcome {
         shell.sayEndedJobs()
         let width = shell.output.terminalColumns ?? 200
         for job in shell.jobs.running { shell.output.line(JobWords.listLine(job, width: width)) }

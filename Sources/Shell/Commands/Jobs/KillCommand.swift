@@ -14,7 +14,7 @@ struct KillCommand: ShellCommand {
             """,
         examples: ["kill %1"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any JobContext) throws -> CommandOutcome {
         let text = invocation.arguments[0].text
         guard let job = shell.jobs.job(text), job.isRunning else { throw JobWords.noSuchJob(text) }
         job.cancellation.cancel()

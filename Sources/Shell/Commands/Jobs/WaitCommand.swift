@@ -13,7 +13,7 @@ struct WaitCommand: ShellCommand {
             """,
         examples: ["wait", "wait %1"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any JobContext) throws -> CommandOutcome {
         let chosen: [Job]
         if let word = invocation.arguments.first {
             guard let job = shell.jobs.job(word.text) else { throw JobWords.noSuchJob(word.text) }

@@ -10,7 +10,7 @@ struct EchoCommand: ShellCommand {
             + "as a POSIX shell's echo does; quote the text to keep its spacing. Scripts use it to report progress.",
         examples: ["echo importing the morning's card", "echo -n 'done: '; pwd"], passesOptions: true)
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         var words = invocation.arguments.map(\.text)
         let newline = words.first != "-n"
         if !newline { words.removeFirst() }

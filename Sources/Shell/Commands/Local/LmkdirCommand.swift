@@ -12,7 +12,7 @@ struct LmkdirCommand: ShellCommand {
         details: "Makes each DIR on this computer (relative to the local folder, ~ for home).",
         examples: ["lmkdir imports", "lmkdir -p ~/Pictures/drone/2024"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let parents = invocation.has(.parents)
         for word in invocation.arguments {
             let path = LocalDisk.expandingTilde(word.text)

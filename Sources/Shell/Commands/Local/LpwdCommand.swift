@@ -7,7 +7,7 @@ struct LpwdCommand: ShellCommand {
         "lpwd", area: .local, summary: "print the local folder",
         details: "Prints the local folder, and where downloads go when `set download-dir` points elsewhere.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let here = LocalDisk.currentFolder
         shell.output.line(SafeText.display(here))
         let downloads = shell.downloadFolder(nil)

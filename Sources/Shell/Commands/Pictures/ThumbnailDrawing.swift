@@ -7,7 +7,7 @@ import Thumbnails
 /// Thumbnails in the terminal, shared by `thumb`, `ls --thumbs` and the picture beside `info`: fetched through
 /// the session's thumbnail queue (one request at a time, in order) and drawn as they arrive (see
 /// `ThumbnailPresenter`), or a line of text per file when pictures are off.
-extension Interpreter {
+extension CommandContext {
     /// How pictures are drawn now: the `images` setting, the environment and whether output is a terminal.
     func thumbnailPresenter() -> ThumbnailPresenter {
         ThumbnailPresenter(mode: state.settings.images, environment: environment, terminalColumns: output.terminalColumns)
@@ -84,7 +84,7 @@ extension Interpreter {
         var failures = 0
         func fail(_ file: MediaFile, _ error: Error) {
             failures += 1
-            report("\(command): \(SafeText.display(file.name)): \(Self.message(for: error))" + modeHint(for: error))
+            report("\(command): \(SafeText.display(file.name)): \(Interpreter.message(for: error))" + modeHint(for: error))
         }
         guard presenter.drawsPictures else {
             let outcome = eachThumbnail(of: files, session: session, command: command, wantsOrientation: false) {

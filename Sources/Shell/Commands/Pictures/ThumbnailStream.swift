@@ -4,7 +4,7 @@ import POSIX
 import TerminalKit
 import Thumbnails
 
-extension Interpreter {
+extension CommandContext {
     /// Queues the thumbnails of `files` (each once) on the session's thumbnail queue, all at once, and hands
     /// them to `body` in order as they arrive: `body` gets the position among the files, the file and its
     /// thumbnail or why there is none (see `ThumbnailResolver`). Ctrl-C cancels what is still queued (and a
@@ -38,7 +38,7 @@ extension Interpreter {
                 report("\(command): interrupted", severity: .notice)
                 return .interrupted
             }
-            if case .failure(let error) = result, Self.isDisconnect(error) {
+            if case .failure(let error) = result, Interpreter.isDisconnect(error) {
                 stop()
                 reportFailure(of: command, error)
                 return .failed

@@ -5,7 +5,7 @@ import TerminalKit
 
 /// What the playback commands and the prompt share: the shell's side of the Playback module. Every command
 /// goes to the `PlaybackController` and prints one line saying where playback is.
-extension Interpreter {
+extension PlaybackContext {
     /// The loaded video's name, safe to print.
     func displayName(_ status: PlaybackStatus) -> String {
         SafeText.display(status.media)
@@ -21,6 +21,14 @@ extension Interpreter {
         return text.replacingOccurrences(of: "→", with: "->")
     }
 
+    /// Ends the player and the streaming endpoint and forgets the video (camera closed, `quit`).
+    func stopPlayback() {
+        playback.shutdown()
+        loadedVideo = nil
+    }
+}
+
+extension Interpreter {
     /// For the prompt while a video is loaded: `▶ 0:01.2/0:03`, preceded by the video's name when it is not
     /// the selected file. Reads the engine's own state: the prompt never waits on the player.
     var playbackPromptFragment: String? {
@@ -28,12 +36,6 @@ extension Interpreter {
         let fragment = status.promptFragment(ascii: !playbackEnvironment.unicode)
         if let loadedVideo, promptSelection != nil, state.selection?.file.path == loadedVideo.path { return fragment }
         return TerminalWidth.truncate(SafeText.display(status.media), to: 20) + " " + fragment
-    }
-
-    /// Ends the player and the streaming endpoint and forgets the video (camera closed, `quit`).
-    func stopPlayback() {
-        playback.shutdown()
-        loadedVideo = nil
     }
 
     /// The process id of the mpv the last `play` started, while it runs (for tests).

@@ -6,7 +6,7 @@ import TerminalKit
 struct PauseCommand: ShellCommand {
     let spec = CommandSpec("pause", area: .playback, summary: "pause playback", details: "Pauses playback where it is.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any PlaybackContext) throws -> CommandOutcome {
         let status = try shell.playback.pause()
         shell.output.line(
             "paused \(shell.displayName(status)) at \(TimeText.format(status.position)) "

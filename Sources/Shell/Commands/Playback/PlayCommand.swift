@@ -19,7 +19,7 @@ struct PlayCommand: ShellCommand {
             """,
         examples: ["play DJI_0003.MP4", "play; seek 50%; pause"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any PlaybackContext) throws -> CommandOutcome {
         shell.playerChoice.update(shell.state.settings.player)
         if invocation.arguments.isEmpty, shell.playback.isLoaded, let loaded = shell.loadedVideo,
             shell.state.selection == nil || shell.state.selection?.file.path == loaded.path
@@ -48,7 +48,7 @@ struct PlayCommand: ShellCommand {
     }
 
     /// The video NAME names, or the selected file; refused when it is not a video.
-    private func fileToPlay(_ invocation: Invocation, _ shell: Interpreter) throws -> MediaFile {
+    private func fileToPlay(_ invocation: Invocation, _ shell: any PlaybackContext) throws -> MediaFile {
         let catalog = try shell.loadedCatalog()
         let file: MediaFile
         if let word = invocation.arguments.first {
@@ -63,7 +63,7 @@ struct PlayCommand: ShellCommand {
     }
 
     /// The file's movie box read through partial reads, ready for the engine.
-    private func movie(of file: MediaFile, _ shell: Interpreter) throws -> PlaybackMedia {
+    private func movie(of file: MediaFile, _ shell: any PlaybackContext) throws -> PlaybackMedia {
         let session = try shell.requireCamera()
         let name = SafeText.display(file.name)
         guard session.camera.summary.canReadRanges else {
@@ -81,7 +81,7 @@ struct PlayCommand: ShellCommand {
     }
 
     /// ` in mpv` when a player shows the video; at a prompt with `player auto`, why none does.
-    private func playerNote(_ status: PlaybackStatus, _ shell: Interpreter) -> String {
+    private func playerNote(_ status: PlaybackStatus, _ shell: any PlaybackContext) -> String {
         if let player = status.player, player.running { return " in \(player.name)" }
         guard shell.isInteractive, status.player == nil, shell.state.settings.player == .auto,
             let reason = shell.playerChoice.reasonForNoPlayer
@@ -90,7 +90,7 @@ struct PlayCommand: ShellCommand {
     }
 
     /// A player asked for that did not start is a warning, not a failure: playback goes on by the clock.
-    private func reportPlayerProblem(_ status: PlaybackStatus, _ shell: Interpreter) {
+    private func reportPlayerProblem(_ status: PlaybackStatus, _ shell: any PlaybackContext) {
         if let player = status.player, !player.running {
             var problem = player.problem ?? "not running"
             if !problem.hasPrefix(player.name) { problem = "\(player.name): \(problem)" }

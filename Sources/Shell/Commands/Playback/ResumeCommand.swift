@@ -6,7 +6,7 @@ import TerminalKit
 struct ResumeCommand: ShellCommand {
     let spec = CommandSpec("resume", area: .playback, summary: "resume playback", details: "Resumes paused playback.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any PlaybackContext) throws -> CommandOutcome {
         let status = try shell.playback.resume()
         shell.output.line("playing \(shell.displayName(status)) from \(TimeText.format(status.position))")
         return .success

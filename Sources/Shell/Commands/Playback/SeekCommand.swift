@@ -14,7 +14,7 @@ struct SeekCommand: ShellCommand {
             """,
         examples: ["seek 12.5", "seek 1:02", "seek +10", "seek 50%"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any PlaybackContext) throws -> CommandOutcome {
         guard let position = invocation.seekPosition(at: 0) else { throw CommandError("no position to seek to") }
         shell.output.line(shell.symbols(try shell.playback.seek(SeekTarget(position)).description))
         return .success

@@ -13,7 +13,7 @@ struct StatusCommand: ShellCommand {
             object with sorted keys ({"state":"unloaded"} when no video is loaded).
             """)
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any PlaybackContext) throws -> CommandOutcome {
         let json = invocation.has(.json)
         guard let status = shell.playback.status() else {
             shell.output.line(json ? #"{"state":"unloaded"}"# : "no video loaded ('play NAME' starts one)")

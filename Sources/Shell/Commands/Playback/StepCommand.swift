@@ -9,7 +9,7 @@ struct StepCommand: ShellCommand {
         summary: "step frames",
         details: "Steps N frames forward (backward when negative) while paused; one frame with no N.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any PlaybackContext) throws -> CommandOutcome {
         let frames = invocation.integer(at: 0) ?? 1
         shell.output.line(shell.symbols(try shell.playback.step(frames).description))
         return .success

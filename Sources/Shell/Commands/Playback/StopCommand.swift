@@ -14,7 +14,7 @@ struct StopCommand: ShellCommand {
             """,
         examples: ["stop", "stop; select --clear"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any PlaybackContext) throws -> CommandOutcome {
         let status = try shell.playback.stop()
         let name = shell.displayName(status)
         let selected = shell.loadedVideo.map { shell.state.selection?.file.path == $0.path } ?? false

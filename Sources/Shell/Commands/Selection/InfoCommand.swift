@@ -12,7 +12,7 @@ struct InfoCommand: ShellCommand {
         details: "Shows the size, date, type and dimensions of NAME, or of the selected file.",
         examples: ["info DJI_0001.JPG", "info --json 'My Clip.MP4'"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         let catalog = try shell.loadedCatalog()
         let file: MediaFile

@@ -10,7 +10,7 @@ struct OffsetCommand: ShellCommand {
         summary: "show or set the download offset",
         details: "Shows how much of the selected file is downloaded; with BYTES, sets where the next fetch starts.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         guard let selected = shell.state.selection else {
             throw CommandError("no file selected ('select NAME' first)")
         }

@@ -14,7 +14,7 @@ struct SelectCommand: ShellCommand {
             + "another file resets the offset. --clear forgets the selection.",
         examples: ["select DJI_0003.MP4", "select 'My Clip.MP4'", "select --clear"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         if invocation.has(.clear) {
             guard invocation.arguments.isEmpty else { throw CommandError("--clear takes no NAME") }
             shell.state.clearSelection()

@@ -7,7 +7,7 @@ struct DevicesCommand: ShellCommand {
         "devices", area: .session, summary: "list the cameras that can be opened",
         details: "Lists the USB cameras attached to this computer, with the URL that opens each.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let cameras = DeviceDiscovery.usbCameras()
         guard !cameras.isEmpty else {
             shell.output.line("no USB cameras found")

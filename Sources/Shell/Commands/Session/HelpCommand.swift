@@ -40,7 +40,7 @@ extension Interpreter {
     }
 }
 
-extension Interpreter {
+extension CommandContext {
     /// The width text is wrapped to: the terminal's, else `$COLUMNS` (as `ls` reads it), else 80.
     var textWidth: Int {
         if let columns = output.terminalColumns { return columns }

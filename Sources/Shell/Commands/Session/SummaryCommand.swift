@@ -8,7 +8,7 @@ struct SummaryCommand: ShellCommand {
         "summary", area: .session, summary: "describe the camera and its card",
         details: "Shows the camera's model, serial number, storages and what it can do.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         let summary = session.camera.summary
         let storages = (try? session.camera.storages()) ?? []

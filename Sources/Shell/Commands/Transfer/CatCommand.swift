@@ -17,7 +17,7 @@ struct CatCommand: ShellCommand {
             """,
         examples: ["cat DJI_0003.SRT", "less *.LOG"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         let files = try shell.files(for: invocation.arguments, catalog: try shell.loadedCatalog())
         for file in files {

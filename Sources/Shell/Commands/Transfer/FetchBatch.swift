@@ -12,7 +12,7 @@ import Transfers
 final class FetchBatch {
     let cancellation: CancellationFlag
     let display: TransferDisplay
-    private let shell: Interpreter
+    private let shell: any CommandContext
     private let session: MediaSession
     /// Where the files being fetched now go (`fetch -r` moves it from group to group).
     var folder: String
@@ -36,7 +36,7 @@ final class FetchBatch {
     /// The failure that turned out to be the camera gone; the rest of the batch is cancelled.
     private var disconnected: Error?
 
-    init(shell: Interpreter, session: MediaSession, folder: String, options: MediaSession.FetchOptions, verbose: Bool = false) {
+    init(shell: any CommandContext, session: MediaSession, folder: String, options: MediaSession.FetchOptions, verbose: Bool = false) {
         self.shell = shell
         self.verbose = verbose
         self.session = session

@@ -37,7 +37,7 @@ struct FetchCommand: ShellCommand {
         examples: ["fetch DJI_0003.MP4", "fetch *.MP4 &", "fetch -r DCIM", "mirror DCIM/100MEDIA", "fetch -c", "fetch -o ~/Videos *.MP4", "fetch --new --delete-after *", "get 'My Clip.MP4'"],
         runsInBackground: true)
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any JobContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         let catalog = try shell.loadedCatalog()
         let folder = try destination(invocation, shell)
@@ -72,7 +72,7 @@ struct FetchCommand: ShellCommand {
     }
 
     /// `-o DIR`, else the `download-dir` setting; refused when it names something that is not a folder.
-    private func destination(_ invocation: Invocation, _ shell: Interpreter) throws -> String {
+    private func destination(_ invocation: Invocation, _ shell: any JobContext) throws -> String {
         let folder = shell.downloadFolder(invocation.value(of: .output))
         if LocalDisk.exists(folder) && !LocalDisk.isFolder(folder) {
             throw CommandError("\(SafeText.display(folder)) is not a folder")
@@ -84,7 +84,7 @@ struct FetchCommand: ShellCommand {
     /// `.part` (in this destination) holds (any other offset only reports what a `.part` held, and the fetch
     /// continues the one it writes to); chunks small enough for the rate limit to be smooth.
     static func options(
-        _ invocation: Invocation, files: [MediaFile], folder: String, _ shell: Interpreter
+        _ invocation: Invocation, files: [MediaFile], folder: String, _ shell: any JobContext
     ) -> MediaSession.FetchOptions {
         var options = MediaSession.FetchOptions()
         options.overwrite = invocation.has(.force)

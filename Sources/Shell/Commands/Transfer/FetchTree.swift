@@ -8,7 +8,7 @@ import Transfers
 /// (`LocalFileName`) before it becomes a local folder.
 enum FetchTree {
     static func groups(
-        _ words: [Word], destination: String, catalog: MediaCatalog, _ shell: Interpreter
+        _ words: [Word], destination: String, catalog: MediaCatalog, _ shell: any CommandContext
     ) throws -> [FetchGroup] {
         let entries: [RemoteEntry]
         if words.isEmpty {

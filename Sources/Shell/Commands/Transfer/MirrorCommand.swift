@@ -21,7 +21,7 @@ struct MirrorCommand: ShellCommand {
             """,
         examples: ["mirror DCIM", "mirror -o ~/card-copy /"], runsInBackground: true)
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any JobContext) throws -> CommandOutcome {
         try FetchCommand().run(invocation, in: shell)
     }
 }

@@ -26,7 +26,7 @@ struct ThumbCommand: ShellCommand {
             """,
         examples: ["thumb DJI_0001.JPG", "thumb *.MP4", "thumb --save ~/thumbs *.JPG"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         let catalog = try shell.loadedCatalog()
         let files = try shell.files(for: invocation.arguments, catalog: catalog)
@@ -44,7 +44,7 @@ struct ThumbCommand: ShellCommand {
     /// `thumb --save DIR`: writes each thumbnail as NAME.thumb.jpg (never over a file without `overwrite`)
     /// and prints a line per file.
     private func save(
-        _ files: [MediaFile], session: MediaSession, into folder: String, overwrite: Bool, _ shell: Interpreter
+        _ files: [MediaFile], session: MediaSession, into folder: String, overwrite: Bool, _ shell: any CommandContext
     ) throws -> CommandOutcome {
         if LocalDisk.exists(folder) && !LocalDisk.isFolder(folder) {
             throw CommandError("\(SafeText.display(folder)) is not a folder")

@@ -9,7 +9,7 @@ struct MkdirCommand: ShellCommand {
         summary: "make a folder on the camera",
         details: "Makes FOLDER (in the current folder, or under the folder its path names) where the camera takes uploads.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try UploadTarget.uploadingSession(shell, "mkdir")
         let catalog = try shell.loadedCatalog()
         guard let word = invocation.arguments.first else { return .success }

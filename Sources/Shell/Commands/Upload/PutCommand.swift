@@ -21,7 +21,7 @@ struct PutCommand: ShellCommand {
             refused; a send that fails or is interrupted (Ctrl-C) deletes what the camera made of it.
             """)
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try UploadTarget.uploadingSession(shell, "put")
         let catalog = try shell.loadedCatalog()
         let folder = try invocation.value(of: .output).map { try UploadTarget.folder($0, shell, catalog: catalog) }
@@ -47,7 +47,7 @@ struct PutCommand: ShellCommand {
     }
 
     private func send(
-        _ path: String, into folder: String, session: MediaSession, catalog: MediaCatalog, shell: Interpreter,
+        _ path: String, into folder: String, session: MediaSession, catalog: MediaCatalog, shell: any CommandContext,
         cancellation: CancellationFlag
     ) throws {
         guard LocalDisk.exists(path) else { throw CommandError("no such file") }

@@ -9,7 +9,7 @@ struct RmdirCommand: ShellCommand {
         summary: "delete an empty folder from the camera",
         details: "Deletes FOLDER from the camera when it is empty (delete its files first).")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         guard session.camera.summary.canDelete else {
             throw CommandError("this camera does not delete (its DeviceInfo offers no DeleteObject), so rmdir cannot work here")

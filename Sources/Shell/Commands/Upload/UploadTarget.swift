@@ -5,7 +5,7 @@ import TerminalKit
 /// offer the operation, and a named folder must be one folder of the catalog.
 enum UploadTarget {
     /// The session, once its DeviceInfo offers uploads (SendObjectInfo and SendObject).
-    static func uploadingSession(_ shell: Interpreter, _ command: String) throws -> MediaSession {
+    static func uploadingSession(_ shell: any CommandContext, _ command: String) throws -> MediaSession {
         let session = try shell.requireCamera()
         guard session.camera.canUpload else {
             throw CommandError(
@@ -16,7 +16,7 @@ enum UploadTarget {
     }
 
     /// The catalog path of the one folder `word` names ("" the top).
-    static func folder(_ word: Word, _ shell: Interpreter, catalog: MediaCatalog) throws -> String {
+    static func folder(_ word: Word, _ shell: any CommandContext, catalog: MediaCatalog) throws -> String {
         if RemotePath.resolve(word.text, from: shell.state.folder).isEmpty { return "" }
         let folders = try shell.names(catalog).entries(for: word).filter(\.isFolder)
         guard folders.count == 1, let folder = folders.first else {

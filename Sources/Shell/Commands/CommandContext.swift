@@ -1,0 +1,63 @@
+import CommandKit
+import MediaManager
+import POSIX
+import Playback
+import TerminalKit
+import Transfers
+
+/// What a command's `run` may use, in place of the whole interpreter: the session state, the output, Ctrl-C,
+/// one way to report, and the open camera (with what words name on it, `CommandSupport.swift`). A command
+/// whose work needs more names a wider context as the type of `run`'s context: `JobContext` (the jobs),
+/// `PlaybackContext` (the video being played). The interpreter is each of them; the session's own commands
+/// (`open`, `quit`, `source`, `alias`, `help`, ...) work on the interpreter itself.
+protocol CommandContext: AnyObject {
+    var state: SessionState { get set }
+    var output: ShellOutput { get }
+    var interrupt: any InterruptSource { get }
+    /// True at an interactive prompt, false for scripts and pipes.
+    var isInteractive: Bool { get }
+    /// The process environment (tests set their own).
+    var environment: [String: String] { get }
+    var dates: DateText { get }
+    /// The open camera, nil when none is.
+    var media: MediaSession? { get }
+    /// The camera's work mode as last set or read, nil when unknown.
+    var cameraMode: CameraMode? { get set }
+    /// The clock transfers are paced and their rates measured on.
+    var transferClock: any WaitClock { get }
+
+    /// One line on standard error, with the script's `FILE:LINE:` when in one.
+    func report(_ message: String, severity: Interpreter.Severity)
+    /// A command's failure; a camera that went away is closed.
+    func reportFailure(of command: String, _ error: Error, hint: String)
+    /// The camera went away during `command`: said with how to reconnect, and closed.
+    func reportCameraGone(during command: String, _ error: Error)
+    /// Runs requests to the camera of `session` so that Ctrl-C ends them.
+    func interruptibly<T>(_ session: MediaSession, _ body: () throws -> T) throws -> T
+}
+
+extension CommandContext {
+    func report(_ message: String) { report(message, severity: .error) }
+    func reportFailure(of command: String, _ error: Error) { reportFailure(of: command, error, hint: "") }
+}
+
+/// A command that starts, lists or waits for jobs, or must not touch what they hold.
+protocol JobContext: CommandContext {
+    var jobs: JobTable { get }
+    func startJob(
+        _ invocation: Invocation, files: [MediaFile], _ work: @escaping @Sendable (Job) -> Job.Ending
+    ) throws -> CommandOutcome
+    @discardableResult func sayEndedJobs() -> [Job.Ending]
+    func waitForJobs(_ chosen: [Job]) -> Bool?
+    func refuseFilesOfRunningJobs(_ files: [MediaFile], _ command: String) throws
+}
+
+/// A playback command: the engine and player, and the camera file loaded in them.
+protocol PlaybackContext: CommandContext {
+    var playback: PlaybackController { get }
+    var loadedVideo: MediaFile? { get set }
+    var playerChoice: PlayerChoice { get }
+    var playbackEnvironment: PlaybackEnvironment { get }
+}
+
+extension Interpreter: JobContext, PlaybackContext {}
