@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // mediashell: a shell for the photos and videos on a camera or drone.
 // Layers, dependencies pointing one way (scripts/check-layers holds the table and checks every import):
-//   C boundary (CEditLine, CLibUSB, CTurboJPEG, CMediaShellShim), POSIX (system calls, sockets, threads, processes)
+//   C boundary (CEditLine, CLibUSB, CTurboJPEG, CMediaShellShim), Failures (what kind of failure an error is)
+//   POSIX (system calls, sockets, threads, processes)
 //   PTP (pure protocol) <- PTPIP, PTPUSB (transports); MediaFormats (pure: ISO-BMFF, JPEG/EXIF); Imaging
 //   VirtualCamera (a PTP responder over PTP's responder transport)
 //   MediaManager (a camera over PTP's initiator transport: catalog, downloads, rate limits) <- Import, Thumbnails
@@ -36,15 +37,18 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]),
         .target(name: "CMediaShellShim"),
 
+        // What kind of failure an error is (busy, disconnected, timed out, ...): the categories every module's
+        // errors say they are, so that callers switch on a case; depends on nothing
+        .target(name: "Failures"),
         // The one seam with the C library for system calls: errno, sockets, threads, child processes
-        .target(name: "POSIX", dependencies: ["CMediaShellShim"]),
+        .target(name: "POSIX", dependencies: ["Failures", "CMediaShellShim"]),
 
         // Protocol and transports
-        .target(name: "PTP", dependencies: ["POSIX"]),
+        .target(name: "PTP", dependencies: ["Failures", "POSIX"]),
         .target(name: "PTPIP", dependencies: ["PTP", "POSIX"]),
-        .target(name: "PTPUSB", dependencies: ["PTP", "POSIX", "CLibUSB"]),
+        .target(name: "PTPUSB", dependencies: ["PTP", "Failures", "POSIX", "CLibUSB"]),
         // Fujifilm's Wi-Fi framing (port 55740: Fuji's init packets, then USB-style containers), both sides
-        .target(name: "FujiWiFi", dependencies: ["PTP", "POSIX"]),
+        .target(name: "FujiWiFi", dependencies: ["PTP", "Failures", "POSIX"]),
 
         // Media containers read through random access
         .target(name: "MediaFormats", dependencies: ["POSIX"]),
@@ -68,24 +72,24 @@ let package = Package(
             resources: [.copy("DemoMedia")]),
 
         // What the shell talks to
-        .target(name: "MediaManager", dependencies: ["PTP", "POSIX", "MediaFormats", "Checksums"]),
-        .target(name: "Playback", dependencies: ["MediaFormats", "POSIX"]),
+        .target(name: "MediaManager", dependencies: ["PTP", "Failures", "POSIX", "MediaFormats", "Checksums"]),
+        .target(name: "Playback", dependencies: ["MediaFormats", "Failures", "POSIX"]),
         // Thumbnails: the fallback policy (device, EXIF, .THM, the first keyframe of an .LRF through ffmpeg)
-        .target(name: "Thumbnails", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX"]),
+        .target(name: "Thumbnails", dependencies: ["MediaManager", "MediaFormats", "PTP", "Failures", "POSIX"]),
         // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
-        .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX", "Checksums"]),
+        .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "Failures", "POSIX", "Checksums"]),
         // Batches of downloads: their pace under a rate limit, and jobs run in the background (`fetch ... &`),
         // whose endings are facts the shell words
-        .target(name: "Transfers", dependencies: ["MediaManager", "Import", "PTP", "POSIX", "TerminalKit"]),
+        .target(name: "Transfers", dependencies: ["MediaManager", "Import", "PTP", "Failures", "POSIX", "TerminalKit"]),
         // A camera URL to a transport and a camera
         .target(
             name: "Connectors",
-            dependencies: ["MediaManager", "MediaFormats", "PTP", "POSIX", "PTPIP", "PTPUSB", "FujiWiFi", "VirtualCamera"]),
+            dependencies: ["MediaManager", "MediaFormats", "PTP", "Failures", "POSIX", "PTPIP", "PTPUSB", "FujiWiFi", "VirtualCamera"]),
         .target(
             name: "Shell",
             dependencies: [
                 "MediaManager", "Connectors", "Import", "Thumbnails", "Playback", "PTP", "TerminalGraphics", "Checksums",
-                "Imaging", "MediaFormats", "CommandKit", "TerminalKit", "POSIX", "Transfers",
+                "Imaging", "MediaFormats", "CommandKit", "TerminalKit", "Failures", "POSIX", "Transfers",
             ]),
         // The virtual camera as a program of its own: `mediashell serve`
         .target(name: "Serve", dependencies: ["PTP", "PTPIP", "POSIX", "FujiWiFi", "VirtualCamera", "Thumbnails", "CommandKit", "TerminalKit"]),
@@ -95,19 +99,19 @@ let package = Package(
         // Tests: the doubles and helpers every test target shares (lock box, seeded generators, temporary
         // folders, bounded waits, external tools); a library only test targets link, never the product.
         .target(name: "TestSupport", dependencies: ["POSIX"], path: "Tests/TestSupport"),
-        .testTarget(name: "PTPTests", dependencies: ["TestSupport", "PTP", "POSIX"]),
-        .testTarget(name: "POSIXTests", dependencies: ["TestSupport", "POSIX"]),
+        .testTarget(name: "PTPTests", dependencies: ["TestSupport", "PTP", "Failures", "POSIX"]),
+        .testTarget(name: "POSIXTests", dependencies: ["TestSupport", "Failures", "POSIX"]),
         .testTarget(name: "PTPIPTests", dependencies: ["TestSupport", "PTP", "PTPIP", "POSIX"]),
         .testTarget(name: "FujiWiFiTests", dependencies: ["TestSupport", "PTP", "FujiWiFi", "POSIX"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["TestSupport", "PTP", "POSIX", "VirtualCamera", "MediaFormats"]),
-        .testTarget(name: "MediaManagerTests", dependencies: ["TestSupport", "MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "FujiWiFi", "POSIX", "VirtualCamera"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "POSIX", "VirtualCamera"]),
+        .testTarget(name: "MediaManagerTests", dependencies: ["TestSupport", "MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "FujiWiFi", "Failures", "POSIX", "VirtualCamera"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "Failures", "POSIX", "VirtualCamera"]),
         .testTarget(
             name: "ShellTests",
-            dependencies: ["TestSupport", "Shell", "Serve", "Import", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "CommandKit", "TerminalKit", "POSIX", "Transfers"]),
-        .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaFormats", "MediaManager", "Connectors", "PTP", "POSIX", "VirtualCamera", "Checksums"]),
-        .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "PTP", "POSIX", "Connectors", "MediaManager"]),
+            dependencies: ["TestSupport", "Shell", "Serve", "Import", "MediaManager", "Connectors", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "CommandKit", "TerminalKit", "Failures", "POSIX", "Transfers"]),
+        .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaFormats", "MediaManager", "Connectors", "PTP", "Failures", "POSIX", "VirtualCamera", "Checksums"]),
+        .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "PTP", "Failures", "POSIX", "Connectors", "MediaManager"]),
         .testTarget(name: "TransfersTests", dependencies: ["Transfers", "MediaManager", "POSIX"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"]),

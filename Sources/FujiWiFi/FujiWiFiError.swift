@@ -1,3 +1,4 @@
+import Failures
 import POSIX
 
 /// What a Fujifilm camera refused at the start of a connection, as facts; the shell says what to do.

@@ -1,3 +1,4 @@
+import Failures
 import POSIX
 
 /// Why an import (or a fetch planned by this module) cannot go on. The cases carry the facts and the

@@ -1,3 +1,5 @@
+import Failures
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

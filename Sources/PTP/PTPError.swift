@@ -1,3 +1,4 @@
+import Failures
 import POSIX
 
 /// Everything that can go wrong talking PTP, as data: callers branch on the case or its `category`, and the

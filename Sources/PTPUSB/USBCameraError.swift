@@ -1,3 +1,4 @@
+import Failures
 import POSIX
 
 /// Why a USB camera could not be opened, with what to do about it.

@@ -1,3 +1,4 @@
+import Failures
 import POSIX
 
 /// The file has no thumbnail anywhere the policy looked: not a failure of the command, said in a line of

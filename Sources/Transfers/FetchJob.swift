@@ -1,3 +1,4 @@
+import Failures
 import Import
 import MediaManager
 import POSIX

@@ -1,4 +1,5 @@
 import Checksums
+import Failures
 import Foundation
 import MediaManager
 import POSIX

@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 import MediaFormats
 import POSIX

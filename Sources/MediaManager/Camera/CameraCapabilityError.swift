@@ -1,3 +1,4 @@
+import Failures
 import POSIX
 
 /// Something this camera does not offer, found from its DeviceInfo or its ObjectInfo before any request

@@ -1,3 +1,4 @@
+import Failures
 import POSIX
 import PTP
 

@@ -1,3 +1,4 @@
+import Failures
 import POSIX
 
 /// Why a playback command could not do what was asked, as data: a kind to switch on, the facts in

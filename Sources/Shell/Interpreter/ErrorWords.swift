@@ -1,4 +1,5 @@
 import Connectors
+import Failures
 import Import
 import MediaManager
 import POSIX

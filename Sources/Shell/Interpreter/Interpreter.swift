@@ -1,5 +1,6 @@
 import CommandKit
 import Connectors
+import Failures
 import Foundation
 import MediaManager
 import Playback

@@ -1,3 +1,4 @@
+import Failures
 import MediaManager
 import POSIX
 

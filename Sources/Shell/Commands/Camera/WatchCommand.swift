@@ -1,4 +1,5 @@
 import CommandKit
+import Failures
 import Foundation
 import Import
 import MediaManager
