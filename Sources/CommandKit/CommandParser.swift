@@ -21,6 +21,7 @@ extension CommandTable {
         let typed = nameWord.text
         var flags: Set<OptionName> = []
         var values: [OptionName: (word: Word, value: ArgumentValue)] = [:]
+        var every: [OptionName: [Word]] = [:]
         var arguments: [Word] = []
         var optionsEnded = false
         var index = 1
@@ -28,6 +29,11 @@ extension CommandTable {
 
         func fail(_ message: String, _ word: Word?) -> UsageError {
             UsageError(command: typed, message, column: word?.column)
+        }
+        /// An option's value: the last one given is its value, and each is kept in order (`--backup A --backup B`).
+        func take(_ value: Word, for option: OptionSpec, _ valueSpec: ArgumentSpec) throws(UsageError) {
+            values[option.name] = (value, try decode(value, as: valueSpec, typed: typed))
+            every[option.name, default: []].append(value)
         }
 
         while index < words.count {
@@ -64,7 +70,7 @@ extension CommandTable {
                     } else {
                         throw fail("option --\(longName) needs \(valueSpec.placeholder)", word)
                     }
-                    values[option.name] = (value, try decode(value, as: valueSpec, typed: typed))
+                    try take(value, for: option, valueSpec)
                 } else {
                     if inlineValue != nil { throw fail("option --\(longName) takes no value", word) }
                     flags.insert(option.name)
@@ -91,7 +97,7 @@ extension CommandTable {
                 } else {
                     throw fail("option -\(letter) needs \(valueSpec.placeholder)", word)
                 }
-                values[option.name] = (value, try decode(value, as: valueSpec, typed: typed))
+                try take(value, for: option, valueSpec)
                 break
             }
         }
@@ -117,7 +123,7 @@ extension CommandTable {
         }
         return Invocation(
             command: spec, name: nameWord, ignoresFailure: statement.ignoresFailure, flags: flags,
-            values: values, arguments: decoded, runsInBackground: statement.runsInBackground)
+            values: values, every: every, arguments: decoded, runsInBackground: statement.runsInBackground)
     }
 
     /// Tokenizes and checks a whole line; the first grammar or usage problem is thrown.

@@ -11,6 +11,8 @@ public struct Invocation: Sendable, Hashable {
     public let flags: Set<OptionName>
     /// The values of options that take one (the last one wins when repeated).
     public let values: [OptionName: Word]
+    /// Every value given to each option, in order: an option a command takes more than once (`--backup`).
+    public let everyValue: [OptionName: [Word]]
     /// The positional arguments, in order.
     public let arguments: [Word]
     /// What each value and argument means, decoded once by the parser from its kind (`ArgumentKind`): a
@@ -37,20 +39,22 @@ public struct Invocation: Sendable, Hashable {
         self.ignoresFailure = ignoresFailure
         self.flags = flags
         self.values = values
+        self.everyValue = values.mapValues { [$0] }
         self.arguments = arguments
     }
 
     /// An invocation whose values the parser decoded.
     init(
         command: CommandSpec, name: Word, ignoresFailure: Bool, flags: Set<OptionName>,
-        values: [OptionName: (word: Word, value: ArgumentValue)], arguments: [(word: Word, value: ArgumentValue)],
-        runsInBackground: Bool
+        values: [OptionName: (word: Word, value: ArgumentValue)], every: [OptionName: [Word]],
+        arguments: [(word: Word, value: ArgumentValue)], runsInBackground: Bool
     ) {
         self.command = command
         self.name = name
         self.ignoresFailure = ignoresFailure
         self.flags = flags
         self.values = values.mapValues(\.word)
+        self.everyValue = every
         self.arguments = arguments.map(\.word)
         self.decodedValues = values.mapValues(\.value)
         self.decodedArguments = arguments.map(\.value)
@@ -64,6 +68,9 @@ public struct Invocation: Sendable, Hashable {
 
     /// The value given to `option`, if any.
     public func value(of option: OptionName) -> Word? { values[option] }
+
+    /// Every value given to `option`, in the order typed; empty when none was.
+    public func values(of option: OptionName) -> [Word] { everyValue[option] ?? [] }
 }
 
 extension Invocation {

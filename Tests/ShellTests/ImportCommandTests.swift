@@ -161,6 +161,34 @@ import VirtualCamera
         #expect(output.errors.contains { $0.contains("2 files are not in every destination, and stay on the camera") }, "\(output.errors)")
     }
 
+    /// `--backup` twice makes three copies in one pass, each with its manifest; the import-backup setting
+    /// names them when no --backup is given; the pattern's own root is refused as a backup.
+    @Test func backupsRepeatAndComeFromTheSetting() throws {
+        let ssd = home.path + "/SSD"
+        let nas = home.path + "/NAS"
+        for folder in [ssd, nas] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        func photos(_ root: String) -> [String] {
+            (FileManager.default.subpaths(atPath: root) ?? []).filter { $0.hasSuffix(".JPG") }.sorted()
+        }
+        func manifests(_ root: String) -> Int {
+            ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter(isImportManifest).count
+        }
+        #expect(run("import --to \(pictures) --backup \(pictures)/ DCIM/101MEDIA") == .failure)
+        #expect(output.errors.first?.contains("is where the import writes its first copy") == true, "\(output.errors)")
+        #expect(run("import --to \(pictures) --backup \(ssd) --backup \(nas) --backup \(ssd)/ DCIM/101MEDIA") == .success, "\(output.errors)")
+        #expect(photos(pictures) == ["IMG_0100.JPG", "IMG_0101.JPG"])
+        #expect(photos(ssd) == photos(pictures) && photos(nas) == photos(pictures))
+        #expect([pictures, ssd, nas].map(manifests) == [1, 1, 1])
+
+        #expect(run("set import-backup \(ssd):\(nas)") == .success, "\(output.errors)")
+        #expect(run("set import-backup") == .success)
+        #expect(output.lines == ["import-backup \(ssd):\(nas)"], "\(output.lines)")
+        #expect(run("import --to \(pictures) DCIM/100MEDIA") == .success, "\(output.errors)")
+        #expect(photos(ssd).count == 4 && photos(nas) == photos(ssd) && photos(pictures) == photos(ssd), "\(photos(ssd))")
+        #expect(run("set import-backup none") == .success)
+        #expect(interpreter.state.settings.importBackups.isEmpty)
+    }
+
     @Test func findLsRAndDuFilterAndCountWhatIsNew() throws {
         #expect(run("find --kind video /DCIM") == .success, "\(output.errors)")
         #expect(output.lines == [

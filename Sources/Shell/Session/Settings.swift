@@ -33,6 +33,9 @@ public struct Settings: Sendable, Equatable {
     /// Where `import` puts files when no `--to` is given: a destination pattern (`help import` lists the
     /// tokens), `~` expanded.
     public var importPattern = "~/Pictures/%Y/%Y-%m-%d/%f"
+    /// The folders `import` also writes a copy of every file under when no `--backup` is given (`~`
+    /// expanded then); empty for none.
+    public var importBackups: [String] = []
     /// The prompt, with `PromptFormat`'s tokens.
     public var prompt = PromptFormat.standard
     /// The camera opened when `--camera` names none (set in the config file); empty: the first USB camera.
@@ -44,8 +47,8 @@ public struct Settings: Sendable, Equatable {
 
     /// Every setting's name, in the order `set` lists them.
     public static let names = [
-        "errexit", "progress", "timeout", "images", "download-dir", "limit-rate", "player", "import-to", "prompt", "camera",
-        "jobs-on-exit",
+        "errexit", "progress", "timeout", "images", "download-dir", "limit-rate", "player", "import-to", "import-backup",
+        "prompt", "camera", "jobs-on-exit",
     ]
 
     /// Each setting's values and meaning, for `help set` and the man page (one line each).
@@ -62,6 +65,8 @@ public struct Settings: Sendable, Equatable {
             "where play shows the video: auto is mpv at a prompt with a display and none in scripts; mpv "
                 + "whenever installed; none never (auto)"),
         ("import-to", "PATTERN", "where import puts files ('help import' lists the tokens)"),
+        ("import-backup", "DIR[:DIR...]|none",
+            "folders import also writes a copy of every file under, as --backup does, when none is given (none)"),
         ("prompt", "FORMAT", "the prompt, with the tokens listed in 'help set' (\(PromptFormat.standard))"),
         ("camera", "URL|none", "the camera opened when --camera names none, best set in the config file (none: "
             + "the USB camera attached)"),
@@ -81,6 +86,7 @@ public struct Settings: Sendable, Equatable {
         case "limit-rate": return rateLimit.map { HumanReadable.size($0) + "/s" } ?? "off"
         case "player": return player.rawValue
         case "import-to": return importPattern
+        case "import-backup": return importBackups.isEmpty ? "none" : importBackups.joined(separator: ":")
         case "prompt": return prompt
         case "camera": return camera.isEmpty ? "none" : camera
         case "jobs-on-exit": return jobsOnExit.rawValue
@@ -127,6 +133,14 @@ public struct Settings: Sendable, Equatable {
                 throw SettingError.invalid(name, "a destination pattern such as ~/Pictures/%Y/%Y-%m-%d/%f (\(error))")
             }
             importPattern = text
+        case "import-backup":
+            if ["none", "off", ""].contains(text.lowercased()) {
+                importBackups = []
+            } else {
+                let folders = text.split(separator: ":").map(String.init).filter { !$0.isEmpty }
+                guard !folders.isEmpty else { throw SettingError.invalid(name, "folders separated by ':', or none") }
+                importBackups = folders
+            }
         case "prompt":
             guard !text.isEmpty else { throw SettingError.invalid(name, "a format such as '\(PromptFormat.standard)'") }
             prompt = text

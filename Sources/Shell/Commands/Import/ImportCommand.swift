@@ -38,7 +38,7 @@ struct ImportCommand: ShellCommand {
             OptionSpec(.deleteAfter, long: "delete-after", "delete each file from the camera once it is safely home"),
             OptionSpec(.force, long: "force", "replace different files; skip the free-space check"),
             OptionSpec(.backup, long: "backup", value: ArgumentSpec("DIR", .localPath),
-                "also write every file under DIR, in the same layout, in the same pass"),
+                "also write every file under DIR, in the same layout, in the same pass (repeatable; default: the import-backup setting)"),
             OptionSpec(.verify, long: "verify", value: ArgumentSpec("HOW", .choice(CopyVerification.allCases.map(\.rawValue))),
                 "none, written (the default) or read-back (the default with --delete-after): how each copy is proven"),
             OptionSpec(.shift, long: "shift", value: ArgumentSpec("DURATION", .text),
@@ -144,10 +144,19 @@ struct ImportCommand: ShellCommand {
         if invocation.has(.list) { return ImportListing.list(plan, shell) }
         if invocation.has(.dryRun) { return ImportListing.dryRun(plan, verbose: verbose, shell) }
         if !options.force { try ImportRun.checkFreeSpace(plan) { session.resolveCaptureTime($0.main) } }
-        if let word = invocation.value(of: .backup) {
-            let root = Self.absolute(LocalDisk.expandingTilde(word.text))
-            if !options.force { try ImportRun.checkBackups(plan, roots: [root]) }
-            runOptions.backupRoots = [root]
+        // Every --backup given, else the import-backup setting's folders; each once, never the pattern's own root.
+        let backupWords = invocation.values(of: .backup).map(\.text)
+        var backupRoots: [String] = []
+        for text in backupWords.isEmpty ? shell.state.settings.importBackups : backupWords {
+            let root = Self.absolute(LocalDisk.expandingTilde(text))
+            guard root != Self.absolute(plan.root) else {
+                throw CommandError("--backup \(SafeText.display(text)) is where the import writes its first copy: name another folder")
+            }
+            if !backupRoots.contains(root) { backupRoots.append(root) }
+        }
+        if !backupRoots.isEmpty {
+            if !options.force { try ImportRun.checkBackups(plan, roots: backupRoots) }
+            runOptions.backupRoots = backupRoots
         }
         try shell.refuseFilesOfRunningJobs(files, "import")
 
