@@ -8,18 +8,21 @@ import TerminalKit
 import Thumbnails
 import VirtualCamera
 
-/// `mediashell serve [--listen HOST:PORT] [--read-only | --writable [--max-upload SIZE]] [--link LINK]
+/// `mediashell serve [--listen HOST:PORT] [--writable [--max-upload SIZE]] [--link LINK]
 /// [--quirks a,b,...] [DIR]`: the virtual camera over PTP/IP, serving DIR (or the demo card) until Ctrl-C,
-/// one log line per session on stderr. Uploads (SendObjectInfo/SendObject, new folders, folder deletes)
-/// only with `--writable`. With `--quirks` it imitates real cameras' departures from the spec (`--quirks
+/// one log line per session on stderr. Safe by default: the card is read-only (no delete, no capture, no
+/// upload) unless `--writable`; `--read-only` says the default out loud (accepted, as it always was). With `--quirks` it imitates real cameras' departures from the spec (`--quirks
 /// help` lists them); `--link` makes each connection cost what a Wi-Fi or USB link would (see `LinkModel`).
 public struct ServeCommand {
     public var host = "127.0.0.1"
     public var port: UInt16 = 15740
     /// True when `--listen` named a port (else the persona's own: 55740 for `fuji-x`).
     var portGiven = false
-    public var readOnly = false
-    /// Uploads accepted (`--writable`); nil: none, the default.
+    /// Deletes, captures and uploads allowed (`--writable`); false, the default, serves the card read-only.
+    public var writable = false
+    /// `--read-only` was given: the default said out loud (kept from when deletes were on by default).
+    public var readOnlyGiven = false
+    /// Uploads accepted (`--writable` on a folder); nil: none, the default.
     public var uploads: UploadPolicy?
     public var folder: String?
     public var quirks: Quirks = []
@@ -33,8 +36,9 @@ public struct ServeCommand {
         options: [
             OptionSpec("listen", short: "l", long: "listen", value: ArgumentSpec("HOST:PORT", .text),
                 "where to listen (127.0.0.1:15740; the fuji-x persona's own port 55740)"),
-            OptionSpec("read-only", short: "r", long: "read-only", "refuse deletes"),
-            OptionSpec("writable", short: "w", long: "writable", "accept uploads (put, mkdir), contained in DIR"),
+            OptionSpec("writable", short: "w", long: "writable",
+                "let clients delete, capture and upload (put, mkdir), contained in DIR"),
+            OptionSpec("read-only", short: "r", long: "read-only", "refuse deletes, captures and uploads (the default)"),
             OptionSpec("max-upload", long: "max-upload", value: ArgumentSpec("SIZE", .text),
                 "the largest upload accepted (500M, 4G); implies --writable"),
             OptionSpec("link", long: "link", value: ArgumentSpec("LINK", .text),
@@ -49,7 +53,11 @@ public struct ServeCommand {
         summary: "serve DIR (or the demo card) as a camera over PTP/IP until Ctrl-C",
         details: """
             The virtual camera over PTP/IP, serving DIR (or the demo card) until Ctrl-C, one log line per \
-            session on standard error. Deletes and captures unless --read-only; uploads only with --writable.
+            session on standard error. The card is read-only unless --writable: clients list, download and \
+            read thumbnails, and nothing on the card changes. --writable lets them delete, capture (a new \
+            photo in DIR) and upload; on the demo card, deletes and captures change only the copy in memory. \
+            Listening beyond loopback (--listen 0.0.0.0:15740) says what any computer that can reach this one \
+            may then do.
             """,
         examples: ["mediashell serve ~/Pictures/card", "mediashell serve --link wifi --quirks lazy-handles DIR"])
 
@@ -71,18 +79,20 @@ public struct ServeCommand {
             return
         }
         if let value = invocation.value(of: "listen") { try parseListen(value.text) }
-        readOnly = invocation.has("read-only")
-        if invocation.has("writable") { uploads = UploadPolicy() }
+        readOnlyGiven = invocation.has("read-only")
+        writable = invocation.has("writable")
         if let value = invocation.value(of: "max-upload") {
             guard let size = ByteCountText.parse(value.text), size > 0 else {
                 throw ArgumentError("serve: --max-upload needs a size (500M, 4G)")
             }
+            writable = true
             uploads = UploadPolicy(maximumObjectSize: size)
         }
         if let value = invocation.value(of: "persona") { try parsePersona(value.text) }
         if let value = invocation.value(of: "quirks") { try parseQuirks(value.text) }
         if let value = invocation.value(of: "link") { try parseLink(value.text) }
         folder = invocation.arguments.first?.text
+        if writable && uploads == nil && folder != nil { uploads = UploadPolicy() }
     }
 
     mutating func parseQuirks(_ value: String) throws {
@@ -128,21 +138,21 @@ public struct ServeCommand {
 
     /// Runs until SIGINT or SIGTERM; returns the exit status.
     public func run() -> Int32 {
-        if readOnly && uploads != nil {
+        if readOnlyGiven && writable {
             Console.error("serve: --read-only and --writable cannot be used together")
             return 2
         }
         if uploads != nil && folder == nil {
-            Console.error("serve: --writable needs a folder to write to\(Self.helpHint)")
+            Console.error("serve: --max-upload needs a folder to write to\(Self.helpHint)")
             return 2
         }
         let card: Card
         do {
             if let folder {
-                card = try Card(folder: folder, readOnly: readOnly, uploads: uploads)
+                card = try Card(folder: folder, readOnly: !writable, uploads: uploads)
                 try DemoCard.enableCapture(on: card)
             } else {
-                card = try DemoCard.make()
+                card = try DemoCard.make(readOnly: !writable)
             }
         } catch {
             Console.error("serve: \(error)")
@@ -162,8 +172,7 @@ public struct ServeCommand {
             if let error = stats.error { line += " (ended: \(error))" }
             Console.error(line)
         }
-        let access = readOnly ? " (read-only)" : uploads.map { " (writable, uploads up to \(HumanReadable.size($0.maximumObjectSize)))" } ?? ""
-        let what = folder.map { "\($0)\(access)" } ?? "the demo card"
+        let what = (folder ?? "the demo card") + " (\(accessWords))"
         let quirky = (quirks.isEmpty ? "" : " with quirks \(quirks.description)")
             + (persona == .generic ? "" : " as a \(camera.identity.manufacturer) \(camera.identity.model) (persona \(persona.rawValue))")
         let shaped = link.map { " over a modelled link (\($0))" } ?? ""
@@ -183,6 +192,7 @@ public struct ServeCommand {
             }
             Console.error(
                 "serve: \(what) as a Fujifilm camera on Wi-Fi\(quirky) on fuji:\(host):\(server.port):\(server.eventPort)\(shaped) (Ctrl-C to stop)")
+            if let exposure = exposureWarning(port: server.port) { Console.error(exposure) }
             stopServer = server.stop
         } else {
             let server = PTPIPServer(
@@ -196,6 +206,7 @@ public struct ServeCommand {
                 return 1
             }
             Console.error("serve: \(what) as a PTP/IP camera\(quirky) on ptpip:\(host):\(server.port)\(shaped) (Ctrl-C to stop)")
+            if let exposure = exposureWarning(port: server.port) { Console.error(exposure) }
             stopServer = server.stop
         }
         waitForTermination()
@@ -204,6 +215,34 @@ public struct ServeCommand {
         Console.error("serve: stopped")
         return 0
     }
+
+    /// What clients may do to the card, for the first line: "read-only" or what `--writable` allows.
+    var accessWords: String {
+        guard writable else { return "read-only: --writable allows deletes, captures and uploads" }
+        guard folder != nil, let uploads else { return "writable: deletes and captures change only the copy in memory" }
+        return "writable: deletes, captures, uploads up to \(HumanReadable.size(uploads.maximumObjectSize))"
+    }
+
+    /// Listening beyond loopback: one line that says who can reach the card and what they may do; nil on
+    /// loopback (127.0.0.0/8, ::1, localhost), where only this computer's programs can connect.
+    func exposureWarning(port: UInt16) -> String? {
+        guard !Self.isLoopback(host) else { return nil }
+        let card = folder.map { "every file under \($0)" } ?? "the demo card"
+        let reach = Self.isWildcard(host) ? "any computer that can reach this one" : "any computer that can reach \(host)"
+        let may = writable
+            ? "list and download \(card), and delete, capture" + (uploads != nil ? " and upload into it" : "")
+            : "list and download \(card) (read-only: nothing on it changes)"
+        return "serve: listening beyond loopback on port \(port): \(reach) may \(may), with no password "
+            + "(--listen 127.0.0.1:\(port) keeps it to this computer)"
+    }
+
+    /// 127.0.0.0/8, ::1 and localhost: reachable from this computer only.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.") || host == "0:0:0:0:0:0:0:1"
+    }
+
+    /// Every address of this computer: 0.0.0.0, ::, or an empty host.
+    static func isWildcard(_ host: String) -> Bool { host == "0.0.0.0" || host == "::" || host.isEmpty }
 
     /// When `host:port` is taken, how to choose another (`--listen`); "" otherwise. The server's error keeps the
     /// system's words, not its errno: a second try says which it was.

@@ -73,7 +73,7 @@ import Testing
     /// Our client: the handshake, list, fetch byte-identical, resume, thumbnail, props, capture, delete.
     @Test func ourClientSpeaksFujiToThePersona() throws {
         let fixture = try Fixture()
-        let server = try ServeProcess(arguments: ["--persona", "fuji-x", fixture.card])
+        let server = try ServeProcess(arguments: ["--writable", "--persona", "fuji-x", fixture.card])
         defer { _ = server.stop() }
         // A download left half done: the first MB of the movie.
         let movie = try #require(fixture.files["DCIM/100_FUJI/DSCF0003.MOV"])
@@ -137,7 +137,7 @@ import Testing
 
     @Test(.enabled(if: gphoto2 != nil)) func gphoto2CapturesAndDeletes() throws {
         let fixture = try Fixture()
-        let server = try ServeProcess(arguments: ["--persona", "fuji-x", fixture.card])
+        let server = try ServeProcess(arguments: ["--writable", "--persona", "fuji-x", fixture.card])
         defer { _ = server.stop() }
         let before = fixture.onCard
         let capture = try fixture.gphoto2(server, ["--capture-image"], timeout: 60)

@@ -99,7 +99,7 @@ import Testing
 
     @Test(.enabled(if: gphoto2 != nil)) func deleteRemovesTheFileFromTheFolder() throws {
         let fixture = try Fixture()
-        let server = try ServeProcess(arguments: [fixture.card])
+        let server = try ServeProcess(arguments: ["--writable", fixture.card])
         defer { _ = server.stop() }
         let result = try fixture.gphoto2(server.port, ["--folder", "/store_00010001/DCIM/100MEDIA", "--delete-file", "DJI_0001.JPG"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -118,9 +118,27 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: fixture.card + "/DCIM/100MEDIA/DJI_0001.JPG"))
     }
 
-    @Test(.enabled(if: gphoto2 != nil)) func captureAddsAFileToTheFolder() throws {
+    /// Safe by default (issue 29): without --writable, gphoto2's delete and capture change nothing on the
+    /// card, and serve's first line says the card is read-only.
+    @Test(.enabled(if: gphoto2 != nil)) func deleteAndCaptureAreRefusedWithoutWritable() throws {
         let fixture = try Fixture()
         let server = try ServeProcess(arguments: [fixture.card])
+        defer { _ = server.stop() }
+        #expect(server.log.contains("(read-only: --writable allows deletes, captures and uploads)"), "\(server.log)")
+        let before = try FileManager.default.subpathsOfDirectory(atPath: fixture.card).sorted()
+        let delete = try fixture.gphoto2(server.port, ["--folder", "/store_00010001/DCIM/100MEDIA", "--delete-file", "DJI_0001.JPG"])
+        #expect(!delete.timedOut)
+        let capture = try fixture.gphoto2(server.port, ["--capture-image"])
+        #expect(!capture.timedOut)
+        // The camera offers no capture on a read-only card: gphoto2 says it cannot and fails.
+        #expect(capture.status != 0, "\(capture.stdout)\n\(capture.stderr)")
+        #expect(!capture.stdout.contains("DJI_0011.JPG"), "\(capture.stdout)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: fixture.card).sorted() == before)
+    }
+
+    @Test(.enabled(if: gphoto2 != nil)) func captureAddsAFileToTheFolder() throws {
+        let fixture = try Fixture()
+        let server = try ServeProcess(arguments: ["--writable", fixture.card])
         defer { _ = server.stop() }
         let before = try FileManager.default.contentsOfDirectory(atPath: fixture.card + "/DCIM/101MEDIA")
         let result = try fixture.gphoto2(server.port, ["--capture-image"])

@@ -64,7 +64,7 @@ import Testing
         let photo = Array(try Data(contentsOf: URL(fileURLWithPath: demo)))
         try Data(photo).write(to: URL(fileURLWithPath: fixture.card + "/DCIM/100MEDIA/DJI_0001.JPG"))
         fixture.files["DCIM/100MEDIA/DJI_0001.JPG"] = photo
-        let server = try ServeProcess(arguments: [fixture.card])
+        let server = try ServeProcess(arguments: ["--writable", fixture.card])
         defer { _ = server.stop() }
         let session = try connect(server)
         defer { session.close() }

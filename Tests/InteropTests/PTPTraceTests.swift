@@ -107,7 +107,7 @@ import Testing
 
     @Test func recordsAPTPIPSessionWithEvents() throws {
         let fixture = try Fixture()
-        let server = try ServeProcess(arguments: [fixture.card])
+        let server = try ServeProcess(arguments: ["--writable", fixture.card])
         defer { _ = server.stop() }
         let (result, trace) = try fixture.run(
             "ptpip:127.0.0.1:\(server.port)", redact: true, Self.commands + "; capture")

@@ -100,7 +100,7 @@ import Testing
     /// not have, no GetObjectPropList, a new folder per shot): it opens, lists, and capture names the file.
     @Test func vcameraPreset() throws {
         let fixture = try Fixture()
-        let server = try fixture.serve("vcamera")
+        let server = try fixture.serve("vcamera", ["--writable"])
         defer { _ = server.stop() }
         let result = try fixture.shell(server, "ls -R; set timeout 5; capture")
         #expect(result.status == 0, "\(result.stderr)")
@@ -115,7 +115,7 @@ import Testing
     /// A camera that sends no events: capture finds the new file by listing again, and says so.
     @Test func noEvents() throws {
         let fixture = try Fixture()
-        let server = try fixture.serve("no-events,capture-new-folder")
+        let server = try fixture.serve("no-events,capture-new-folder", ["--writable"])
         defer { _ = server.stop() }
         let result = try fixture.shell(server, "set timeout 1; capture")
         #expect(result.status == 0, "\(result.stderr)")

@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct TetheredInteropTests {
     @Test(.enabled(if: Gphoto2InteropTests.gphoto2 != nil)) func watchFetchesWhatGphoto2Captures() throws {
         let fixture = try Gphoto2InteropTests.Fixture()
-        let server = try ServeProcess(arguments: [fixture.card])
+        let server = try ServeProcess(arguments: ["--writable", fixture.card])
         defer { _ = server.stop() }
         let hookLog = fixture.work + "/hook.log"
         let watch = try ShellProcess(
@@ -37,7 +37,7 @@ import Testing
     /// and goes on watching.
     @Test func watchWithReconnectSurvivesTheCameraGoingAwayAndFetchesWhatWasShotMeanwhile() throws {
         let fixture = try Gphoto2InteropTests.Fixture()
-        var server = try ServeProcess(arguments: [fixture.card])
+        var server = try ServeProcess(arguments: ["--writable", fixture.card])
         let port = server.port
         defer { _ = server.stop() }
         let hookLog = fixture.work + "/hook.log"
@@ -54,7 +54,7 @@ import Testing
         let shot = random.bytes(200_000)
         try Data(shot).write(to: URL(fileURLWithPath: fixture.card + "/DCIM/DJI_0042.JPG"))
         try FileManager.default.moveItem(atPath: fixture.card + "/DCIM/DJI_0042.JPG", toPath: fixture.card + "/DCIM/101MEDIA/DJI_0042.JPG")
-        server = try ServeProcess(arguments: [fixture.card], port: port)
+        server = try ServeProcess(arguments: ["--writable", fixture.card], port: port)
         #expect(watch.waitForOutput("the camera is back; 1 new file meanwhile", timeout: 60), "\(watch.output)\n\(watch.errors)")
         #expect(watch.waitForOutput("fetched DJI_0042.JPG -> "), "\(watch.output)\n\(watch.errors)")
         #expect(watch.interrupt() == 0, "\(watch.errors)")

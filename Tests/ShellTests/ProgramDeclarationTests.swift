@@ -48,7 +48,7 @@ struct ProgramDeclarationTests {
         #expect(arguments.skipsConfig && arguments.commands == "ls; pwd" && arguments.camera == "sim:")
         #expect(arguments.downloadFolder == "/tmp/x")
         let serve = try ServeCommand(arguments: ["-rl", "127.0.0.1:0", "--quirks=lazy-handles", "--", "-odd"])
-        #expect(serve.readOnly && serve.port == 0 && serve.folder == "-odd")
+        #expect(serve.readOnlyGiven && !serve.writable && serve.port == 0 && serve.folder == "-odd")
         for (line, expected) in [
             (["--bogus"], "mediashell: unknown option --bogus (try 'mediashell --help')"),
             (["-f"], "mediashell: option -f needs SCRIPT (try 'mediashell --help')"),

@@ -3,7 +3,7 @@ import Foundation
 /// The built-in demo card, laid out like a drone's: DCIM/100MEDIA with photos (DJI_0001.JPG …) and
 /// videos (DJI_0003.MP4) travelling with their telemetry (.SRT) and low-resolution proxy (.LRF).
 /// The media are real files bundled with the program, served read-only from where they lie; deletes
-/// and captures change only this in-memory card.
+/// and captures (on a card made with `readOnly: false`) change only this in-memory card.
 public enum DemoCard {
     /// One file of the card: its name and which bundled file (or generated text) it serves.
     struct Entry {
@@ -32,8 +32,8 @@ public enum DemoCard {
     /// The photo a capture produces.
     static let captureSource = "photo_landscape.jpg"
 
-    public static func make() throws -> Card {
-        let card = Card(inMemoryLabel: "DJI SD", capacity: 64 << 30)
+    public static func make(readOnly: Bool = false) throws -> Card {
+        let card = Card(inMemoryLabel: "DJI SD", capacity: 64 << 30, readOnly: readOnly)
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"

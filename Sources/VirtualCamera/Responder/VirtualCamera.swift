@@ -71,15 +71,19 @@ public final class VirtualCamera: Sendable {
     ]
 
     /// The operations this camera answers, and so lists in DeviceInfo: its quirks take some away, capture
-    /// is there only when the card can take a picture, uploads only when it accepts them.
+    /// is there only when the card can take a picture, uploads only when it accepts them. A vendor's body
+    /// (a persona with capture operations of its own) lists its capture operations on a read-only card too
+    /// and refuses the shot (StoreReadOnly), as a body with a locked card does; its vendor's clients open
+    /// the camera through them (gphoto2's Fuji client needs InitiateOpenCapture).
     public var operations: [OperationCode] {
         var operations = advertised.filter { !persona.withoutOperations.contains($0) }
-        let canCapture = card.canCapture && !card.readOnly
-        if !canCapture { operations.removeAll { $0 == .initiateCapture } }
+        let isBody = !persona.captureOperations.isEmpty
+        let offersCapture = card.canCapture && (!card.readOnly || isBody)
+        if !offersCapture { operations.removeAll { $0 == .initiateCapture } }
         if card.uploads != nil || (card.readOnly && quirks.contains(.uploadsOnReadOnly)) {
             operations += [.sendObjectInfo, .sendObject]
         }
-        operations += persona.vendorOperations.filter { canCapture || !persona.captureOperations.contains($0) }
+        operations += persona.vendorOperations.filter { offersCapture || !persona.captureOperations.contains($0) }
         return operations
     }
     private let advertised: [OperationCode]
