@@ -14,6 +14,34 @@ static inline const struct libusb_interface *msh_libusb_config_interfaces(const 
     return config->interface;
 }
 
+/// The best speed the device says it can do, beyond the one it runs at (an `enum libusb_speed`; 0 when it
+/// says nothing more): SuperSpeed or SuperSpeed+ from its BOS descriptor's capabilities (a USB 3 camera on
+/// a USB 2 port still lists them), else high speed when a device running at full speed answers the
+/// device qualifier request (only a high-speed capable device has one).
+static inline int msh_libusb_capable_speed(libusb_device_handle *handle, int running) {
+    int best = 0;
+    struct libusb_bos_descriptor *bos = NULL;
+    if (libusb_get_bos_descriptor(handle, &bos) == 0 && bos != NULL) {
+        for (int i = 0; i < bos->bNumDeviceCaps; i++) {
+            const struct libusb_bos_dev_capability_descriptor *cap = bos->dev_capability[i];
+            if (cap == NULL) continue;
+            if (cap->bDevCapabilityType == LIBUSB_BT_SS_USB_DEVICE_CAPABILITY && cap->bLength >= 10) {
+                /* wSpeedSupported, bit 3: 5 Gb/s */
+                int speeds = cap->dev_capability_data[1] | (cap->dev_capability_data[2] << 8);
+                if ((speeds & 0x8) && best < LIBUSB_SPEED_SUPER) best = LIBUSB_SPEED_SUPER;
+            } else if (cap->bDevCapabilityType == 0x0A /* SuperSpeedPlus */) {
+                best = LIBUSB_SPEED_SUPER_PLUS;
+            }
+        }
+        libusb_free_bos_descriptor(bos);
+    }
+    if (best == 0 && running == LIBUSB_SPEED_FULL) {
+        unsigned char qualifier[10];
+        if (libusb_get_descriptor(handle, 0x06 /* DEVICE_QUALIFIER */, 0, qualifier, sizeof qualifier) == 10) best = LIBUSB_SPEED_HIGH;
+    }
+    return best;
+}
+
 /// Sets a flag that `msh_libusb_transfer` polls, from any thread.
 static inline void msh_flag_raise(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
 

@@ -51,16 +51,9 @@ public enum CameraConnector {
             return try openPTPIP(host: host, port: port, eventPort: eventPort, url: url, options: options)
         case .fuji(let host, let port, let eventPort):
             return try openFuji(host: host, port: port, eventPort: eventPort, url: url, options: options)
-        case .usbFirst:
-            return try openUSB(.first, options: options)
-        case .usbAddress(let bus, let address):
-            return try openUSB(.address(bus: bus, address: address), options: options)
-        case .usbID(let vendor, let product):
-            return try openUSB(.id(vendor: vendor, product: product), options: options)
-        case .usbSerial(let serial):
-            return try openUSB(.serial(serial), options: options)
-        case .usbModel(let name):
-            return try openUSB(.model(name), options: options)
+        case .usbFirst, .usbAddress, .usbID, .usbSerial, .usbModel:
+            guard let selector = usbSelector(url) else { preconditionFailure("every usb: URL has a selector") }
+            return try openUSB(selector, options: options)
         }
     }
 
@@ -75,7 +68,7 @@ public enum CameraConnector {
 
     /// Runs a virtual camera on `card` in this process, connected through the in-memory transport.
     static func inProcess(
-        card: Card, identity: VirtualCamera.Identity = .init(), location: String, options: Options
+        card: Card, identity: VirtualCamera.Identity = .init(), location: String, options: Options, usbLink: USBLink? = nil
     ) throws -> Camera {
         let camera = VirtualCamera(card: card, identity: identity, videoFrames: options.videoFrames)
         let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 1 << 20, timeout: options.timeout)
@@ -93,7 +86,7 @@ public enum CameraConnector {
         // A card folder announces files dropped into it once its watcher runs (`watch`, `events`).
         var watch: (@Sendable () -> Void)?
         if card.folder != nil { watch = { [weak card] in card?.startWatching() } }
-        return try Camera(transport: options.traced(initiator), location: location, onClose: close, onWatch: watch)
+        return try Camera(transport: options.traced(initiator), location: location, onClose: close, onWatch: watch, usbLink: usbLink)
     }
 }
 

@@ -3,6 +3,7 @@
 import CLibUSB
 import Foundation
 import POSIX
+import PTP
 
 // MARK: Errors
 
@@ -258,10 +259,19 @@ func libUSBCameras(in list: LibUSBDeviceList) -> [USBCameraDescription] {
             manufacturer: handle?.string(at: record.manufacturerIndex) ?? "",
             model: handle?.string(at: record.productIndex) ?? "",
             serialNumber: handle?.string(at: record.serialIndex) ?? "",
-            interfaceNumber: interface.number, announcement: announcement, problem: problem)
+            interfaceNumber: interface.number, announcement: announcement, problem: problem,
+            link: link(of: record, handle))
         found.append(camera)
     }
     return found
+}
+
+/// The speed the device runs at, and the best it says it can do (which needs it open).
+private func link(of record: LibUSBDeviceRecord, _ handle: LibUSBDeviceHandle?) -> USBLink? {
+    let running = libusb_get_device_speed(record.device)
+    guard let speed = USBSpeed(rawValue: Int(running)) else { return nil }
+    let capable = handle.flatMap { USBSpeed(rawValue: Int(msh_libusb_capable_speed($0.raw, running))) }
+    return USBLink(speed: speed, capable: capable)
 }
 
 private func openProblem(_ error: LibUSBError) -> String {
@@ -301,7 +311,11 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
             let endpoints = interface.ptpEndpoints
         else { throw USBCameraError.notACamera(camera) }
         let handle: LibUSBDeviceHandle
-        do { handle = try LibUSBDeviceHandle(record) } catch { throw USBCameraError.cannotOpen(camera, error) }
+        do {
+            handle = try LibUSBDeviceHandle(record)
+        } catch {
+            throw USBCameraError.cannotOpen(camera, error, access: error == .access ? USBHolderScan().access(of: camera) : nil)
+        }
         self.handle = handle
         self.list = list
         interfaceNumber = Int32(interface.number)
@@ -317,7 +331,8 @@ final class LibUSBPipe: USBPipe, @unchecked Sendable {
         do {
             try check { libusb_claim_interface(handle.raw, interfaceNumber) }
         } catch {
-            throw USBCameraError.cannotClaim(camera, error)
+            // Busy: say who holds it (the processes with its node open, a kernel driver on the interface).
+            throw USBCameraError.cannotClaim(camera, error, holders: error == .busy ? USBHolderScan().holders(of: camera) : nil)
         }
         if interface.alternateSetting != 0 {
             _ = libusb_set_interface_alt_setting(handle.raw, interfaceNumber, Int32(interface.alternateSetting))

@@ -1,4 +1,5 @@
 import Foundation
+import PTP
 
 /// An attached USB device that speaks PTP or MTP, as `devices` lists it.
 public struct USBCameraDescription: Equatable, Sendable, CustomStringConvertible {
@@ -25,11 +26,13 @@ public struct USBCameraDescription: Equatable, Sendable, CustomStringConvertible
     public var announcement: Announcement
     /// Why the device could not be opened to read its names (e.g. no permission), when that happened.
     public var problem: String?
+    /// The speed it runs at and the best it can do; nil when the system does not say.
+    public var link: USBLink?
 
     public init(
         bus: Int, address: Int, vendorID: UInt16, productID: UInt16, manufacturer: String = "", model: String = "",
         serialNumber: String = "", interfaceNumber: Int = 0, announcement: Announcement = .stillImageClass,
-        problem: String? = nil
+        problem: String? = nil, link: USBLink? = nil
     ) {
         self.bus = bus
         self.address = address
@@ -41,6 +44,7 @@ public struct USBCameraDescription: Equatable, Sendable, CustomStringConvertible
         self.interfaceNumber = interfaceNumber
         self.announcement = announcement
         self.problem = problem
+        self.link = link
     }
 
     /// The camera URL that opens exactly this device: `usb:001,004`.

@@ -1,4 +1,5 @@
 import CommandKit
+import Connectors
 import Foundation
 import MediaManager
 import POSIX
@@ -189,6 +190,19 @@ public enum Shell {
         case .success, .quit: return 0
         case .failure: return 1
         case .interrupted: return ScriptResult.interrupted.exitStatus
+        }
+    }
+
+    /// `mediashell --release URL`: asks gvfs to let go of the USB camera, says what it did and who still
+    /// holds it; 0 when the camera is free, 1 when not (or no such camera).
+    public static func release(_ text: String) -> Int32 {
+        do {
+            let release = try CameraConnector.releaseUSB(try CameraURL(parsing: text))
+            for line in release.lines { print(SafeText.display(line)) }
+            return release.isFree ? 0 : 1
+        } catch {
+            Console.error("mediashell: --release \(SafeText.display(text)): \(Interpreter.message(for: error))")
+            return 1
         }
     }
 

@@ -52,6 +52,7 @@ enum Entrypoint {
                     print("mediashell \(version)")
                     return 0
                 }
+                if let url = shell.release { return Shell.release(url) }
                 return Shell.run(shell)
             }
         } catch let error as ArgumentError {

@@ -1,3 +1,4 @@
+import PTP
 import PTPUSB
 
 /// A camera attached to this computer, as the layers above see it (they never import a transport): the URL
@@ -13,6 +14,8 @@ public struct AttachedCamera: Sendable, Equatable {
     public let serialNumber: String
     /// Why it may not open (another program holds it, no permission), nil when nothing is known against it.
     public let problem: String?
+    /// The speed it runs at and the best it can do; nil when the system does not say.
+    public let link: USBLink?
 
     init(_ camera: USBCameraDescription) {
         url = camera.url
@@ -20,6 +23,7 @@ public struct AttachedCamera: Sendable, Equatable {
         displayName = camera.displayName
         serialNumber = camera.serialNumber
         problem = camera.problem
+        link = camera.link
     }
 }
 

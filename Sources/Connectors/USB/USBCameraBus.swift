@@ -34,7 +34,7 @@ public struct LibUSBCameraBus: USBCameraBus {
         trace?.note("usb: \(transport.camera?.url ?? camera.url) open, interface \(camera.interfaceNumber) claimed")
         return try Camera(
             transport: CameraConnector.sessionTransport(transport, options: options),
-            location: transport.camera?.url ?? camera.url)
+            location: transport.camera?.url ?? camera.url, usbLink: transport.camera?.link ?? camera.link)
     }
 }
 

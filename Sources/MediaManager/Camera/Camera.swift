@@ -46,6 +46,8 @@ public enum CameraChange: Sendable, Equatable {
 public final class Camera: Sendable {
     public let session: PTPSession
     public let location: String
+    /// For a camera on USB: the speed it runs at and the best it can do (nil otherwise, or unknown).
+    public let usbLink: USBLink?
     private let onClose: (@Sendable () -> Void)?
     private let onWatch: (@Sendable () -> Void)?
     /// Who listens, and what the camera learned of the device while talking to it.
@@ -76,10 +78,11 @@ public final class Camera: Sendable {
     /// instead of the one DeviceInfo suggests (the connector knows a `fuji:` camera is on Fuji's Wi-Fi).
     public init(
         transport: InitiatorTransport, location: String, onClose: (@Sendable () -> Void)? = nil,
-        onWatch: (@Sendable () -> Void)? = nil, dialect spoken: CameraDialect? = nil
+        onWatch: (@Sendable () -> Void)? = nil, dialect spoken: CameraDialect? = nil, usbLink: USBLink? = nil
     ) throws {
         session = PTPSession(transport: transport)
         self.location = location
+        self.usbLink = usbLink
         self.onClose = onClose
         self.onWatch = onWatch
         let chosen: CameraDialect

@@ -143,6 +143,7 @@ public final class Interpreter {
         } else {
             reportCatalogWarnings(session.catalog)
         }
+        reportUSBLink(session)
         reportCameraClock(session)
         lendLedgerTimes(session)
     }

@@ -12,6 +12,8 @@ public struct ShellArguments: Equatable {
     public var ptpTraceFile: String?
     /// Replace object names, serial numbers and labels in that trace (`--debug-ptp-redact`).
     public var ptpTraceRedacted = false
+    /// `--release URL`: ask gvfs to let go of that USB camera, say who else holds it, and exit.
+    public var release: String?
     /// Skip the config file (`-n`, `--no-config`).
     public var skipsConfig = false
     /// `--help` or `--version` was given: print that and exit (the caller knows every program's help).
@@ -31,6 +33,8 @@ public struct ShellArguments: Equatable {
             OptionSpec("download-dir", long: "download-dir", value: ArgumentSpec("DIR", .localFolder),
                 "where fetch writes (the download-dir setting)"),
             OptionSpec("no-config", short: "n", long: "no-config", "do not run the config file"),
+            OptionSpec("release", long: "release", value: ArgumentSpec("URL", .cameraURL),
+                "ask gvfs to let go of the USB camera at URL (gio mount -u), name any other program or driver holding it, and exit"),
             OptionSpec("debug-ptp", long: "debug-ptp", value: ArgumentSpec("FILE", .localPath),
                 "write every PTP container exchanged with the camera to FILE (attach it when reporting a camera)"),
             OptionSpec("debug-ptp-redact", long: "debug-ptp-redact",
@@ -89,6 +93,7 @@ public struct ShellArguments: Equatable {
         ptpTraceFile = invocation.value(of: "debug-ptp")?.text
         ptpTraceRedacted = invocation.has("debug-ptp-redact")
         skipsConfig = invocation.has("no-config")
+        release = invocation.value(of: "release")?.text
         if ptpTraceRedacted && ptpTraceFile == nil {
             throw ArgumentError("mediashell: --debug-ptp-redact needs --debug-ptp FILE\(Self.helpHint)")
         }

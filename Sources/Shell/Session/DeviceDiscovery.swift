@@ -1,4 +1,5 @@
 import Connectors
+import PTP
 
 /// A camera attached to this computer, as `devices` lists it.
 public struct DeviceListing: Sendable, Equatable {
@@ -20,6 +21,7 @@ public enum DeviceDiscovery {
         CameraConnector.attachedCameras().map { camera in
             var text = "\(camera.usbID)  \(camera.displayName)"
             if !camera.serialNumber.isEmpty { text += "  serial \(camera.serialNumber)" }
+            if let link = camera.link { text += "  \(USBLinkWords.describe(link))" }
             if let problem = camera.problem { text += "  (\(problem))" }
             return DeviceListing(url: camera.url, description: text)
         }

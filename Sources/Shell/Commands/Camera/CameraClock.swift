@@ -31,6 +31,14 @@ extension Interpreter {
     }
 
     /// Said once when a camera opens: its clock, when far from this computer's.
+    /// A USB camera held back by its port or cable: said once per open.
+    func reportUSBLink(_ session: MediaSession) {
+        guard let link = session.camera.usbLink,
+            let warning = USBLinkWords.warning(location: session.camera.location, link)
+        else { return }
+        report(warning, severity: .warning)
+    }
+
     func reportCameraClock(_ session: MediaSession) {
         guard let difference = Self.cameraClockDifference(session) else { return }
         report(Self.clockWarning(difference: difference), severity: .warning)

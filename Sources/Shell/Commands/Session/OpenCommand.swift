@@ -1,25 +1,40 @@
 import CommandKit
+import Connectors
 import MediaManager
 import TerminalKit
 
 /// open URL: closes the camera that is open, opens the one at URL and reads its file list.
 struct OpenCommand: ShellCommand {
     let spec = CommandSpec(
-        "open", area: .session, arguments: [ArgumentSpec("URL", .cameraURL)],
+        "open", area: .session,
+        options: [
+            OptionSpec("release", long: "release",
+                "first ask gvfs to let go of the USB camera (gio mount -u); never stops another program")
+        ],
+        arguments: [ArgumentSpec("URL", .cameraURL)],
         summary: "open a camera",
         details: """
             Opens the camera at URL, closing the current one. URLs: usb:, usb:BUS,ADDR, usb:VVVV:PPPP, \
             usb:serial=SERIAL, usb:model=NAME (part of the model name, any case), \
             ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH, sim: and sim:PATH. When a usb: URL matches several \
             cameras ('devices' lists them), the prompt opens the first and names the others; a script \
-            stops with the list.
+            stops with the list. A USB camera the desktop holds (gvfs's gphoto2 or MTP backend) is named \
+            with its pid; --release asks gvfs to unmount it before opening.
             """,
-        examples: ["open usb:", "open ptpip:192.168.1.1", "open dir:/media/$USER/CARD", "open sim:"])
+        examples: ["open usb:", "open --release usb:", "open ptpip:192.168.1.1", "open dir:/media/$USER/CARD", "open sim:"])
 
     func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
         guard let text = invocation.arguments.first?.text else { return .success }
         let url = try CameraURL(parsing: text)
         try shell.refuseWhileJobsRun("open")
+        if invocation.has("release") {
+            do {
+                let release = try CameraConnector.releaseUSB(url)
+                for line in release.lines { shell.output.line(SafeText.display(line)) }
+            } catch {
+                throw CommandError("open --release \(URLText.inMessage(url.description)): \(Interpreter.message(for: error))")
+            }
+        }
         do {
             try shell.open(url)
         } catch let interrupted as Interrupted {

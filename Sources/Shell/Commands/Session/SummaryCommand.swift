@@ -1,5 +1,6 @@
 import CommandKit
 import MediaManager
+import PTP
 import TerminalKit
 
 /// summary: the camera's model, serial number, storages and abilities.
@@ -29,6 +30,8 @@ struct SummaryCommand: ShellCommand {
             ["opened as:", session.camera.location],  // the address opened (`usb:001,004` for a bare `usb:`)
         ]
         if !summary.serialNumber.isEmpty { rows.insert(["serial:", summary.serialNumber], at: 2) }
+        // A camera on USB: the speed its link runs at (and the camera's own best, when the port holds it back).
+        if let link = session.camera.usbLink { rows.append(["usb link:", USBLinkWords.describe(link)]) }
         // A vendor dialect is said; a standard camera's summary stays as it was.
         if summary.dialect != .standard { rows.append(["dialect:", summary.dialect.displayName]) }
         for storage in storages {
