@@ -38,7 +38,7 @@ final class FujiStream: Sendable {
         do {
             return try window.fill(1, from: socket, firstByteTimeout.map { .until(.after($0)) } ?? .forever)
         } catch where error.isTimeout {
-            throw PTPError.timeout("\(peer) sent nothing for \(formatSeconds(firstByteTimeout)) (waiting for \(waitingFor()))")
+            throw PTPError.timeout(.init(peer: peer, seconds: firstByteTimeout, awaited: .firstByte(purpose: waitingFor())))
         } catch {
             throw PTPError(error)
         }

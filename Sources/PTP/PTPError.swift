@@ -11,8 +11,8 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformed(String)
     /// The peer broke the protocol's sequence (unexpected packet, wrong transaction id).
     case protocolViolation(String)
-    /// No answer within the configured time.
-    case timeout(String)
+    /// No answer within the configured time: from whom, how long, and what was awaited.
+    case timeout(Wait)
     /// A step of opening a connection went unanswered: which packet was awaited after which, from whom.
     case unanswered(UnansweredStep)
     /// The connection is gone (peer closed it, reset, or it was closed locally).
@@ -30,6 +30,9 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case misuse(Misuse)
     /// A USB transfer that failed with a libusb code none of the other cases covers.
     case usbTransfer(USBTransferFailure)
+    /// The USB device still failed (`failure`) after the transport tried to recover it: Get Device Status,
+    /// Cancel and clear-halt, then a port reset (`portReset`).
+    indirect case unrecovered(PTPError, portReset: PortReset)
 
     public var description: String {
         switch self {
@@ -37,7 +40,7 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(operation) failed: \(code) (0x\(hex4(code.rawValue)))"
         case .malformed(let why): "malformed data from device: \(why)"
         case .protocolViolation(let why): "protocol error: \(why)"
-        case .timeout(let what): "timed out: \(what)"
+        case .timeout(let wait): "timed out: \(wait)"
         case .unanswered(let step): step.description
         case .connectionClosed(let why): "connection closed: \(why)"
         case .dataTooLarge(let limit, let announced):
@@ -48,6 +51,9 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .dataPhaseTooLarge(let bytes, _): "a data phase of \(bytes) bytes does not fit one Fuji container (4 GiB at most)"
         case .misuse(let misuse): misuse.description
         case .usbTransfer(let failure): failure.description
+        case .unrecovered(let failure, let portReset):
+            "\(failure); the device was still stuck after \(portReset.stepsTried)"
+                + ". Unplug the camera or switch it off and on, then open it again"
         }
     }
 
@@ -59,6 +65,7 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .timeout: true
         case .system(let error): error.isTimeout
+        case .unrecovered(let failure, _): failure.isTimeout
         default: false
         }
     }
@@ -88,6 +95,7 @@ extension PTPError: CategorizedError {
         case .system(let error): error.isConnectionClosed ? .disconnected : error.isTimeout ? .timedOut : .localIO
         case .dataSourceEnded, .usbTransfer: .localIO
         case .dataPhaseTooLarge, .misuse: .invalidRequest
+        case .unrecovered(let failure, _): failure.category
         }
     }
 }
@@ -148,4 +156,57 @@ public struct USBTransferFailure: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(operation): USB transfer to \(peer) failed: \(name) (\(reason))" }
+}
+
+extension PTPError {
+    /// A wait for the peer that ran out: who, how long (nil: no bound given) and what was awaited.
+    public struct Wait: Equatable, Sendable, CustomStringConvertible {
+        public enum Awaited: Equatable, Sendable {
+            /// The first byte of the next packet; `purpose` says what it was to be, where the transport knows.
+            case firstByte(purpose: String?)
+            /// The Pong that answers a Ping on the event connection.
+            case pong
+            /// The next message of an in-memory peer.
+            case message
+            /// A USB transfer of `operation`, which libusb ended with its timeout code (`code`: its name).
+            case usbTransfer(operation: String, code: String)
+        }
+
+        public var peer: String
+        public var seconds: Double?
+        public var awaited: Awaited
+
+        public init(peer: String, seconds: Double?, awaited: Awaited) {
+            self.peer = peer
+            self.seconds = seconds
+            self.awaited = awaited
+        }
+
+        /// `127.0.0.1:15740 sent nothing for 5.0 s`, `no Pong from 127.0.0.1:15740 within 2.0 s`.
+        public var description: String {
+            switch awaited {
+            case .firstByte(let purpose):
+                "\(peer) sent nothing for \(formatSeconds(seconds))" + (purpose.map { " (waiting for \($0))" } ?? "")
+            case .pong: "no Pong from \(peer) within \(formatSeconds(seconds))"
+            case .message: "no message from \(peer)"
+            case .usbTransfer(let operation, let code):
+                "\(operation): \(peer) did not answer within \(formatSeconds(seconds)) (\(code))"
+            }
+        }
+    }
+
+    /// The last step of a USB recovery: the port reset, done (and the device still stuck), or failed.
+    public enum PortReset: Equatable, Sendable {
+        case done
+        /// The reset itself failed; `code` names why (libusb's name for its code).
+        case failed(code: String)
+
+        /// `Get Device Status, Cancel, clear-halt and a USB port reset`.
+        var stepsTried: String {
+            switch self {
+            case .done: "Get Device Status, Cancel, clear-halt and a USB port reset"
+            case .failed(let code): "Get Device Status, Cancel and clear-halt (the USB port reset failed: \(code))"
+            }
+        }
+    }
 }

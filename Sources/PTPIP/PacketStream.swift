@@ -48,7 +48,7 @@ final class PacketStream: Sendable {
         do {
             began = try received.fill(1, from: socket, firstByteTimeout.map { .until(.after($0)) } ?? .forever)
         } catch where error.isTimeout {
-            throw PTPError.timeout("\(peer) sent nothing for \(formatSeconds(firstByteTimeout))")
+            throw PTPError.timeout(.init(peer: peer, seconds: firstByteTimeout, awaited: .firstByte(purpose: nil)))
         } catch {
             throw PTPError(error)
         }

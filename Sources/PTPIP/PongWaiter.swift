@@ -39,7 +39,7 @@ final class PongWaiter: Sendable {
             if seen.pongs > count { return }
             if seen.closed { throw PTPError.connectionClosed("event connection to \(peer) ended before its Pong") }
             let left = deadline - clock.now()
-            if left <= 0 { throw PTPError.timeout("no Pong from \(peer) within \(formatSeconds(timeout))") }
+            if left <= 0 { throw PTPError.timeout(.init(peer: peer, seconds: timeout, awaited: .pong)) }
             // One pass, until something changes or `left` seconds pass on the monotonic clock: the verdict is
             // `clock`'s, read again above.
             _ = state.wait(until: .after(left), for: {

@@ -46,7 +46,7 @@ extension USBTransport {
             log("port reset done")
         } catch {
             log("port reset failed: \(describeUSB(error))")
-            throw stillFailing(last, after: command, tried: "Get Device Status, Cancel and clear-halt", reset: error)
+            throw stillFailing(last, after: command, portReset: .failed(code: describeUSB(error)))
         }
         do {
             log("trying \(operation) once more")
@@ -55,7 +55,7 @@ extension USBTransport {
             return response
         } catch let again as ExchangeFailure where again.leavesDeviceStuck {
             log("\(operation) failed after the port reset too: \(describe(again, operation)); giving up")
-            throw stillFailing(again, after: command, tried: "Get Device Status, Cancel, clear-halt and a USB port reset")
+            throw stillFailing(again, after: command, portReset: .done)
         }
     }
 
@@ -127,15 +127,13 @@ extension USBTransport {
     }
 
     /// The error to report when recovery did not help: what the command got, and what was tried.
-    private func stillFailing(_ failure: ExchangeFailure, after command: PTPCommand, tried: String, reset: Error? = nil)
-        -> Error
-    {
+    private func stillFailing(_ failure: ExchangeFailure, after command: PTPCommand, portReset: PTPError.PortReset) -> Error {
         let error = settle(failure, after: command)
         guard let ptp = error as? PTPError else { return error }
-        var note = "; the device was still stuck after \(tried)"
-        if let reset { note += " (the USB port reset failed: \(describeUSB(reset)))" }
-        note += ". Unplug the camera or switch it off and on, then open it again"
-        return ptp.appending(note)
+        switch ptp {
+        case .malformed, .protocolViolation, .timeout, .connectionClosed, .usbTransfer: return PTPError.unrecovered(ptp, portReset: portReset)
+        default: return ptp
+        }
     }
 }
 
@@ -158,15 +156,3 @@ final class WatchedSink: DataSink {
     }
 }
 
-extension PTPError {
-    /// The same error with `text` added to its explanation (errors without one are kept as they are).
-    func appending(_ text: String) -> PTPError {
-        switch self {
-        case .malformed(let why): .malformed(why + text)
-        case .protocolViolation(let why): .protocolViolation(why + text)
-        case .timeout(let why): .timeout(why + text)
-        case .connectionClosed(let why): .connectionClosed(why + text)
-        default: self
-        }
-    }
-}

@@ -230,7 +230,7 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
         switch error {
         case .timeout:
             return .timeout(
-                "\(operation): \(peer) did not answer within \(seconds(timeouts.transfer)) (\(error.name))")
+                .init(peer: peer, seconds: timeouts.transfer, awaited: .usbTransfer(operation: operation, code: error.name)))
         case .noDevice:
             let gone = PTPError.connectionClosed(
                 "\(peer) was disconnected during \(operation) (\(error.name)); plug it in and open it again")
@@ -341,4 +341,3 @@ extension PTPError {
     }
 }
 
-func seconds(_ value: TimeInterval) -> String { String(format: "%.1f s", value) }

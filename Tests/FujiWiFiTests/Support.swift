@@ -28,7 +28,7 @@ final class ScriptedCamera: Sendable {
 
     /// The next host's socket (bounded: the test connects first, on another thread).
     func accept() throws -> Socket {
-        guard try listener.waitReadable(deadline: .after(10)) else { throw PTPError.timeout("no host connected") }
+        guard try listener.waitReadable(deadline: .after(10)) else { throw PTPError.timeout(.init(peer: "a Fuji host", seconds: 10, awaited: .firstByte(purpose: "a connection"))) }
         guard let socket = try listener.accept() else { throw PTPError.connectionClosed("listener closed") }
         return socket
     }
@@ -72,7 +72,7 @@ final class Background<T: Sendable>: Sendable {
     }
 
     func result(timeout: Double = 20) throws -> T {
-        guard let result = box.take(timeout: timeout) else { throw PTPError.timeout("background work did not end") }
+        guard let result = box.take(timeout: timeout) else { throw PTPError.timeout(.init(peer: "the background work", seconds: timeout, awaited: .message)) }
         return try result.get()
     }
 }

@@ -252,8 +252,8 @@ extension Network {
             #expect {
                 _ = try initiator.transact(PTPCommand(.getDeviceInfo, transactionID: 0), dataOut: nil, dataIn: BufferSink())
             } throws: { error in
-                guard case PTPError.timeout(let why) = error else { return false }
-                return why.contains("sent nothing for 0.3 s")
+                guard case PTPError.timeout(let wait) = error else { return false }
+                return wait.awaited == .firstByte(purpose: nil) && wait.seconds == 0.3
             }
         }
 

@@ -120,8 +120,8 @@ import Testing
         #expect {
             _ = try stream.read(firstByteTimeout: 0.01)
         } throws: { error in
-            guard case PTPError.timeout(let why) = error else { return false }
-            return why.contains("sent nothing for")
+            guard case PTPError.timeout(let wait) = error else { return false }
+            return wait.awaited == .firstByte(purpose: nil) && wait.seconds == 0.01
         }
     }
 

@@ -15,7 +15,7 @@ struct ErrorCategoryTests {
         #expect(PTPError.malformed("x").failureCategory == .deviceFault)
         #expect(PTPError.protocolViolation("x").failureCategory == .deviceFault)
         #expect(PTPError.dataTooLarge(limit: 1, announced: 2).failureCategory == .deviceFault)
-        #expect(PTPError.timeout("x").failureCategory == .timedOut)
+        #expect(PTPError.timeout(.init(peer: "p", seconds: 1, awaited: .pong)).failureCategory == .timedOut)
         #expect(PTPError.connectionClosed("x").failureCategory == .disconnected)
         #expect(PTPError.system(SystemError(.open, path: "/x", errno: EACCES)).failureCategory == .localIO)
         #expect(PTPError.system(SystemError(.receive, on: "127.0.0.1:15740", errno: ECONNRESET)).failureCategory == .disconnected)
@@ -26,7 +26,7 @@ struct ErrorCategoryTests {
     @Test func cancellationHasOneSpelling() {
         #expect(CancellationError().failureCategory == .cancelled)
         #expect(CancellationError().isCancellation)
-        #expect(!PTPError.timeout("x").isCancellation)
+        #expect(!PTPError.timeout(.init(peer: "p", seconds: 1, awaited: .pong)).isCancellation)
         struct Unknown: Error {}
         #expect(Unknown().failureCategory == .other)
     }

@@ -209,8 +209,8 @@ struct USBFramingTests {
         #expect {
             try transport.transact(PTPCommand(.getObject, transactionID: 1), dataOut: nil, dataIn: nil)
         } throws: { error in
-            guard case PTPError.timeout(let why) = error else { return false }
-            return why.contains("LIBUSB_ERROR_TIMEOUT") && why.contains("GetObject")
+            guard case PTPError.timeout(let wait) = error else { return false }
+            return wait.awaited == .usbTransfer(operation: "GetObject", code: "LIBUSB_ERROR_TIMEOUT")
         }
         #expect(Date().timeIntervalSince(started) < 3)
         #expect(device.cancelledTransactions == [1])

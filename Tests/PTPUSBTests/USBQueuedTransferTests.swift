@@ -199,7 +199,7 @@ struct USBQueuedTransferTests {
         #expect {
             try transport.transact(PTPCommand(.getObject, transactionID: 1), dataOut: nil, dataIn: sink)
         } throws: { error in
-            if case PTPError.timeout(let why) = error { why.contains("GetObject") } else { false }
+            if case PTPError.timeout(let wait) = error, case .usbTransfer("GetObject", _) = wait.awaited { true } else { false }
         }
         #expect(sink.bytes == Array(pattern(1_000_000).prefix(40 * 512 - 12)))
         #expect(device.pipe.mostTransfersOnTheBus == 4)

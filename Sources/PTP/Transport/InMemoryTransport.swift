@@ -63,7 +63,7 @@ final class MessageQueue: Sendable {
                 }
                 return message
             })
-        guard let next else { throw PTPError.timeout("no message from in-memory peer") }
+        guard let next else { throw PTPError.timeout(.init(peer: "in-memory peer", seconds: nil, awaited: .message)) }
         return next
     }
 
