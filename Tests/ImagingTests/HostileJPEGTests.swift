@@ -27,15 +27,20 @@ import Testing
 
     @Test func emptyInput() {
         #expect(Self.attempt([]) == .emptyInput)
-        #expect(ImagingError.emptyInput.description == "not a JPEG: the data is empty")
     }
 
     @Test func notAJPEG() {
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        #expect(Self.attempt(png)?.description == "not a JPEG: no start-of-image marker (8 bytes starting 89 50 4E 47)")
+        guard case .notJPEG? = Self.attempt(png) else {
+            Issue.record("a PNG was not refused as not a JPEG")
+            return
+        }
         #expect(Self.attempt([0xFF]) != nil)
         #expect(Self.attempt([0xFF, 0xD8]) != nil)
-        #expect(Self.attempt([0xFF, 0xD8, 0xFF, 0xD9])?.description == "not a JPEG: end-of-image marker before any image data")
+        guard case .notJPEG? = Self.attempt([0xFF, 0xD8, 0xFF, 0xD9]) else {
+            Issue.record("an end-of-image marker before any data was not refused")
+            return
+        }
     }
 
     @Test func randomGarbage() {
@@ -97,16 +102,12 @@ import Testing
     func zeroDimensionsAreRefused(width: Int, height: Int) {
         let bytes = Fixtures.withFrameSize(Fixtures.noisy, width: width, height: height)
         #expect(Self.attempt(bytes) == .invalidDimensions(width: width, height: height))
-        #expect(
-            ImagingError.invalidDimensions(width: width, height: height).description
-                == "JPEG declares an impossible size \(width)x\(height)")
     }
 
     @Test func tooManyPixelsIsRefusedBeforeAnyAllocation() {
         let bytes = Fixtures.withFrameSize(Fixtures.noisy, width: 65_000, height: 65_000)
         let error = Self.attempt(bytes, limits: DecodeLimits(maxBytes: .max))
         #expect(error == .tooManyPixels(width: 65_000, height: 65_000, limit: DecodeLimits.defaultMaxSourcePixels))
-        #expect(error?.description == "JPEG is 65000x65000 (4225.0 MP), over the 268.4 MP limit")
         let lower = DecodeLimits(maxBytes: .max, maxDimension: 10_000)
         #expect(Self.attempt(Fixtures.withFrameSize(Fixtures.noisy, width: 10_001, height: 8), limits: lower)
             == .invalidDimensions(width: 10_001, height: 8))
@@ -175,7 +176,6 @@ import Testing
                 return
             }
             #expect(required > 1250 * 1250 * 3)
-            #expect(error.description == "JPEG 10000x10000 needs \(String(format: "%.1f", Double(required) / 1048576)) MiB to decode at 1/8 scale, over the 1.0 MiB limit")
         }
     }
 

@@ -47,7 +47,6 @@ import Testing
                 return
             }
             #expect(named == path)
-            #expect(error.description.contains(path))
         }
         // Nor does recording overwrite it.
         #expect(try String(contentsOfFile: path, encoding: .utf8) == content)

@@ -23,7 +23,7 @@ import Testing
         try folder.write("big", [UInt8](repeating: 7, count: 100))
         #expect(try LocalDisk.readWhole(folder.path("big"), limit: 100) == [UInt8](repeating: 7, count: 100))
         let error = #expect(throws: SystemError.self) { try LocalDisk.readWhole(folder.path("big"), limit: 99) }
-        #expect(error?.errno == EFBIG && error?.reason == "larger than 99 bytes")
+        #expect(error?.call == .read && error?.errno == EFBIG && error?.path == folder.path("big"))
     }
 
     @Test func readPrefixStopsAtTheCountAndCallsAShortFileAnError() throws {
