@@ -27,15 +27,12 @@ enum Entrypoint {
                 }
                 return Shell.listDevices()
             case "verify":
-                let folders = Array(program.dropFirst())
-                if folders.contains(where: { $0 == "--help" || $0 == "-h" }) {
+                let invocation = try ShellArguments.parse(Array(program.dropFirst()), as: ShellArguments.verifySpec)
+                if invocation.has("help") {
                     print(Programs.help(for: ShellArguments.verifySpec))
                     return 0
                 }
-                if let option = folders.first(where: { $0.hasPrefix("-") }) {
-                    throw ArgumentError("mediashell: verify: unknown option '\(option)' (try 'mediashell verify --help')")
-                }
-                return Shell.verify(folders)
+                return Shell.verify(invocation.arguments.map(\.text))
             case "--man-page":
                 print(ManPage.render(table: .standard, programs: Programs.all, version: version), terminator: "")
                 return 0

@@ -11,28 +11,13 @@ import Testing
 /// the next import (room made) copies them there from the proven first copies, not from the camera; a
 /// backup drive pulled in the middle is never written to again (its mount point not refilled); Ctrl-C,
 /// then import again, finishes both destinations with no byte read from the camera twice.
-@Suite struct BackupFaultTests {
+@Suite struct BackupFaultTests: BackupSuite {
     let card: CardOnDisk
     let backup: String
 
     init() throws {
         card = try CardOnDisk()
-        backup = card.root + "/Backup"
-        try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: true)
-    }
-
-    func options(_ change: (inout ImportRun.Options) -> Void = { _ in }) -> ImportRun.Options {
-        var options = ImportRun.Options()
-        options.backupRoots = [backup]
-        options.writesManifest = true
-        options.verification = .readBack
-        change(&options)
-        return options
-    }
-
-    func entries(_ session: MediaSession) throws -> [LedgerEntry] {
-        let key = try Importer.ledgers(for: session, folder: card.ledgers).all[0].cameraKey
-        return try ImportLedger(cameraKey: key, folder: card.ledgers).entries
+        backup = try Self.backupFolder(of: card)
     }
 
     /// Every file under `root` but the manifests, relative, and its bytes.
@@ -77,7 +62,7 @@ import Testing
         // only the files in both were deleted from the camera.
         let inOneCopy = Set(primary.keys).subtracting(second.keys).map { ($0 as NSString).lastPathComponent }
         #expect(Set(first.summary.missingCopies) == Set(inOneCopy))
-        for entry in try entries(session) {
+        for entry in try ledgerEntries(session) {
             #expect(entry.missing == (inOneCopy.contains(entry.name) ? [backup] : nil), "\(entry.name)")
         }
         #expect(first.summary.deleted == second.count && cardFiles == before - second.count)
@@ -89,7 +74,7 @@ import Testing
         #expect(again.summary.completedCopies == inOneCopy.count && again.summary.missingCopies.isEmpty)
         second = try contents(backup)
         #expect(second == primary, "the backup is complete and identical")
-        #expect(try entries(session).allSatisfy { $0.missing == nil && $0.copies?.count == 2 })
+        #expect(try ledgerEntries(session).allSatisfy { $0.missing == nil && $0.copies?.count == 2 })
         #expect(cardFiles == before - primary.count, "every file deleted once in both")
         // The completed copies are in that import's manifest in the backup.
         let manifest = try #require(again.summary.manifests.first { $0.hasPrefix(backup + "/") })

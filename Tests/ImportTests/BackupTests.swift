@@ -12,28 +12,13 @@ import Testing
 /// records each file's proven copies, and a file is deleted from the camera only when every destination
 /// holds it proven. A destination missing at the start, or that fails for one file, costs that destination
 /// only.
-@Suite struct BackupTests {
+@Suite struct BackupTests: BackupSuite {
     let card: CardOnDisk
     let backup: String
 
     init() throws {
         card = try CardOnDisk()
-        backup = card.root + "/Backup"
-        try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: true)
-    }
-
-    func options(_ change: (inout ImportRun.Options) -> Void = { _ in }) -> ImportRun.Options {
-        var options = ImportRun.Options()
-        options.backupRoots = [backup]
-        options.writesManifest = true
-        options.verification = .readBack
-        change(&options)
-        return options
-    }
-
-    func ledgerEntries(_ session: MediaSession) throws -> [LedgerEntry] {
-        let key = try Importer.ledgers(for: session, folder: card.ledgers).all[0].cameraKey
-        return try ImportLedger(cameraKey: key, folder: card.ledgers).entries
+        backup = try Self.backupFolder(of: card)
     }
 
     @Test func everyFileReachesBothDestinationsFromOneReadOfTheCamera() throws {

@@ -126,3 +126,33 @@ func runImport(
         event: { events.append($0) }, stopAfter: stopAfter)
     return ImportOutcome(plan: plan, summary: summary, events: events)
 }
+
+/// What the suites of `--backup` share: a card on disk with a backup folder beside its pictures, the run's
+/// options for two destinations with each copy read back, and the ledger's entries.
+protocol BackupSuite {
+    var card: CardOnDisk { get }
+    var backup: String { get }
+}
+
+extension BackupSuite {
+    /// The backup folder of `card`, made.
+    static func backupFolder(of card: CardOnDisk) throws -> String {
+        let backup = card.root + "/Backup"
+        try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: true)
+        return backup
+    }
+
+    func options(_ change: (inout ImportRun.Options) -> Void = { _ in }) -> ImportRun.Options {
+        var options = ImportRun.Options()
+        options.backupRoots = [backup]
+        options.writesManifest = true
+        options.verification = .readBack
+        change(&options)
+        return options
+    }
+
+    func ledgerEntries(_ session: MediaSession) throws -> [LedgerEntry] {
+        let key = try Importer.ledgers(for: session, folder: card.ledgers).all[0].cameraKey
+        return try ImportLedger(cameraKey: key, folder: card.ledgers).entries
+    }
+}

@@ -12,12 +12,14 @@ import Testing
 /// can name an option the others lack.
 @Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
 struct ProgramDeclarationTests {
-    let programs = [ShellArguments.spec, ServeCommand.spec, ShellArguments.devicesSpec]
+    let programs = [ShellArguments.spec, ServeCommand.spec, ShellArguments.devicesSpec, ShellArguments.verifySpec]
 
     @Test func helpManPageAndCompletionNameEveryDeclaredOption() throws {
         let shellHelp = try ShellBinary.run(["--help"])
         let serveHelp = try ShellBinary.run(["serve", "--help"])
-        #expect(shellHelp.status == 0 && serveHelp.status == 0)
+        let verifyHelp = try ShellBinary.run(["verify", "-h"])
+        #expect(shellHelp.status == 0 && serveHelp.status == 0 && verifyHelp.status == 0)
+        #expect(verifyHelp.outputLines.first?.hasPrefix("usage: mediashell verify [-h] [DIR...]") == true, "\(verifyHelp.outputLines)")
         let man = try ShellBinary.run(["--man-page"]).standardOutput.replacingOccurrences(of: "\\-", with: "-")
         let completion = try ShellBinary.run(["--bash-completion"]).standardOutput
         for (program, help) in [(ShellArguments.spec, shellHelp.standardOutput), (ServeCommand.spec, serveHelp.standardOutput)] {
@@ -60,6 +62,9 @@ struct ProgramDeclarationTests {
         let wrongServe = try ShellBinary.run(["serve", "--bogus"])
         #expect(wrongServe.status == 2)
         #expect(wrongServe.errorLines == ["serve: unknown option --bogus (try 'mediashell serve --help')"], "one line")
+        let wrongVerify = try ShellBinary.run(["verify", "--bogus", "/tmp"])
+        #expect(wrongVerify.status == 2)
+        #expect(wrongVerify.errorLines == ["verify: unknown option --bogus (try 'mediashell verify --help')"], "one line")
         let twoFolders = try ShellBinary.run(["serve", "a", "b"])
         #expect(twoFolders.errorLines == ["serve: unexpected argument 'b' (try 'mediashell serve --help')"])
     }

@@ -63,7 +63,8 @@ public struct ShellArguments: Equatable {
 
     /// `mediashell verify [DIR...]`: imported copies re-checked, no camera needed.
     public static let verifySpec = CommandSpec(
-        "verify", area: .program, arguments: [ArgumentSpec("DIR", .localFolder, .zeroOrMore)],
+        "verify", area: .program, options: [OptionSpec("help", short: "h", long: "help", "print this help and exit")],
+        arguments: [ArgumentSpec("DIR", .localFolder, .zeroOrMore)],
         summary: "re-check imported copies against their checksums (the ledgers', and the manifests in each DIR), and exit",
         details: """
             Reads every copy the import ledgers record (with DIRs: the manifests at their roots and the \
@@ -72,6 +73,16 @@ public struct ShellArguments: Equatable {
             standard output; exit status 1 when a copy is missing, of another size, changed or unreadable.
             """,
         examples: ["mediashell verify", "mediashell verify ~/Pictures /media/ssd/Photos"])
+
+    /// The command line of a program named by the first word (`mediashell verify ...`), checked against its
+    /// spec by the shell's parser; a mistake is one line naming where its help is.
+    public static func parse(_ arguments: [String], as spec: CommandSpec) throws(ArgumentError) -> Invocation {
+        do {
+            return try spec.parse(commandLine: arguments)
+        } catch {
+            throw ArgumentError("\(error.description) (try 'mediashell \(spec.name) --help')")
+        }
+    }
 
     /// After a mistake: one line, and where the whole usage is (as most programs do).
     static let helpHint = " (try 'mediashell --help')"
