@@ -1,6 +1,5 @@
 import Foundation
 import POSIX
-import Playback
 
 /// What the shell's surroundings say about playback, read once from the environment: whether there is a
 /// display to show a player window on, extra arguments for mpv, and whether the terminal takes the prompt's
@@ -36,49 +35,70 @@ public struct PlaybackEnvironment: Sendable, Equatable {
     }
 }
 
+/// Which external player playback shows the video in (the shell's `player` setting).
+public enum PlayerSetting: String, Sendable, CaseIterable {
+    /// mpv at an interactive prompt with a display to show it on; none in scripts and pipes.
+    case auto
+    /// mpv whenever it is installed, scripts included.
+    case mpv
+    /// Never a player: playback runs on the clock alone.
+    case none
+}
+
+/// Why no player window is shown with the setting as it is.
+public enum NoPlayerReason: Sendable, Equatable {
+    /// The setting is `none`.
+    case setToNone
+    case mpvNotInstalled
+    /// `auto` in a script or a pipe.
+    case notInteractive
+    /// `auto` with neither `DISPLAY` nor `WAYLAND_DISPLAY`.
+    case noDisplay
+}
+
 /// Picks the external player each time `play` starts one, from the `player` setting at that moment:
 /// `auto` shows mpv at an interactive prompt with a display (a script on a field laptop or in cron gets no
 /// window it did not ask for), `mpv` whenever mpv is installed, `none` never.
-final class PlayerChoice: Sendable {
+public final class PlayerChoice: Sendable {
     private let interactive: Bool
     private let environment: PlaybackEnvironment
     private let state: Locked<State>
 
     private struct State {
-        var setting: Settings.Player
+        var setting: PlayerSetting
         weak var lastMPV: MPVPlayer?
     }
 
-    init(setting: Settings.Player, interactive: Bool, environment: PlaybackEnvironment) {
+    public init(setting: PlayerSetting, interactive: Bool, environment: PlaybackEnvironment) {
         state = Locked(State(setting: setting))
         self.interactive = interactive
         self.environment = environment
     }
 
     /// For the controller: asks this choice for every player it starts.
-    var launcher: PlayerLauncher {
+    public var launcher: PlayerLauncher {
         PlayerLauncher { [self] in make() }
     }
 
     /// Takes the `player` setting as it is now (the interpreter calls this before each `play`).
-    func update(_ setting: Settings.Player) {
+    public func update(_ setting: PlayerSetting) {
         state.withLock { $0.setting = setting }
     }
 
     /// Why `play` shows no player window with the current setting, or nil when it shows one.
-    var reasonForNoPlayer: String? {
+    public var reasonForNoPlayer: NoPlayerReason? {
         switch state.withLock({ $0.setting }) {
-        case .none: return "set player none"
-        case .mpv: return MPVPlayer.locate() == nil ? "mpv is not installed" : nil
+        case .none: return .setToNone
+        case .mpv: return MPVPlayer.locate() == nil ? .mpvNotInstalled : nil
         case .auto:
-            if !interactive { return "not at an interactive prompt" }
-            if !environment.hasDisplay { return "no display" }
-            return MPVPlayer.locate() == nil ? "mpv is not installed" : nil
+            if !interactive { return .notInteractive }
+            if !environment.hasDisplay { return .noDisplay }
+            return MPVPlayer.locate() == nil ? .mpvNotInstalled : nil
         }
     }
 
     /// The process id of the mpv started last, while it lives (tests check that nothing is left behind).
-    var playerProcessID: Int32? { state.withLock { $0.lastMPV }?.processID }
+    public var playerProcessID: Int32? { state.withLock { $0.lastMPV }?.processID }
 
     private func make() -> any Player {
         guard reasonForNoPlayer == nil, let executable = MPVPlayer.locate() else { return NullPlayer() }

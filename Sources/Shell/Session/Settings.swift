@@ -1,4 +1,5 @@
 import Import
+import Playback
 import MediaManager
 import TerminalGraphics
 import TerminalKit
@@ -7,14 +8,7 @@ import TerminalKit
 public struct Settings: Sendable, Equatable {
 
     /// Which external player `play` shows the video in (see `PlayerChoice`).
-    public enum Player: String, Sendable, CaseIterable {
-        /// mpv at an interactive prompt with a display to show it on; none in scripts and pipes.
-        case auto
-        /// mpv whenever it is installed, scripts included.
-        case mpv
-        /// Never a player: playback runs on the shell's clock alone.
-        case none
-    }
+    public typealias Player = PlayerSetting
 
     /// Stop a script at the first failing command (a leading `-` excuses one command).
     public var errexit = true

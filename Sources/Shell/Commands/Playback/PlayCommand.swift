@@ -86,7 +86,7 @@ struct PlayCommand: ShellCommand {
         guard shell.isInteractive, status.player == nil, shell.state.settings.player == .auto,
             let reason = shell.playerChoice.reasonForNoPlayer
         else { return "" }
-        return "; no player window (\(reason))"
+        return "; no player window (\(reason.words))"
     }
 
     /// A player asked for that did not start is a warning, not a failure: playback goes on by the clock.
@@ -98,7 +98,19 @@ struct PlayCommand: ShellCommand {
         } else if status.player == nil, shell.state.settings.player == .mpv,
             let reason = shell.playerChoice.reasonForNoPlayer
         {
-            shell.report("play: \(reason); playback goes on without a player", severity: .warning)
+            shell.report("play: \(reason.words); playback goes on without a player", severity: .warning)
+        }
+    }
+}
+
+extension NoPlayerReason {
+    /// `set player none`, `mpv is not installed`, `not at an interactive prompt`, `no display`.
+    var words: String {
+        switch self {
+        case .setToNone: "set player none"
+        case .mpvNotInstalled: "mpv is not installed"
+        case .notInteractive: "not at an interactive prompt"
+        case .noDisplay: "no display"
         }
     }
 }
