@@ -50,6 +50,9 @@ let package = Package(
         // Fujifilm's Wi-Fi framing (port 55740: Fuji's init packets, then USB-style containers), both sides
         .target(name: "FujiWiFi", dependencies: ["PTP", "Failures", "POSIX"]),
 
+        // Finding cameras on the local network and announcing the virtual one: SSDP and multicast DNS
+        .target(name: "Discovery", dependencies: ["POSIX"]),
+
         // Media containers read through random access
         .target(name: "MediaFormats", dependencies: ["POSIX"]),
 
@@ -84,7 +87,10 @@ let package = Package(
         // A camera URL to a transport and a camera
         .target(
             name: "Connectors",
-            dependencies: ["MediaManager", "MediaFormats", "PTP", "Failures", "POSIX", "PTPIP", "PTPUSB", "FujiWiFi", "VirtualCamera"]),
+            dependencies: [
+                "MediaManager", "MediaFormats", "PTP", "Failures", "POSIX", "PTPIP", "PTPUSB", "FujiWiFi", "VirtualCamera",
+                "Discovery",
+            ]),
         .target(
             name: "Shell",
             dependencies: [
@@ -92,7 +98,9 @@ let package = Package(
                 "Imaging", "MediaFormats", "CommandKit", "TerminalKit", "Failures", "POSIX", "Transfers",
             ]),
         // The virtual camera as a program of its own: `mediashell serve`
-        .target(name: "Serve", dependencies: ["PTP", "PTPIP", "POSIX", "FujiWiFi", "VirtualCamera", "Thumbnails", "CommandKit", "TerminalKit"]),
+        .target(
+            name: "Serve",
+            dependencies: ["PTP", "PTPIP", "POSIX", "FujiWiFi", "VirtualCamera", "Thumbnails", "CommandKit", "TerminalKit", "Discovery"]),
         // The entry: picks the program (the shell, serve, devices)
         .executableTarget(name: "mediashell", dependencies: ["Shell", "Serve", "CommandKit", "TerminalKit"]),
 
@@ -102,6 +110,7 @@ let package = Package(
         .testTarget(name: "PTPTests", dependencies: ["TestSupport", "PTP", "Failures", "POSIX"]),
         .testTarget(name: "POSIXTests", dependencies: ["TestSupport", "Failures", "POSIX"]),
         .testTarget(name: "PTPIPTests", dependencies: ["TestSupport", "PTP", "PTPIP", "POSIX"]),
+        .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "POSIX"]),
         .testTarget(name: "FujiWiFiTests", dependencies: ["TestSupport", "PTP", "FujiWiFi", "POSIX"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["TestSupport", "PTP", "POSIX", "VirtualCamera", "MediaFormats"]),

@@ -10,7 +10,8 @@ extension CameraConnector {
         let transport: FujiInitiator
         do {
             transport = try FujiInitiator.connect(
-                host: host, port: port, eventPort: eventPort, name: options.clientName, timeouts: timeouts,
+                host: host, port: port, eventPort: eventPort, name: options.identity.name, guid: options.identity.guid,
+                timeouts: timeouts,
                 trace: options.trace)
         } catch FujiWiFiError.refused(_, let reason) {
             throw CameraOpenError.fujifilmRefused(host: host, reason: reason)

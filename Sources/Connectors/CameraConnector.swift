@@ -15,8 +15,18 @@ public enum CameraConnector {
     public struct Options: Sendable {
         /// Seconds to wait for a device's answer before giving up.
         public var timeout: TimeInterval = 10
-        /// Name this program gives itself in the PTP/IP handshake.
-        public var clientName = "mediashell"
+        /// Who this computer is to a Wi-Fi camera (the GUID and name of the PTP/IP and Fujifilm handshakes): a
+        /// GUID of this run unless the caller gives the computer's own (`WiFiState.identity`).
+        public var identity = WiFiIdentity.unsaved()
+        /// Where the Wi-Fi cameras this computer connected to are remembered, so that only a camera's first
+        /// contact waits for a confirmation on its screen; nil: none is, every camera waits `timeout`.
+        public var wifiState: WiFiState?
+        /// How long a camera seen for the first time may take to let this computer in (its user confirms on
+        /// the camera's screen).
+        public var firstContactSeconds: Double = 60
+        /// Told, with `firstContactSeconds`, when a camera seen for the first time has not answered within a
+        /// second: it is asking its user.
+        public var onFirstContactWait: (@Sendable (Double) -> Void)?
         /// Given to the in-process virtual camera (`sim:`, `dir:`) for its videos' thumbnails.
         public var videoFrames: VideoFrameDecoder?
         /// Records every container of the session (`--debug-ptp`); nil: none.
@@ -110,6 +120,11 @@ public enum CameraOpenError: Error, Equatable, CustomStringConvertible, Categori
     /// A Fujifilm camera answered our init request with Init_Fail: it does not let this computer in (its
     /// Wi-Fi mode is not one that serves a computer, or another device is paired).
     case fujifilmRefused(host: String, reason: UInt32)
+    /// A PTP/IP camera answered with Init_Fail: `reason`, to this computer's `guid` (32 hex digits).
+    case refused(host: String, reason: WiFiRefusal, guid: String)
+    /// A camera seen for the first time took the connection but did not let this computer in within
+    /// `seconds` (nobody confirmed on its screen).
+    case notConfirmed(host: String, seconds: Double)
 
     public var description: String {
         switch self {
@@ -119,6 +134,10 @@ public enum CameraOpenError: Error, Equatable, CustomStringConvertible, Categori
             "\(host) speaks Fujifilm's Wi-Fi protocol, not PTP/IP" + (cause.map { " (PTP/IP: \($0))" } ?? "")
         case .fujifilmRefused(let host, let reason):
             "\(host) refused this computer (Init_Fail, reason 0x\(String(reason, radix: 16, uppercase: true)))"
+        case .refused(let host, let reason, _):
+            "\(host) refused this computer (Init_Fail: \(reason))"
+        case .notConfirmed(let host, let seconds):
+            "\(host) did not let this computer in within \(Int(seconds)) s"
         }
     }
 
@@ -128,6 +147,8 @@ public enum CameraOpenError: Error, Equatable, CustomStringConvertible, Categori
         case .usb(let error): error.category
         case .fujifilmNotPTPIP: .invalidRequest
         case .fujifilmRefused: .deviceFault
+        case .refused(_, let reason, _): reason == .busy ? .busy : .deviceFault
+        case .notConfirmed: .timedOut
         }
     }
 }
@@ -142,18 +163,33 @@ extension CameraConnector {
             throw CameraOpenError.fujifilmNotPTPIP(host: host, fujiURL: fuji, cause: nil)
         }
         let timeouts = PTPIPTimeouts(connect: options.timeout, read: options.timeout, handshake: options.timeout)
+        let firstContact = options.wifiState.map { !$0.knows(host: host) } ?? false
+        let notify = options.onFirstContactWait
+        let wait = firstContact ? FirstContactWait(seconds: options.firstContactSeconds) { notify?($0) } : nil
         let transport: PTPIPInitiator
         do {
             transport = try PTPIPInitiator.connect(
-                host: host, port: port, eventPort: eventPort, name: options.clientName, timeouts: timeouts,
-                trace: options.trace)
+                host: host, port: port, eventPort: eventPort, name: options.identity.name, guid: options.identity.guid,
+                timeouts: timeouts, trace: options.trace, firstContact: wait)
+        } catch let refusal as PTPIPRefusal {
+            if answersOnFujiPort(host, timeout: min(options.timeout, 2)) {
+                throw CameraOpenError.fujifilmNotPTPIP(host: host, fujiURL: fuji, cause: refusal.description)
+            }
+            throw CameraOpenError.refused(
+                host: url.description, reason: WiFiRefusal(refusal.reason), guid: options.identity.guidText)
         } catch let error as PTPError {
             if answersOnFujiPort(host, timeout: min(options.timeout, 2)) {
                 throw CameraOpenError.fujifilmNotPTPIP(host: host, fujiURL: fuji, cause: error.description)
             }
+            if let wait, case .unanswered(let step) = error, step.awaited == "\(PTPIPPacketType.initCommandAck)" {
+                throw CameraOpenError.notConfirmed(host: url.description, seconds: wait.seconds)
+            }
             throw error
         }
-        return try Camera(transport: options.traced(transport), location: url.description)
+        let camera = try Camera(transport: options.traced(transport), location: url.description)
+        // Known from now on: the next connection is not a first contact.
+        try? options.wifiState?.remember(host: host, cameraGUID: transport.deviceGUID, name: transport.deviceName)
+        return camera
     }
 
     /// True when `host` takes a TCP connection on Fuji's command port (closed at once, nothing sent).

@@ -12,8 +12,12 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
     /// before the data goes out (see `run`): on loopback vcam answers within a millisecond.
     static let earlyAnswerWait: TimeInterval = 0.02
 
-    /// The GUID an initiator sends unless told otherwise. Cameras that pair remember it.
-    public static let defaultGUID: [UInt8] = Array("mediashell-fuji!".utf8)
+    /// A GUID of this process only, sent when the caller gives none (tests, tools). mediashell sends the
+    /// computer's own (Connectors' `WiFiIdentity`): cameras pair with it, so it is never a shared constant.
+    public static let processGUID: [UInt8] = {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }()
 
     /// What the camera said about itself in its answer.
     public let deviceName: String
@@ -63,7 +67,7 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
     ///   - observe: told each step of the handshake.
     public static func connect(
         host: String, port: UInt16 = FujiPorts.command, eventPort: UInt16? = FujiPorts.event, name: String,
-        guid: [UInt8] = defaultGUID, timeouts: FujiTimeouts = FujiTimeouts(), trace: PTPTrace? = nil,
+        guid: [UInt8] = processGUID, timeouts: FujiTimeouts = FujiTimeouts(), trace: PTPTrace? = nil,
         observe: (@Sendable (FujiHandshakeStep) -> Void)? = nil
     ) throws -> FujiInitiator {
         let steps = FujiHandshakeTrace(trace: trace)

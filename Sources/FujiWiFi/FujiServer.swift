@@ -13,6 +13,8 @@ import PTP
 public final class FujiServer: Sendable {
     /// Runs one connection; returning (or throwing) ends it. A thrown error is logged.
     public typealias Handler = @Sendable (FujiResponderConnection, FujiPeerInfo) throws -> Void
+    /// Decides from its init request whether a host is let in: nil lets it in, a reason refuses it (Init_Fail).
+    public typealias Gate = @Sendable (FujiPeerInfo) -> UInt32?
 
     /// The GUID the server reports unless told otherwise.
     public static let defaultGUID: [UInt8] = Array("mediashell-fuji!".utf8)
@@ -27,6 +29,7 @@ public final class FujiServer: Sendable {
     private let requestedEventPort: UInt16
     private let log: @Sendable (String) -> Void
     private let handler: Handler
+    private let gate: Gate?
     private let state = Locked(State())
 
     private struct State {
@@ -57,7 +60,8 @@ public final class FujiServer: Sendable {
     public init(
         host: String = "127.0.0.1", port: UInt16 = FujiPorts.command, eventPort: UInt16 = FujiPorts.event,
         name: String = "mediashell", guid: [UInt8] = defaultGUID, timeouts: FujiTimeouts = FujiTimeouts(),
-        maximumConnections: Int = 32, log: @escaping @Sendable (String) -> Void = { _ in }, handler: @escaping Handler
+        maximumConnections: Int = 32, log: @escaping @Sendable (String) -> Void = { _ in }, gate: Gate? = nil,
+        handler: @escaping Handler
     ) {
         self.host = host
         self.requestedPort = port
@@ -68,6 +72,7 @@ public final class FujiServer: Sendable {
         self.maximumConnections = max(1, maximumConnections)
         self.log = log
         self.handler = handler
+        self.gate = gate
     }
 
     /// The command port: the one the system chose when 0 was asked for, once started.
@@ -212,6 +217,11 @@ public final class FujiServer: Sendable {
             return
         }
         let peer = FujiPeerInfo(name: request.name, guid: request.guid, address: socket.peer)
+        if let reason = gate?(peer) {
+            log("fuji: \(socket.peer): refused '\(request.name)': Init_Fail (reason \(reason))")
+            try? stream.write(FujiHandshake.fail(reason: reason))
+            return
+        }
         let answer = FujiHandshake.acknowledge(guid: guid, name: name)
         let connection = FujiResponderConnection(command: stream, peer: peer, timeouts: timeouts, acknowledge: answer)
         let admitted = state.withLock { state -> Bool in

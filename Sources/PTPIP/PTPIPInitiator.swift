@@ -6,8 +6,9 @@ import PTP
 /// its own. Data phases are streamed between the socket and the sink or source in chunks of at most
 /// 1 MiB, so memory stays flat whatever the size.
 public final class PTPIPInitiator: InitiatorTransport, Sendable {
-    /// The GUID an initiator sends unless told otherwise. Cameras that pair with a host remember it.
-    public static let defaultGUID: [UInt8] = Array("mediashell-host!".utf8)
+    /// A GUID of this process only, sent when the caller gives none (tests, tools). mediashell sends the
+    /// computer's own (Connectors' `WiFiIdentity`): cameras pair with it, so it is never a shared constant.
+    public static let processGUID: [UInt8] = GUIDText.random()
 
     /// What the device said about itself in Init_Command_Ack.
     public let deviceName: String
@@ -50,9 +51,13 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
     ///   - eventPort: the event socket's port; nil uses `port`.
     ///   - name: the friendly name the device shows; nil sends this machine's host name.
     ///   - guid: 16 bytes identifying this host.
+    ///   - firstContact: for a camera that has not seen this host before: Init_Command_Ack may wait for its
+    ///     user's confirmation, that long; nil waits `timeouts.read`.
+    /// A responder that answers with Init_Fail is `PTPIPRefusal` (its reason).
     public static func connect(
         host: String, port: UInt16 = 15740, eventPort: UInt16? = nil, name: String? = nil,
-        guid: [UInt8] = defaultGUID, timeouts: PTPIPTimeouts = PTPIPTimeouts(), trace: PTPTrace? = nil
+        guid: [UInt8] = processGUID, timeouts: PTPIPTimeouts = PTPIPTimeouts(), trace: PTPTrace? = nil,
+        firstContact: FirstContactWait? = nil
     ) throws -> PTPIPInitiator {
         let steps = PTPIPHandshakeTrace(trace: trace)
         let commandPeer = "\(host):\(port)"
@@ -75,7 +80,8 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
             try command.write(request)
             steps.sent(request, to: commandPeer)
             let reply = try awaitReply(
-                on: command, awaited: .initCommandAck, after: request, peer: commandPeer, timeouts: timeouts, steps: steps)
+                on: command, awaited: .initCommandAck, after: request, peer: commandPeer, timeouts: timeouts, steps: steps,
+                firstContact: firstContact)
             guard case .initCommandAck(let number, let deviceGUID, let deviceName, _) = reply else {
                 throw handshakeFailure(reply, peer: command.peer, request: "Init_Command_Request")
             }
@@ -107,29 +113,40 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
     }
 
     /// The packet that answers `request`, recorded in the trace; a wait that runs out is the step unanswered.
+    /// With `firstContact`, the wait is its own, and its `onWaiting` hears when the answer is slow to come.
     private static func awaitReply(
         on stream: PacketStream, awaited: PTPIPPacketType, after request: PTPIPPacket, peer: String,
-        timeouts: PTPIPTimeouts, steps: PTPIPHandshakeTrace
+        timeouts: PTPIPTimeouts, steps: PTPIPHandshakeTrace, firstContact: FirstContactWait? = nil
     ) throws -> PTPIPPacket? {
+        let total = firstContact?.seconds ?? timeouts.read
         let reply: PTPIPPacket?
         do {
-            reply = try stream.readControl(firstByteTimeout: timeouts.read)
+            if let firstContact {
+                do {
+                    reply = try stream.readControl(firstByteTimeout: firstContact.notice)
+                } catch let error as PTPError where error.isTimeout {
+                    firstContact.onWaiting(firstContact.seconds)
+                    reply = try stream.readControl(firstByteTimeout: max(firstContact.seconds - firstContact.notice, 0.001))
+                }
+            } else {
+                reply = try stream.readControl(firstByteTimeout: total)
+            }
         } catch let error as PTPError where error.isTimeout {
             throw PTPError.unanswered(
-                UnansweredStep(awaited: "\(awaited)", sent: "\(request.type)", peer: peer, seconds: timeouts.read))
+                UnansweredStep(awaited: "\(awaited)", sent: "\(request.type)", peer: peer, seconds: total))
         }
         if let reply { steps.received(reply, from: peer) }
         return reply
     }
 
-    private static func handshakeFailure(_ reply: PTPIPPacket?, peer: String, request: String) -> PTPError {
+    private static func handshakeFailure(_ reply: PTPIPPacket?, peer: String, request: String) -> Error {
         switch reply {
         case nil:
-            .connectionClosed("\(peer) closed the connection instead of answering \(request)")
+            PTPError.connectionClosed("\(peer) closed the connection instead of answering \(request)")
         case .initFail(let reason)?:
-            .connectionClosed("\(peer) refused the connection (Init_Fail, reason \(reason)); the device may need to allow this host")
+            PTPIPRefusal(peer: peer, reason: InitFailReason(rawValue: reason))
         case let other?:
-            .protocolViolation("\(peer) answered \(request) with \(other.type)")
+            PTPError.protocolViolation("\(peer) answered \(request) with \(other.type)")
         }
     }
 

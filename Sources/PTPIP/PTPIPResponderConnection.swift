@@ -21,6 +21,15 @@ public struct PTPIPPeerInfo: Equatable, Sendable {
         self.connectionNumber = connectionNumber
         self.protocolVersion = protocolVersion
     }
+
+    /// The GUID as 32 hexadecimal digits, as logs show it and `--allow` takes it.
+    public var guidText: String { GUIDText.format(guid) }
+}
+
+/// A gate's answer to an initiator (`PTPIPServer.Gate`): let in, or refused with Init_Fail's reason.
+public enum PTPIPAdmission: Equatable, Sendable {
+    case admit
+    case refuse(InitFailReason)
 }
 
 /// The device side of one PTP/IP connection, handed to the server's handler.

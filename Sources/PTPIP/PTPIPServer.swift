@@ -12,6 +12,9 @@ import PTP
 public final class PTPIPServer: Sendable {
     /// Runs one connection; returning (or throwing) ends it. A thrown error is logged.
     public typealias Handler = @Sendable (PTPIPResponderConnection, PTPIPPeerInfo) throws -> Void
+    /// Decides, from its Init_Command_Request, whether an initiator is let in; may take its time (a question
+    /// at a terminal): the initiator waits for its Init_Command_Ack or Init_Fail meanwhile.
+    public typealias Gate = @Sendable (PTPIPPeerInfo) -> PTPIPAdmission
 
     /// The GUID the server reports unless told otherwise.
     public static let defaultGUID: [UInt8] = Array("mediashell-cam!!".utf8)
@@ -24,8 +27,12 @@ public final class PTPIPServer: Sendable {
     /// client that opens connections without end cannot exhaust the server's threads and descriptors.
     public let maximumConnections: Int
     private let requestedPort: UInt16
+    /// Failed handshakes (refused, dropped, garbage) one address may have in a minute; more, and its next
+    /// connections that minute are closed unread. Nil: no limit.
+    public let maximumFailuresPerMinute: Int?
     private let log: @Sendable (String) -> Void
     private let handler: Handler
+    private let gate: Gate?
 
     /// The listener, the sockets served and the connections by number.
     private let serving = Locked(Serving())
@@ -38,6 +45,10 @@ public final class PTPIPServer: Sendable {
         var nextWorkerID = 0
         var connections: [UInt32: PTPIPResponderConnection] = [:]
         var nextConnectionNumber: UInt32 = 1
+        /// Each address's failed handshakes within the last minute, by the clock of `timeouts`.
+        var failures: [String: [Double]] = [:]
+        /// Addresses told of in the log as over the limit, until their minute has passed.
+        var throttled: Set<String> = []
     }
 
     /// One accepted socket and the thread serving it.
@@ -53,12 +64,15 @@ public final class PTPIPServer: Sendable {
     ///   - port: 15740 is PTP/IP's; 0 lets the system choose (read `port` after `start`).
     ///   - name, guid: what Init_Command_Ack tells initiators about this device.
     ///   - log: receives one line per dropped socket or failed connection.
+    ///   - gate: who is let in; nil lets in every initiator.
     public init(
         host: String = "127.0.0.1", port: UInt16 = 15740, name: String = "mediashell", guid: [UInt8] = defaultGUID,
-        timeouts: PTPIPTimeouts = PTPIPTimeouts(), maximumConnections: Int = 128,
-        log: @escaping @Sendable (String) -> Void = { _ in }, handler: @escaping Handler
+        timeouts: PTPIPTimeouts = PTPIPTimeouts(), maximumConnections: Int = 128, maximumFailuresPerMinute: Int? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in }, gate: Gate? = nil, handler: @escaping Handler
     ) {
         self.maximumConnections = max(1, maximumConnections)
+        self.maximumFailuresPerMinute = maximumFailuresPerMinute.map { max(1, $0) }
+        self.gate = gate
         self.host = host
         self.requestedPort = port
         self.name = name
@@ -130,6 +144,10 @@ public final class PTPIPServer: Sendable {
             }
             guard let socket = accepted else { return }
             reapFinishedWorkers()
+            if isThrottled(socket.peer) {
+                socket.close()
+                continue
+            }
             serving.withLock { serving in
                 if serving.stopping {
                     socket.close()
@@ -176,18 +194,69 @@ public final class PTPIPServer: Sendable {
             first = try stream.readControl(firstByteTimeout: timeouts.handshake)
         } catch {
             log("ptpip: \(socket.peer): dropped: \(describe(error))")
+            handshakeFailed(socket.peer)
             return
         }
         switch first {
         case nil:
             log("ptpip: \(socket.peer): closed before sending Init_Command_Request")
         case .initCommandRequest(let clientGUID, let clientName, let version)?:
+            let peer = PTPIPPeerInfo(
+                name: clientName, guid: clientGUID, address: stream.peer, connectionNumber: 0, protocolVersion: version)
+            if case .refuse(let reason) = gate?(peer) ?? .admit {
+                log("ptpip: \(stream.peer): refused '\(clientName)' GUID \(GUIDText.format(clientGUID)): Init_Fail (\(reason))")
+                handshakeFailed(socket.peer)  // counted before the initiator hears of it, so its next try sees it
+                try? stream.write(.initFail(reason: reason.rawValue))
+                return
+            }
             runConnection(worker: id, stream: stream, clientName: clientName, clientGUID: clientGUID, version: version)
         case .initEventRequest(let number)?:
             attachEvents(stream, number: number)
         case let other?:
             log("ptpip: \(socket.peer): dropped: sent \(other.type) instead of Init_Command_Request")
+            handshakeFailed(socket.peer)
         }
+    }
+
+    // MARK: Failed handshakes
+
+    /// The address part of "192.168.1.20:40122".
+    private static func host(of peer: String) -> String {
+        peer.lastIndex(of: ":").map { String(peer[..<$0]) } ?? peer
+    }
+
+    private func handshakeFailed(_ peer: String) {
+        guard let maximumFailuresPerMinute else { return }
+        let now = timeouts.clock.now()
+        serving.withLock { serving in
+            let address = Self.host(of: peer)
+            var recent = (serving.failures[address] ?? []).filter { now - $0 < 60 }
+            recent.append(now)
+            serving.failures[address] = Array(recent.suffix(maximumFailuresPerMinute))
+            // Addresses that stopped failing are forgotten, so the table stays as small as the attack.
+            if serving.failures.count > 4096 { serving.failures = serving.failures.filter { now - ($0.value.last ?? 0) < 60 } }
+        }
+    }
+
+    /// True when `peer`'s address failed its handshake `maximumFailuresPerMinute` times within the last
+    /// minute (said once in the log until the minute has passed).
+    private func isThrottled(_ peer: String) -> Bool {
+        guard let maximumFailuresPerMinute else { return false }
+        let address = Self.host(of: peer)
+        let now = timeouts.clock.now()
+        let (throttled, firstTime, count): (Bool, Bool, Int) = serving.withLock { serving in
+            let recent = (serving.failures[address] ?? []).filter { now - $0 < 60 }
+            serving.failures[address] = recent.isEmpty ? nil : recent
+            guard recent.count >= maximumFailuresPerMinute else {
+                serving.throttled.remove(address)
+                return (false, false, recent.count)
+            }
+            return (true, serving.throttled.insert(address).inserted, recent.count)
+        }
+        if throttled && firstTime {
+            log("ptpip: \(address): \(count) failed handshakes within a minute; its connections are closed unread until the minute has passed")
+        }
+        return throttled
     }
 
     private func runConnection(

@@ -1,4 +1,5 @@
 import CommandKit
+import Discovery
 import Foundation
 import FujiWiFi
 import POSIX
@@ -29,6 +30,14 @@ public struct ServeCommand {
     /// Which camera the virtual camera pretends to be (`--persona`): the generic one by default.
     public var persona: PersonaName = .generic
     public var link: LinkModel?
+    /// `--allow GUID,...`: the initiators let in.
+    var allowed: Set<[UInt8]> = []
+    /// `--pair`: an unknown initiator is asked about at the terminal, the answer remembered.
+    var pair = false
+    /// `--open`: anyone is let in, wherever serve listens.
+    var open = false
+    /// `--advertise`: announced on the network by SSDP and mDNS.
+    var advertise = false
 
     /// `mediashell serve`, declared once: its parser, `--help`, the man page and the bash completion read it.
     public static let spec = CommandSpec(
@@ -47,6 +56,12 @@ public struct ServeCommand {
                 "imitate real cameras' departures from the spec (a,b,...; 'help' lists them)"),
             OptionSpec("persona", long: "persona", value: ArgumentSpec("NAME", .text),
                 "the camera to pretend to be: generic, canon-eos, nikon, fuji-x ('help' says more)"),
+            OptionSpec("allow", long: "allow", value: ArgumentSpec("GUIDS", .text),
+                "let in only these initiators (GUIDs of 32 hex digits, comma-separated; mediashell's summary shows its own)"),
+            OptionSpec("pair", long: "pair",
+                "ask here the first time an unknown initiator connects (name, GUID, address), and remember the answer"),
+            OptionSpec("open", long: "open", "let in anyone who reaches the port (the default on 127.0.0.1 only)"),
+            OptionSpec("advertise", long: "advertise", "announce the camera on the network (SSDP and mDNS), for 'devices'"),
             OptionSpec("help", short: "h", long: "help", "print this help and exit"),
         ],
         arguments: [ArgumentSpec("DIR", .localFolder, .optional)],
@@ -57,9 +72,15 @@ public struct ServeCommand {
             read thumbnails, and nothing on the card changes. --writable lets them delete, capture (a new \
             photo in DIR) and upload; on the demo card, deletes and captures change only the copy in memory. \
             Listening beyond loopback (--listen 0.0.0.0:15740) says what any computer that can reach this one \
-            may then do.
+            may then do. Who may connect: on 127.0.0.1 anyone on this computer; beyond it serve does not start without a \
+            choice: --allow GUID,... (others are refused with Init_Fail "rejected initiator"), --pair (asked \
+            here, answers kept in $XDG_STATE_HOME/mediashell/serve/, not on the card) or --open. --allow and \
+            --pair apply on 127.0.0.1 too.
             """,
-        examples: ["mediashell serve ~/Pictures/card", "mediashell serve --link wifi --quirks lazy-handles DIR"])
+        examples: [
+            "mediashell serve ~/Pictures/card", "mediashell serve --link wifi --quirks lazy-handles DIR",
+            "mediashell serve --listen 0.0.0.0:15740 --pair --advertise DIR",
+        ])
 
     /// After a mistake: one line, and where the whole usage is.
     static let helpHint = " (try 'mediashell serve --help')"
@@ -91,8 +112,46 @@ public struct ServeCommand {
         if let value = invocation.value(of: "persona") { try parsePersona(value.text) }
         if let value = invocation.value(of: "quirks") { try parseQuirks(value.text) }
         if let value = invocation.value(of: "link") { try parseLink(value.text) }
+        if let value = invocation.value(of: "allow") { try parseAllow(value.text) }
+        pair = invocation.has("pair")
+        open = invocation.has("open")
+        advertise = invocation.has("advertise")
         folder = invocation.arguments.first?.text
         if writable && uploads == nil && folder != nil { uploads = UploadPolicy() }
+    }
+
+    mutating func parseAllow(_ value: String) throws {
+        for item in value.split(separator: ",") {
+            guard let guid = GUIDText.parse(String(item)) else {
+                throw ArgumentError(
+                    "serve: --allow wants GUIDs of 32 hexadecimal digits, comma-separated, not '\(SafeText.display(String(item)))'")
+            }
+            allowed.insert(guid)
+        }
+        if allowed.isEmpty { throw ArgumentError("serve: --allow wants at least one GUID\(Self.helpHint)") }
+    }
+
+    /// Who may connect, or the line that says why serve does not start (exit status 2).
+    func accessPolicy(serialNumber: String) -> Result<ServeAccess, ArgumentError> {
+        if open && (pair || !allowed.isEmpty) {
+            return .failure(ArgumentError("serve: --open lets anyone in: it goes with neither --allow nor --pair"))
+        }
+        if !Self.isLoopback(host) && !open && !pair && allowed.isEmpty {
+            return .failure(ArgumentError(
+                "serve: \(host) is reachable from other computers: choose who may connect with --allow GUID,... "
+                    + "(an allow-list), --pair (asked here the first time each connects) or --open (anyone)"))
+        }
+        var access = ServeAccess(allowed: allowed, open: open || (!pair && allowed.isEmpty))
+        if pair {
+            guard isatty(0) == 1 else {
+                return .failure(ArgumentError("serve: --pair asks at the terminal, and standard input is not one (--allow GUID,... needs none)"))
+            }
+            guard let book = PairingBook(environment: ProcessInfo.processInfo.environment, serialNumber: serialNumber) else {
+                return .failure(ArgumentError("serve: --pair keeps its answers in $XDG_STATE_HOME, and neither it nor $HOME is set"))
+            }
+            access.pairing = ServeAccess.Pairing(book: book, prompt: PairingPrompt())
+        }
+        return .success(access)
     }
 
     mutating func parseQuirks(_ value: String) throws {
@@ -164,10 +223,17 @@ public struct ServeCommand {
         let camera = VirtualCamera(card: card, identity: identity, quirks: quirks, persona: .named(persona), videoFrames: KeyframeVideoFrames.find()) {
             Console.error("serve: \($0)")
         }
-        let session: @Sendable (ResponderTransport, String, String) -> Void = { [link] connection, address, name in
+        let gatekeeper: ServeAccess
+        switch accessPolicy(serialNumber: identity.serialNumber) {
+        case .success(let policy): gatekeeper = policy
+        case .failure(let refusal):
+            Console.error(refusal.description)
+            return 2
+        }
+        let session: @Sendable (ResponderTransport, String, String, [UInt8]) -> Void = { [link] connection, address, name, guid in
             let transport: ResponderTransport = link.map { LinkShapedTransport(connection, link: $0) } ?? connection
             let stats = camera.serve(transport, peer: address)
-            var line = "serve: session \(address) '\(name)': \(stats.transactions) requests, "
+            var line = "serve: session \(address) '\(name)' GUID \(GUIDText.format(guid)): \(stats.transactions) requests, "
                 + "\(HumanReadable.size(stats.bytesSent)) (\(stats.bytesSent) bytes) sent in \(String(format: "%.1f", stats.duration)) s"
             if let error = stats.error { line += " (ended: \(error))" }
             Console.error(line)
@@ -177,13 +243,15 @@ public struct ServeCommand {
             + (persona == .generic ? "" : " as a \(camera.identity.manufacturer) \(camera.identity.model) (persona \(persona.rawValue))")
         let shaped = link.map { " over a modelled link (\($0))" } ?? ""
         let stopServer: () -> Void
+        let advertisedPort: UInt16
         if persona == .fujiX {
             // A Fujifilm body on Wi-Fi speaks Fuji's framing, not PTP/IP: commands on 55740, events on the next port.
             let commandPort = portGiven ? port : FujiPorts.command
             let server = FujiServer(
                 host: host, port: commandPort, eventPort: commandPort == 0 ? 0 : commandPort &+ 1, name: camera.identity.model,
                 log: { Console.error("serve: \($0)") },
-                handler: { connection, peer in session(connection, peer.address, peer.name) })
+                gate: { peer in Self.admits(gatekeeper, peer.name, peer.guid, peer.address) ? nil : InitFailReason.rejectedInitiator.rawValue },
+                handler: { connection, peer in session(connection, peer.address, peer.name, peer.guid) })
             do {
                 try server.start()
             } catch {
@@ -194,11 +262,15 @@ public struct ServeCommand {
                 "serve: \(what) as a Fujifilm camera on Wi-Fi\(quirky) on fuji:\(host):\(server.port):\(server.eventPort)\(shaped) (Ctrl-C to stop)")
             if let exposure = exposureWarning(port: server.port) { Console.error(exposure) }
             stopServer = server.stop
+            advertisedPort = server.port
         } else {
             let server = PTPIPServer(
                 host: host, port: port, name: camera.identity.model,
+                // Beyond loopback, an address that keeps failing its handshake is shut out for the minute.
+                maximumFailuresPerMinute: Self.isLoopback(host) ? nil : 10,
                 log: { Console.error("serve: \($0)") },
-                handler: { connection, peer in session(connection, peer.address, peer.name) })
+                gate: { peer in Self.admits(gatekeeper, peer.name, peer.guid, peer.address) ? .admit : .refuse(.rejectedInitiator) },
+                handler: { connection, peer in session(connection, peer.address, peer.name, peer.guid) })
             do {
                 try server.start()
             } catch {
@@ -208,8 +280,15 @@ public struct ServeCommand {
             Console.error("serve: \(what) as a PTP/IP camera\(quirky) on ptpip:\(host):\(server.port)\(shaped) (Ctrl-C to stop)")
             if let exposure = exposureWarning(port: server.port) { Console.error(exposure) }
             stopServer = server.stop
+            advertisedPort = server.port
+        }
+        var advertiser: CameraAdvertiser?
+        if advertise {
+            advertiser = startAdvertising(model: camera.identity.model, serialNumber: identity.serialNumber, port: advertisedPort)
         }
         waitForTermination()
+        gatekeeper.pairing?.prompt.stop()
+        advertiser?.stop()
         stopServer()
         card.stopWatching()
         Console.error("serve: stopped")
@@ -228,7 +307,12 @@ public struct ServeCommand {
     func exposureWarning(port: UInt16) -> String? {
         guard !Self.isLoopback(host) else { return nil }
         let card = folder.map { "every file under \($0)" } ?? "the demo card"
-        let reach = Self.isWildcard(host) ? "any computer that can reach this one" : "any computer that can reach \(host)"
+        let anyone = Self.isWildcard(host) ? "any computer that can reach this one" : "any computer that can reach \(host)"
+        // The gate narrows it to whom --allow names or --pair lets in (a GUID is no password: it goes in clear).
+        let who =
+            allowed.isEmpty ? (pair ? ", once let in here (--pair)," : "")
+            : pair ? ", with a GUID of --allow or once let in here (--pair)," : ", with a GUID of --allow,"
+        let reach = anyone + who
         let may = writable
             ? "list and download \(card), and delete, capture" + (uploads != nil ? " and upload into it" : "")
             : "list and download \(card) (read-only: nothing on it changes)"
@@ -243,6 +327,46 @@ public struct ServeCommand {
 
     /// Every address of this computer: 0.0.0.0, ::, or an empty host.
     static func isWildcard(_ host: String) -> Bool { host == "0.0.0.0" || host == "::" || host.isEmpty }
+
+    /// Announces the camera by SSDP and mDNS (`--advertise`): on the network when serve listens beyond
+    /// loopback, else to this computer only. `MEDIASHELL_TEST_ADVERTISE_PORTS=SSDP,MDNS` (tests) answers on
+    /// those ports instead of 1900 and 5353 (0: any free one, said in the log). A failure is logged; serving goes on.
+    func startAdvertising(model: String, serialNumber: String, port: UInt16) -> CameraAdvertiser? {
+        var ports: (UInt16, UInt16) = (1900, 5353)
+        if let text = ProcessInfo.processInfo.environment["MEDIASHELL_TEST_ADVERTISE_PORTS"] {
+            let numbers = text.split(separator: ",").compactMap { UInt16($0) }
+            if numbers.count == 2 { ports = (numbers[0], numbers[1]) }
+        }
+        let everywhere = Self.isWildcard(host)
+        let addresses = everywhere ? localIPv4Addresses() : [host]
+        let name = "\(model) on \(localHostName() ?? "mediashell")"
+        let advertiser = CameraAdvertiser(
+            camera: CameraAdvertiser.Camera(name: name, port: port, addresses: addresses, uuid: "mediashell-\(serialNumber)"),
+            bindHost: everywhere ? "0.0.0.0" : host, ssdpPort: ports.0, mdnsPort: ports.1,
+            log: { Console.error("serve: \($0)") })
+        do {
+            try advertiser.start()
+        } catch {
+            Console.error("serve: cannot announce the camera: \(error) (serving goes on; 'devices' will not find it)")
+            return nil
+        }
+        let bound = advertiser.ports
+        let scope = everywhere ? "" : Self.isLoopback(host) ? " (to this computer only)" : ""
+        Console.error(
+            "serve: announced as '\(name)' by SSDP on \(everywhere ? "0.0.0.0" : host):\(bound.ssdp) and mDNS on "
+                + "\(everywhere ? "0.0.0.0" : host):\(bound.mdns)\(scope)")
+        return advertiser
+    }
+
+    /// The gate of both servers: whether the initiator is let in, said in the log when a rule other than
+    /// "open" let it in.
+    static func admits(_ access: ServeAccess, _ name: String, _ guid: [UInt8], _ address: String) -> Bool {
+        let admitted = access.admits(name: name, guid: guid, address: address)
+        if admitted && !access.open {
+            Console.error("serve: \(address) '\(SafeText.display(name))' GUID \(GUIDText.format(guid)) let in (\(access.why(guid)))")
+        }
+        return admitted
+    }
 
     /// When `host:port` is taken, how to choose another (`--listen`); "" otherwise. The server's error keeps the
     /// system's words, not its errno: a second try says which it was.

@@ -35,11 +35,12 @@ public enum Shell {
         let interactive = !isScript && Terminal.isInteractive
 
         var settings = Settings()
-        if let folder = arguments.downloadFolder {
+        for (name, value) in [("download-dir", arguments.downloadFolder), ("ptpip-guid", arguments.ptpipGUID)] {
+            guard let value else { continue }
             do {
-                try settings.set("download-dir", to: folder)
+                try settings.set(name, to: value)
             } catch {
-                Console.error("mediashell: --download-dir: \(error)")
+                Console.error("mediashell: --\(name): \(error)")
                 return 2
             }
         }
@@ -69,6 +70,7 @@ public enum Shell {
         if !arguments.skipsConfig, let path = interpreter.configPath { interpreter.runConfig(at: path) }
         // The command line wins over the config file.
         if arguments.downloadFolder != nil { interpreter.state.settings.downloadFolder = settings.downloadFolder }
+        if arguments.ptpipGUID != nil { interpreter.state.settings.ptpipGUID = settings.ptpipGUID }
         let camera = arguments.camera ?? (interpreter.state.settings.camera.isEmpty ? nil : interpreter.state.settings.camera)
         if !openFirstCamera(camera, interpreter, interactive: interactive) && !interactive {
             return interrupt.isPending ? ScriptResult.interrupted.exitStatus : 1
@@ -206,14 +208,8 @@ public enum Shell {
         }
     }
 
-    public static func listDevices() -> Int32 {
-        let cameras = DeviceDiscovery.usbCameras()
-        if cameras.isEmpty {
-            print("no USB cameras found")
-        } else {
-            let rows = cameras.map { [SafeText.display($0.url), SafeText.display($0.description)] }
-            for line in ColumnTable(rows: rows).lines() { print(line) }
-        }
+    public static func listDevices(wifiOnly: Bool = false) -> Int32 {
+        for line in DeviceDiscovery.lines(wifiOnly: wifiOnly).lines { print(line) }
         return 0
     }
 }

@@ -22,10 +22,13 @@ enum Entrypoint {
                 }
                 return serve.run()
             case "devices":
-                guard program.count == 1 else {
-                    throw ArgumentError("mediashell: devices takes no arguments (try 'mediashell --help')")
+                let invocation: Invocation
+                do {
+                    invocation = try ShellArguments.devicesSpec.parse(commandLine: Array(program.dropFirst()))
+                } catch {
+                    throw ArgumentError("mediashell: devices: \(error.message) (try 'mediashell --help')")
                 }
-                return Shell.listDevices()
+                return Shell.listDevices(wifiOnly: invocation.has("wifi"))
             case "verify":
                 let invocation = try ShellArguments.parse(Array(program.dropFirst()), as: ShellArguments.verifySpec)
                 if invocation.has("help") {

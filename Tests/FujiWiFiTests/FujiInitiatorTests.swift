@@ -29,7 +29,7 @@ extension FujiNetwork {
                 #expect(initiator.deviceName == "X-T20")
                 #expect(initiator.deviceGUID == Array(repeating: 0xAB, count: 16))
                 #expect(steps.take(timeout: 5) { if case .connected = $0 { true } else { false } } != nil)
-                #expect(steps.take(timeout: 5) { $0 == .sentRequest(FujiHandshake.request(guid: FujiInitiator.defaultGUID, name: "tester")) } != nil)
+                #expect(steps.take(timeout: 5) { $0 == .sentRequest(FujiHandshake.request(guid: FujiInitiator.processGUID, name: "tester")) } != nil)
                 #expect(steps.take(timeout: 5) { $0 == .receivedAnswer(cameraAnswer) } != nil)
                 initiator.close()
                 socket.close()

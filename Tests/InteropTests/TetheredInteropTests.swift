@@ -99,6 +99,12 @@ final class ShellProcess: Sendable {
         return process.terminationStatus
     }
 
+    /// Waits for the end (up to `timeout`); the exit status, or nil when it did not end.
+    func wait(timeout: TimeInterval = 60) -> Int32? {
+        guard exited.wait(timeout: .now() + timeout) == .success else { return nil }
+        return process.terminationStatus
+    }
+
     func kill() {
         guard process.isRunning else { return }
         process.terminate()

@@ -25,7 +25,7 @@ extension Network {
                 trace: trace)
             initiator.close()
             let peer = "127.0.0.1:\(server.port)"
-            let guid = PTPIPInitiator.defaultGUID.map { String(format: "%02X", $0) }.joined()
+            let guid = PTPIPInitiator.processGUID.map { String(format: "%02X", $0) }.joined()
             for wanted in [
                 "> connect  TCP to \(peer) (command socket)",
                 "> init     Init_Command_Request to \(peer): guid \(guid) name \"test-host\" version 1.0",

@@ -222,8 +222,7 @@ extension Network {
             #expect {
                 _ = try connect(device)
             } throws: { error in
-                guard case PTPError.connectionClosed(let why) = error else { return false }
-                return why.contains("refused the connection (Init_Fail, reason 2)")
+                (error as? PTPIPRefusal)?.reason == .busy
             }
         }
 

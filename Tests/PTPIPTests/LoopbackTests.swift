@@ -22,7 +22,7 @@ extension Network {
             #expect(session.deviceInfo == TestDevice.deviceInfo)
             let peer = try #require(record.peers.first)
             #expect(peer.name == "loopback-initiator")
-            #expect(peer.guid == PTPIPInitiator.defaultGUID)
+            #expect(peer.guid == PTPIPInitiator.processGUID)
             #expect(peer.protocolVersion == ptpipProtocolVersion)
             #expect(peer.address.hasPrefix("127.0.0.1:"))
             #expect(peer.connectionNumber == initiator.connectionNumber)

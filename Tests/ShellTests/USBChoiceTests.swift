@@ -15,7 +15,10 @@ struct USBChoiceScriptTests {
     private func run(_ arguments: [String], cameras: String = twoCameras, input: String = "") throws -> ShellBinary.Result {
         let result = try ShellBinary.run(
             arguments, input: input, directory: home.path,
-            environment: ["HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "MEDIASHELL_TEST_USB_CAMERAS": cameras])
+            environment: [
+                "HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "MEDIASHELL_TEST_USB_CAMERAS": cameras,
+                "MEDIASHELL_DISCOVERY_TARGETS": "off",
+            ])
         #expect(!result.timedOut, "the shell did not finish")
         return result
     }

@@ -25,6 +25,11 @@ public final class SessionCompletion: CompletionContext {
 
     public func settingNames() -> [String] { Settings.names }
 
+    /// The schemes, and the URLs of the cameras the last `devices` found.
+    public func cameraURLSchemes() -> [String] {
+        ["dir:", "fuji:", "ptpip:", "sim:", "usb:"] + (interpreter?.discoveredURLs ?? [])
+    }
+
     public func aliasNames() -> [String] { interpreter.map { Array($0.aliases.keys) } ?? [] }
 
     public func aliasBody(_ name: String) -> String? { interpreter?.aliases[name] }

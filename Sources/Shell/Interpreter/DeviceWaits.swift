@@ -26,13 +26,19 @@ extension Interpreter {
     /// Opens `url` on a thread of its own, so that Ctrl-C during any wait of opening (connecting, the
     /// handshake, OpenSession, GetDeviceInfo) returns at once with `Interrupted`; a camera that finishes
     /// opening after that is closed by that thread (the transport's timeout bounds how long it waits).
-    func openInterruptibly(_ url: CameraURL, options: CameraConnector.Options) throws -> MediaSession {
+    /// `whileWaiting` runs on this thread at each look at Ctrl-C (what the open has to say meanwhile).
+    func openInterruptibly(
+        _ url: CameraURL, options: CameraConnector.Options, whileWaiting: () -> Void = {}
+    ) throws -> MediaSession {
         let pending = PendingOpen()
         let worker = Thread { pending.deliver(Result { try MediaSession.open(url, options: options) }) }
         worker.name = "camera-open"
         worker.start()
         let interrupt = self.interrupt
-        guard let result = pending.wait(pollingEvery: Camera.interruptPollInterval, until: { interrupt.isPending }) else {
+        guard let result = pending.wait(pollingEvery: Camera.interruptPollInterval, until: {
+            whileWaiting()
+            return interrupt.isPending
+        }) else {
             throw Interrupted()
         }
         return try result.get()

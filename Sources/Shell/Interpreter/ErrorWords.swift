@@ -79,6 +79,22 @@ enum ErrorWords {
         case .fujifilmRefused:
             return error.description + ": on the camera, choose its Wi-Fi mode for a computer or phone"
                 + " (\"Wireless communication\" or \"Smartphone\"; not \"PC AutoSave\") and confirm this computer when it asks"
+        case .refused(_, let reason, let guid):
+            switch reason {
+            case .rejectedInitiator:
+                return error.description + ": the camera does not accept this computer (GUID \(guid)). Pair it again"
+                    + " from the camera's Wi-Fi menu and confirm on its screen; a camera that accepts only a registered"
+                    + " GUID (Sony) needs 'set ptpip-guid HEX' (or --ptpip-guid) with that one"
+            case .busy:
+                return error.description + ": the camera is connected to another device; end that connection (a phone"
+                    + " app, another computer) or restart the camera's Wi-Fi, then open again"
+            case .unspecified, .other:
+                return error.description + ": choose the camera's Wi-Fi mode for a computer, confirm this computer if"
+                    + " it asks, then open again ('set ptpip-guid' shows the GUID it is given)"
+            }
+        case .notConfirmed:
+            return error.description + ": confirm the connection on the camera's screen when it asks, then open again"
+                + " (on some cameras: pair with a computer from the Wi-Fi menu first)"
         case .unavailable, .usb:
             return error.description
         }

@@ -47,6 +47,12 @@ public final class Interpreter {
     /// What the last `open` has to tell besides the camera it opened: which one a `usb:` that matched
     /// several cameras took, and how to open the others. Nil when there was no choice.
     public internal(set) var openNote: String?
+    /// Who this computer was to the Wi-Fi camera opened last (its GUID and name), for `summary`.
+    var wifiIdentityInUse: WiFiIdentity?
+    /// The URLs the last `devices` found, which `open` completes.
+    var discoveredURLs: [String] = []
+    /// The GUID of this run, when the state folder could not keep this computer's own (said once).
+    var unsavedWiFiIdentity: WiFiIdentity?
     /// Names offered on Tab, from the cached catalog.
     public private(set) lazy var completion = SessionCompletion(interpreter: self)
 
@@ -118,9 +124,14 @@ public final class Interpreter {
         options.opensFirstOfSeveral = isInteractive
         let choice = ChoiceNote()
         options.onUSBChoice = { choice.text.withLock { [sentence = USBChoiceWords.sentence(for: $0)] in $0 = sentence } }
+        let waiting = ChoiceNote()
+        if url.isWiFi { prepareWiFi(&options, waitingNote: waiting) }
         openNote = nil
         ptpTrace?.note("open \(ptpTrace?.redactor == nil ? url.description : url.redactedDescription)")
-        let session = try openInterruptibly(url, options: options)
+        let session = try openInterruptibly(url, options: options) {
+            // Said from this thread, the one that writes: the open's thread only leaves the sentence.
+            if let sentence = waiting.text.withLock({ text in defer { text = nil }; return text }) { output.error(sentence) }
+        }
         do {
             try interruptibly(session) { try session.catalog.ensureLoaded() }
         } catch {
@@ -322,6 +333,6 @@ struct ScriptLocation {
 }
 
 /// Where the connector's note about a choice among several USB cameras lands while `open` runs.
-private final class ChoiceNote: Sendable {
+final class ChoiceNote: Sendable {
     let text = Locked<String?>(nil)
 }

@@ -8,6 +8,8 @@ public struct ShellArguments: Equatable {
     public var scriptFile: String?
     public var commands: String?
     public var downloadFolder: String?
+    /// The GUID to give Wi-Fi cameras (`--ptpip-guid HEX`), as typed: the `ptpip-guid` setting.
+    public var ptpipGUID: String?
     /// Where to write a trace of every PTP container (`--debug-ptp FILE`), for reporting a camera.
     public var ptpTraceFile: String?
     /// Replace object names, serial numbers and labels in that trace (`--debug-ptp-redact`).
@@ -32,6 +34,8 @@ public struct ShellArguments: Equatable {
                 "run CMDS (';' or newlines between them) and exit"),
             OptionSpec("download-dir", long: "download-dir", value: ArgumentSpec("DIR", .localFolder),
                 "where fetch writes (the download-dir setting)"),
+            OptionSpec("ptpip-guid", long: "ptpip-guid", value: ArgumentSpec("HEX", .text),
+                "the GUID to give Wi-Fi cameras instead of this computer's own (the ptpip-guid setting)"),
             OptionSpec("no-config", short: "n", long: "no-config", "do not run the config file"),
             OptionSpec("release", long: "release", value: ArgumentSpec("URL", .cameraURL),
                 "ask gvfs to let go of the USB camera at URL (gio mount -u), name any other program or driver holding it, and exit"),
@@ -57,9 +61,11 @@ public struct ShellArguments: Equatable {
         examples: ["mediashell", "mediashell --camera ptpip:192.168.1.1", "mediashell -c 'cd DCIM; ls -l'",
             "mediashell -f import.msh"])
 
-    /// `mediashell devices`: the USB cameras attached.
+    /// `mediashell devices [--wifi]`: the USB cameras attached and the Wi-Fi cameras that announce themselves.
     public static let devicesSpec = CommandSpec(
-        "devices", area: .program, summary: "list the USB cameras attached, with the URL that opens each, and exit")
+        "devices", area: .program,
+        options: [OptionSpec("wifi", long: "wifi", "ask only the network (SSDP and mDNS), not USB")],
+        summary: "list the USB cameras attached and the Wi-Fi cameras announcing themselves (about 2 s), with the URL that opens each, and exit")
 
     /// `mediashell verify [DIR...]`: imported copies re-checked, no camera needed.
     public static let verifySpec = CommandSpec(
@@ -101,6 +107,7 @@ public struct ShellArguments: Equatable {
         scriptFile = invocation.value(of: "file")?.text
         commands = invocation.value(of: "command")?.text
         downloadFolder = invocation.value(of: "download-dir")?.text
+        ptpipGUID = invocation.value(of: "ptpip-guid")?.text
         ptpTraceFile = invocation.value(of: "debug-ptp")?.text
         ptpTraceRedacted = invocation.has("debug-ptp-redact")
         skipsConfig = invocation.has("no-config")

@@ -53,6 +53,11 @@ public enum ManPage {
             HelpEntry("$XDG_CONFIG_HOME/mediashell/config", "commands (set, alias) run at start, before the first "
                 + "prompt and before a script; else ~/.config/mediashell/config; -n skips it"),
             HelpEntry("$XDG_STATE_HOME/mediashell/history", "the prompt's history; else ~/.local/state/mediashell/history"),
+            HelpEntry("$XDG_STATE_HOME/mediashell/ptpip-guid", "this computer's GUID for Wi-Fi cameras (which pair with it), "
+                + "made once; set ptpip-guid HEX gives another"),
+            HelpEntry("$XDG_STATE_HOME/mediashell/wifi-cameras", "the Wi-Fi cameras that let this computer in (their first "
+                + "contact waits up to 60 s for a confirmation on the camera; later ones do not)"),
+            HelpEntry("$XDG_STATE_HOME/mediashell/serve/SERIAL.peers", "serve --pair's answers, by GUID (never on the card)"),
         ])
         out.append(".SH EXIT STATUS")
         out.append(text(

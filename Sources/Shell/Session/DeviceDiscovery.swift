@@ -1,5 +1,7 @@
 import Connectors
+import Foundation
 import PTP
+import TerminalKit
 
 /// A camera attached to this computer, as `devices` lists it.
 public struct DeviceListing: Sendable, Equatable {
@@ -25,5 +27,27 @@ public enum DeviceDiscovery {
             if let problem = camera.problem { text += "  (\(problem))" }
             return DeviceListing(url: camera.url, description: text)
         }
+    }
+
+    /// The Wi-Fi cameras that announce themselves on the local network (SSDP, mDNS), asked for about two
+    /// seconds; nil when discovery is turned off (`MEDIASHELL_DISCOVERY_TARGETS=off`).
+    public static func networkCameras(environment: [String: String] = ProcessInfo.processInfo.environment) -> [DeviceListing]? {
+        CameraConnector.announcedCameras(environment: environment)?.map { DeviceListing(url: $0.url, description: $0.description) }
+    }
+
+    /// The lines `devices` writes: each camera with its URL, and for a kind that found none, a line that says
+    /// so. `wifiOnly` asks only the network.
+    public static func lines(wifiOnly: Bool, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> (lines: [String], found: [DeviceListing])
+    {
+        let usb = wifiOnly ? [] : usbCameras()
+        let network = networkCameras(environment: environment)
+        let found = usb + (network ?? [])
+        var lines = ColumnTable(rows: found.map { [SafeText.display($0.url), SafeText.display($0.description)] }).lines()
+        if !wifiOnly && usb.isEmpty { lines.append("no USB cameras found") }
+        if let network, network.isEmpty {
+            lines.append("no Wi-Fi cameras answered within \(Int(CameraConnector.discoverySeconds)) s (SSDP, mDNS)")
+        }
+        return (lines, found)
     }
 }

@@ -1,3 +1,4 @@
+import Connectors
 import Import
 import Playback
 import MediaManager
@@ -36,13 +37,16 @@ public struct Settings: Sendable, Equatable {
     public var camera = ""
     /// What `quit` (and the end of a script) does with jobs still running (`set jobs-on-exit`).
     public var jobsOnExit = JobsOnExit.ask
+    /// The GUID given to Wi-Fi cameras instead of this computer's own (a GUID registered with a Sony); nil:
+    /// this computer's own, kept in the state folder.
+    public var ptpipGUID: [UInt8]?
 
     public init() {}
 
     /// Every setting's name, in the order `set` lists them.
     public static let names = [
         "errexit", "progress", "timeout", "images", "download-dir", "limit-rate", "player", "import-to", "import-backup",
-        "prompt", "camera", "jobs-on-exit",
+        "prompt", "camera", "jobs-on-exit", "ptpip-guid",
     ]
 
     /// Each setting's values and meaning, for `help set` and the man page (one line each).
@@ -67,6 +71,9 @@ public struct Settings: Sendable, Equatable {
         ("jobs-on-exit", "ask|wait|kill",
             "quit with jobs running: ask warns once at a prompt (quit again kills them) and waits in a script; "
                 + "wait waits for them; kill stops them, keeping each .part (ask)"),
+        ("ptpip-guid", "HEX|auto",
+            "the GUID this computer gives Wi-Fi cameras, 32 hex digits (a GUID registered with a Sony); auto is "
+                + "this computer's own, made once and kept in $XDG_STATE_HOME/mediashell/ptpip-guid (auto)"),
     ]
 
     /// The value of setting `name` as `set` shows it.
@@ -84,6 +91,7 @@ public struct Settings: Sendable, Equatable {
         case "prompt": return prompt
         case "camera": return camera.isEmpty ? "none" : camera
         case "jobs-on-exit": return jobsOnExit.rawValue
+        case "ptpip-guid": return ptpipGUID.map(WiFiIdentity.text) ?? "auto"
         default: throw SettingError.unknown(name)
         }
     }
@@ -143,6 +151,14 @@ public struct Settings: Sendable, Equatable {
                 throw SettingError.invalid(name, "ask, wait or kill")
             }
             jobsOnExit = value
+        case "ptpip-guid":
+            if ["auto", "none", "off", ""].contains(text.lowercased()) {
+                ptpipGUID = nil
+            } else if let guid = WiFiIdentity.parseGUID(text) {
+                ptpipGUID = guid
+            } else {
+                throw SettingError.invalid(name, "32 hexadecimal digits (dashes allowed), or auto")
+            }
         case "camera":
             if ["none", "off", ""].contains(text.lowercased()) {
                 camera = ""

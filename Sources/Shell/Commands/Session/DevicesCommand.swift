@@ -1,20 +1,24 @@
 import CommandKit
 import TerminalKit
 
-/// devices: the USB cameras attached, with the URL that opens each.
+/// devices [--wifi]: the USB cameras attached and the Wi-Fi cameras announcing themselves, with the URL
+/// that opens each (`open` completes them afterwards).
 struct DevicesCommand: ShellCommand {
     let spec = CommandSpec(
-        "devices", area: .session, summary: "list the cameras that can be opened",
-        details: "Lists the USB cameras attached to this computer, with the URL that opens each.")
+        "devices", area: .session,
+        options: [OptionSpec("wifi", long: "wifi", "ask only the network (SSDP and mDNS), not USB")],
+        summary: "list the cameras that can be opened",
+        details: """
+            Lists the USB cameras attached to this computer and the Wi-Fi cameras that announce themselves on \
+            the local network (SSDP and mDNS _ptp._tcp, asked for about 2 seconds), with the URL that opens \
+            each; after it, 'open' completes those URLs on Tab.
+            """,
+        examples: ["devices", "devices --wifi"])
 
-    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
-        let cameras = DeviceDiscovery.usbCameras()
-        guard !cameras.isEmpty else {
-            shell.output.line("no USB cameras found")
-            return .success
-        }
-        let rows = cameras.map { [SafeText.display($0.url), SafeText.display($0.description)] }
-        for line in ColumnTable(rows: rows).lines() { shell.output.line(line) }
+    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+        let (lines, found) = DeviceDiscovery.lines(wifiOnly: invocation.has("wifi"), environment: shell.environment)
+        for line in lines { shell.output.line(line) }
+        shell.discoveredURLs = found.map(\.url)
         return .success
     }
 }

@@ -1,4 +1,5 @@
 import CommandKit
+import Connectors
 import MediaManager
 import PTP
 import TerminalKit
@@ -34,6 +35,10 @@ struct SummaryCommand: ShellCommand {
         if let link = session.camera.usbLink { rows.append(["usb link:", USBLinkWords.describe(link)]) }
         // A vendor dialect is said; a standard camera's summary stays as it was.
         if summary.dialect != .standard { rows.append(["dialect:", summary.dialect.displayName]) }
+        // A Wi-Fi camera pairs with this computer's GUID: the one it was given is said (`set ptpip-guid`).
+        if session.url.isWiFi, let identity = shell.wifiIdentityInUse {
+            rows.append(["computer:", "GUID \(identity.guidText), named '\(identity.name)'"])
+        }
         for storage in storages {
             rows.append([
                 "storage:",
