@@ -35,7 +35,7 @@ public final class DatagramSocket: Sendable {
                 try setOption(SOL_SOCKET, SO_REUSEPORT, 1, "SO_REUSEPORT")
             }
             let descriptor = fd
-            try systemCall("bind \(endpoint)") { endpoint.withSockaddr { bind(descriptor, $0, $1) } }
+            try systemCall("bind", on: "\(endpoint)") { endpoint.withSockaddr { bind(descriptor, $0, $1) } }
         } catch {
             close()
             throw error
@@ -66,10 +66,10 @@ public final class DatagramSocket: Sendable {
     public func joinMulticastGroup(_ group: String) throws(SystemError) {
         var request = ip_mreq()
         guard inet_pton(AF_INET, group, &request.imr_multiaddr) == 1 else {
-            throw SystemError("IP_ADD_MEMBERSHIP \(group)", errno: EINVAL)
+            throw SystemError("setsockopt", on: "IP_ADD_MEMBERSHIP \(group)", errno: EINVAL)
         }
         request.imr_interface.s_addr = INADDR_ANY
-        try systemCall("IP_ADD_MEMBERSHIP \(group)") {
+        try systemCall("setsockopt", on: "IP_ADD_MEMBERSHIP \(group)") {
             setsockopt(fd, Int32(IPPROTO_IP), IP_ADD_MEMBERSHIP, &request, socklen_t(MemoryLayout<ip_mreq>.size))
         }
     }
@@ -81,7 +81,7 @@ public final class DatagramSocket: Sendable {
 
     public func send(_ bytes: [UInt8], to host: String, port: UInt16) throws(SystemError) {
         let endpoint = try IPv4Endpoint(host: host, port: port)
-        try systemCall("sendto \(endpoint)") {
+        try systemCall(.send, on: "\(endpoint)") {
             endpoint.withSockaddr { address, length in
                 bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, 0, address, length) }
             }
@@ -98,7 +98,7 @@ public final class DatagramSocket: Sendable {
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let count: Int
             do {
-                count = try systemCall("recvfrom") {
+                count = try systemCall(.receive) {
                     buffer.withUnsafeMutableBytes { bytes in
                         withUnsafeMutablePointer(to: &raw) { pointer in
                             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
@@ -117,7 +117,7 @@ public final class DatagramSocket: Sendable {
 
     private func setOption(_ level: Int32, _ name: Int32, _ value: Int32, _ label: String) throws(SystemError) {
         var value = value
-        try systemCall("setsockopt \(label)") { setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) }
+        try systemCall("setsockopt", on: label) { setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) }
     }
 }
 
