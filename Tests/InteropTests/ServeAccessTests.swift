@@ -170,10 +170,10 @@ import Testing
 /// A program on a pseudo-terminal (its standard input, output and error), as a person at a terminal runs it:
 /// util-linux's `script` makes the terminal and carries what the test types to it and what it writes back.
 final class TerminalProcess: @unchecked Sendable {
+    // Safe: every member is set once, in init; the collector and the mailbox are thread-safe.
     private let process = Process()
     private let input = Pipe()
-    private let output = LockedBox(Data())
-    private let condition = NSCondition()
+    private let output = PipeCollector()
     private let exited = Mailbox<Int32>()
 
     init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
@@ -182,41 +182,26 @@ final class TerminalProcess: @unchecked Sendable {
         process.arguments = ["-q", "-f", "-e", "-c", "exec " + command.joined(separator: " "), "/dev/null"]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = input
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        let output = self.output
-        let condition = self.condition
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            condition.lock()
-            output.append(contentsOf: chunk)
-            condition.broadcast()
-            condition.unlock()
-            if chunk.isEmpty { handle.readabilityHandler = nil }
-        }
+        process.standardOutput = output.pipe
+        process.standardError = output.pipe
         let exited = self.exited
         process.terminationHandler = { exited.put($0.terminationStatus) }
         try process.run()
     }
 
-    var text: String { String(decoding: output.value, as: UTF8.self) }
+    var text: String { output.text }
 
     func count(of part: String) -> Int { text.components(separatedBy: part).count - 1 }
 
     /// The first capture of `pattern` (or the match) once the output holds it, nil after `timeout`.
     func waitFor<Output>(_ pattern: Regex<Output>, timeout: TimeInterval = 30) -> Substring? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            let current = text
-            if let match = current.firstMatch(of: pattern) {
-                let captures = Mirror(reflecting: match.output).children.dropFirst().compactMap { $0.value as? Substring }
-                return captures.first ?? current[match.range]
-            }
-            if !condition.wait(until: deadline) { return nil }
+        guard output.wait(timeout: timeout, until: { String(decoding: $0, as: UTF8.self).firstMatch(of: pattern) != nil }) else {
+            return nil
         }
+        let current = text
+        guard let match = current.firstMatch(of: pattern) else { return nil }
+        let captures = Mirror(reflecting: match.output).children.dropFirst().compactMap { $0.value as? Substring }
+        return captures.first ?? current[match.range]
     }
 
     func type(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
