@@ -23,7 +23,7 @@ public struct InitFailReason: RawRepresentable, Hashable, Sendable, CustomString
 }
 
 /// A PTP/IP responder that answered Init_Command_Request (or Init_Event_Request) with Init_Fail.
-public struct PTPIPRefusal: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
+public struct PTPIPRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     /// "192.168.1.10:15740"
     public var peer: String
     public var reason: InitFailReason
@@ -34,8 +34,6 @@ public struct PTPIPRefusal: Error, Equatable, Sendable, CustomStringConvertible,
     }
 
     public var description: String { "\(peer) refused the connection (Init_Fail: \(reason))" }
-
-    public var category: FailureCategory { reason == .busy ? .busy : .deviceFault }
 }
 
 /// How an initiator waits for a camera that asks its user, on its own screen, to accept a computer it has

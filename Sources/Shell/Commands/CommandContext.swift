@@ -1,4 +1,5 @@
 import CommandKit
+import Connectors
 import MediaManager
 import POSIX
 import Playback
@@ -25,6 +26,8 @@ protocol CommandContext: AnyObject {
     var cameraMode: CameraMode? { get set }
     /// The clock transfers are paced and their rates measured on.
     var transferClock: any WaitClock { get }
+    /// Who this computer was to the Wi-Fi camera opened last (its GUID and name), nil for other cameras.
+    var wifiIdentityInUse: WiFiIdentity? { get }
 
     /// One line on standard error, with the script's `FILE:LINE:` when in one.
     func report(_ message: String, severity: Interpreter.Severity)
