@@ -258,7 +258,7 @@ import VirtualCamera
 
     @Test func settingsCommandsAndErrors() throws {
         #expect(run("set") == .success)
-        #expect(output.lines.first == "errexit       on")
+        #expect(output.lines.first == "errexit        on")
         #expect(run("set errexit off; set errexit") == .success)
         #expect(output.lines.last == "errexit off")
         #expect(run("set timeout soon") == .failure)

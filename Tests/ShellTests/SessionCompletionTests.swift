@@ -79,3 +79,16 @@ import VirtualCamera
         #expect(engine.complete(marked: "fetch D|", in: interpreter.completion).line == "fetch D|", "no camera: no names")
     }
 }
+
+/// `open` completes the URLs of the cameras the last `devices` found on the network.
+@Suite struct DiscoveredCameraCompletionTests {
+    @Test func openCompletesWhatDevicesFound() {
+        let (interpreter, _, _) = makeInterpreter()
+        interpreter.state.discoveredURLs = ["ptpip:192.168.1.20", "ptpip:192.168.1.21:15740"]
+        let engine = CompletionEngine()
+        #expect(engine.complete(marked: "open ptpip:192.168.1.2|", in: interpreter.completion).candidates
+            == ["ptpip:192.168.1.20", "ptpip:192.168.1.21:15740"])
+        #expect(engine.complete(marked: "open ptpip:192.168.1.20|", in: interpreter.completion).line == "open ptpip:192.168.1.20|")
+        #expect(engine.complete(marked: "open ptpip:192.168.1.21|", in: interpreter.completion).line == "open ptpip:192.168.1.21:15740|")
+    }
+}

@@ -27,7 +27,7 @@ public final class SessionCompletion: CompletionContext {
 
     /// The schemes, and the URLs of the cameras the last `devices` found.
     public func cameraURLSchemes() -> [String] {
-        ["dir:", "fuji:", "ptpip:", "sim:", "usb:"] + (interpreter?.discoveredURLs ?? [])
+        ["dir:", "fuji:", "ptpip:", "sim:", "usb:"] + (interpreter?.state.discoveredURLs ?? [])
     }
 
     public func aliasNames() -> [String] { interpreter.map { Array($0.aliases.keys) } ?? [] }

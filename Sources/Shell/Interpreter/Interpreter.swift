@@ -49,8 +49,6 @@ public final class Interpreter {
     public internal(set) var openNote: String?
     /// Who this computer was to the Wi-Fi camera opened last (its GUID and name), for `summary`.
     var wifiIdentityInUse: WiFiIdentity?
-    /// The URLs the last `devices` found, which `open` completes.
-    var discoveredURLs: [String] = []
     /// The GUID of this run, when the state folder could not keep this computer's own (said once).
     var unsavedWiFiIdentity: WiFiIdentity?
     /// Names offered on Tab, from the cached catalog.

@@ -30,6 +30,8 @@ public struct SessionState: Sendable, Equatable {
     public private(set) var selection: Selection?
     public private(set) var isEditing = false
     public var settings = Settings()
+    /// The URLs of the cameras the last `devices` found, which `open` completes on Tab.
+    public var discoveredURLs: [String] = []
 
     public init(settings: Settings = Settings()) {
         self.settings = settings

@@ -15,10 +15,10 @@ struct DevicesCommand: ShellCommand {
             """,
         examples: ["devices", "devices --wifi"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let (lines, found) = DeviceDiscovery.lines(wifiOnly: invocation.has("wifi"), environment: shell.environment)
         for line in lines { shell.output.line(line) }
-        shell.discoveredURLs = found.map(\.url)
+        shell.state.discoveredURLs = found.map(\.url)
         return .success
     }
 }
