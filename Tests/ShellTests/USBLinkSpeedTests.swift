@@ -14,7 +14,10 @@ struct USBLinkSpeedTests {
     private func run(_ arguments: [String], cameras: String) throws -> ShellBinary.Result {
         let result = try ShellBinary.run(
             arguments, directory: home.path,
-            environment: ["HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "MEDIASHELL_TEST_USB_CAMERAS": cameras])
+            environment: [
+                "HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "MEDIASHELL_TEST_USB_CAMERAS": cameras,
+                "MEDIASHELL_DISCOVERY_TARGETS": "off",  // USB only: no Wi-Fi line
+            ])
         #expect(!result.timedOut, "the shell did not finish")
         return result
     }
