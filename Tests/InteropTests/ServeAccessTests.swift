@@ -91,6 +91,27 @@ import Testing
         #expect(summary.status == 0, "\(summary.stderr)")
     }
 
+    /// The Fujifilm persona (Fuji's own framing) is gated the same way: its init request carries the GUID.
+    @Test func theFujiPersonaIsGatedToo() throws {
+        let fixture = try Fixture()
+        let server = try ServeProcess(arguments: ["--persona", "fuji-x", "--allow", Self.guidA, fixture.card])
+        defer { _ = server.stop() }
+        func open(_ guid: String) throws -> ProcessResult {
+            try ProcessRunner.run(
+                BuildProducts.mediashell,
+                ["-n", "--camera", "fuji:127.0.0.1:\(server.port):\(server.eventPort ?? 0)", "--ptpip-guid", guid, "-c", "ls -R"],
+                directory: fixture.work, environment: ["HOME": fixture.base.path("home"), "XDG_STATE_HOME": fixture.base.path("s"), "LANG": "C"],
+                timeout: 90)
+        }
+        let allowed = try open(Self.guidA)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stdout.contains("DSC_0001.JPG"), "\(allowed.stdout)")
+        let refused = try open(Self.guidB)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("refused this computer (Init_Fail"), "\(refused.stderr)")
+        #expect(server.waitForLog("refused", count: 1), "\(server.log)")
+    }
+
     @Test func beyondLoopbackServeNeedsAChoice() throws {
         let fixture = try Fixture()
         let result = try ProcessRunner.run(BuildProducts.mediashell, ["serve", "--listen", "0.0.0.0:0", fixture.card], timeout: 30)
