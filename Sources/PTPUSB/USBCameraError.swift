@@ -89,7 +89,9 @@ extension USBCameraError {
                 ways.append("run '\(unmount)' or 'mediashell --release \(camera.url)'")
             }
             if !others.isEmpty {
-                ways.append("end \(others.joined(separator: " and ")) (mediashell never stops a program)")
+                // Named once: after the list when it is all there is, again beside gvfs's way out when not.
+                let whom = mounts.isEmpty ? (others.count == 1 ? "it" : "them") : others.joined(separator: " and ")
+                ways.append("end \(whom) (mediashell never stops a program)")
             }
             return "\(who) is held by \(list): " + ways.joined(separator: ", and ") + ", then try again"
         }

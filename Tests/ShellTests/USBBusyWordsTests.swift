@@ -32,6 +32,14 @@ import Testing
             """)
     }
 
+    @Test func aProgramThatIsNotGvfsIsNamedOnce() {
+        let holders = USBHolders(processes: [.init(pid: 3333, name: "gphoto2")])
+        #expect(USBCameraError.cannotClaim(camera, .busy, holders: holders).description == """
+            usb:001,004 (Canon Inc. EOS R6) is held by gphoto2 (pid 3333): end it (mediashell never stops a program), \
+            then try again
+            """)
+    }
+
     @Test func aKernelDriverIsNamedNotUnbound() {
         let line = USBCameraError.cannotClaim(camera, .busy, holders: USBHolders(kernelDriver: "usb-storage")).description
         #expect(line.hasPrefix("usb:001,004 (Canon Inc. EOS R6) is held by the kernel driver 'usb-storage' on interface 0"))
