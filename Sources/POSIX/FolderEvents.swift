@@ -68,9 +68,8 @@ public final class FolderEvents: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 8)
         defer { buffer.deallocate() }
         while true {
-            let count = read(fd, buffer.baseAddress, size)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return events }
+            // Nothing waiting (EAGAIN: the descriptor does not block) ends the events as an error does.
+            guard let count = try? systemCall(.read, { read(fd, buffer.baseAddress, size) }), count > 0 else { return events }
             var offset = 0
             let header = MemoryLayout<inotify_event>.size
             while offset + header <= count {

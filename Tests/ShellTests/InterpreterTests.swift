@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import POSIX
 import TestSupport
 import Testing
 import VirtualCamera

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import POSIX
 
 /// A local file read with POSIX `pread`, which takes its own offset, so one open file serves reads from any
 /// thread. The length is taken when the file is opened.
@@ -17,11 +18,15 @@ public final class FileByteSource: ByteRangeSource, Sendable {
 
     /// Opens `path` for reading; throws an `.io` error naming the path if it cannot be opened.
     public init(path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Self.ioError("cannot open", path) }
+        let fd: Int32
+        do throws(SystemError) {
+            fd = try systemCall(.open, path: path) { open(path, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            throw Self.ioError("cannot open", path, error.errno)
+        }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            let error = Self.ioError("cannot inspect", path)
+            let error = Self.ioError("cannot inspect", path, errno)
             close(fd)
             throw error
         }
@@ -45,10 +50,13 @@ public final class FileByteSource: ByteRangeSource, Sendable {
         var filled = 0
         try buffer.withUnsafeMutableBytes { raw in
             while filled < wanted {
-                let result = pread(descriptor, raw.baseAddress! + filled, wanted - filled, off_t(offset) + off_t(filled))
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.ioError("cannot read", path)
+                let result: Int
+                do throws(SystemError) {
+                    result = try systemCall(.read, path: path) {
+                        pread(descriptor, raw.baseAddress! + filled, wanted - filled, off_t(offset) + off_t(filled))
+                    }
+                } catch {
+                    throw Self.ioError("cannot read", path, error.errno)
                 }
                 if result == 0 { break }  // The file shrank since it was opened.
                 filled += result
@@ -58,9 +66,9 @@ public final class FileByteSource: ByteRangeSource, Sendable {
         return buffer
     }
 
-    /// Turns the current `errno` into an error naming the operation and the path.
-    private static func ioError(_ action: String, _ path: String) -> MediaFormatError {
-        let reason = String(cString: strerror(errno))
+    /// An error naming the operation, the path and what errno `code` says.
+    private static func ioError(_ action: String, _ path: String, _ code: Int32) -> MediaFormatError {
+        let reason = String(cString: strerror(code))
         return MediaFormatError(.io, "\(action) \(path): \(reason)")
     }
 }

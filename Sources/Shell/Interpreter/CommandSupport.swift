@@ -1,4 +1,5 @@
 import MediaManager
+import POSIX
 import TerminalKit
 
 /// What commands share through their context: the open camera and its catalog, the files and folders that
@@ -111,6 +112,6 @@ extension CommandContext {
 
     /// The size of the `.part` of `file`, when there is one.
     func partialSize(of file: MediaFile, in folder: String? = nil) -> UInt64? {
-        LocalDisk.size(partPath(of: file, in: folder))
+        LocalDisk.regularFileSize(partPath(of: file, in: folder))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// `--debug-ptp FILE`: the trace file, begun with what a maintainer needs to read it (program version,

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import TerminalKit
 
 /// The config file, `$XDG_CONFIG_HOME/mediashell/config` (else `~/.config/mediashell/config`): lines in the

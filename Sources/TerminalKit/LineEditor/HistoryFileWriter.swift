@@ -40,17 +40,7 @@ final class HistoryFileWriter: Sendable {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return }
         _ = fchmod(descriptor, 0o600)
-        var written = 0
-        let whole = bytes.withUnsafeBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return true }
-            while written < buffer.count {
-                let count = write(descriptor, base + written, buffer.count - written)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                written += count
-            }
-            return true
-        }
+        let whole = (try? writeAll(descriptor, bytes)) != nil
         if close(descriptor) == 0 && whole {
             rename(temporary, path)
         } else {

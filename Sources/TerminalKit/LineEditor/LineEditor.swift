@@ -267,9 +267,10 @@ public final class LineEditor: LineSource {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(bytes.count)) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return }
+            let offset = off_t(bytes.count)
+            guard let count = try? chunk.withUnsafeMutableBytes({ buffer throws(SystemError) in
+                try systemCall(.read) { pread(descriptor, buffer.baseAddress, buffer.count, offset) }
+            }) else { return }
             if count == 0 { break }
             bytes += chunk[..<count]
         }
@@ -284,12 +285,6 @@ public final class LineEditor: LineSource {
     }
 
     private func writeOut(_ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            bytes = bytes.dropFirst(written)
-        }
+        try? writeAll(1, Array(text.utf8))
     }
 }

@@ -3,6 +3,7 @@
 #elseif canImport(Musl)
     import Musl
 #endif
+import POSIX
 
 /// Where the interpreter writes: results on standard output, errors and progress on standard error.
 public protocol ShellOutput: AnyObject {
@@ -111,18 +112,12 @@ public final class StandardOutput: ShellOutput {
     /// Writes every byte; returns the errno of a write that failed (EIO for one that wrote nothing).
     @discardableResult
     private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return written < 0 ? errno : EIO }
-            offset += written
+        do throws(SystemError) {
+            try POSIX.writeAll(descriptor, bytes)
+            return nil
+        } catch {
+            return error.errno
         }
-        return nil
     }
 }
 
-/// libc's write(2), out of reach of the methods named `write` above.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
-}

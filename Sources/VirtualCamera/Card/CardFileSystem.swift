@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -86,11 +87,10 @@ enum CardFileSystem {
 
     /// Reads up to `buffer.count` bytes at `offset`; EINTR retried.
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
-        while true {
-            let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            throw CardError.folder(errorText("read"))
+        do throws(SystemError) {
+            return try systemCall(.read) { pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
+        } catch {
+            throw CardError.folder(errorText("read", error.errno))
         }
     }
 
@@ -133,15 +133,7 @@ enum CardFileSystem {
     static func create(_ rootFD: Int32, _ relativePath: String, contents: [UInt8]) throws {
         let fd = try openBeneath(rootFD, relativePath, flags: O_WRONLY | O_CREAT | O_EXCL)
         defer { close(fd) }
-        var written = 0
-        while written < contents.count {
-            let n = contents.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CardError.folder(errorText("write \(relativePath)"))
-            }
-            written += n
-        }
+        try contents.withUnsafeBytes { try writeAll(fd, $0, what: relativePath) }
     }
 
     /// Creates a folder beneath the root (parents must exist); one that exists is `CardError.exists`.
@@ -169,15 +161,11 @@ enum CardFileSystem {
 
     /// Writes all of `bytes`; EINTR retried, a full disk is `CardError.full`.
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, what: String) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == ENOSPC || errno == EDQUOT { throw CardError.full(needed: UInt64(bytes.count - done), free: 0) }
-                throw CardError.folder(errorText("write \(what)"))
-            }
-            done += n
+        do throws(SystemError) {
+            try POSIX.writeAll(fd, bytes)
+        } catch {
+            if error.errno == ENOSPC || error.errno == EDQUOT { throw CardError.full(needed: UInt64(bytes.count), free: 0) }
+            throw CardError.folder(errorText("write \(what)", error.errno))
         }
     }
 

@@ -2,6 +2,7 @@ import CommandKit
 import Foundation
 import Import
 import MediaManager
+import POSIX
 import TerminalKit
 import Transfers
 

@@ -3,6 +3,7 @@ import Foundation
 import Import
 import MediaFormats
 import MediaManager
+import POSIX
 import TerminalKit
 import Transfers
 

@@ -1,5 +1,6 @@
 import CommandKit
 import Foundation
+import POSIX
 import TerminalKit
 
 /// lcd [DIR|-]: changes this process's current folder: to `$HOME` with no DIR, `~` expanded from `$HOME`,
@@ -21,7 +22,7 @@ struct LcdCommand: ShellCommand {
             guard let previous = shell.previousLocalFolder else { throw CommandError("no folder before this one") }
             target = previous
         }
-        guard LocalDisk.isFolder(target) else {
+        guard LocalDisk.isDirectory(target) else {
             throw CommandError("no such folder: \(SafeText.display(target))")
         }
         guard FileManager.default.changeCurrentDirectoryPath(target) else {

@@ -1,5 +1,6 @@
 import CommandKit
 import Foundation
+import POSIX
 import TerminalKit
 
 /// lmkdir [-p] DIR...: makes folders on this computer.
@@ -16,7 +17,7 @@ struct LmkdirCommand: ShellCommand {
         let parents = invocation.has(.parents)
         for word in invocation.arguments {
             let path = LocalDisk.expandingTilde(word.text)
-            if LocalDisk.exists(path) && !(parents && LocalDisk.isFolder(path)) {
+            if LocalDisk.exists(path) && !(parents && LocalDisk.isDirectory(path)) {
                 throw CommandError("\(SafeText.display(path)) already exists")
             }
             do {

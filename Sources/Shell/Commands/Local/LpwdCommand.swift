@@ -1,4 +1,5 @@
 import CommandKit
+import POSIX
 import TerminalKit
 
 /// lpwd: the local folder, and where downloads go when `download-dir` points elsewhere.

@@ -1,6 +1,7 @@
 import CommandKit
 import MediaFormats
 import MediaManager
+import POSIX
 import TerminalKit
 
 /// info [NAME]: a file's size, date, kind, dimensions, sidecars and download state, as rows (with its
@@ -23,7 +24,7 @@ struct InfoCommand: ShellCommand {
         }
         let details = FileDetails(file: file, session: session, catalog: catalog)
         let downloadFolder = shell.downloadFolder(nil)
-        let downloaded = LocalDisk.size(LocalDisk.join(downloadFolder, LocalFileName.sanitize(file.name)))
+        let downloaded = LocalDisk.regularFileSize(LocalDisk.join(downloadFolder, LocalFileName.sanitize(file.name)))
         let partial = shell.partialSize(of: file)
         let selectedOffset = shell.state.selection?.file.path == file.path ? shell.state.selection?.offset : nil
 

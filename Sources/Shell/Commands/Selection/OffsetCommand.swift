@@ -1,5 +1,6 @@
 import CommandKit
 import MediaManager
+import POSIX
 import TerminalKit
 
 /// offset [BYTES]: how much of the selected file is downloaded, or where the next fetch starts (back over
@@ -18,7 +19,7 @@ struct OffsetCommand: ShellCommand {
         guard let wanted = invocation.byteCount(at: 0) else {
             let size = selected.file.size
             let local = LocalDisk.join(shell.downloadFolder(nil), LocalFileName.sanitize(selected.file.name))
-            if selected.offset == 0, LocalDisk.size(local) == size {
+            if selected.offset == 0, LocalDisk.regularFileSize(local) == size {
                 shell.output.line("\(name): downloaded (\(size) bytes, \(SafeText.display(local))); offset 0")
                 return .success
             }

@@ -1,5 +1,6 @@
 import CommandKit
 import Import
+import POSIX
 import TerminalKit
 
 /// set [NAME [VALUE]]: lists the settings, shows one, or changes one (see `Settings`).
@@ -38,7 +39,7 @@ struct SetCommand: ShellCommand {
         try settings.set(name, to: arguments[1].text)
         if name == "download-dir" {
             let folder = LocalDisk.expandingTilde(settings.downloadFolder)
-            if LocalDisk.exists(folder) && !LocalDisk.isFolder(folder) {
+            if LocalDisk.exists(folder) && !LocalDisk.isDirectory(folder) {
                 throw CommandError("\(SafeText.display(folder)) is not a folder")
             }
         }

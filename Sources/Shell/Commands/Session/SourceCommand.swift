@@ -18,7 +18,7 @@ struct SourceCommand: ShellCommand {
                 "scripts nested more than \(Interpreter.maximumScriptDepth) deep (does one source itself?)")
         }
         let expanded = LocalDisk.expandingTilde(path)
-        guard !LocalDisk.isFolder(expanded) else { throw CommandError("\(SafeText.display(path)) is a folder") }
+        guard !LocalDisk.isDirectory(expanded) else { throw CommandError("\(SafeText.display(path)) is a folder") }
         let reader: PlainLineReader
         do {
             reader = try PlainLineReader(path: expanded, interrupt: shell.interrupt as? Interrupt)

@@ -1,5 +1,6 @@
 import CommandKit
 import MediaManager
+import POSIX
 import TerminalKit
 import Transfers
 
@@ -74,7 +75,7 @@ struct FetchCommand: ShellCommand {
     /// `-o DIR`, else the `download-dir` setting; refused when it names something that is not a folder.
     private func destination(_ invocation: Invocation, _ shell: any JobContext) throws -> String {
         let folder = shell.downloadFolder(invocation.value(of: .output))
-        if LocalDisk.exists(folder) && !LocalDisk.isFolder(folder) {
+        if LocalDisk.exists(folder) && !LocalDisk.isDirectory(folder) {
             throw CommandError("\(SafeText.display(folder)) is not a folder")
         }
         return folder

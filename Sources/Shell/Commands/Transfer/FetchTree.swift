@@ -1,4 +1,5 @@
 import MediaManager
+import POSIX
 import TerminalKit
 import Transfers
 

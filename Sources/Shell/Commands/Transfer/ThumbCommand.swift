@@ -2,6 +2,7 @@ import CommandKit
 import Foundation
 import Imaging
 import MediaManager
+import POSIX
 import TerminalKit
 import Thumbnails
 
@@ -46,7 +47,7 @@ struct ThumbCommand: ShellCommand {
     private func save(
         _ files: [MediaFile], session: MediaSession, into folder: String, overwrite: Bool, _ shell: any CommandContext
     ) throws -> CommandOutcome {
-        if LocalDisk.exists(folder) && !LocalDisk.isFolder(folder) {
+        if LocalDisk.exists(folder) && !LocalDisk.isDirectory(folder) {
             throw CommandError("\(SafeText.display(folder)) is not a folder")
         }
         do {

@@ -1,6 +1,7 @@
 import CommandKit
 import Foundation
 import MediaManager
+import POSIX
 import TerminalKit
 
 /// put LOCAL... [-o FOLDER]: uploads local files into the current camera folder (or FOLDER), each with a
@@ -51,7 +52,7 @@ struct PutCommand: ShellCommand {
         cancellation: CancellationFlag
     ) throws {
         guard LocalDisk.exists(path) else { throw CommandError("no such file") }
-        guard !LocalDisk.isFolder(path) else { throw CommandError("is a folder (put sends files)") }
+        guard !LocalDisk.isDirectory(path) else { throw CommandError("is a folder (put sends files)") }
         let name = try UploadTarget.checkedName((path as NSString).lastPathComponent)
         if (catalog.contents(of: folder) ?? []).contains(where: { $0.name == name }) {
             throw CommandError("\(RemotePath.display(RemotePath.child(name, of: folder))) is already on the camera")
