@@ -32,4 +32,9 @@ import Testing
             width: 10_000, height: 10_000, scale: ScalingFactor(1, 8), requiredBytes: required, limitBytes: 1 << 20))
             == "JPEG 10000x10000 needs 1.5 MiB to decode at 1/8 scale, over the 1.0 MiB limit")
     }
+
+    @Test func libjpegSaysWhatItCouldNotDo() {
+        #expect(ErrorWords.sentence(for: ImagingError.libjpeg(operation: "decode JPEG", message: "Premature end of JPEG file"))
+            == "cannot decode JPEG: Premature end of JPEG file")
+    }
 }
