@@ -97,7 +97,7 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
                     seconds: timeouts.read))
             }
             guard let answer else {
-                throw PTPError.connectionClosed("\(socket.peer) closed the connection instead of answering Fuji's init request")
+                throw PTPError.connectionClosed(.hungUpInsteadOfAnswering(peer: socket.peer, request: "Fuji's init request"))
             }
             steps.received(answer: answer, from: peer)
             observe?(.receivedAnswer(answer))
@@ -204,9 +204,9 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
 
     public func transact(_ request: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
         try state.withLock { state in
-            if state.closed { throw PTPError.connectionClosed("the Fuji connection to \(command.peer) was closed") }
+            if state.closed { throw PTPError.connectionClosed(.closedHere(transport: "Fuji", peer: command.peer, during: nil)) }
             if let broken = state.brokenBecause {
-                throw PTPError.connectionClosed("the Fuji connection to \(command.peer) is unusable after an earlier error: \(broken)")
+                throw PTPError.connectionClosed(.unusable(transport: "Fuji", peer: command.peer, after: "\(broken)"))
             }
             if state.inTransaction { throw PTPError.misuse(.concurrentTransactions(connection: "Fuji", peer: command.peer)) }
             state.inTransaction = true
@@ -247,7 +247,7 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
         func violation(_ what: String) -> PTPError { .protocolViolation("\(operation): \(peer) \(what)") }
         while true {
             guard let header = try command.readHeader(firstByteTimeout: timeouts.read, waitingFor: "the answer to \(operation)") else {
-                throw PTPError.connectionClosed("\(peer) closed the connection during \(operation)")
+                throw PTPError.connectionClosed(.hungUp(peer: peer, moment: .during("\(operation)")))
             }
             switch header.kind {
             case .data:

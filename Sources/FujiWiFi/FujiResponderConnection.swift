@@ -115,7 +115,7 @@ public final class FujiResponderConnection: ResponderTransport, Sendable {
     public func receiveData(transactionID: UInt32, limit: UInt64, into sink: DataSink) throws {
         let address = peer.address
         guard let header = try command.readHeader(firstByteTimeout: timeouts.read, waitingFor: "the data of transaction \(transactionID)") else {
-            throw PTPError.connectionClosed("\(address) closed the connection before its data phase")
+            throw PTPError.connectionClosed(.hungUp(peer: address, moment: .beforeItsDataPhase))
         }
         guard header.kind == .data else {
             throw PTPError.protocolViolation("\(address) sent a \(header.kind) container instead of its data phase")
@@ -160,7 +160,7 @@ public final class FujiResponderConnection: ResponderTransport, Sendable {
 
     public func sendEvent(_ event: PTPEvent) throws {
         let stream: FujiStream? = try state.withLock { state in
-            if state.closed { throw PTPError.connectionClosed("the connection to \(peer.address) was closed") }
+            if state.closed { throw PTPError.connectionClosed(.closedHere(transport: nil, peer: peer.address, during: nil)) }
             if state.events == nil, !state.eventSocketEnded {
                 if state.queued.count >= Self.maximumQueuedEvents { state.queued.removeFirst() }
                 state.queued.append(event)

@@ -46,10 +46,10 @@ final class FujiStream: Sendable {
 
     /// Holds at least `count` bytes, each wait bounded by `timeout`; a peer that ends the stream first is
     /// `connectionClosed(closedEarly(bytes held))`.
-    private func fill(_ window: ReceiveWindow, _ count: Int, closedEarly: (Int) -> String) throws {
+    private func fill(_ window: ReceiveWindow, _ count: Int, closedEarly: (Int) -> PTPError.ConnectionEnd.CutShort) throws {
         let complete: Bool
         do { complete = try window.fill(count, from: socket, .eachWait(timeout)) } catch { throw PTPError(error) }
-        if !complete { throw PTPError.connectionClosed(closedEarly(window.count)) }
+        if !complete { throw PTPError.connectionClosed(.cutShort(peer: peer, closedEarly(window.count))) }
     }
 
     /// A handshake packet, whole (u32 length, checked to be 8 to 1024, then the rest); nil when the peer
@@ -57,10 +57,10 @@ final class FujiStream: Sendable {
     func readHandshakePacket(firstByteTimeout: TimeInterval?, what: String) throws -> [UInt8]? {
         try window.withLock { window in
             guard try begin(window, firstByteTimeout: firstByteTimeout, waitingFor: what) else { return nil }
-            try fill(window, 4) { got in "\(peer) closed the connection after \(got) bytes of \(what)" }
+            try fill(window, 4) { got in .header(what: what, received: got) }
             let announced = window.uint32(at: 0)
             let length = try FujiHandshake.checkedLength(announced, what: what)
-            try fill(window, length) { got in "\(peer) closed the connection after \(got) of the \(length) bytes of \(what)" }
+            try fill(window, length) { got in .body(what: what, received: got, expected: length) }
             let bytes = [UInt8](window.bytes(length))
             window.consume(length)
             return bytes
@@ -73,11 +73,11 @@ final class FujiStream: Sendable {
     func takeRepeatedInitRequest() throws -> [UInt8]? {
         try window.withLock { window in
             guard try begin(window, firstByteTimeout: nil, waitingFor: "a command") else { return nil }
-            try fill(window, FujiContainerHeader.size) { got in "\(peer) closed the connection after \(got) bytes of a container header" }
+            try fill(window, FujiContainerHeader.size) { got in .header(what: "a container header", received: got) }
             guard window.uint32(at: 0) == UInt32(FujiHandshake.requestLength), window.uint32(at: 4) == FujiHandshake.typeRequest,
                 window.uint32(at: 8) == FujiHandshake.magic
             else { return [] }
-            try fill(window, FujiHandshake.requestLength) { got in "\(peer) closed the connection after \(got) bytes of an init request" }
+            try fill(window, FujiHandshake.requestLength) { got in .header(what: "an init request", received: got) }
             let bytes = [UInt8](window.bytes(FujiHandshake.requestLength))
             window.consume(FujiHandshake.requestLength)
             return bytes
@@ -90,7 +90,7 @@ final class FujiStream: Sendable {
         let awaited = waitingFor()
         return try window.withLock { window in
             guard try begin(window, firstByteTimeout: firstByteTimeout, waitingFor: awaited) else { return nil }
-            try fill(window, FujiContainerHeader.size) { got in "\(peer) closed the connection after \(got) bytes of a container header" }
+            try fill(window, FujiContainerHeader.size) { got in .header(what: "a container header", received: got) }
             let header = try FujiContainerHeader(decoding: window.bytes(FujiContainerHeader.size))
             window.consume(FujiContainerHeader.size)
             return header
@@ -101,9 +101,7 @@ final class FujiStream: Sendable {
     func readParameters(_ header: FujiContainerHeader) throws -> [UInt32] {
         try window.withLock { window in
             let count = Int(header.payloadLength)
-            try fill(window, count) { got in
-                "\(peer) closed the connection in the middle of a \(header.kind) container (\(got) of \(count) bytes)"
-            }
+            try fill(window, count) { got in .container(kind: "\(header.kind)", received: UInt64(got), expected: UInt64(count)) }
             let parameters = FujiContainer.parameters(window.bytes(count))
             window.consume(count)
             return parameters
@@ -120,9 +118,7 @@ final class FujiStream: Sendable {
                 var remaining = length
                 while remaining > 0 {
                     let count = Int(min(remaining, UInt64(Self.chunkSize)))
-                    try fill(window, count) { got in
-                        "\(peer) closed the connection in the middle of a data container (\(length - remaining + UInt64(got)) of \(length) bytes)"
-                    }
+                    try fill(window, count) { got in .container(kind: "data", received: length - remaining + UInt64(got), expected: length) }
                     let chunk = window.bytes(count)
                     window.consume(count)
                     remaining -= UInt64(count)

@@ -15,8 +15,8 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case timeout(Wait)
     /// A step of opening a connection went unanswered: which packet was awaited after which, from whom.
     case unanswered(UnansweredStep)
-    /// The connection is gone (peer closed it, reset, or it was closed locally).
-    case connectionClosed(String)
+    /// The connection is gone: closed here, hung up by the peer (and when), refused, unplugged.
+    case connectionClosed(ConnectionEnd)
     /// A data phase larger than the caller allowed (kept bounded so a lying device cannot exhaust memory).
     case dataTooLarge(limit: UInt64, announced: UInt64)
     /// A system call on the connection failed: the call, what it was on and the errno. A connection the
@@ -42,7 +42,7 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .protocolViolation(let why): "protocol error: \(why)"
         case .timeout(let wait): "timed out: \(wait)"
         case .unanswered(let step): step.description
-        case .connectionClosed(let why): "connection closed: \(why)"
+        case .connectionClosed(let end): "connection closed: \(end)"
         case .dataTooLarge(let limit, let announced):
             "device announced \(announced) bytes, more than the \(limit) allowed here"
         case .system(let error):
@@ -206,6 +206,83 @@ extension PTPError {
             switch self {
             case .done: "Get Device Status, Cancel, clear-halt and a USB port reset"
             case .failed(let code): "Get Device Status, Cancel and clear-halt (the USB port reset failed: \(code))"
+            }
+        }
+    }
+}
+
+extension PTPError {
+    /// How a connection ended, as facts: who ended it, when, and what was under way.
+    public enum ConnectionEnd: Equatable, Sendable, CustomStringConvertible {
+        /// This side closed it (`close()`), during `operation` when one was under way. `transport` names the
+        /// connection ("PTP/IP", "USB", "Fuji"); nil for a responder's.
+        case closedHere(transport: String?, peer: String, during: String?)
+        /// An earlier failure (`after`, as it was told) left the stream out of step, so it was given up.
+        case unusable(transport: String, peer: String, after: String)
+        /// The peer hung up, at `moment` when the transport knows it.
+        case hungUp(peer: String, moment: Moment?)
+        /// The peer hung up instead of answering the opening packet `request`.
+        case hungUpInsteadOfAnswering(peer: String, request: String)
+        /// The peer hung up part way through bytes it had begun to send.
+        case cutShort(peer: String, CutShort)
+        /// The USB device went away during `operation`; `code` is libusb's name for it.
+        case unplugged(peer: String, during: String, code: String)
+        /// The event connection ended while a Ping waited for its Pong.
+        case endedBeforePong(peer: String)
+        /// A Ping was asked for a peer that has no event connection.
+        case noEventConnection(peer: String)
+        /// A virtual camera's quirk dropped the connection on purpose.
+        case quirk(String)
+
+        /// When a peer hung up.
+        public enum Moment: Equatable, Sendable {
+            /// While `operation` was under way.
+            case during(String)
+            /// Before the data phase it announced.
+            case beforeItsDataPhase
+            /// In the middle of the data phase it was sending.
+            case duringItsDataPhase
+            /// In the middle of the data phase this side was sending.
+            case duringOurDataPhase
+        }
+
+        /// Bytes the peer began to send and did not finish.
+        public enum CutShort: Equatable, Sendable {
+            /// After `received` bytes of a fixed-size `what` ("a packet header", "an init request").
+            case header(what: String, received: Int)
+            /// After `received` of the `expected` bytes of `what`.
+            case body(what: String, received: Int, expected: Int)
+            /// In the middle of a PTP/IP packet of `type`, after `received` of its `expected` bytes.
+            case packet(type: String, received: Int, expected: Int)
+            /// In the middle of a USB-style container of `kind` (Fuji's), after `received` of `expected` bytes.
+            case container(kind: String, received: UInt64, expected: UInt64)
+        }
+
+        public var description: String {
+            switch self {
+            case .closedHere(let transport, let peer, let operation):
+                "the \(transport.map { "\($0) " } ?? "")connection to \(peer) was closed" + (operation.map { " during \($0)" } ?? "")
+            case .unusable(let transport, let peer, let earlier):
+                "the \(transport) connection to \(peer) is unusable after an earlier error: \(earlier)"
+            case .hungUp(let peer, nil): "\(peer) closed"
+            case .hungUp(let peer, .during(let operation)?): "\(peer) closed the connection during \(operation)"
+            case .hungUp(let peer, .beforeItsDataPhase?): "\(peer) closed the connection before its data phase"
+            case .hungUp(let peer, .duringItsDataPhase?): "\(peer) closed the connection during its data phase"
+            case .hungUp(let peer, .duringOurDataPhase?): "\(peer) closed the connection during a data phase"
+            case .hungUpInsteadOfAnswering(let peer, let request): "\(peer) closed the connection instead of answering \(request)"
+            case .cutShort(let peer, .header(let what, let received)):
+                "\(peer) closed the connection after \(received) bytes of \(what)"
+            case .cutShort(let peer, .body(let what, let received, let expected)):
+                "\(peer) closed the connection after \(received) of the \(expected) bytes of \(what)"
+            case .cutShort(let peer, .packet(let type, let received, let expected)):
+                "\(peer) closed the connection in the middle of a \(type) packet (\(received) of \(expected) bytes)"
+            case .cutShort(let peer, .container(let kind, let received, let expected)):
+                "\(peer) closed the connection in the middle of a \(kind) container (\(received) of \(expected) bytes)"
+            case .unplugged(let peer, let operation, let code):
+                "\(peer) was disconnected during \(operation) (\(code)); plug it in and open it again"
+            case .endedBeforePong(let peer): "event connection to \(peer) ended before its Pong"
+            case .noEventConnection(let peer): "\(peer) has no event connection to ping"
+            case .quirk(let name): "closed by the \(name) quirk"
             }
         }
     }

@@ -142,7 +142,7 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
     private static func handshakeFailure(_ reply: PTPIPPacket?, peer: String, request: String) -> Error {
         switch reply {
         case nil:
-            PTPError.connectionClosed("\(peer) closed the connection instead of answering \(request)")
+            PTPError.connectionClosed(.hungUpInsteadOfAnswering(peer: peer, request: request))
         case .initFail(let reason)?:
             PTPIPRefusal(peer: peer, reason: InitFailReason(rawValue: reason))
         case let other?:
@@ -188,10 +188,9 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
 
     private func checkOpen() throws {
         let (closed, brokenBecause) = state.withLock { ($0.closed, $0.brokenBecause) }
-        if closed { throw PTPError.connectionClosed("the PTP/IP connection to \(command.peer) was closed") }
+        if closed { throw PTPError.connectionClosed(.closedHere(transport: "PTP/IP", peer: command.peer, during: nil)) }
         if let brokenBecause {
-            throw PTPError.connectionClosed(
-                "the PTP/IP connection to \(command.peer) is unusable after an earlier error: \(brokenBecause)")
+            throw PTPError.connectionClosed(.unusable(transport: "PTP/IP", peer: command.peer, after: "\(brokenBecause)"))
         }
     }
 
@@ -228,7 +227,7 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
 
         while true {
             guard let incoming = try command.read(firstByteTimeout: timeouts.read) else {
-                throw PTPError.connectionClosed("\(peer) closed the connection during \(operation)")
+                throw PTPError.connectionClosed(.hungUp(peer: peer, moment: .during("\(operation)")))
             }
             switch incoming {
             case .control(.startData(let transactionID, let total)):

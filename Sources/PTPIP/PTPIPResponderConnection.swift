@@ -121,7 +121,7 @@ public final class PTPIPResponderConnection: ResponderTransport, Sendable {
     public func receiveData(transactionID: UInt32, limit: UInt64, into sink: DataSink) throws {
         let address = peer.address
         guard let first = try command.read(firstByteTimeout: timeouts.read) else {
-            throw PTPError.connectionClosed("\(address) closed the connection before its data phase")
+            throw PTPError.connectionClosed(.hungUp(peer: address, moment: .beforeItsDataPhase))
         }
         guard case .control(.startData(let startID, let total)) = first else {
             throw PTPError.protocolViolation("\(address) sent something other than Start_Data for its data phase")
@@ -154,7 +154,7 @@ public final class PTPIPResponderConnection: ResponderTransport, Sendable {
         var received: UInt64 = 0
         while true {
             guard let incoming = try command.read(firstByteTimeout: timeouts.read) else {
-                throw PTPError.connectionClosed("\(address) closed the connection during its data phase")
+                throw PTPError.connectionClosed(.hungUp(peer: address, moment: .duringItsDataPhase))
             }
             switch incoming {
             case .dataHead(let last, let id, let length):
@@ -199,7 +199,7 @@ public final class PTPIPResponderConnection: ResponderTransport, Sendable {
         if exchange.withLock({ $0.cancelRequested == transactionID }) { return true }
         while try command.hasInput(timeout: 0) {
             guard let incoming = try command.read(firstByteTimeout: timeouts.read) else {
-                throw PTPError.connectionClosed("\(peer.address) closed the connection during a data phase")
+                throw PTPError.connectionClosed(.hungUp(peer: peer.address, moment: .duringOurDataPhase))
             }
             switch incoming {
             case .control(.cancel(let id)) where id == transactionID: return true
@@ -229,7 +229,7 @@ public final class PTPIPResponderConnection: ResponderTransport, Sendable {
 
     public func sendEvent(_ event: PTPEvent) throws {
         let stream: PacketStream? = try exchange.withLock { exchange in
-            if exchange.closed { throw PTPError.connectionClosed("the connection to \(peer.address) was closed") }
+            if exchange.closed { throw PTPError.connectionClosed(.closedHere(transport: nil, peer: peer.address, during: nil)) }
             if exchange.eventStream == nil, !exchange.eventSocketEnded {
                 if exchange.queuedEvents.count >= PTPIPResponderConnection.maxQueuedEvents {
                     exchange.queuedEvents.removeFirst()
@@ -246,7 +246,7 @@ public final class PTPIPResponderConnection: ResponderTransport, Sendable {
     public func ping(timeout: TimeInterval? = nil) throws {
         let before = pongs.current
         guard let stream = exchange.withLock({ $0.eventStream }) else {
-            throw PTPError.connectionClosed("\(peer.address) has no event connection to ping")
+            throw PTPError.connectionClosed(.noEventConnection(peer: peer.address))
         }
         try eventWriteTurn.withLock { _ in try stream.write(.ping) }
         try pongs.wait(after: before, timeout: timeout ?? timeouts.read, peer: peer.address)

@@ -53,12 +53,12 @@ final class PacketStream: Sendable {
             throw PTPError(error)
         }
         if !began { return nil }
-        try fill(received, PTPIPHeader.size) { got in "\(peer) closed the connection after \(got) bytes of a packet header" }
+        try fill(received, PTPIPHeader.size) { got in .header(what: "a packet header", received: got) }
         let header = try PTPIPHeader(decoding: received.bytes(PTPIPHeader.size))
         received.consume(PTPIPHeader.size)
         switch header.type {
         case .data, .endData:
-            try fill(received, PTPIPHeader.dataPrefixSize) { got in Self.cutShort(peer, header.type, got, PTPIPHeader.dataPrefixSize) }
+            try fill(received, PTPIPHeader.dataPrefixSize) { got in .packet(type: "\(header.type)", received: got, expected: PTPIPHeader.dataPrefixSize) }
             let transactionID = UInt32(littleEndian: received.bytes(4).loadUnaligned(as: UInt32.self))
             received.consume(PTPIPHeader.dataPrefixSize)
             return .dataHead(
@@ -66,7 +66,7 @@ final class PacketStream: Sendable {
                 payloadLength: header.bodyLength - PTPIPHeader.dataPrefixSize)
         default:
             let length = header.bodyLength
-            try fill(received, length) { got in Self.cutShort(peer, header.type, got, length) }
+            try fill(received, length) { got in .packet(type: "\(header.type)", received: got, expected: length) }
             let body = [UInt8](received.bytes(length))
             received.consume(length)
             return .control(try PTPIPPacket(header: header, body: body))
@@ -86,14 +86,10 @@ final class PacketStream: Sendable {
 
     /// Holds at least `count` bytes, each wait bounded by `timeout`; a peer that ends the stream first is
     /// `closedEarly(bytes it sent)`.
-    private func fill(_ received: ReceiveBuffer, _ count: Int, closedEarly: (Int) -> String) throws {
+    private func fill(_ received: ReceiveBuffer, _ count: Int, closedEarly: (Int) -> PTPError.ConnectionEnd.CutShort) throws {
         let complete: Bool
         do { complete = try received.fill(count, from: socket, .eachWait(timeout)) } catch { throw PTPError(error) }
-        if !complete { throw PTPError.connectionClosed(closedEarly(received.count)) }
-    }
-
-    private static func cutShort(_ peer: String, _ type: PTPIPPacketType, _ got: Int, _ count: Int) -> String {
-        "\(peer) closed the connection in the middle of a \(type) packet (\(got) of \(count) bytes)"
+        if !complete { throw PTPError.connectionClosed(.cutShort(peer: peer, closedEarly(received.count))) }
     }
 
     /// Streams `length` payload bytes from the socket to `consume`, in chunks of at most 1 MiB (one chunk
@@ -108,9 +104,7 @@ final class PacketStream: Sendable {
                 var remaining = length
                 while remaining > 0 {
                     let count = min(remaining, PacketStream.chunkSize)
-                    try fill(received, count) { got in
-                        "\(peer) closed the connection in the middle of a data packet (\(length - remaining + got) of \(length) bytes)"
-                    }
+                    try fill(received, count) { got in .packet(type: "data", received: length - remaining + got, expected: length) }
                     let chunk = received.bytes(count)
                     received.consume(count)
                     remaining -= count

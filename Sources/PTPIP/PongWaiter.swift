@@ -37,7 +37,7 @@ final class PongWaiter: Sendable {
         while true {
             let seen = state.withLock { $0 }
             if seen.pongs > count { return }
-            if seen.closed { throw PTPError.connectionClosed("event connection to \(peer) ended before its Pong") }
+            if seen.closed { throw PTPError.connectionClosed(.endedBeforePong(peer: peer)) }
             let left = deadline - clock.now()
             if left <= 0 { throw PTPError.timeout(.init(peer: peer, seconds: timeout, awaited: .pong)) }
             // One pass, until something changes or `left` seconds pass on the monotonic clock: the verdict is

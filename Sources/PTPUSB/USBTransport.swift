@@ -159,7 +159,7 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
             } catch let failure as ExchangeFailure {
                 // Closed from another thread (Ctrl-C): nothing to recover, the interface is going away.
                 if state.withLock({ $0.closed }) {
-                    throw PTPError.connectionClosed("the USB connection to \(peer) was closed during \(command.code)")
+                    throw PTPError.connectionClosed(.closedHere(transport: "USB", peer: peer, during: "\(command.code)"))
                 }
                 // Retried only when nothing of it reached the caller yet: no data sent, none delivered.
                 if first, failure.leavesDeviceStuck, dataOut == nil, watched?.touched != true {
@@ -221,7 +221,7 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
     private func checkOpen() throws {
         try state.withLock { state throws(PTPError) in
             if let goneBecause = state.goneBecause { throw goneBecause }
-            if state.closed { throw PTPError.connectionClosed("the USB connection to \(peer) was closed") }
+            if state.closed { throw PTPError.connectionClosed(.closedHere(transport: "USB", peer: peer, during: nil)) }
         }
     }
 
@@ -232,8 +232,7 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
             return .timeout(
                 .init(peer: peer, seconds: timeouts.transfer, awaited: .usbTransfer(operation: operation, code: error.name)))
         case .noDevice:
-            let gone = PTPError.connectionClosed(
-                "\(peer) was disconnected during \(operation) (\(error.name)); plug it in and open it again")
+            let gone = PTPError.connectionClosed(.unplugged(peer: peer, during: operation, code: error.name))
             state.withLock { if $0.goneBecause == nil { $0.goneBecause = gone } }
             return gone
         case .pipe:

@@ -29,7 +29,7 @@ final class ScriptedCamera: Sendable {
     /// The next host's socket (bounded: the test connects first, on another thread).
     func accept() throws -> Socket {
         guard try listener.waitReadable(deadline: .after(10)) else { throw PTPError.timeout(.init(peer: "a Fuji host", seconds: 10, awaited: .firstByte(purpose: "a connection"))) }
-        guard let socket = try listener.accept() else { throw PTPError.connectionClosed("listener closed") }
+        guard let socket = try listener.accept() else { throw PTPError.connectionClosed(.closedHere(transport: nil, peer: "the test's listener", during: nil)) }
         return socket
     }
 
@@ -41,7 +41,7 @@ extension Socket {
     func read(_ count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let got = try bytes.withUnsafeMutableBytes { try receive(into: $0, .eachWait(10)) }
-        guard got == count else { throw PTPError.connectionClosed("got \(got) of \(count)") }
+        guard got == count else { throw PTPError.connectionClosed(.cutShort(peer: peer, .body(what: "what the test awaited", received: got, expected: count))) }
         return bytes
     }
 

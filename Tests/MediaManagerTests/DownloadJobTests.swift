@@ -20,7 +20,7 @@ final class FakeRemote: @unchecked Sendable {
         if let failAt, offset + UInt64(count) > failAt {
             let partial = Int(failAt - min(failAt, offset))
             if partial > 0 { try bytes[Int(offset)..<Int(offset) + partial].withUnsafeBytes { try sink.write($0) } }
-            throw PTPError.connectionClosed("peer reset")
+            throw PTPError.connectionClosed(.hungUp(peer: "the test's camera", moment: nil))
         }
         let end = min(bytes.count, Int(offset) + count)
         try sink.begin(expectedLength: UInt64(end - Int(offset)))

@@ -235,8 +235,8 @@ extension Network {
             #expect {
                 _ = try connect(device)
             } throws: { error in
-                guard case PTPError.connectionClosed(let why) = error else { return false }
-                return why.contains("instead of answering Init_Command_Request")
+                guard case PTPError.connectionClosed(.hungUpInsteadOfAnswering(_, request: "Init_Command_Request")) = error else { return false }
+                return true
             }
         }
 
@@ -287,7 +287,7 @@ extension Network {
             Answer(name: "a hang-up in the middle of the data",
                    bytes: PTPIPPacket.startData(transactionID: 0, totalLength: 100).encoded()
                        + Array(PTPIPPacket.endData(transactionID: 0, payload: Array(repeating: 1, count: 100)).encoded().prefix(50))) {
-                if case .connectionClosed(let why) = $0 { why.contains("in the middle of a data packet") } else { false }
+                if case .connectionClosed(.cutShort(_, .packet("data", _, expected: 100))) = $0 { true } else { false }
             },
             Answer(name: "an init packet",
                    bytes: PTPIPPacket.initEventAck.encoded()) {
@@ -316,8 +316,8 @@ extension Network {
             #expect {
                 _ = try initiator.transact(PTPCommand(.getDeviceInfo, transactionID: 1), dataOut: nil, dataIn: sink)
             } throws: { error in
-                guard case PTPError.connectionClosed(let why) = error else { return false }
-                return why.contains("unusable after an earlier error")
+                guard case PTPError.connectionClosed(.unusable("PTP/IP", _, _)) = error else { return false }
+                return true
             }
         }
 

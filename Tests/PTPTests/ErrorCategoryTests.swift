@@ -16,7 +16,7 @@ struct ErrorCategoryTests {
         #expect(PTPError.protocolViolation("x").failureCategory == .deviceFault)
         #expect(PTPError.dataTooLarge(limit: 1, announced: 2).failureCategory == .deviceFault)
         #expect(PTPError.timeout(.init(peer: "p", seconds: 1, awaited: .pong)).failureCategory == .timedOut)
-        #expect(PTPError.connectionClosed("x").failureCategory == .disconnected)
+        #expect(PTPError.connectionClosed(.hungUp(peer: "p", moment: nil)).failureCategory == .disconnected)
         #expect(PTPError.system(SystemError(.open, path: "/x", errno: EACCES)).failureCategory == .localIO)
         #expect(PTPError.system(SystemError(.receive, on: "127.0.0.1:15740", errno: ECONNRESET)).failureCategory == .disconnected)
         #expect(PTPError.system(SystemError.timeout(.receive, on: "127.0.0.1:15740")).failureCategory == .timedOut)

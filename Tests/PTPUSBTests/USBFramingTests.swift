@@ -312,8 +312,8 @@ struct USBFramingTests {
         #expect {
             try transport.transact(PTPCommand(.getObject, transactionID: 1), dataOut: nil, dataIn: sink)
         } throws: { error in
-            guard case PTPError.connectionClosed(let why) = error else { return false }
-            return why.contains("disconnected") && why.contains("LIBUSB_ERROR_NO_DEVICE")
+            guard case PTPError.connectionClosed(.unplugged(_, _, code: "LIBUSB_ERROR_NO_DEVICE")) = error else { return false }
+            return true
         }
         #expect(sink.bytes.count > 10_000)
         #expect(sink.bytes == Array(payload.prefix(sink.bytes.count)))

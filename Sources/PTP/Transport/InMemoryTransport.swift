@@ -46,7 +46,7 @@ final class MessageQueue: Sendable {
             state.items.append(message)
             return true
         }
-        if !accepted { throw PTPError.connectionClosed("in-memory peer closed") }
+        if !accepted { throw PTPError.connectionClosed(.hungUp(peer: "in-memory peer", moment: nil)) }
     }
 
     /// The next message, nil when closed and drained.
@@ -109,7 +109,7 @@ public final class InMemoryInitiator: InitiatorTransport, Sendable {
         if let dataOut { try send(dataOut, transactionID: command.transactionID, chunkSize: chunkSize, to: outgoing) }
         var sinkError: Error?
         while true {
-            guard let message = try incoming.take() else { throw PTPError.connectionClosed("in-memory responder closed") }
+            guard let message = try incoming.take() else { throw PTPError.connectionClosed(.hungUp(peer: "in-memory responder", moment: nil)) }
             switch message {
             case .dataStart(_, let length):
                 if sinkError == nil {
@@ -181,7 +181,7 @@ public final class InMemoryResponder: ResponderTransport, Sendable {
         var started = false
         var failure: Error?
         while true {
-            guard let message = try incoming.take() else { throw PTPError.connectionClosed("in-memory initiator closed") }
+            guard let message = try incoming.take() else { throw PTPError.connectionClosed(.hungUp(peer: "in-memory initiator", moment: nil)) }
             switch message {
             case .dataStart(_, let length):
                 guard !started else { throw PTPError.protocolViolation("a second data start") }

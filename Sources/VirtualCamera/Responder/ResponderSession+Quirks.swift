@@ -46,7 +46,7 @@ extension ResponderSession {
     func dropsConnection(before command: PTPCommand) throws {
         guard quirks.contains(.dropAtJPEG), sessionID != nil, readsFirstJPEG(command) else { return }
         camera.log("\(command.code): connection closed (\(Quirk.dropAtJPEG.rawValue))")
-        throw PTPError.connectionClosed("closed by the drop-at-jpeg quirk")
+        throw PTPError.connectionClosed(.quirk("drop-at-jpeg"))
     }
 
     /// True when `command` reads the content of its folder's first JPEG.

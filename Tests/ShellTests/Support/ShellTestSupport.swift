@@ -98,7 +98,7 @@ final class ProbeTransport: InitiatorTransport, @unchecked Sendable {
             count += 1
             return isCut
         }
-        if cut { throw PTPError.connectionClosed("the test cut the cable") }
+        if cut { throw PTPError.connectionClosed(.hungUp(peer: "the cut cable", moment: .during("\(command.code)"))) }
         return try inner.transact(command, dataOut: dataOut, dataIn: dataIn)
     }
 
