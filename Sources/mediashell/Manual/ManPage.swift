@@ -5,10 +5,10 @@ import TerminalKit
 /// `mediashell.1`, made from the command table (every command, its options, lists and examples) and the
 /// command-line options, so that the manual and `help` never disagree. `mediashell --man-page` prints it;
 /// `scripts/install` installs it.
-public enum ManPage {
+enum ManPage {
     /// `programs`: the executable's own command lines, the shell's first (its options are the executable's),
     /// then the programs named by a first word (`serve`, `devices`).
-    public static func render(table: CommandTable, programs: [CommandSpec], version: String) -> String {
+    static func render(table: CommandTable, programs: [CommandSpec], version: String) -> String {
         var out: [String] = []
         out.append(".TH MEDIASHELL 1 \"\" \"mediashell \(version)\" \"User Commands\"")
         // No hyphenation and no justification: names and options stay whole and searchable.

@@ -5,8 +5,8 @@ import CommandKit
 /// `dir:` and `sim:`), files after `-f`, folders after `--download-dir`. `mediashell --bash-completion`
 /// prints it; `scripts/install` installs it. Made from the programs' declarations (the shell's first, then
 /// `serve` and `devices`), so new options appear in it.
-public enum BashCompletion {
-    public static func script(programs: [CommandSpec]) -> String {
+enum BashCompletion {
+    static func script(programs: [CommandSpec]) -> String {
         let shell = programs.first
         let shellOptions = (shell?.optionSpellings ?? []).joined(separator: " ")
         let serveOptions = (programs.first { $0.name == "serve" }?.optionSpellings ?? []).joined(separator: " ")
