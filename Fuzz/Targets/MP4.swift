@@ -10,7 +10,8 @@ public func fuzzMP4(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = (movie.durationSeconds, movie.videoTrack, movie.audioTrack, movie.isTruncated)
     for track in movie.tracks {
         _ = track.frameRate
-        if let timeline = try? track.timeline.get() { _ = timeline.frameRate }
+        _ = track.variableFrameRate
+        if let timeline = try? track.timeline.get() { _ = (timeline.frameCount, timeline.durationSeconds) }
     }
     return 0
 }
