@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 import TestSupport
 import Testing
@@ -274,10 +275,15 @@ extension USBVMTests {
         defer { device.close() }
         let files = try Self.walk(device.session, storage: device.storage)
         let big = try #require(files.filter { !$0.value.info.isFolder }.max { $0.value.info.compressedSize < $1.value.info.compressedSize })
-        // After the first chunk, ask the host to pull the device, and slow down so it happens mid-transfer.
+        // After the first chunk, ask the host to pull the device and wait (bounded) until its node leaves
+        // /dev, so the next read of the transfer meets a device that is gone.
+        let bus = try #require(device.transport.camera?.bus)
+        let address = try #require(device.transport.camera?.address)
         let sink = try ComparingSink(path: Self.card + "/" + big.key) { count in
-            if count == 0 { _ = FileManager.default.createFile(atPath: Self.results + "/unplug-now", contents: Data()) }
-            Thread.sleep(forTimeInterval: 0.2)
+            guard count == 0 else { return }
+            let removal = try? DeviceNodeRemoval(bus: bus, address: address)
+            _ = FileManager.default.createFile(atPath: Self.results + "/unplug-now", contents: Data())
+            #expect(removal?.wait(timeout: 30) == true, "the device node did not leave /dev")
         }
         let started = Date()
         #expect {
@@ -333,5 +339,30 @@ final class ComparingSink: DataSink {
             }
         }
         count += UInt64(chunk.count)
+    }
+}
+
+/// The removal of a USB device's node, `/dev/bus/usb/BBB/DDD`, heard through inotify on its folder.
+struct DeviceNodeRemoval {
+    let events: FolderEvents
+    let folder: String
+    let name: String
+
+    init(bus: Int, address: Int) throws {
+        folder = String(format: "/dev/bus/usb/%03d", bus)
+        name = String(format: "%03d", address)
+        events = try FolderEvents()
+        _ = try events.add(folder: folder)
+    }
+
+    /// True once the node is gone (at once when it is not there), false after `timeout` seconds.
+    func wait(timeout: Double) -> Bool {
+        let deadline = Deadline.after(timeout)
+        while FileManager.default.fileExists(atPath: folder + "/" + name) {
+            if deadline.hasPassed { return false }
+            _ = try? pollDescriptors([events.descriptor], events: .readable, deadline: deadline)
+            if events.take().contains(where: { $0.name == name && $0.kinds.contains(.deleted) }) { return true }
+        }
+        return true
     }
 }
