@@ -82,12 +82,6 @@ struct OutputHabitsTests {
         #expect(paths.count == 9 && paths.last?.contains("/DCIM/101MEDIA/IMG_0101.JPG") == true, "--json: one list")
     }
 
-    @Test func hiddenNamesAreThoseBeginningWithADot() {
-        #expect(RemoteEntry(path: "DCIM/.thumbnails", file: nil, isFolder: true, shown: ".thumbnails").isHidden)
-        #expect(RemoteEntry(path: ".trashed-1.JPG", file: nil, isFolder: false, shown: ".trashed-1.JPG").isHidden)
-        #expect(!RemoteEntry(path: "DCIM/100MEDIA/DJI.JPG", file: nil, isFolder: false, shown: "../x/DJI.JPG").isHidden)
-    }
-
     @Test func aNameWithSpacesTypedUnquotedGetsAHint() throws {
         let result = try shell(
             #"$MSH --camera "$CARD" -c $'cd DCIM/100MEDIA\n-select My Clip 1.MP4\nfetch My Clip 2.MP4'"#)

@@ -1,4 +1,5 @@
 import CommandKit
+import MediaManager
 import TerminalKit
 
 /// cd [FOLDER]: changes the current folder on the camera (the top with no FOLDER).

@@ -97,11 +97,3 @@ extension OptionName {
     /// `ls -d`: folders a glob matches are listed as names, not opened.
     static let directory: OptionName = "directory"
 }
-
-extension RemoteEntry {
-    /// True when the entry's own name begins with `.`, as hidden files do.
-    var isHidden: Bool {
-        let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8[path.utf8.index(after: $0)...] } ?? path.utf8[...]
-        return name.first == UInt8(ascii: ".")
-    }
-}

@@ -1,4 +1,5 @@
 import CommandKit
+import MediaManager
 import TerminalKit
 
 /// pwd: the current folder on the camera.

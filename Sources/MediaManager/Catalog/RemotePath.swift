@@ -1,7 +1,5 @@
-import TerminalKit
-
-/// Camera paths: as the user types them (`../101MEDIA`, `/DCIM`), as the catalog keys them
-/// (`DCIM/101MEDIA`, "" for the top) and as the shell shows them (`/DCIM/101MEDIA`).
+/// Camera paths: as the user types them (`../101MEDIA`, `/DCIM`) and as the catalog keys them
+/// (`DCIM/101MEDIA`, "" for the top).
 public enum RemotePath {
     /// The catalog path of `typed` (already unescaped) seen from `folder`: a leading `/` starts at the top,
     /// `.` stays, `..` goes up (never above the top), empty parts are ignored.
@@ -25,10 +23,5 @@ public enum RemotePath {
     /// The parent folder of a catalog path ("" for a top-level name).
     public static func parent(of path: String) -> String {
         path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
-    }
-
-    /// The path as shown to the user: `/` for the top, `/DCIM/100MEDIA` otherwise (made safe to print).
-    public static func display(_ path: String) -> String {
-        SafeText.display("/" + path)
     }
 }
