@@ -1,27 +1,11 @@
 import Foundation
 import Import
-import MediaFormats
 import MediaManager
-import PTP
 
 /// What the shell learns of dates when a camera opens: how far the camera's clock is from this
 /// computer's (said once, with the commands that help), and the capture times the import ledger kept
 /// for files imported before (so that they are not read again).
 extension Interpreter {
-    /// More than this apart, the camera's clock is worth a line.
-    static let clockTolerance: TimeInterval = 120
-
-    /// The camera's clock (DateTime, where it offers it) against this computer's; nil when it offers none
-    /// or they agree within `clockTolerance`. Positive: the camera is ahead.
-    static func cameraClockDifference(_ session: MediaSession, now: Date = Date()) -> TimeInterval? {
-        let camera = session.camera
-        guard camera.propertyCodes.contains(.dateTime), let description = try? camera.describeProperty(.dateTime),
-            case .string(let text) = description.current, let clock = PTPDateTime.parse(text)
-        else { return nil }
-        let difference = clock.timeIntervalSince(now)
-        return abs(difference) > clockTolerance ? difference : nil
-    }
-
     /// `the camera's clock is 3 h 02 min behind this computer; 'sync-time' sets it, 'import --shift +3h02m'
     /// corrects this card's times`.
     static func clockWarning(difference: TimeInterval) -> String {
@@ -40,7 +24,7 @@ extension Interpreter {
     }
 
     func reportCameraClock(_ session: MediaSession) {
-        guard let difference = Self.cameraClockDifference(session) else { return }
+        guard let difference = session.camera.clockDifference() else { return }
         report(Self.clockWarning(difference: difference), severity: .warning)
     }
 

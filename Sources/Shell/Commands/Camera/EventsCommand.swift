@@ -1,7 +1,6 @@
 import CommandKit
 import Foundation
 import MediaManager
-import POSIX
 import PTP
 import TerminalKit
 
@@ -37,7 +36,7 @@ struct EventsCommand: ShellCommand {
             let (arrivals, dropped) = queue.take(upTo: 0.1)
             if dropped > 0 { shell.report("events: \(dropped) events came faster than they could be printed and were lost", severity: .notice) }
             if arrivals.isEmpty {
-                try idle.check(shell)
+                try idle.check(guarded: { try shell.interruptibly(session, $0) })
                 continue
             }
             idle.heard()
@@ -62,24 +61,5 @@ struct EventsCommand: ShellCommand {
             let value = (try? session.camera.describeProperty(code)).map { SafeText.display(meaning.display($0.current)) }
             return (meaning.name, value)
         }
-    }
-}
-
-/// How a command that waits on events notices a camera that went away without a word: after a few quiet
-/// seconds, one cheap request (GetDeviceInfo), which throws once the camera no longer answers.
-final class IdleCheck {
-    private let session: MediaSession
-    private var last = monotonicSeconds()
-    static let interval: Double = 3
-
-    init(session: MediaSession) { self.session = session }
-
-    /// The camera said something: it is there.
-    func heard() { last = monotonicSeconds() }
-
-    func check(_ shell: any CommandContext) throws {
-        guard monotonicSeconds() - last >= Self.interval else { return }
-        last = monotonicSeconds()
-        _ = try shell.interruptibly(session) { try session.camera.session.getDeviceInfo() }
     }
 }

@@ -57,7 +57,7 @@ struct WatchCommand: ShellCommand {
         watching: while !shell.interrupt.isPending {
             do {
                 if pending.isEmpty {
-                    pending = try watch.next(shell)
+                    pending = try watch.next(guarded: { try shell.interruptibly(watch.session, $0) })
                     if watch.foundUnannounced && !saidUnannounced {
                         saidUnannounced = true
                         report.unannounced()
