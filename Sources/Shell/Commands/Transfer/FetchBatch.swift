@@ -25,13 +25,7 @@ final class FetchBatch {
     private let started: Double
     /// The batch's progress line, for more than one file: files and bytes of the whole batch.
     private var batchLine: BatchProgressLine?
-    private var batchFiles: [MediaFile] = []
-    /// Their bytes, summed once (not at every chunk: that made a batch of many small files quadratic).
-    private var batchBytes: UInt64 = 0
-    private var current: (name: String, index: Int)?
-    private var bytesBefore: UInt64 = 0
-    /// The bytes of the file in progress so far.
-    private var currentBytes: UInt64 = 0
+    private var tally = FetchTally([])
     /// The file Ctrl-C stopped in, and how far it got.
     private var stopped: (file: MediaFile, at: UInt64)?
     /// The failure that turned out to be the camera gone; the rest of the batch is cancelled.
@@ -54,8 +48,7 @@ final class FetchBatch {
     /// Shows one progress line for the whole batch when it has more than one file.
     func showBatch(_ files: [MediaFile]) {
         guard files.count > 1 else { return }
-        batchFiles = files.filter { !$0.isFolder }
-        batchBytes = batchFiles.reduce(UInt64(0)) { $0 + $1.size }
+        tally = FetchTally(files)
         batchLine = BatchProgressLine(output: shell.output)
         display.showsMeter = false
         display.pacer.redraw = { [weak self] in self?.drawBatchLine(force: true) }
@@ -65,30 +58,17 @@ final class FetchBatch {
     func update(_ progress: TransferProgress) {
         guard batchLine != nil else { return display.update(progress) }
         display.pacer.update(progress)
-        if current?.name != progress.name {
-            var index = current.map { $0.index + 1 } ?? 0
-            if let c = current { bytesBefore += batchFiles[c.index].size }
-            while index < batchFiles.count - 1 && batchFiles[index].name != progress.name {
-                bytesBefore += batchFiles[index].size  // skipped as already here
-                index += 1
-            }
-            current = (progress.name, index)
-        }
-        currentBytes = progress.bytesDone
+        tally.update(progress)
         drawBatchLine(force: false)
         display.pacer.pace()
     }
 
     /// The batch's line with the bytes so far and the rate now (`force`: even if one was drawn just before).
     private func drawBatchLine(force: Bool) {
-        guard let batchLine, let current else { return }
         let now = display.pacer.now
-        batchLine.update(
-            BatchProgress(
-                filesDone: current.index, filesTotal: batchFiles.count, bytesDone: bytesBefore + currentBytes,
-                bytesTotal: batchBytes, bytesPerSecond: display.pacer.bytesPerSecond ?? 0, elapsed: now - started,
-                current: current.name),
-            at: now, force: force)
+        guard let batchLine, let progress = tally.progress(bytesPerSecond: display.pacer.bytesPerSecond ?? 0, elapsed: now - started)
+        else { return }
+        batchLine.update(progress, at: now, force: force)
     }
 
     /// One file's result, as the download reports it.
