@@ -1,6 +1,7 @@
 import Foundation
 import Import
 import MediaManager
+import TerminalKit
 
 /// What the shell learns of dates when a camera opens: how far the camera's clock is from this
 /// computer's (said once, with the commands that help), and the capture times the import ledger kept

@@ -2,9 +2,9 @@ import Foundation
 
 /// Time shifts as typed and shown: `+3h02m`, `-1h`, `+45m`, `+1d2h`, `-30s` (`import --shift`, the clock
 /// warning).
-enum ShiftText {
+public enum ShiftText {
     /// Seconds of `text`: a sign, then one or more NUMBER+UNIT (d, h, m, s); nil when it is not one.
-    static func parse(_ text: String) -> Double? {
+    public static func parse(_ text: String) -> Double? {
         var rest = Substring(text.trimmingCharacters(in: .whitespaces))
         var sign = 1.0
         if rest.first == "+" || rest.first == "-" {
@@ -31,7 +31,7 @@ enum ShiftText {
     }
 
     /// `+3h02m`, `-45m`, `+1h`, `+1d2h`, `+30s` (whole seconds).
-    static func format(_ seconds: Double) -> String {
+    public static func format(_ seconds: Double) -> String {
         let sign = seconds < 0 ? "-" : "+"
         var rest = Int(abs(seconds).rounded())
         let days = rest / 86_400
@@ -49,7 +49,7 @@ enum ShiftText {
     }
 
     /// `3 h 02 min`, `45 min`, `2 d 3 h`: the clock warning's words for a difference.
-    static func words(_ seconds: Double) -> String {
+    public static func words(_ seconds: Double) -> String {
         var rest = Int(abs(seconds).rounded()) / 60
         let days = rest / 1440
         rest %= 1440
