@@ -1,21 +1,20 @@
 import Foundation
 import MediaManager
 import TerminalKit
-import Transfers
 
 /// The progress line of a fetch (redrawn on a terminal, nothing in batch mode), and its pace: the rate over
 /// a window of real time and the rate limit across the whole batch (`TransferPacer`, its wait ended by
 /// Ctrl-C). While the limit holds the transfer back, the line is redrawn so that its rate and time left
 /// follow the clock.
-final class TransferDisplay {
+public final class TransferDisplay {
     private let output: ShellOutput
-    let pacer: TransferPacer
+    public let pacer: TransferPacer
     private var meter: ProgressMeter?
     private var name: String?
     /// False when a batch draws its own line (files and bytes of the whole batch): only the rate limit.
-    var showsMeter = true
+    public var showsMeter = true
 
-    init(output: ShellOutput, pacer: TransferPacer) {
+    public init(output: ShellOutput, pacer: TransferPacer) {
         self.output = output
         self.pacer = pacer
         pacer.redraw = { [weak self] in
@@ -25,7 +24,7 @@ final class TransferDisplay {
     }
 
     /// Called after every chunk of a download: the line, then the wait the limit asks for.
-    func update(_ progress: TransferProgress) {
+    public func update(_ progress: TransferProgress) {
         pacer.update(progress)
         if progress.name != name {
             clearLine()
@@ -45,7 +44,7 @@ final class TransferDisplay {
     /// Clears the progress line before a result is printed. Results of a batch arrive in groups (whole
     /// files are renamed after one sync), so the line may belong to a later file: it is then redrawn by
     /// that file's next update, below the results.
-    func finish(_ result: MediaSession.FileResult) {
+    public func finish(_ result: MediaSession.FileResult) {
         clearLine()
         if name == result.file.name {
             meter = nil
