@@ -29,7 +29,7 @@ enum LocalShell {
 
     /// `text` in single quotes for /bin/sh.
     static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + ShellQuoting.escapeInSingleQuotes(text) + "'"
     }
 
     /// The words as /bin/sh should read them: quoted, except the wildcards of a glob, which sh expands.
