@@ -10,7 +10,7 @@
 //   Playback (over MediaFormats' byte sources)
 //   Connectors (camera URL -> transport + camera: the only module that knows every transport)
 //   TerminalKit (line editing, words, output) <- CommandKit (command specs, parsing, help, completion)
-//   Shell (commands, words for every error) <- mediashell
+//   Shell (commands, words for every error), Serve, Mount (the card as a folder, over CFuse) <- mediashell
 import PackageDescription
 
 let package = Package(
@@ -35,6 +35,9 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CFuse", pkgConfig: "fuse3",
+            providers: [.apt(["libfuse3-dev"])]),
         .target(name: "CMediaShellShim"),
 
         // What kind of failure an error is (busy, disconnected, timed out, ...): the categories every module's
@@ -101,8 +104,13 @@ let package = Package(
         .target(
             name: "Serve",
             dependencies: ["PTP", "PTPIP", "POSIX", "FujiWiFi", "VirtualCamera", "Thumbnails", "CommandKit", "TerminalKit", "Discovery"]),
-        // The entry: picks the program (the shell, serve, devices)
-        .executableTarget(name: "mediashell", dependencies: ["Shell", "Serve", "CommandKit", "TerminalKit"]),
+        // The camera as a folder: `mediashell mount` (libfuse3's path API over the catalog, partial reads with
+        // read-ahead into a bounded cache, new files spooled and sent on close)
+        .target(
+            name: "Mount",
+            dependencies: ["MediaManager", "Connectors", "PTP", "POSIX", "Failures", "CommandKit", "TerminalKit", "CFuse"]),
+        // The entry: picks the program (the shell, serve, mount, devices)
+        .executableTarget(name: "mediashell", dependencies: ["Shell", "Serve", "Mount", "CommandKit", "TerminalKit"]),
 
         // Tests: the doubles and helpers every test target shares (lock box, seeded generators, temporary
         // folders, bounded waits, external tools); a library only test targets link, never the product.

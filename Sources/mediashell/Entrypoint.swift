@@ -1,10 +1,11 @@
 import CommandKit
 import Foundation
+import Mount
 import Serve
 import Shell
 import TerminalKit
 
-/// The program's entry: picks the program (`serve`, `devices`, or the shell), returns the exit status.
+/// The program's entry: picks the program (`serve`, `mount`, `devices`, or the shell), returns the exit status.
 enum Entrypoint {
     static let version = Shell.version
 
@@ -21,6 +22,13 @@ enum Entrypoint {
                     return 0
                 }
                 return serve.run()
+            case "mount":
+                let mount = try MountCommand(arguments: Array(program.dropFirst()))
+                if mount.wantsHelp {
+                    print(Programs.help(for: MountCommand.spec))
+                    return 0
+                }
+                return mount.run()
             case "devices":
                 let invocation: Invocation
                 do {
@@ -73,7 +81,7 @@ enum Entrypoint {
 /// the bash completion, are made from these declarations.
 enum Programs {
     /// The shell first (its options are the executable's), then the programs named by a first word.
-    static let all = [ShellArguments.spec, ServeCommand.spec, ShellArguments.devicesSpec, ShellArguments.verifySpec]
+    static let all = [ShellArguments.spec, ServeCommand.spec, MountCommand.spec, ShellArguments.devicesSpec, ShellArguments.verifySpec]
 
     /// `--help`: the program's usage, what it does, its options; for the shell also the other programs.
     static func help(for program: CommandSpec) -> String {

@@ -21,6 +21,19 @@ extension MediaSession {
         return learn(handle)
     }
 
+    /// Sends the bytes of `source` as `name` into catalog folder `folder` (a mount's spooled file); returns
+    /// the new file as the catalog now lists it. A send that fails leaves nothing on the card (see
+    /// `Camera.upload`).
+    @discardableResult
+    public func upload(_ source: DataSource, as name: String, into folder: String) throws -> MediaFile? {
+        let (storage, parent) = try target(folder)
+        return learn(try camera.upload(source, name: name, storage: storage, parent: parent))
+    }
+
+    /// The store that catalog folder `folder` is on; nil for an unknown folder, or the top of a camera
+    /// with several stores (which is no store's).
+    public func storageID(ofFolder folder: String) -> UInt32? { catalog.folderHandle(folder)?.storage }
+
     /// Makes folder `name` in catalog folder `folder`; returns it as the catalog now lists it.
     @discardableResult
     public func makeFolder(_ name: String, in folder: String) throws -> MediaFile? {
