@@ -129,6 +129,7 @@ let package = Package(
             dependencies: ["TestSupport", "Shell", "Serve", "Import", "MediaManager", "Connectors", "PTPUSB", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "CommandKit", "TerminalKit", "Failures", "POSIX", "Transfers"]),
         .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaFormats", "MediaManager", "Connectors", "PTP", "Failures", "POSIX", "VirtualCamera", "Checksums"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "PTP", "Failures", "POSIX", "Connectors", "MediaManager"]),
+        .testTarget(name: "MountTests", dependencies: ["Mount"]),
         .testTarget(name: "TransfersTests", dependencies: ["Transfers", "MediaManager", "POSIX"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"]),

@@ -84,6 +84,15 @@ final class FuseBridge: @unchecked Sendable {  // unchecked: holds the `struct f
             throw MountFailure(description: "cannot mount on \(mountPoint) (is /dev/fuse there, and fusermount3 installed?)")
         }
         let session = fuse_get_session(created)
+        // libfuse installs its handlers only over the default action, and a blocked signal never reaches
+        // them: a parent that started this program with SIGTERM ignored or blocked would make it unstoppable.
+        var endings = sigset_t()
+        sigemptyset(&endings)
+        for ending in [SIGINT, SIGTERM, SIGHUP] {
+            signal(ending, SIG_DFL)
+            sigaddset(&endings, ending)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &endings, nil)
         let handlers = fuse_set_signal_handlers(session)
         mounted()
         let status = msh_fuse_loop_mt(created)

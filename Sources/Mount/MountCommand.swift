@@ -47,6 +47,11 @@ public struct MountCommand {
     static let helpHint = " (try 'mediashell mount --help')"
 
     public init(arguments: [String]) throws {
+        // Help is answered before DIR is asked for (`mediashell mount --help` names no folder).
+        if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
+            wantsHelp = true
+            return
+        }
         let invocation: Invocation
         do {
             invocation = try Self.spec.parse(commandLine: arguments)

@@ -77,7 +77,7 @@ struct LayerCheckTests {
     }
 
     @Test func aDrawingThatDriftsFromThePackageFails() throws {
-        let result = try check(readme: { $0.replacingOccurrences(of: "mediashell       -> CommandKit, Serve, Shell, TerminalKit", with: "mediashell       -> Shell") })
+        let result = try check(readme: { $0.replacingOccurrences(of: "mediashell       -> CommandKit, Mount, Serve, Shell, TerminalKit", with: "mediashell       -> Shell") })
         #expect(result.status == 1)
         #expect(result.errors.contains("Layout drawing"), "\(result.errors)")
     }

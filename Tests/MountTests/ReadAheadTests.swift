@@ -1,0 +1,53 @@
+import Testing
+
+@testable import Mount
+
+/// The mount's read policy: read-ahead grows on sequential reads and stops on a seek; the cache stays
+/// within its bound and serves what it holds.
+@Suite struct ReadAheadTests {
+    @Test func windowGrowsOnSequentialReadsAndStopsOnASeek() {
+        var policy = ReadAhead()
+        let size: UInt64 = 1 << 30
+        let chunk = 128 << 10
+        var spans: [Int] = []
+        var offset: UInt64 = 0
+        for _ in 0..<8 {
+            let span = policy.span(offset: offset, count: chunk, size: size)
+            spans.append(span.count)
+            policy.served(offset: offset, count: span.count)
+            offset += UInt64(span.count)
+        }
+        let kib = 1024
+        let expected: [Int] = [256 * kib, 512 * kib, 1024 * kib, 2048 * kib, 4096 * kib, 8192 * kib, 8192 * kib, 8192 * kib]
+        #expect(spans == expected, "doubles to the maximum")
+        // A 1 KB read at a 100 MB offset: just its bytes, one request.
+        let jump = policy.span(offset: 100 << 20, count: 1024, size: size)
+        #expect(jump.offset == 100 << 20 && jump.count == 1024)
+        policy.served(offset: 100 << 20, count: 1024)
+        // Reading on from there is sequential again, from the first window.
+        #expect(policy.span(offset: (100 << 20) + 1024, count: 4096, size: size).count == ReadAhead.initial)
+    }
+
+    @Test func spansStopAtTheFileEnd() {
+        var policy = ReadAhead()
+        #expect(policy.span(offset: 0, count: 4096, size: 10_000).count == 10_000)
+        #expect(policy.span(offset: 20_000, count: 4096, size: 10_000).count == 0)
+    }
+
+    @Test func cacheServesWhatItHoldsAndStaysWithinItsLimit() {
+        let cache = ReadCache(limit: 1000)
+        cache.store(file: 1, offset: 100, bytes: Array(repeating: 7, count: 600))
+        var buffer = [UInt8](repeating: 0, count: 50)
+        let got = buffer.withUnsafeMutableBytes { cache.read(file: 1, offset: 680, into: $0) }
+        #expect(got == 20 && buffer.prefix(20).allSatisfy { $0 == 7 }, "up to the span's end")
+        #expect(buffer.withUnsafeMutableBytes { cache.read(file: 1, offset: 50, into: $0) } == nil)
+        #expect(buffer.withUnsafeMutableBytes { cache.read(file: 2, offset: 200, into: $0) } == nil)
+        cache.store(file: 2, offset: 0, bytes: Array(repeating: 9, count: 600))
+        #expect(cache.size == 600, "the older span went to make room")
+        #expect(buffer.withUnsafeMutableBytes { cache.read(file: 1, offset: 200, into: $0) } == nil)
+        cache.store(file: 3, offset: 0, bytes: Array(repeating: 1, count: 2000))
+        #expect(cache.size == 600, "a span larger than the whole cache is not kept")
+        cache.forget(file: 2)
+        #expect(cache.size == 0)
+    }
+}
