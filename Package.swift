@@ -114,7 +114,7 @@ let package = Package(
 
         // Tests: the doubles and helpers every test target shares (lock box, seeded generators, temporary
         // folders, bounded waits, external tools); a library only test targets link, never the product.
-        .target(name: "TestSupport", dependencies: ["POSIX"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["POSIX", "PTP"], path: "Tests/TestSupport"),
         .testTarget(name: "PTPTests", dependencies: ["TestSupport", "PTP", "Failures", "POSIX"]),
         .testTarget(name: "POSIXTests", dependencies: ["TestSupport", "Failures", "POSIX"]),
         .testTarget(name: "PTPIPTests", dependencies: ["TestSupport", "PTP", "PTPIP", "POSIX"]),

@@ -38,7 +38,7 @@ public struct FujiContainerHeader: Equatable, Sendable {
     /// anything but data, no longer than five parameters allow.
     public init(decoding bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count >= Self.size else {
-            throw PTPError.malformed("Fuji container of \(bytes.count) bytes, shorter than its 12-byte header")
+            throw PTPError.malformed(Malformation("Fuji container", .shorterThanHeader(length: UInt64(bytes.count), header: Self.size)))
         }
         func u16(_ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
         func u32(_ at: Int) -> UInt32 { UInt32(u16(at)) | UInt32(u16(at + 2)) << 16 }
@@ -47,14 +47,15 @@ public struct FujiContainerHeader: Equatable, Sendable {
         code = u16(6)
         transactionID = u32(8)
         guard let kind = Kind(rawValue: rawKind) else {
-            throw PTPError.malformed("Fuji container of unknown type \(rawKind) (code 0x\(String(code, radix: 16)), \(length) bytes)")
+            throw PTPError.malformed(Malformation("Fuji container", .unknownType(UInt32(rawKind))))
         }
         self.kind = kind
         guard length >= UInt32(Self.size) else {
-            throw PTPError.malformed("Fuji \(kind) container announces \(length) bytes, less than its own header")
+            throw PTPError.malformed(Malformation("Fuji \(kind) container", .shorterThanHeader(length: UInt64(length), header: Self.size)))
         }
         if kind != .data, length > Self.maximumControlLength {
-            throw PTPError.malformed("Fuji \(kind) container of \(length) bytes: not a header and up to five parameters")
+            throw PTPError.malformed(
+                Malformation("Fuji \(kind) container", .longerThanAllowed(length: UInt64(length), limit: UInt64(Self.maximumControlLength))))
         }
     }
 

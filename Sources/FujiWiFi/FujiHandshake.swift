@@ -67,18 +67,17 @@ public enum FujiHandshake {
         let length = try r.uint32()
         let type = try r.uint32()
         guard length == UInt32(bytes.count) else {
-            throw PTPError.malformed("Fuji init request announces \(length) bytes, \(bytes.count) came")
+            throw r.fail(.lengthMismatch(announced: UInt64(length), actual: UInt64(bytes.count)))
         }
         guard type == typeRequest else {
-            throw PTPError.protocolViolation("first packet of type \(type), not Fuji's init request (type 1)")
+            throw PTPError.protocolViolation(ProtocolViolation(.notFujiInitRequest(type: type)))
         }
         let third = try r.uint32()
         guard third == magic else {
-            throw PTPError.protocolViolation(
-                "init request without Fuji's magic number 0x8F53E4F2 (0x\(String(third, radix: 16, uppercase: true)): a PTP/IP initiator?)")
+            throw PTPError.protocolViolation(ProtocolViolation(.notFujiMagic(found: third)))
         }
         guard bytes.count == requestLength else {
-            throw PTPError.malformed("Fuji init request of \(bytes.count) bytes, not \(requestLength)")
+            throw r.fail(.unexpectedLength(length: bytes.count, expected: requestLength))
         }
         let guid = try r.raw(16)
         return Request(guid: guid, name: decodeUTF16Field(r.rest()))
@@ -97,7 +96,7 @@ public enum FujiHandshake {
         let length = try r.uint32()
         let type = try r.uint32()
         guard length == UInt32(bytes.count) else {
-            throw PTPError.malformed("Fuji init answer announces \(length) bytes, \(bytes.count) came")
+            throw r.fail(.lengthMismatch(announced: UInt64(length), actual: UInt64(bytes.count)))
         }
         switch type {
         case typeAcknowledge:
@@ -107,7 +106,8 @@ public enum FujiHandshake {
         case typeFail:
             return .refused(reason: r.remaining >= 4 ? try r.uint32() : 0)
         default:
-            throw PTPError.protocolViolation("answered the init request with a packet of type \(type)")
+            throw PTPError.protocolViolation(
+                ProtocolViolation(.unexpected(sent: "a packet of type \(type)", expected: .answer(to: "Fuji's init request"))))
         }
     }
 
@@ -115,7 +115,8 @@ public enum FujiHandshake {
     /// at most `maximumLength`.
     static func checkedLength(_ length: UInt32, what: String) throws -> Int {
         guard length >= 8, length <= UInt32(maximumLength) else {
-            throw PTPError.malformed("\(what) announces \(length) bytes (a handshake packet is 8 to \(maximumLength))")
+            throw PTPError.malformed(
+                Malformation(what, .lengthOutOfRange(length: UInt64(length), minimum: 8, maximum: UInt64(maximumLength))))
         }
         return Int(length)
     }

@@ -244,7 +244,9 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
         }
         var sawData = false
         var sinkError: Error?
-        func violation(_ what: String) -> PTPError { .protocolViolation("\(operation): \(peer) \(what)") }
+        func violation(_ breach: ProtocolViolation.Breach) -> PTPError {
+            .protocolViolation(ProtocolViolation(breach, operation: operation, peer: peer))
+        }
         while true {
             guard let header = try command.readHeader(firstByteTimeout: timeouts.read, waitingFor: "the answer to \(operation)") else {
                 throw PTPError.connectionClosed(.hungUp(peer: peer, moment: .during("\(operation)")))
@@ -252,10 +254,10 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
             switch header.kind {
             case .data:
                 guard header.transactionID == id else {
-                    throw violation("sent data for transaction \(header.transactionID), expected \(id)")
+                    throw violation(.wrongTransaction(packet: "data", found: header.transactionID, expected: id))
                 }
-                guard !sawData else { throw violation("sent a second data container") }
-                guard dataOut == nil else { throw violation("sent data in a transaction that sent data to it") }
+                guard !sawData else { throw violation(.repeated(packet: "data container")) }
+                guard dataOut == nil else { throw violation(.dataBothWays) }
                 sawData = true
                 if let dataIn {
                     do { try dataIn.begin(expectedLength: header.payloadLength) } catch { sinkError = error }
@@ -267,11 +269,11 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
             case .response:
                 let parameters = try command.readParameters(header)
                 guard header.transactionID == id else {
-                    throw violation("answered transaction \(header.transactionID), expected \(id)")
+                    throw violation(.wrongTransaction(packet: "a response", found: header.transactionID, expected: id))
                 }
                 let response = PTPResponse(ResponseCode(rawValue: header.code), transactionID: id, parameters: parameters)
                 if refusedEarly, response.code == .ok {
-                    throw violation("answered OK before its data phase was sent")
+                    throw violation(.answeredBeforeOurData)
                 }
                 return (response, sinkError)
             case .event:
@@ -280,7 +282,7 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
                 let event = PTPEvent(EventCode(rawValue: header.code), transactionID: header.transactionID, parameters: parameters)
                 handler.withLock { $0 }?(event)
             case .command:
-                throw violation("sent a command container")
+                throw violation(.unexpected(sent: "a command container", expected: .transactionContinuation))
             }
         }
     }

@@ -99,7 +99,8 @@ public final class FujiResponderConnection: ResponderTransport, Sendable {
                 // Data for an operation answered without taking it: drop it.
                 try command.readPayload(header.payloadLength) { _ in }
             default:
-                throw PTPError.protocolViolation("\(peer.address) sent a \(header.kind) container while a command was expected")
+                throw PTPError.protocolViolation(
+                    ProtocolViolation(.unexpected(sent: "a \(header.kind) container", expected: .command), peer: peer.address))
             }
         }
     }
@@ -118,10 +119,12 @@ public final class FujiResponderConnection: ResponderTransport, Sendable {
             throw PTPError.connectionClosed(.hungUp(peer: address, moment: .beforeItsDataPhase))
         }
         guard header.kind == .data else {
-            throw PTPError.protocolViolation("\(address) sent a \(header.kind) container instead of its data phase")
+            throw PTPError.protocolViolation(
+                ProtocolViolation(.unexpected(sent: "a \(header.kind) container", expected: .dataPhase), peer: address))
         }
         guard header.transactionID == transactionID else {
-            throw PTPError.protocolViolation("\(address) sent data for transaction \(header.transactionID), expected \(transactionID)")
+            throw PTPError.protocolViolation(ProtocolViolation(
+                .wrongTransaction(packet: "data", found: header.transactionID, expected: transactionID), peer: address))
         }
         let total = header.payloadLength
         var failure: Error? = total > limit ? PTPError.dataTooLarge(limit: limit, announced: total) : nil

@@ -22,7 +22,7 @@ public final class MediaSession: Sendable {
         self.camera = camera
         catalog = MediaCatalog(camera: camera)
         thumbnails = ThumbnailQueue<UInt32> { [weak camera, catalog] id in
-            guard let camera, let file = catalog.file(id: id) else { throw PTPError.response(.invalidObjectHandle, operation: .getThumb) }
+            guard let camera, let file = catalog.file(id: id) else { throw PTPError.response(.invalidObjectHandle, operation: .getThumb, transaction: nil) }
             return try camera.thumbnail(file)
         }
     }

@@ -5,12 +5,13 @@ import POSIX
 /// response code stays attached for logs and hints. A cancelled transfer throws `CancellationError`, the one
 /// spelling of "cancelled" in every module.
 public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The device answered the operation with a response other than OK.
-    case response(ResponseCode, operation: OperationCode)
+    /// The device answered the operation with a response other than OK, in transaction `transaction` (nil:
+    /// this program answered for the device without asking it, as for a handle it already knows is gone).
+    case response(ResponseCode, operation: OperationCode, transaction: UInt32?)
     /// Bytes from the peer that do not decode: a dataset, container or packet that is malformed.
-    case malformed(String)
+    case malformed(Malformation)
     /// The peer broke the protocol's sequence (unexpected packet, wrong transaction id).
-    case protocolViolation(String)
+    case protocolViolation(ProtocolViolation)
     /// No answer within the configured time: from whom, how long, and what was awaited.
     case timeout(Wait)
     /// A step of opening a connection went unanswered: which packet was awaited after which, from whom.
@@ -36,10 +37,10 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .response(let code, let operation):
+        case .response(let code, let operation, _):
             "\(operation) failed: \(code) (0x\(hex4(code.rawValue)))"
-        case .malformed(let why): "malformed data from device: \(why)"
-        case .protocolViolation(let why): "protocol error: \(why)"
+        case .malformed(let malformation): "malformed data from device: \(malformation)"
+        case .protocolViolation(let violation): "protocol error: \(violation)"
         case .timeout(let wait): "timed out: \(wait)"
         case .unanswered(let step): step.description
         case .connectionClosed(let end): "connection closed: \(end)"
@@ -72,8 +73,14 @@ public enum PTPError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// The response code, when the device answered with one.
     public var responseCode: ResponseCode? {
-        if case .response(let code, _) = self { return code }
+        if case .response(let code, _, _) = self { return code }
         return nil
+    }
+
+    /// Whether this is the device's `code` in answer to `operation`, in whichever transaction.
+    public func isResponse(_ code: ResponseCode, to operation: OperationCode) -> Bool {
+        if case .response(code, operation, _) = self { return true }
+        return false
     }
 }
 
@@ -82,7 +89,7 @@ extension PTPError: CategorizedError {
     /// device `.deviceFault`.
     public var category: FailureCategory {
         switch self {
-        case .response(let code, _):
+        case .response(let code, _, _):
             switch code {
             case .deviceBusy: .busy
             case .operationNotSupported: .notSupported

@@ -146,7 +146,8 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
         case .initFail(let reason)?:
             PTPIPRefusal(peer: peer, reason: InitFailReason(rawValue: reason))
         case let other?:
-            PTPError.protocolViolation("\(peer) answered \(request) with \(other.type)")
+            PTPError.protocolViolation(
+                ProtocolViolation(.unexpected(sent: "\(other.type)", expected: .answer(to: request)), peer: peer))
         }
     }
 
@@ -221,8 +222,8 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
             }
         }
 
-        func violation(_ what: String) -> PTPError {
-            .protocolViolation("\(operation): \(peer) \(what)")
+        func violation(_ breach: ProtocolViolation.Breach) -> PTPError {
+            .protocolViolation(ProtocolViolation(breach, operation: operation, peer: peer))
         }
 
         while true {
@@ -232,9 +233,9 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
             switch incoming {
             case .control(.startData(let transactionID, let total)):
                 guard transactionID == id else {
-                    throw violation("sent Start_Data for transaction \(transactionID), expected \(id)")
+                    throw violation(.wrongTransaction(packet: "Start_Data", found: transactionID, expected: id))
                 }
-                guard !started else { throw violation("sent a second Start_Data") }
+                guard !started else { throw violation(.repeated(packet: "Start_Data")) }
                 started = true
                 expected = total == UInt64.max ? nil : total
                 if let dataIn {
@@ -243,13 +244,14 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
 
             case .dataHead(let last, let transactionID, let length):
                 guard transactionID == id else {
-                    throw violation("sent data for transaction \(transactionID), expected \(id)")
+                    throw violation(.wrongTransaction(packet: "data", found: transactionID, expected: id))
                 }
-                guard started else { throw violation("sent data without Start_Data") }
-                guard !sawEndData else { throw violation("sent data after End_Data") }
+                guard started else { throw violation(.dataBeforeItsStart) }
+                guard !sawEndData else { throw violation(.dataAfterItsEnd) }
                 if let expected, received + UInt64(length) > expected {
-                    throw PTPError.malformed(
-                        "\(operation): \(peer) sent \(received + UInt64(length)) bytes after announcing \(expected)")
+                    throw PTPError.malformed(Malformation(
+                        "PTP/IP data phase", .overrun(sent: received + UInt64(length), announced: expected),
+                        operation: operation, peer: peer))
                 }
                 try command.readPayload(length) { chunk in
                     guard sinkError == nil, let dataIn else { return }
@@ -260,13 +262,12 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
 
             case .control(.commandResponse(let response)):
                 guard response.transactionID == id else {
-                    throw violation("answered transaction \(response.transactionID), expected \(id)")
+                    throw violation(.wrongTransaction(packet: "a response", found: response.transactionID, expected: id))
                 }
                 if let sinkError { return (response, sinkError) }
                 let complete = !started || (expected.map { received == $0 } ?? sawEndData)
                 if !complete, response.code == .ok {
-                    let announced = expected.map { " of \($0)" } ?? ""
-                    return (response, violation("ended the data phase after \(received)\(announced) bytes"))
+                    return (response, violation(.dataPhaseEnded(received: received, expected: expected)))
                 }
                 return (response, nil)
 
@@ -274,7 +275,7 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
                 try command.write(.pong)
 
             case .control(let other):
-                throw violation("sent \(other.type) in the middle of a transaction")
+                throw violation(.unexpected(sent: "\(other.type)", expected: .transactionContinuation))
             }
         }
     }

@@ -96,20 +96,24 @@ public struct PTPIPHeader: Equatable, Sendable {
         let length = try r.uint32()
         let rawType = try r.uint32()
         guard let type = PTPIPPacketType(rawValue: rawType) else {
-            throw PTPError.malformed("PTP/IP packet of unknown type \(rawType) (length \(length))")
+            throw PTPError.malformed(Malformation("PTP/IP packet", .unknownType(rawType)))
         }
         guard length >= UInt32(PTPIPHeader.size) else {
-            throw PTPError.malformed("PTP/IP \(type) packet with length \(length), shorter than its header")
+            throw PTPError.malformed(
+                Malformation("PTP/IP \(type) packet", .shorterThanHeader(length: UInt64(length), header: PTPIPHeader.size)))
         }
         switch type {
         case .data, .endData:
             guard length >= UInt32(PTPIPHeader.size + PTPIPHeader.dataPrefixSize) else {
-                throw PTPError.malformed("PTP/IP \(type) packet with length \(length), too short for a transaction id")
+                throw PTPError.malformed(Malformation(
+                    "PTP/IP \(type) packet",
+                    .shorterThanHeader(length: UInt64(length), header: PTPIPHeader.size + PTPIPHeader.dataPrefixSize)))
             }
         default:
             guard length <= PTPIPHeader.maxControlPacketLength else {
-                throw PTPError.malformed(
-                    "PTP/IP \(type) packet claims \(length) bytes, more than the \(PTPIPHeader.maxControlPacketLength) allowed")
+                throw PTPError.malformed(Malformation(
+                    "PTP/IP \(type) packet",
+                    .longerThanAllowed(length: UInt64(length), limit: UInt64(PTPIPHeader.maxControlPacketLength))))
             }
         }
         self.length = length
@@ -223,11 +227,13 @@ extension PTPIPPacket {
     /// Decodes a whole packet, header included. Total: anything malformed throws `PTPError.malformed`.
     public init(decoding bytes: [UInt8]) throws {
         guard bytes.count >= PTPIPHeader.size else {
-            throw PTPError.malformed("PTP/IP packet of \(bytes.count) bytes, shorter than its header")
+            throw PTPError.malformed(
+                Malformation("PTP/IP packet", .shorterThanHeader(length: UInt64(bytes.count), header: PTPIPHeader.size)))
         }
         let header = try PTPIPHeader(decoding: bytes)
         guard Int(header.length) == bytes.count else {
-            throw PTPError.malformed("PTP/IP \(header.type) packet says \(header.length) bytes but has \(bytes.count)")
+            throw PTPError.malformed(Malformation(
+                "PTP/IP \(header.type) packet", .lengthMismatch(announced: UInt64(header.length), actual: UInt64(bytes.count))))
         }
         try self.init(header: header, body: Array(bytes[PTPIPHeader.size...]))
     }
@@ -237,7 +243,7 @@ extension PTPIPPacket {
         var r = PTPReader(body, context: "PTP/IP \(header.type)")
         func finish() throws {
             guard r.isAtEnd else {
-                throw PTPError.malformed("PTP/IP \(header.type): \(r.remaining) unexpected bytes at the end")
+                throw r.fail(.trailingBytes(r.remaining))
             }
         }
         switch header.type {
@@ -245,7 +251,7 @@ extension PTPIPPacket {
             let guid = try r.raw(16)
             let name = try readName(&r)
             guard r.remaining >= 4 else {
-                throw PTPError.malformed("PTP/IP \(header.type): protocol version missing")
+                throw r.fail(.missing(field: "protocol version"))
             }
             let version = try r.uint32()
             self = .initCommandRequest(guid: guid, name: name, version: version)
@@ -256,7 +262,7 @@ extension PTPIPPacket {
             var version: UInt32?
             if !r.isAtEnd {
                 guard r.remaining >= 4 else {
-                    throw PTPError.malformed("PTP/IP \(header.type): \(r.remaining) stray bytes after the name")
+                    throw r.fail(.trailingBytes(r.remaining))
                 }
                 version = try r.uint32()
             }
@@ -273,22 +279,22 @@ extension PTPIPPacket {
         case .commandRequest:
             let rawPhase = try r.uint32()
             guard let dataPhase = PTPIPDataPhase(rawValue: rawPhase) else {
-                throw PTPError.malformed("PTP/IP Cmd_Request: data phase \(rawPhase) is neither 1 nor 2")
+                throw r.fail(.invalidValue(field: "data phase", value: UInt64(rawPhase)))
             }
             let code = OperationCode(try r.uint16())
             let transactionID = try r.uint32()
-            let parameters = try readParameters(&r, header.type)
+            let parameters = try readParameters(&r)
             self = .commandRequest(
                 dataPhase: dataPhase, command: PTPCommand(code, transactionID: transactionID, parameters: parameters))
         case .commandResponse:
             let code = ResponseCode(try r.uint16())
             let transactionID = try r.uint32()
             self = .commandResponse(
-                PTPResponse(code, transactionID: transactionID, parameters: try readParameters(&r, header.type)))
+                PTPResponse(code, transactionID: transactionID, parameters: try readParameters(&r)))
         case .event:
             let code = EventCode(try r.uint16())
             let transactionID = try r.uint32()
-            self = .event(PTPEvent(code, transactionID: transactionID, parameters: try readParameters(&r, header.type)))
+            self = .event(PTPEvent(code, transactionID: transactionID, parameters: try readParameters(&r)))
         case .startData:
             let transactionID = try r.uint32()
             // Some senders (gphoto2) write the length as u32 then a zero u32: the same bytes as a u64.
@@ -314,9 +320,9 @@ extension PTPIPPacket {
 /// Up to five u32 parameters filling the rest of the body. One to three bytes after the last whole
 /// parameter are ignored, as libgphoto2 does: uMTP-Responder 1.3.10 answers an OpenSession on a session it
 /// kept open with SessionAlreadyOpen and one stray byte.
-private func readParameters(_ r: inout PTPReader, _ type: PTPIPPacketType) throws -> [UInt32] {
+private func readParameters(_ r: inout PTPReader) throws -> [UInt32] {
     let count = r.remaining / 4
-    guard count <= 5 else { throw PTPError.malformed("PTP/IP \(type) with \(count) parameters; at most 5 exist") }
+    guard count <= 5 else { throw r.fail(.tooManyParameters(count)) }
     let parameters = try (0..<count).map { _ in try r.uint32() }
     _ = r.rest()
     return parameters
@@ -327,7 +333,7 @@ private func readName(_ r: inout PTPReader) throws -> String {
     var units: [UInt16] = []
     while true {
         guard r.remaining >= 2 else {
-            throw PTPError.malformed("\(r.context): friendly name without a terminating NUL")
+            throw r.fail(.unterminatedText(field: "friendly name"))
         }
         let unit = try r.uint16()
         if unit == 0 { break }
@@ -340,7 +346,7 @@ private func readName(_ r: inout PTPReader) throws -> String {
         switch decoder.decode(&iterator) {
         case .scalarValue(let scalar): name.unicodeScalars.append(scalar)
         case .emptyInput: break loop
-        case .error: throw PTPError.malformed("\(r.context): friendly name is not valid UTF-16")
+        case .error: throw r.fail(.invalidText(field: "friendly name"))
         }
     }
     return name

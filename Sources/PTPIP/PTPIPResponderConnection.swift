@@ -105,9 +105,10 @@ public final class PTPIPResponderConnection: ResponderTransport, Sendable {
                 continue  // the empty End_Data after a data phase we already took whole
             case .dataHead(let last, _, _):
                 throw PTPError.protocolViolation(
-                    "\(peer.address) sent \(last ? "End_Data" : "Data") while a command was expected")
+                    ProtocolViolation(.unexpected(sent: last ? "End_Data" : "Data", expected: .command), peer: peer.address))
             case .control(let other):
-                throw PTPError.protocolViolation("\(peer.address) sent \(other.type) while a command was expected")
+                throw PTPError.protocolViolation(
+                    ProtocolViolation(.unexpected(sent: "\(other.type)", expected: .command), peer: peer.address))
             }
         }
     }
@@ -124,10 +125,12 @@ public final class PTPIPResponderConnection: ResponderTransport, Sendable {
             throw PTPError.connectionClosed(.hungUp(peer: address, moment: .beforeItsDataPhase))
         }
         guard case .control(.startData(let startID, let total)) = first else {
-            throw PTPError.protocolViolation("\(address) sent something other than Start_Data for its data phase")
+            throw PTPError.protocolViolation(
+                ProtocolViolation(.unexpected(sent: first.kindName, expected: .dataPhase), peer: address))
         }
         guard startID == transactionID else {
-            throw PTPError.protocolViolation("\(address) sent Start_Data for transaction \(startID), expected \(transactionID)")
+            throw PTPError.protocolViolation(ProtocolViolation(
+                .wrongTransaction(packet: "Start_Data", found: startID, expected: transactionID), peer: address))
         }
         try readDataPhase(transactionID: transactionID, total: total, limit: limit, into: sink)
     }
@@ -159,10 +162,12 @@ public final class PTPIPResponderConnection: ResponderTransport, Sendable {
             switch incoming {
             case .dataHead(let last, let id, let length):
                 guard id == transactionID else {
-                    throw PTPError.protocolViolation("\(address) sent data for transaction \(id), expected \(transactionID)")
+                    throw PTPError.protocolViolation(
+                        ProtocolViolation(.wrongTransaction(packet: "data", found: id, expected: transactionID), peer: address))
                 }
                 if known, received + UInt64(length) > total {
-                    throw PTPError.malformed("\(address) sent \(received + UInt64(length)) bytes after announcing \(total)")
+                    throw PTPError.malformed(Malformation(
+                        "PTP/IP data phase", .overrun(sent: received + UInt64(length), announced: total), peer: address))
                 }
                 if received + UInt64(length) > limit { tooLarge = true }
                 try command.readPayload(length) { chunk in deliver { try sink?.write(chunk) } }
@@ -177,7 +182,8 @@ public final class PTPIPResponderConnection: ResponderTransport, Sendable {
             case .control(.cancel(let id)) where id == transactionID:
                 throw CancellationError()
             case .control(let other):
-                throw PTPError.protocolViolation("\(address) sent \(other.type) in the middle of its data phase")
+                throw PTPError.protocolViolation(
+                    ProtocolViolation(.unexpected(sent: "\(other.type)", expected: .dataPhase), peer: address))
             }
         }
     }
@@ -207,7 +213,8 @@ public final class PTPIPResponderConnection: ResponderTransport, Sendable {
             case .control(.ping): try command.write(.pong)
             case .control(.pong): pongs.received()
             default:
-                throw PTPError.protocolViolation("\(peer.address) sent a packet in the middle of our data phase")
+                throw PTPError.protocolViolation(
+                    ProtocolViolation(.unexpected(sent: incoming.kindName, expected: .silenceDuringOurData), peer: peer.address))
             }
         }
         return false
@@ -289,9 +296,11 @@ public final class PTPIPResponderConnection: ResponderTransport, Sendable {
                 case .control(.cancel(let id)):
                     exchange.withLock { $0.cancelRequested = id }
                 case .control(let other):
-                    throw PTPError.protocolViolation("\(peer.address) sent \(other.type) on its event connection")
+                    throw PTPError.protocolViolation(
+                        ProtocolViolation(.unexpected(sent: "\(other.type)", expected: .eventTraffic), peer: peer.address))
                 case .dataHead:
-                    throw PTPError.protocolViolation("\(peer.address) sent data on its event connection")
+                    throw PTPError.protocolViolation(
+                        ProtocolViolation(.unexpected(sent: "Data", expected: .eventTraffic), peer: peer.address))
                 }
             } catch {
                 failure = exchange.withLock { $0.closed } ? nil : error

@@ -7,6 +7,14 @@ import PTP
 enum IncomingPacket {
     case control(PTPIPPacket)
     case dataHead(last: Bool, transactionID: UInt32, payloadLength: Int)
+
+    /// The packet's type as the protocol names it (`Start_Data`, `End_Data`), for an error's facts.
+    var kindName: String {
+        switch self {
+        case .control(let packet): "\(packet.type)"
+        case .dataHead(let last, _, _): last ? "End_Data" : "Data"
+        }
+    }
 }
 
 /// Reads and writes PTP/IP packets on one socket. A read holds the receive buffer's lock from the packet's
@@ -80,7 +88,8 @@ final class PacketStream: Sendable {
         case nil: return nil
         case .control(let packet): return packet
         case .dataHead(let last, _, _):
-            throw PTPError.protocolViolation("unexpected \(last ? "End_Data" : "Data") packet from \(peer)")
+            throw PTPError.protocolViolation(
+                ProtocolViolation(.unexpected(sent: last ? "End_Data" : "Data", expected: .controlPacket), peer: peer))
         }
     }
 

@@ -28,7 +28,7 @@ public struct USBDeviceStatus: Equatable, Sendable, CustomStringConvertible {
 
     init(decoding bytes: [UInt8]) throws {
         guard bytes.count >= 4 else {
-            throw PTPError.malformed("Get Device Status answered \(bytes.count) bytes, fewer than 4")
+            throw PTPError.malformed(Malformation("Get Device Status answer", .tooShort(length: bytes.count, minimum: 4)))
         }
         let length = min(Int(UInt16(bytes[0]) | UInt16(bytes[1]) << 8), bytes.count)
         code = ResponseCode(UInt16(bytes[2]) | UInt16(bytes[3]) << 8)

@@ -36,7 +36,7 @@ struct USBContainerHeader: Equatable, Sendable {
     /// (commands, responses and events carry at most five parameters, and perhaps a few stray bytes).
     init(decoding bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count >= Self.size else {
-            throw PTPError.malformed("USB container of \(bytes.count) bytes, shorter than its 12-byte header")
+            throw PTPError.malformed(Malformation("USB container", .shorterThanHeader(length: UInt64(bytes.count), header: Self.size)))
         }
         func u16(_ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
         func u32(_ at: Int) -> UInt32 { UInt32(u16(at)) | UInt32(u16(at + 2)) << 16 }
@@ -45,11 +45,11 @@ struct USBContainerHeader: Equatable, Sendable {
         code = u16(6)
         transactionID = u32(8)
         guard let kind = Kind(rawValue: rawKind) else {
-            throw PTPError.malformed("USB container of unknown type \(rawKind) (code 0x\(String(code, radix: 16)))")
+            throw PTPError.malformed(Malformation("USB container", .unknownType(UInt32(rawKind))))
         }
         self.kind = kind
         guard length >= UInt32(Self.size) else {
-            throw PTPError.malformed("USB \(kind) container announces \(length) bytes, less than its own header")
+            throw PTPError.malformed(Malformation("USB \(kind) container", .shorterThanHeader(length: UInt64(length), header: Self.size)))
         }
         if kind != .data {
             let parameters = length - UInt32(Self.size)
@@ -57,7 +57,7 @@ struct USBContainerHeader: Equatable, Sendable {
             // (uMTP-Responder 1.3.10 sends a 13-byte SessionAlreadyOpen response).
             guard parameters < 24 else {
                 throw PTPError.malformed(
-                    "USB \(kind) container of \(length) bytes: not a header plus up to five 32-bit parameters")
+                    Malformation("USB \(kind) container", .longerThanAllowed(length: UInt64(length), limit: UInt64(Self.size + 20 + 3))))
             }
         }
     }

@@ -18,9 +18,9 @@ extension USBTransport {
             case .data:
                 guard header.transactionID == id else {
                     strayTransactionID = header.transactionID
-                    throw violation(command, "sent data for transaction \(header.transactionID), expected \(id)")
+                    throw violation(command, .wrongTransaction(packet: "data", found: header.transactionID, expected: id))
                 }
-                guard !sawData else { throw violation(command, "sent a second data phase") }
+                guard !sawData else { throw violation(command, .repeated(packet: "data phase")) }
                 sawData = true
                 let outcome = try receiveData(header, command: command, into: dataIn)
                 sinkError = outcome.sinkError
@@ -30,7 +30,7 @@ extension USBTransport {
                 let parameters = try readRest(of: header, command: command)
                 guard header.transactionID == id else {
                     strayTransactionID = header.transactionID
-                    throw violation(command, "answered transaction \(header.transactionID), expected \(id)")
+                    throw violation(command, .wrongTransaction(packet: "a response", found: header.transactionID, expected: id))
                 }
                 let response = PTPResponse(
                     ResponseCode(header.code), transactionID: id, parameters: USBContainer.parameters(parameters[...]))
@@ -45,13 +45,13 @@ extension USBTransport {
                         EventCode(header.code), transactionID: header.transactionID,
                         parameters: USBContainer.parameters(parameters[...])))
             case .command:
-                throw violation(command, "sent a command container")
+                throw violation(command, .unexpected(sent: "a command container", expected: .transactionContinuation))
             }
         }
     }
 
-    func violation(_ command: PTPCommand, _ what: String) -> TransactionFailure {
-        TransactionFailure(error: PTPError.protocolViolation("\(command.code): \(peer) \(what)"))
+    func violation(_ command: PTPCommand, _ breach: ProtocolViolation.Breach) -> TransactionFailure {
+        TransactionFailure(error: PTPError.protocolViolation(ProtocolViolation(breach, operation: command.code, peer: peer)))
     }
 
     /// The next container header, skipping the zero-length packets that end exact-multiple containers.
@@ -63,15 +63,16 @@ extension USBTransport {
             }
             if got == 0 {
                 emptyTransfers += 1
-                if emptyTransfers > 16 { throw violation(command, "sent only empty packets") }
+                if emptyTransfers > 16 { throw violation(command, .onlyEmptyPackets) }
                 continue
             }
             if inbound.lastTransferShort, inbound.available < USBContainerHeader.size {
                 let count = inbound.available
                 inbound.discardBuffered()
                 throw TransactionFailure(
-                    error: PTPError.malformed(
-                        "\(command.code): \(peer) sent a container of \(count) bytes, shorter than its 12-byte header"))
+                    error: PTPError.malformed(Malformation(
+                        "USB container", .shorterThanHeader(length: UInt64(count), header: USBContainerHeader.size),
+                        operation: command.code, peer: peer)))
             }
         }
         do {
@@ -80,7 +81,7 @@ extension USBTransport {
             return header
         } catch let error as PTPError {
             inbound.discardBuffered()
-            throw TransactionFailure(error: error.prefixed("\(command.code): \(peer) sent a bad container: "))
+            throw TransactionFailure(error: error.attributed(to: command.code, peer: peer))
         }
     }
 
@@ -90,8 +91,10 @@ extension USBTransport {
         while inbound.available < count {
             if inbound.lastTransferShort {
                 throw TransactionFailure(
-                    error: PTPError.malformed(
-                        "\(command.code): \(peer) cut a \(header.kind) container of \(header.length) bytes short"))
+                    error: PTPError.malformed(Malformation(
+                        "USB \(header.kind) container",
+                        .lengthMismatch(announced: UInt64(header.length), actual: UInt64(USBContainerHeader.size + inbound.available)),
+                        operation: command.code, peer: peer)))
             }
             try withStallRecovery(.bulkIn) { try inbound.fill(want: count, timeout: timeouts.transfer) }
         }
@@ -149,7 +152,7 @@ extension USBTransport {
                 if inbound.available == 0 {
                     if inbound.lastTransferShort {
                         outcome.problem = PTPError.protocolViolation(
-                            "\(command.code): \(peer) ended the data phase after \(received) of \(expected) bytes")
+                            ProtocolViolation(.dataPhaseEnded(received: received, expected: expected), operation: command.code, peer: peer))
                         return outcome
                     }
                     let want = Int(min(expected - received, UInt64(inbound.chunkSize)))
@@ -158,7 +161,7 @@ extension USBTransport {
                 deliver(Int(min(UInt64(inbound.available), expected - received)))
             }
             if sentMoreThanDeclared() {
-                throw violation(command, "sent more than the \(expected) bytes its data container declared")
+                throw violation(command, .moreThanDeclared(expected: expected))
             }
         } else {
             // Longer than 4 GiB: everything up to the short packet that ends the container.

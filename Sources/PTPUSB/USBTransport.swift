@@ -236,10 +236,9 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
             state.withLock { if $0.goneBecause == nil { $0.goneBecause = gone } }
             return gone
         case .pipe:
-            return .protocolViolation(
-                "\(operation): \(peer) stalled the pipe and clearing the halt did not help (\(error.name))")
+            return .protocolViolation(ProtocolViolation(.stalledAfterClearHalt(transfer: operation, code: error.name), peer: peer))
         case .overflow:
-            return .malformed("\(operation): \(peer) sent more than a transfer asked for (\(error.name))")
+            return .malformed(Malformation("USB data", .transferOverflow(transfer: operation, code: error.name), peer: peer))
         default:
             return .usbTransfer(
                 USBTransferFailure(code: error.rawValue, name: error.name, reason: error.reason, operation: operation, peer: peer))
@@ -271,9 +270,7 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
                 // QEMU's usb-mtp does this: it stalls every packet shorter than a container header.
                 try? pipe.clearHalt(.bulkOut)
                 throw TransactionFailure(
-                    error: PTPError.protocolViolation(
-                        "\(peer) refused the zero-length packet that ends a container of \(total) bytes "
-                            + "(\(LibUSBError.pipe.name)); the device cannot take data of this length"))
+                    error: PTPError.protocolViolation(ProtocolViolation(.refusedZeroLengthPacket(containerBytes: total), peer: peer)))
             }
         }
     }
@@ -331,11 +328,18 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
 }
 
 extension PTPError {
-    func prefixed(_ prefix: String) -> PTPError {
+    /// The same error, naming `operation` and `peer` when it is about what the peer sent.
+    func attributed(to operation: OperationCode, peer: String) -> PTPError {
         switch self {
-        case .malformed(let why): .malformed(prefix + why)
-        case .protocolViolation(let why): .protocolViolation(prefix + why)
-        default: self
+        case .malformed(var malformation):
+            malformation.operation = operation
+            malformation.peer = peer
+            return .malformed(malformation)
+        case .protocolViolation(var violation):
+            violation.operation = operation
+            violation.peer = peer
+            return .protocolViolation(violation)
+        default: return self
         }
     }
 }

@@ -100,7 +100,7 @@ public struct ThumbnailResolver: Sendable {
     /// True when the camera's error means "this file has no thumbnail" rather than a failure.
     static func saysNone(_ error: Error) -> Bool {
         if error is NoThumbnail || error as? CameraCapabilityError == .noThumbnail { return true }
-        guard case PTPError.response(let code, _) = error else { return false }
+        guard case PTPError.response(let code, _, _) = error else { return false }
         return code == .noThumbnailPresent || code == .operationNotSupported
     }
 

@@ -78,7 +78,7 @@ import VirtualCamera
                 continue
             }
             #expect(name == item.file.name && at == 0 && size == item.file.size)
-            if case PTPError.response(let code, _)? = cause as? PTPError {
+            if case PTPError.response(let code, _, _)? = cause as? PTPError {
                 #expect(code == .generalError)
             } else {
                 Issue.record("\(item.file.name): \(cause)")

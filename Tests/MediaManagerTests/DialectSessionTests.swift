@@ -206,7 +206,7 @@ import VirtualCamera
         #expect(try camera.describeProperty(.canonEOSAperture).current == .uint16(0x40))
         #expect(heard.take(timeout: 10) { $0.code == .devicePropChanged && $0.parameter(0) == 0xD101 } != nil)
         // The body refuses a value it does not allow.
-        #expect(throws: PTPError.response(.invalidDevicePropValue, operation: .canonEOSSetDevicePropValueEx)) {
+        expectResponse(.invalidDevicePropValue, to: .canonEOSSetDevicePropValueEx) {
             try camera.setProperty(.canonEOSAperture, to: .uint16(0x99))
         }
     }

@@ -141,7 +141,7 @@ func randomBytes(_ count: Int) -> [UInt8] {
         let remote = FakeRemote(randomBytes(10_000))
         let error = #expect(throws: DownloadError.self) {
             try job(remote, folder).run(read: { offset, count, sink in
-                if offset > 0 { throw PTPError.response(.deviceBusy, operation: .getPartialObject) }
+                if offset > 0 { throw PTPError.response(.deviceBusy, operation: .getPartialObject, transaction: nil) }
                 return try remote.read(offset, count, sink)
             })
         }

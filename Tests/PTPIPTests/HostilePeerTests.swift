@@ -208,8 +208,8 @@ extension Network {
             #expect {
                 _ = try connect(device)
             } throws: { error in
-                guard case PTPError.malformed(let why) = error else { return false }
-                return why.contains("unknown type")
+                guard case PTPError.malformed(let malformation) = error else { return false }
+                return malformation.defect == .unknownType(0x2E70_7466)
             }
         }
 
@@ -266,23 +266,29 @@ extension Network {
 
         static let answers: [Answer] = [
             Answer(name: "garbage", bytes: Array(repeating: 0x5A, count: 64)) {
-                if case .malformed(let why) = $0 { why.contains("unknown type") } else { false }
+                if case .malformed(let malformation) = $0 { malformation.defect == .unknownType(0x5A5A_5A5A) } else { false }
             },
             Answer(name: "a lying length", bytes: [0xFF, 0xFF, 0xFF, 0x7F, 7, 0, 0, 0]) {
-                if case .malformed(let why) = $0 { why.contains("more than the 65536 allowed") } else { false }
+                if case .malformed(let malformation) = $0 {
+                    malformation.defect == .longerThanAllowed(length: 0x7FFF_FFFF, limit: 65536)
+                } else { false }
             },
             Answer(name: "more data than announced",
                    bytes: PTPIPPacket.startData(transactionID: 0, totalLength: 10).encoded()
                        + PTPIPPacket.endData(transactionID: 0, payload: Array(repeating: 1, count: 20)).encoded()) {
-                if case .malformed(let why) = $0 { why.contains("sent 20 bytes after announcing 10") } else { false }
+                if case .malformed(let malformation) = $0 {
+                    malformation.defect == .overrun(sent: 20, announced: 10) && malformation.operation == .getDeviceInfo
+                } else { false }
             },
             Answer(name: "a response to another transaction",
                    bytes: PTPIPPacket.commandResponse(PTPResponse(.ok, transactionID: 5)).encoded()) {
-                if case .protocolViolation(let why) = $0 { why.contains("answered transaction 5, expected 0") } else { false }
+                if case .protocolViolation(let violation) = $0 {
+                    violation.breach == .wrongTransaction(packet: "a response", found: 5, expected: 0)
+                } else { false }
             },
             Answer(name: "data without Start_Data",
                    bytes: PTPIPPacket.data(transactionID: 0, payload: [1, 2]).encoded()) {
-                if case .protocolViolation(let why) = $0 { why.contains("sent data without Start_Data") } else { false }
+                if case .protocolViolation(let violation) = $0 { violation.breach == .dataBeforeItsStart } else { false }
             },
             Answer(name: "a hang-up in the middle of the data",
                    bytes: PTPIPPacket.startData(transactionID: 0, totalLength: 100).encoded()
@@ -291,7 +297,9 @@ extension Network {
             },
             Answer(name: "an init packet",
                    bytes: PTPIPPacket.initEventAck.encoded()) {
-                if case .protocolViolation(let why) = $0 { why.contains("sent Init_Event_Ack in the middle of a transaction") } else { false }
+                if case .protocolViolation(let violation) = $0 {
+                    violation.breach == .unexpected(sent: "Init_Event_Ack", expected: .transactionContinuation)
+                } else { false }
             },
         ]
 
@@ -336,8 +344,8 @@ extension Network {
             #expect {
                 _ = try initiator.transact(PTPCommand(.getDeviceInfo, transactionID: 0), dataOut: nil, dataIn: BufferSink())
             } throws: { error in
-                guard case PTPError.protocolViolation(let why) = error else { return false }
-                return why.contains("ended the data phase after 3 of 10 bytes")
+                guard case PTPError.protocolViolation(let violation) = error else { return false }
+                return violation.breach == .dataPhaseEnded(received: 3, expected: 10)
             }
         }
     }

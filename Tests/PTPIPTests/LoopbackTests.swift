@@ -49,7 +49,7 @@ extension Network {
             #expect(event.parameters == [42])
 
             // A failure response is a typed error, and the connection goes on.
-            #expect(throws: PTPError.response(.invalidObjectHandle, operation: .getObject)) {
+            expectResponse(.invalidObjectHandle, to: .getObject) {
                 try session.getObject(99, into: BufferSink())
             }
             #expect(try session.getStorageIDs() == [])
@@ -71,7 +71,7 @@ extension Network {
             #expect(try session.execute(.sendObject, [8 << 20], dataOut: BufferSource([])).parameters == [0])
 
             // More than the responder's limit: it takes the rest, refuses, and the connection goes on.
-            #expect(throws: PTPError.response(.objectTooLarge, operation: .sendObject)) {
+            expectResponse(.objectTooLarge, to: .sendObject) {
                 try session.execute(.sendObject, [1000], dataOut: PatternSource(length: 5000))
             }
             #expect(try session.execute(.sendObject, [1 << 20], dataOut: PatternSource(length: 10)).parameters == [10])

@@ -76,37 +76,48 @@ import Testing
 
     // MARK: Hostile input
 
-    /// Decodes `bytes` and expects `PTPError.malformed` whose message contains `words`.
-    func expectMalformed(_ bytes: [UInt8], _ words: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// Decodes `bytes` and expects `PTPError.malformed` with `defect`.
+    func expectMalformed(_ bytes: [UInt8], _ defect: Malformation.Defect, sourceLocation: SourceLocation = #_sourceLocation) {
+        expectMalformed(bytes, { $0 == defect }, sourceLocation: sourceLocation)
+    }
+
+    /// Decodes `bytes` and expects `PTPError.malformed` whose defect passes `check`.
+    func expectMalformed(
+        _ bytes: [UInt8], _ check: (Malformation.Defect) -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             let packet = try PTPIPPacket(decoding: bytes)
             Issue.record("decoded \(packet) from hostile bytes", sourceLocation: sourceLocation)
-        } catch PTPError.malformed(let why) {
-            #expect(why.contains(words), "\(why)", sourceLocation: sourceLocation)
+        } catch PTPError.malformed(let malformation) {
+            #expect(check(malformation.defect), "\(malformation.defect)", sourceLocation: sourceLocation)
         } catch {
             Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
         }
     }
 
+    private static func truncated(_ defect: Malformation.Defect) -> Bool {
+        if case .truncated = defect { true } else { false }
+    }
+
     @Test func truncatedHeaders() {
-        for count in 0..<8 { expectMalformed(Array(repeating: 0, count: count), "shorter than its header") }
+        for count in 0..<8 { expectMalformed(Array(repeating: 0, count: count), .shorterThanHeader(length: UInt64(count), header: 8)) }
     }
 
     @Test func lengthsThatLie() {
-        expectMalformed([4, 0, 0, 0, 13, 0, 0, 0], "shorter than its header")
-        expectMalformed([0, 0, 0, 0, 13, 0, 0, 0], "shorter than its header")
-        expectMalformed([0xFF, 0xFF, 0xFF, 0xFF, 6, 0, 0, 0], "more than the 65536 allowed")
-        expectMalformed([0x01, 0x00, 0x01, 0x00, 1, 0, 0, 0], "more than the 65536 allowed")
+        expectMalformed([4, 0, 0, 0, 13, 0, 0, 0], .shorterThanHeader(length: 4, header: 8))
+        expectMalformed([0, 0, 0, 0, 13, 0, 0, 0], .shorterThanHeader(length: 0, header: 8))
+        expectMalformed([0xFF, 0xFF, 0xFF, 0xFF, 6, 0, 0, 0], .longerThanAllowed(length: 0xFFFF_FFFF, limit: 65536))
+        expectMalformed([0x01, 0x00, 0x01, 0x00, 1, 0, 0, 0], .longerThanAllowed(length: 65537, limit: 65536))
         // A length that disagrees with the bytes at hand.
-        expectMalformed([12, 0, 0, 0, 13, 0, 0, 0], "says 12 bytes but has 8")
+        expectMalformed([12, 0, 0, 0, 13, 0, 0, 0], .lengthMismatch(announced: 12, actual: 8))
         // Data packets may be huge (they are streamed) but must hold a transaction id.
-        expectMalformed([10, 0, 0, 0, 10, 0, 0, 0, 1, 0], "too short for a transaction id")
+        expectMalformed([10, 0, 0, 0, 10, 0, 0, 0, 1, 0], .shorterThanHeader(length: 10, header: 12))
     }
 
     @Test func unknownTypes() {
-        expectMalformed([8, 0, 0, 0, 0, 0, 0, 0], "unknown type 0")
-        expectMalformed([8, 0, 0, 0, 15, 0, 0, 0], "unknown type 15")
-        expectMalformed([8, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF], "unknown type 4294967295")
+        expectMalformed([8, 0, 0, 0, 0, 0, 0, 0], .unknownType(0))
+        expectMalformed([8, 0, 0, 0, 15, 0, 0, 0], .unknownType(15))
+        expectMalformed([8, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF], .unknownType(4_294_967_295))
     }
 
     @Test func garbage() {
@@ -141,12 +152,12 @@ import Testing
         ).encoded() + [6, 0, 0, 0]
         var bytes = six
         bytes[0] = UInt8(bytes.count)
-        expectMalformed(bytes, "6 parameters")
+        expectMalformed(bytes, .tooManyParameters(6))
 
         var response = PTPIPPacket.commandResponse(PTPResponse(.ok, transactionID: 1, parameters: [1, 2, 3, 4, 5]))
             .encoded() + [6, 0, 0, 0]
         response[0] = UInt8(response.count)
-        expectMalformed(response, "6 parameters")
+        expectMalformed(response, .tooManyParameters(6))
 
     }
 
@@ -165,7 +176,7 @@ import Testing
         var bytes = PTPIPPacket.commandRequest(dataPhase: .out, command: PTPCommand(.getObject, transactionID: 1))
             .encoded()
         bytes[8] = 3
-        expectMalformed(bytes, "data phase 3")
+        expectMalformed(bytes, .invalidValue(field: "data phase", value: 3))
     }
 
     @Test func badNames() {
@@ -174,24 +185,24 @@ import Testing
             return [UInt8(8 + body.count), 0, 0, 0, 1, 0, 0, 0] + body
         }
         // Odd length: half a UTF-16 unit, then the packet ends.
-        expectMalformed(request(nameBytes: [0x41, 0x00, 0x42], version: []), "without a terminating NUL")
+        expectMalformed(request(nameBytes: [0x41, 0x00, 0x42], version: []), .unterminatedText(field: "friendly name"))
         // No terminator at all.
-        expectMalformed(request(nameBytes: [0x41, 0x00, 0x42, 0x00], version: []), "without a terminating NUL")
+        expectMalformed(request(nameBytes: [0x41, 0x00, 0x42, 0x00], version: []), .unterminatedText(field: "friendly name"))
         // A lone surrogate.
-        expectMalformed(request(nameBytes: [0x00, 0xD8, 0x41, 0x00, 0x00, 0x00]), "not valid UTF-16")
+        expectMalformed(request(nameBytes: [0x00, 0xD8, 0x41, 0x00, 0x00, 0x00]), .invalidText(field: "friendly name"))
         // Name fine, version cut.
-        expectMalformed(request(nameBytes: [0x41, 0x00, 0x00, 0x00], version: [0, 0]), "protocol version missing")
+        expectMalformed(request(nameBytes: [0x41, 0x00, 0x00, 0x00], version: [0, 0]), .missing(field: "protocol version"))
         // GUID cut short.
-        expectMalformed([16, 0, 0, 0, 1, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8], "truncated")
+        expectMalformed([16, 0, 0, 0, 1, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8], Self.truncated)
         // An ack with stray bytes after its name.
         let ack = [UInt8](arrayLiteral: 1, 0, 0, 0) + Self.guid + [0x41, 0, 0, 0, 9]
-        expectMalformed([UInt8(8 + ack.count), 0, 0, 0, 2, 0, 0, 0] + ack, "stray bytes")
+        expectMalformed([UInt8(8 + ack.count), 0, 0, 0, 2, 0, 0, 0] + ack, .trailingBytes(1))
     }
 
     @Test func fixedSizePacketsRefuseExtraBytes() {
-        expectMalformed([9, 0, 0, 0, 13, 0, 0, 0, 0], "unexpected bytes")
-        expectMalformed([13, 0, 0, 0, 4, 0, 0, 0, 1, 2, 3, 4, 5], "unexpected bytes")
-        expectMalformed([11, 0, 0, 0, 11, 0, 0, 0, 1, 2, 3], "truncated")
-        expectMalformed([16, 0, 0, 0, 9, 0, 0, 0, 1, 0, 0, 0, 1, 2, 3, 4], "truncated")
+        expectMalformed([9, 0, 0, 0, 13, 0, 0, 0, 0], .trailingBytes(1))
+        expectMalformed([13, 0, 0, 0, 4, 0, 0, 0, 1, 2, 3, 4, 5], .trailingBytes(5))
+        expectMalformed([11, 0, 0, 0, 11, 0, 0, 0, 1, 2, 3], Self.truncated)
+        expectMalformed([16, 0, 0, 0, 9, 0, 0, 0, 1, 0, 0, 0, 1, 2, 3, 4], Self.truncated)
     }
 }

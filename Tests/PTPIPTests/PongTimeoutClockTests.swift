@@ -26,7 +26,7 @@ import Testing
             } catch let error as PTPError {
                 outcome.put(.failed(error))
             } catch {
-                outcome.put(.other("\(error)"))
+                outcome.put(.other("\(type(of: error))"))
             }
         }
         return outcome

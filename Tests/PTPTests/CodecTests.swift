@@ -145,8 +145,7 @@ import Testing
             _ = try DeviceInfo(decoding: bytes)
             Issue.record("decoded a truncated DeviceInfo")
         } catch let error as PTPError {
-            #expect(error.description.contains("DeviceInfo"))
-            #expect(error.description.contains("truncated"))
+            #expect(error == .malformed(Malformation("DeviceInfo", .truncated(field: "u32", offset: 2, total: 5))))
         } catch {
             Issue.record("unexpected \(error)")
         }

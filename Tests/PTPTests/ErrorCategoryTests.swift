@@ -8,12 +8,12 @@ import Testing
 /// A caller decides from a PTP error's category (reconnect, hint, stop the batch), never from its words.
 struct ErrorCategoryTests {
     @Test func responsesAndLinkFailuresHaveTheirCategory() {
-        #expect(PTPError.response(.deviceBusy, operation: .getObject).failureCategory == .busy)
-        #expect(PTPError.response(.operationNotSupported, operation: .getObject).failureCategory == .notSupported)
-        #expect(PTPError.response(.transactionCancelled, operation: .getObject).failureCategory == .cancelled)
-        #expect(PTPError.response(ResponseCode(0x2002), operation: .getObject).failureCategory == .deviceFault)
-        #expect(PTPError.malformed("x").failureCategory == .deviceFault)
-        #expect(PTPError.protocolViolation("x").failureCategory == .deviceFault)
+        #expect(PTPError.response(.deviceBusy, operation: .getObject, transaction: 1).failureCategory == .busy)
+        #expect(PTPError.response(.operationNotSupported, operation: .getObject, transaction: 1).failureCategory == .notSupported)
+        #expect(PTPError.response(.transactionCancelled, operation: .getObject, transaction: 1).failureCategory == .cancelled)
+        #expect(PTPError.response(ResponseCode(0x2002), operation: .getObject, transaction: nil).failureCategory == .deviceFault)
+        #expect(PTPError.malformed(Malformation("DeviceInfo", .trailingBytes(1))).failureCategory == .deviceFault)
+        #expect(PTPError.protocolViolation(ProtocolViolation(.dataBeforeItsStart)).failureCategory == .deviceFault)
         #expect(PTPError.dataTooLarge(limit: 1, announced: 2).failureCategory == .deviceFault)
         #expect(PTPError.timeout(.init(peer: "p", seconds: 1, awaited: .pong)).failureCategory == .timedOut)
         #expect(PTPError.connectionClosed(.hungUp(peer: "p", moment: nil)).failureCategory == .disconnected)

@@ -73,7 +73,7 @@ final class ScriptedResponder: @unchecked Sendable {
         let (session, _) = makeSession { incoming, _ in
             PTPResponse(.invalidObjectHandle, transactionID: incoming.command.transactionID)
         }
-        #expect(throws: PTPError.response(.invalidObjectHandle, operation: .getObjectInfo)) {
+        expectResponse(.invalidObjectHandle, to: .getObjectInfo) {
             try session.getObjectInfo(7)
         }
         session.close()

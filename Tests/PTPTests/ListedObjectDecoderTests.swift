@@ -72,7 +72,10 @@ import Testing
         #expect {
             try decoder.finish()
         } throws: { error in
-            "\(error)".contains("of \(elements) elements")
+            guard case PTPError.malformed(let malformation) = error,
+                case .endedEarly(_, let count, let bytes) = malformation.defect
+            else { return false }
+            return count == elements && bytes == cut.count
         }
         #expect(throws: PTPError.self) { try ListedObject.decodeAll(cut) }
         #expect(throws: PTPError.self) { try ListedObject.decodeAll([1, 0]) }

@@ -195,8 +195,8 @@ struct USBFramingTests {
         #expect {
             try transport.transact(PTPCommand(.getObject, transactionID: 1), dataOut: nil, dataIn: nil)
         } throws: { error in
-            guard case PTPError.protocolViolation(let why) = error else { return false }
-            return why.contains("LIBUSB_ERROR_PIPE")
+            guard case PTPError.protocolViolation(let violation) = error else { return false }
+            return violation.breach == .stalledAfterClearHalt(transfer: "GetObject", code: "LIBUSB_ERROR_PIPE")
         }
     }
 
@@ -231,12 +231,12 @@ struct USBFramingTests {
         ),
         (
             "unknown container type", { id in [.raw(rawHeader(12, 9, 0x2001, id))] },
-            { if case .malformed(let w) = $0 { w.contains("unknown type 9") } else { false } }
+            { if case .malformed(let m) = $0 { m.defect == .unknownType(9) } else { false } }
         ),
         ("three bytes", { _ in [.packets([[1, 2, 3]])] }, { if case .malformed = $0 { true } else { false } }),
         (
             "data shorter than announced", { id in [.raw(rawHeader(1000, 2, 0x1009, id) + pattern(100)), .raw(FakePTPDevice.response(.ok, transactionID: id))] },
-            { if case .protocolViolation(let w) = $0 { w.contains("after 100 of 988") } else { false } }
+            { if case .protocolViolation(let v) = $0 { v.breach == .dataPhaseEnded(received: 100, expected: 988) } else { false } }
         ),
         (
             "wrong transaction id", { id in [.raw(FakePTPDevice.response(.ok, transactionID: id + 5))] },
@@ -248,7 +248,7 @@ struct USBFramingTests {
         ),
         (
             "a second data phase", { id in [.raw(rawHeader(14, 2, 0x1009, id) + [1, 2]), .raw(rawHeader(14, 2, 0x1009, id) + [1, 2])] },
-            { if case .protocolViolation(let w) = $0 { w.contains("second data phase") } else { false } }
+            { if case .protocolViolation(let v) = $0 { v.breach == .repeated(packet: "data phase") } else { false } }
         ),
         ]
     }

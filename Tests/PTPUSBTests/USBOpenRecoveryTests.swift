@@ -86,8 +86,8 @@ struct USBOpenRecoveryTests {
         #expect {
             try Self.getDeviceInfo(transport)
         } throws: { error in
-            guard case PTPError.unrecovered(.protocolViolation(let why), portReset: .done) = error else { return false }
-            return why.contains("LIBUSB_ERROR_PIPE")
+            guard case PTPError.unrecovered(.protocolViolation(let violation), portReset: .done) = error else { return false }
+            return violation.breach == .stalledAfterClearHalt(transfer: "GetDeviceInfo", code: "LIBUSB_ERROR_PIPE")
         }
         #expect(device.pipe.portResets == 1, "one port reset, not a loop")
         #expect(device.received.isEmpty, "no command got through")
@@ -102,8 +102,9 @@ struct USBOpenRecoveryTests {
         #expect {
             try transport.transact(PTPCommand(.getStorageIDs, transactionID: 1), dataOut: nil, dataIn: nil)
         } throws: { error in
-            guard case PTPError.protocolViolation(let why) = error else { return false }
-            return why.contains("LIBUSB_ERROR_PIPE")  // as it came: not .unrecovered
+            guard case PTPError.protocolViolation(let violation) = error else { return false }
+            // as it came: not .unrecovered
+            return violation.breach == .stalledAfterClearHalt(transfer: "GetStorageIDs", code: "LIBUSB_ERROR_PIPE")
         }
         #expect(device.pipe.portResets == 0)
     }

@@ -106,7 +106,9 @@ struct USBQueuedTransferTests {
         #expect {
             try transport.transact(PTPCommand(.getObject, transactionID: 2), dataOut: nil, dataIn: RecordingSink())
         } throws: { error in
-            if case PTPError.protocolViolation(let why) = error { why.contains("after 5000 of 100000") } else { false }
+            if case PTPError.protocolViolation(let violation) = error {
+                violation.breach == .dataPhaseEnded(received: 5000, expected: 100_000)
+            } else { false }
         }
         #expect(device.pipe.transfersOnTheBus == 0)
         device.script = { _ in [.data([4, 2]), .response(.ok)] }
@@ -150,8 +152,8 @@ struct USBQueuedTransferTests {
         #expect {
             try transport.transact(PTPCommand(.getObject, transactionID: 1), dataOut: nil, dataIn: sink)
         } throws: { error in
-            if case PTPError.protocolViolation(let why) = error {
-                why.contains("GetObject") && why.contains("more than the 10000 bytes")
+            if case PTPError.protocolViolation(let violation) = error {
+                violation.operation == .getObject && violation.breach == .moreThanDeclared(expected: 10_000)
             } else { false }
         }
         #expect(sink.bytes == pattern(10_000))
@@ -179,7 +181,9 @@ struct USBQueuedTransferTests {
         #expect {
             try transport.transact(PTPCommand(.getObject, transactionID: 1), dataOut: nil, dataIn: RecordingSink())
         } throws: { error in
-            if case PTPError.malformed(let why) = error { why.contains("LIBUSB_ERROR_OVERFLOW") } else { false }
+            if case PTPError.malformed(let malformation) = error {
+                malformation.defect == .transferOverflow(transfer: "GetObject", code: "LIBUSB_ERROR_OVERFLOW")
+            } else { false }
         }
         #expect(device.pipe.transfersOnTheBus == 0)
     }

@@ -196,7 +196,7 @@ struct USBVMTests {
     @Test func deleteOnTheWritableCardAndRefusalOnTheReadOnlyOne() throws {
         let readOnly = try Self.open(storageDescription: "RO-CARD")
         let some = try #require(try Self.walk(readOnly.session, storage: readOnly.storage).first { !$0.value.info.isFolder })
-        #expect(throws: PTPError.response(.storeReadOnly, operation: .deleteObject)) {
+        expectResponse(.storeReadOnly, to: .deleteObject) {
             try readOnly.session.deleteObject(some.value.handle)
         }
         readOnly.close()
@@ -233,9 +233,9 @@ struct USBVMTests {
             #expect {
                 try device.session.execute(.sendObject, dataOut: BufferSource(payload))
             } throws: { error in
-                guard case PTPError.protocolViolation(let why) = error else { return false }
-                print("usb-vm: upload of \(size) bytes: \(why)")
-                return why.contains("zero-length packet") && why.contains("LIBUSB_ERROR_PIPE")
+                guard case PTPError.protocolViolation(let violation) = error else { return false }
+                print("usb-vm: upload of \(size) bytes: \(violation)")
+                return violation.breach == .refusedZeroLengthPacket(containerBytes: UInt64(size + 12))
             }
             #expect(try device.session.getStorageIDs() == [device.storage], "the device is usable after the failed upload")
             return

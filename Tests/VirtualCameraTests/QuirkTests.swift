@@ -36,14 +36,14 @@ final class RawConnection: @unchecked Sendable {
 
     func handles(storage: UInt32 = 0x0001_0001, parent: UInt32) throws -> [UInt32] {
         let (code, bytes) = try run(.getObjectHandles, [storage, 0, parent])
-        guard code == .ok else { throw PTPError.response(code, operation: .getObjectHandles) }
+        guard code == .ok else { throw PTPError.response(code, operation: .getObjectHandles, transaction: nil) }
         var r = PTPReader(bytes)
         return try r.uint32Array()
     }
 
     func info(_ handle: UInt32) throws -> ObjectInfo {
         let (code, bytes) = try run(.getObjectInfo, [handle])
-        guard code == .ok else { throw PTPError.response(code, operation: .getObjectInfo) }
+        guard code == .ok else { throw PTPError.response(code, operation: .getObjectInfo, transaction: nil) }
         return try ObjectInfo(decoding: bytes)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PTP
+import TestSupport
 import Testing
 @testable import VirtualCamera
 
@@ -51,7 +52,7 @@ import Testing
         try h.session.deleteObject(made)
         #expect(!FileManager.default.fileExists(atPath: h.path("DCIM/200TRIP")))
         // The same name twice is refused, never replaced.
-        #expect(throws: PTPError.response(.accessDenied, operation: .sendObjectInfo)) {
+        expectResponse(.accessDenied, to: .sendObjectInfo) {
             try h.session.sendObjectInfo(Self.folderInfo("100MEDIA"), storage: 0x0001_0001, parent: dcim)
         }
     }
@@ -67,7 +68,7 @@ import Testing
         #expect(names == ["_._.._escape.JPG", "_etc_passwd", "_hidden", "a[31mb.JPG"])
         #expect(Card.sanitizedName("a\u{0}b\u{9B}c\\d") == "abc_d")
         for bad in ["", "..", "\u{1}\u{2}"] {
-            #expect(throws: PTPError.response(.invalidDataset, operation: .sendObjectInfo)) {
+            expectResponse(.invalidDataset, to: .sendObjectInfo) {
                 try h.session.sendObjectInfo(Self.fileInfo(bad, size: 1), storage: 0x0001_0001, parent: 0xFFFF_FFFF)
             }
         }
@@ -92,14 +93,14 @@ import Testing
     @Test func tooLargeOrUnannouncedOrNotWritableIsRefusedAndLeavesNothing() throws {
         let h = try Harness(uploads: UploadPolicy(maximumObjectSize: 1000))
         defer { #expect(h.finish()) }
-        #expect(throws: PTPError.response(.objectTooLarge, operation: .sendObjectInfo)) {
+        expectResponse(.objectTooLarge, to: .sendObjectInfo) {
             try h.session.sendObjectInfo(Self.fileInfo("BIG.JPG", size: 1001), storage: 0x0001_0001, parent: 0xFFFF_FFFF)
         }
         // Announced small, sent big: the send fails and the part file is gone.
         _ = try h.session.sendObjectInfo(Self.fileInfo("LIE.JPG", size: 10), storage: 0x0001_0001, parent: 0xFFFF_FFFF)
         #expect(throws: PTPError.self) { try h.session.sendObject(BufferSource(pattern(2000))) }
         // SendObject with no SendObjectInfo before it.
-        #expect(throws: PTPError.response(.noValidObjectInfo, operation: .sendObject)) {
+        expectResponse(.noValidObjectInfo, to: .sendObject) {
             try h.session.sendObject(BufferSource([1]))
         }
         // Announced 10, sent 5: not a whole file.
@@ -109,7 +110,7 @@ import Testing
         // More than the free space (reserved space larger than any disk).
         let full = try Harness(uploads: UploadPolicy(reservedSpace: .max))
         defer { #expect(full.finish()) }
-        #expect(throws: PTPError.response(.storeFull, operation: .sendObjectInfo)) {
+        expectResponse(.storeFull, to: .sendObjectInfo) {
             try full.session.sendObjectInfo(Self.fileInfo("A.JPG", size: 1), storage: 0x0001_0001, parent: 0xFFFF_FFFF)
         }
     }
@@ -119,14 +120,14 @@ import Testing
         defer { #expect(h.finish()) }
         #expect(!h.session.supports(.sendObjectInfo) && !h.session.supports(.sendObject))
         #expect(!h.session.supports(.initiateCapture), "a folder without a capture image cannot capture")
-        #expect(throws: PTPError.response(.operationNotSupported, operation: .sendObjectInfo)) {
+        expectResponse(.operationNotSupported, to: .sendObjectInfo) {
             try h.session.sendObjectInfo(Self.fileInfo("A2.JPG", size: 1), storage: 0x0001_0001, parent: 0xFFFF_FFFF)
         }
-        #expect(throws: PTPError.response(.operationNotSupported, operation: .sendObject)) {
+        expectResponse(.operationNotSupported, to: .sendObject) {
             try h.session.sendObject(BufferSource([1]))
         }
         let folder = try #require(try h.handle(of: "DCIM/100MEDIA"))
-        #expect(throws: PTPError.response(.objectWriteProtected, operation: .deleteObject)) { try h.session.deleteObject(folder) }
+        expectResponse(.objectWriteProtected, to: .deleteObject) { try h.session.deleteObject(folder) }
         #expect(FileManager.default.fileExists(atPath: h.path("DCIM/100MEDIA/A.JPG")))
     }
 }

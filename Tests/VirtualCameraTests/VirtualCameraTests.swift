@@ -1,5 +1,6 @@
 import Foundation
 import PTP
+import TestSupport
 import Testing
 @testable import VirtualCamera
 
@@ -50,7 +51,7 @@ import Testing
         #expect(sent == 1003)
         #expect(part.bytes == Array(bytes[999_000...]))
         // Past the end: a clear error, and the session goes on.
-        #expect(throws: PTPError.response(.invalidParameter, operation: .getPartialObject)) {
+        expectResponse(.invalidParameter, to: .getPartialObject) {
             try h.session.getPartialObject(handle, offset: 2_000_000, count: 10, into: Collector())
         }
         #expect(try h.session.getStorageIDs().count == 1)
@@ -84,7 +85,7 @@ import Testing
         #expect(objects.allSatisfy { $0.properties[.parentObject]?.unsignedValue == UInt64(folder) })
         let everything = try h.session.getObjectPropList(handle: 0xFFFF_FFFF, property: UInt32(ObjectPropertyCode.objectFileName.rawValue))
         #expect(everything.elements.count == 5)
-        #expect(throws: PTPError.response(.specificationByDepthUnsupported, operation: .getObjectPropList)) {
+        expectResponse(.specificationByDepthUnsupported, to: .getObjectPropList) {
             try h.session.getObjectPropList(handle: folder, depth: 2)
         }
     }
@@ -98,8 +99,8 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: h.path("DCIM/100MEDIA/B.JPG")))
         let events = h.events.wait { $0.contains { $0.code == .objectRemoved } }
         #expect(events.contains(PTPEvent(.objectRemoved, parameters: [a])))
-        #expect(throws: PTPError.response(.invalidObjectHandle, operation: .getObjectInfo)) { try h.session.getObjectInfo(a) }
-        #expect(throws: PTPError.response(.invalidObjectHandle, operation: .deleteObject)) { try h.session.deleteObject(a) }
+        expectResponse(.invalidObjectHandle, to: .getObjectInfo) { try h.session.getObjectInfo(a) }
+        expectResponse(.invalidObjectHandle, to: .deleteObject) { try h.session.deleteObject(a) }
     }
 
     @Test func readOnlyCardRefusesDeletesAndCaptures() throws {
@@ -107,9 +108,9 @@ import Testing
         defer { #expect(h.finish()) }
         // A read-only card cannot take a picture, so it does not offer capture at all.
         #expect(!h.session.supports(.initiateCapture))
-        #expect(throws: PTPError.response(.operationNotSupported, operation: .initiateCapture)) { try h.session.initiateCapture() }
+        expectResponse(.operationNotSupported, to: .initiateCapture) { try h.session.initiateCapture() }
         let a = try #require(try h.handle(of: "DCIM/100MEDIA/A.JPG"))
-        #expect(throws: PTPError.response(.objectWriteProtected, operation: .deleteObject)) { try h.session.deleteObject(a) }
+        expectResponse(.objectWriteProtected, to: .deleteObject) { try h.session.deleteObject(a) }
         #expect(FileManager.default.fileExists(atPath: h.path("DCIM/100MEDIA/A.JPG")))
     }
 

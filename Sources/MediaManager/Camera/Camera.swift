@@ -301,7 +301,7 @@ public final class Camera: Sendable {
         if file.hasNoDeviceThumbnail { throw CameraCapabilityError.noThumbnail }
         do {
             return try session.getThumb(file.id)
-        } catch PTPError.response(let code, _) where code == .noThumbnailPresent || code == .generalError && file.thumbnailListed != true {
+        } catch PTPError.response(let code, _, _) where code == .noThumbnailPresent || code == .generalError && file.thumbnailListed != true {
             throw CameraCapabilityError.noThumbnail
         }
     }

@@ -21,12 +21,17 @@ extension Camera {
         switch bytes.first {
         case 0: return .shoot
         case 1: return .download
-        default: throw PTPError.malformed("work mode value \(bytes)")
+        case let value?:
+            throw PTPError.malformed(
+                Malformation("DevicePropValue", .invalidValue(field: "work mode", value: UInt64(value)), operation: .getDevicePropValue))
+        case nil:
+            throw PTPError.malformed(
+                Malformation("DevicePropValue", .truncated(field: "u8", offset: 0, total: 0), operation: .getDevicePropValue))
         }
     }
 
     public func setWorkMode(_ mode: CameraMode) throws {
-        guard hasWorkMode else { throw PTPError.response(.devicePropNotSupported, operation: .setDevicePropValue) }
+        guard hasWorkMode else { throw PTPError.response(.devicePropNotSupported, operation: .setDevicePropValue, transaction: nil) }
         try session.execute(
             .setDevicePropValue, [UInt32(DevicePropertyCode.workMode.rawValue)], dataOut: BufferSource([mode.rawByte]))
     }

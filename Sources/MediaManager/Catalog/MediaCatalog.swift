@@ -320,7 +320,7 @@ public final class MediaCatalog: Sendable {
             let described: MediaFile
             do {
                 described = try camera.file(id, folderPath: "")
-            } catch PTPError.response(.invalidObjectHandle, _) {
+            } catch PTPError.response(.invalidObjectHandle, _, _) {
                 cache.withLock { cache in cache.remove(id) }  // added then removed before we asked
                 continue
             } catch let error as PTPError where error.responseCode != nil || error.isMalformed {

@@ -66,7 +66,7 @@ public final class NikonDialect: CameraDialect {
         if session.supports(.nikonChangeCameraMode) && !state.withLock({ $0.controlMode }) {
             do {
                 try session.execute(.nikonChangeCameraMode, [1])
-            } catch PTPError.response(.nikonChangeCameraModeFailed, _) {
+            } catch PTPError.response(.nikonChangeCameraModeFailed, _, _) {
                 // Seen on bodies already under control (libgphoto2 goes on too).
             }
             state.withLock { $0.controlMode = true }
@@ -91,9 +91,9 @@ public final class NikonDialect: CameraDialect {
         while true {
             do {
                 return try fire()
-            } catch PTPError.response(.deviceBusy, let operation) {
+            } catch let error as PTPError where error.responseCode == .deviceBusy {
                 tries += 1
-                guard tries < Self.busyRetries else { throw PTPError.response(.deviceBusy, operation: operation) }
+                guard tries < Self.busyRetries else { throw error }
                 clock.pause(Self.busyPause)
             }
         }
@@ -107,7 +107,7 @@ public final class NikonDialect: CameraDialect {
             do {
                 try session.execute(.nikonDeviceReady)
                 return
-            } catch PTPError.response(.deviceBusy, _) {
+            } catch PTPError.response(.deviceBusy, _, _) {
                 guard clock.now() - started < readyTimeout else { throw DialectError.stayedBusy(seconds: readyTimeout) }
                 clock.pause(Self.busyPause)
             }

@@ -41,7 +41,10 @@ public final class StandardDialect: CameraDialect {
         let bytes = try session.request(.getDevicePropDesc, [UInt32(code.rawValue)], limit: 1 << 20)
         let description = try DevicePropertyDescription(decoding: bytes)
         guard description.code == code else {
-            throw PTPError.malformed("DevicePropDesc for 0x\(String(code.rawValue, radix: 16)) describes 0x\(String(description.code.rawValue, radix: 16))")
+            throw PTPError.malformed(Malformation(
+                "DevicePropDesc",
+                .mismatch(field: "property code", expected: UInt64(code.rawValue), found: UInt64(description.code.rawValue)),
+                operation: .getDevicePropDesc))
         }
         return description
     }

@@ -1,5 +1,5 @@
 /// Reads PTP's little-endian encoding from a byte buffer. Every read is bounds-checked and throws
-/// `PTPError.malformed` instead of trapping; nothing is allocated from a count the buffer cannot hold.
+/// `PTPError.malformed` (where, what) instead of trapping; nothing is allocated from a count the buffer cannot hold.
 public struct PTPReader: Sendable {
     public let bytes: [UInt8]
     public private(set) var offset: Int
@@ -15,14 +15,15 @@ public struct PTPReader: Sendable {
     public var remaining: Int { bytes.count - offset }
     public var isAtEnd: Bool { offset >= bytes.count }
 
-    func fail(_ what: String) -> PTPError {
-        .malformed("\(context): \(what) at byte \(offset) of \(bytes.count)")
+    /// `defect` in the structure being read (`context`).
+    public func fail(_ defect: Malformation.Defect) -> PTPError {
+        .malformed(Malformation(context, defect))
     }
 
     /// `what` is built only on failure: a listing of 100,000 objects reads some 300,000 strings, and an
     /// eager "string of 16 characters" was an allocation each.
     mutating func need(_ count: Int, _ what: @autoclosure () -> String) throws {
-        if count < 0 || count > remaining { throw fail("truncated \(what())") }
+        if count < 0 || count > remaining { throw fail(.truncated(field: what(), offset: offset, total: bytes.count)) }
     }
 
     public mutating func skip(_ count: Int) throws {
@@ -81,7 +82,7 @@ public struct PTPReader: Sendable {
         return try bytes.withUnsafeBufferPointer { all -> String in
             let units = UnsafeBufferPointer(rebasing: all[start..<start + count * 2])
             func unit(_ i: Int) -> UInt16 { UInt16(units[2 * i]) | UInt16(units[2 * i + 1]) << 8 }
-            guard unit(count - 1) == 0 else { throw fail("string without terminating NUL") }
+            guard unit(count - 1) == 0 else { throw fail(.unterminatedText(field: "string")) }
             // Tolerate extra NULs before the terminator (some devices pad); cut at the first.
             var length = 0
             var ascii = true
@@ -113,7 +114,7 @@ public struct PTPReader: Sendable {
         let last = offset + 2 * (count - 1)
         guard bytes[last] == 0 && bytes[last + 1] == 0 else {
             offset += count * 2
-            throw fail("string without terminating NUL")
+            throw fail(.unterminatedText(field: "string"))
         }
         offset += count * 2
     }
@@ -123,7 +124,7 @@ public struct PTPReader: Sendable {
     public mutating func array<T>(elementSize: Int, _ element: (inout PTPReader) throws -> T) throws -> [T] {
         let count = Int(try uint32())
         guard elementSize > 0, count <= remaining / elementSize else {
-            throw fail("array of \(count) elements larger than its data")
+            throw fail(.countExceedsRoom(count: count, room: remaining))
         }
         var result = [T]()
         result.reserveCapacity(count)

@@ -33,7 +33,7 @@ public struct DevicePropertyDescription: Equatable, Sendable {
         code = DevicePropertyCode(try r.uint16())
         dataType = DataTypeCode(rawValue: try r.uint16())
         let getSet = try r.uint8()
-        guard getSet <= 1 else { throw PTPError.malformed("DevicePropDesc: get/set flag \(getSet)") }
+        guard getSet <= 1 else { throw r.fail(.invalidValue(field: "get/set flag", value: UInt64(getSet))) }
         writable = getSet == 1
         factoryDefault = try PTPValue.decode(dataType, from: &r)
         current = try PTPValue.decode(dataType, from: &r)
@@ -50,7 +50,7 @@ public struct DevicePropertyDescription: Equatable, Sendable {
             for _ in 0..<count { values.append(try PTPValue.decode(dataType, from: &r)) }
             form = .enumeration(values)
         case let other:
-            throw PTPError.malformed("DevicePropDesc: form flag \(other)")
+            throw r.fail(.invalidValue(field: "form flag", value: UInt64(other)))
         }
     }
 

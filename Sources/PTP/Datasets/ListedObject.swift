@@ -78,10 +78,10 @@ public struct ListedObject: Sendable, Equatable {
         }
         if type.isArray {
             guard let width = type.elementType.scalarWidth else {
-                throw PTPError.malformed("\(r.context): array of unsupported type 0x\(hex4(type.rawValue))")
+                throw r.fail(.unsupportedDataType(type.rawValue, array: true))
             }
             let count = Int(try r.uint32())
-            guard count <= r.remaining / width else { throw PTPError.malformed("\(r.context): array of \(count) elements larger than its data") }
+            guard count <= r.remaining / width else { throw r.fail(.countExceedsRoom(count: count, room: r.remaining)) }
             try r.skip(count * width)
             keep(property, nil)
             return
@@ -123,7 +123,7 @@ public struct ListedObject: Sendable, Equatable {
             let low = try r.uint64()
             return try r.uint64() == 0 ? low : nil
         default:
-            throw PTPError.malformed("\(r.context): unsupported data type 0x\(hex4(type.rawValue))")
+            throw r.fail(.unsupportedDataType(type.rawValue, array: false))
         }
     }
 }

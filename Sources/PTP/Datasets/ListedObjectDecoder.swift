@@ -39,7 +39,7 @@ public final class ListedObjectDecoder: DataSink {
         mutating func decode(from r: inout PTPReader, count: Int, capped: Bool, fits: (Int, Int) -> Bool) throws {
             while elementsRead < count, let length = try ListedObjectDecoder.elementLength(r) {
                 guard fits(length, r.offset) else {
-                    throw PTPError.malformed("ObjectPropList: an element of \(length) bytes runs past the answer")
+                    throw PTPError.malformed(Malformation("ObjectPropList", .elementPastEnd(length: length, offset: r.offset)))
                 }
                 guard length <= r.remaining else { break }
                 let handle = try r.uint32()
@@ -104,11 +104,11 @@ public final class ListedObjectDecoder: DataSink {
     public func finish() throws -> [ListedObject] {
         if let failure { throw failure }
         guard let count else {
-            throw PTPError.malformed("ObjectPropList: truncated u32 at byte 0 of \(pending.count)")
+            throw PTPError.malformed(Malformation("ObjectPropList", .truncated(field: "u32", offset: 0, total: pending.count)))
         }
         guard decoded.elementsRead == count else {
             throw PTPError.malformed(
-                "ObjectPropList: truncated after \(decoded.elementsRead) of \(count) elements (\(received) bytes)")
+                Malformation("ObjectPropList", .endedEarly(read: decoded.elementsRead, count: count, bytes: received)))
         }
         return decoded.objects
     }
@@ -124,7 +124,7 @@ public final class ListedObjectDecoder: DataSink {
             if let announced {
                 let room = Int(clamping: announced) - 4
                 guard declared <= max(0, room) / ObjectPropList.minimumElementSize else {
-                    throw PTPError.malformed("ObjectPropList: \(declared) elements cannot fit in \(max(0, room)) bytes")
+                    throw PTPError.malformed(Malformation("ObjectPropList", .countExceedsRoom(count: declared, room: max(0, room))))
                 }
             }
             count = declared
@@ -158,7 +158,7 @@ public final class ListedObjectDecoder: DataSink {
         }
         if type.isArray {
             guard let width = type.elementType.scalarWidth else {
-                throw PTPError.malformed("ObjectPropList: array of unsupported type 0x\(hex4(type.rawValue))")
+                throw PTPError.malformed(Malformation("ObjectPropList", .unsupportedDataType(type.rawValue, array: true)))
             }
             guard bytes.count - at >= 12 else { return nil }
             var elements = 0
@@ -166,7 +166,7 @@ public final class ListedObjectDecoder: DataSink {
             return 12 + elements * width
         }
         guard let width = type.scalarWidth else {
-            throw PTPError.malformed("ObjectPropList: unsupported data type 0x\(hex4(type.rawValue))")
+            throw PTPError.malformed(Malformation("ObjectPropList", .unsupportedDataType(type.rawValue, array: false)))
         }
         return 8 + width
     }

@@ -23,7 +23,7 @@ public struct ObjectPropList: Equatable, Sendable {
         var r = PTPReader(bytes, context: "ObjectPropList")
         let count = Int(try r.uint32())
         guard count <= r.remaining / Self.minimumElementSize else {
-            throw PTPError.malformed("ObjectPropList: \(count) elements cannot fit in \(r.remaining) bytes")
+            throw r.fail(.countExceedsRoom(count: count, room: r.remaining))
         }
         var elements = [Element]()
         elements.reserveCapacity(count)

@@ -51,7 +51,7 @@ public enum PTPValue: Equatable, Hashable, Sendable {
         if type.isArray {
             let element = type.elementType
             guard let width = element.scalarWidth else {
-                throw PTPError.malformed("\(r.context): array of unsupported type 0x\(hex4(type.rawValue))")
+                throw r.fail(.unsupportedDataType(type.rawValue, array: true))
             }
             let values = try r.array(elementSize: width) { try decodeScalar(element, from: &$0) }
             return .array(element: element, values)
@@ -72,7 +72,7 @@ public enum PTPValue: Equatable, Hashable, Sendable {
         case .int128: return .int128(low: try r.uint64(), high: try r.uint64())
         case .uint128: return .uint128(low: try r.uint64(), high: try r.uint64())
         default:
-            throw PTPError.malformed("\(r.context): unsupported data type 0x\(hex4(type.rawValue))")
+            throw r.fail(.unsupportedDataType(type.rawValue, array: false))
         }
     }
 

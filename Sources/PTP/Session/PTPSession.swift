@@ -54,7 +54,7 @@ public final class PTPSession: Sendable {
                 PTPCommand(.openSession, transactionID: 0, parameters: [id]), dataOut: nil, dataIn: nil)
         }
         guard response.code == .ok || response.code == .sessionAlreadyOpen else {
-            throw PTPError.response(response.code, operation: .openSession)
+            throw PTPError.response(response.code, operation: .openSession, transaction: response.transactionID)
         }
         turns.exclusively {
             numbering.withLock { $0 = Numbering(sessionOpen: true, nextTransactionID: 1) }
@@ -124,7 +124,7 @@ public final class PTPSession: Sendable {
             return try transport.transact(
                 PTPCommand(operation, transactionID: id, parameters: parameters), dataOut: dataOut, dataIn: dataIn)
         }
-        guard response.code == .ok else { throw PTPError.response(response.code, operation: operation) }
+        guard response.code == .ok else { throw PTPError.response(response.code, operation: operation, transaction: response.transactionID) }
         return response
     }
 
@@ -145,7 +145,7 @@ public final class PTPSession: Sendable {
             let id = numbering.withLock { $0.nextForDeviceInfo() }
             return try transport.transact(PTPCommand(.getDeviceInfo, transactionID: id), dataOut: nil, dataIn: sink)
         }
-        guard response.code == .ok else { throw PTPError.response(response.code, operation: .getDeviceInfo) }
+        guard response.code == .ok else { throw PTPError.response(response.code, operation: .getDeviceInfo, transaction: response.transactionID) }
         return try DeviceInfo(decoding: sink.bytes)
     }
 
@@ -209,7 +209,7 @@ public final class PTPSession: Sendable {
         let response: PTPResponse
         if offset > UInt64(UInt32.max) || (supports(.getPartialObject64) && !supports(.getPartialObject)) {
             guard supports(.getPartialObject64) else {
-                throw PTPError.response(.operationNotSupported, operation: .getPartialObject64)
+                throw PTPError.response(.operationNotSupported, operation: .getPartialObject64, transaction: nil)
             }
             response = try execute(
                 .getPartialObject64,

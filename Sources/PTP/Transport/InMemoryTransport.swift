@@ -123,13 +123,16 @@ public final class InMemoryInitiator: InitiatorTransport, Sendable {
                 break
             case .response(let response):
                 guard response.transactionID == command.transactionID else {
-                    throw PTPError.protocolViolation(
-                        "response for transaction \(response.transactionID), expected \(command.transactionID)")
+                    throw PTPError.protocolViolation(ProtocolViolation(
+                        .wrongTransaction(packet: "a response", found: response.transactionID, expected: command.transactionID),
+                        operation: command.code, peer: "in-memory responder"))
                 }
                 if let sinkError { throw sinkError }
                 return response
             case .command:
-                throw PTPError.protocolViolation("command received by the initiator")
+                throw PTPError.protocolViolation(ProtocolViolation(
+                    .unexpected(sent: "a command", expected: .transactionContinuation), operation: command.code,
+                    peer: "in-memory responder"))
             }
         }
     }
@@ -163,7 +166,8 @@ public final class InMemoryResponder: ResponderTransport, Sendable {
             do {
                 guard let message = try incoming.take() else { return nil }
                 if case .command(let command) = message { return command }
-                throw PTPError.protocolViolation("expected a command")
+                throw PTPError.protocolViolation(
+                    ProtocolViolation(.unexpected(sent: "a data or response message", expected: .command), peer: "in-memory initiator"))
             } catch PTPError.timeout {
                 continue
             }
@@ -184,7 +188,7 @@ public final class InMemoryResponder: ResponderTransport, Sendable {
             guard let message = try incoming.take() else { throw PTPError.connectionClosed(.hungUp(peer: "in-memory initiator", moment: nil)) }
             switch message {
             case .dataStart(_, let length):
-                guard !started else { throw PTPError.protocolViolation("a second data start") }
+                guard !started else { throw PTPError.protocolViolation(ProtocolViolation(.repeated(packet: "data start"), peer: "in-memory initiator")) }
                 started = true
                 if length > limit {
                     failure = PTPError.dataTooLarge(limit: limit, announced: length)
@@ -192,7 +196,7 @@ public final class InMemoryResponder: ResponderTransport, Sendable {
                     do { try sink.begin(expectedLength: length) } catch { failure = error }
                 }
             case .data(let chunk):
-                guard started else { throw PTPError.protocolViolation("data before its start") }
+                guard started else { throw PTPError.protocolViolation(ProtocolViolation(.dataBeforeItsStart, peer: "in-memory initiator")) }
                 received += UInt64(chunk.count)
                 guard failure == nil else { continue }
                 if received > limit {
@@ -205,7 +209,8 @@ public final class InMemoryResponder: ResponderTransport, Sendable {
                 if let failure { throw failure }
                 return
             default:
-                throw PTPError.protocolViolation("expected a data phase")
+                throw PTPError.protocolViolation(
+                    ProtocolViolation(.unexpected(sent: "a command or response", expected: .dataPhase), peer: "in-memory initiator"))
             }
         }
     }

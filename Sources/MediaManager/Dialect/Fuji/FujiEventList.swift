@@ -20,7 +20,7 @@ public enum FujiEventList {
         var r = PTPReader(bytes, context: "Fuji event list (0xD212)")
         let count = Int(try r.uint16())
         guard count * 6 <= r.remaining else {
-            throw PTPError.malformed("Fuji event list of \(count) entries in \(bytes.count) bytes")
+            throw r.fail(.countExceedsRoom(count: count, room: r.remaining))
         }
         return try (0..<count).map { _ in Entry(code: try r.uint16(), value: try r.uint32()) }
     }
