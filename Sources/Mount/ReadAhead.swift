@@ -8,25 +8,36 @@ struct ReadAhead: Sendable, Equatable {
     /// The largest window (one GetPartialObject): also the kernel's read-ahead for the mount.
     static let maximum = 8 << 20
 
-    /// Where the next read of a sequential reader starts (the end of the last read), nil before any.
-    private(set) var nextOffset: UInt64?
+    /// How far from the end of the reads so far a read still counts as sequential: the kernel sends a
+    /// sequential reader's reads several at once (256 KiB each), and they arrive in any order.
+    static let slack: UInt64 = 2 << 20
+
+    /// The furthest end of the reads that went on from each other (the next sequential read starts about
+    /// there); nil before any read.
+    private(set) var frontier: UInt64?
     /// The window ahead of the bytes asked; 0 while access is random.
     private(set) var window = 0
 
-    /// A read of `count` bytes at `offset` was served (from the cache or the camera): remembers where the
-    /// next sequential one would start.
+    private func continues(_ offset: UInt64) -> Bool {
+        guard let frontier else { return false }
+        return offset + Self.slack >= frontier && offset <= frontier + Self.slack
+    }
+
+    /// A read of `count` bytes at `offset` was served (from the cache or the camera): one that went on from
+    /// the reads before moves their end on; one elsewhere starts a new run there.
     mutating func served(offset: UInt64, count: Int) {
-        nextOffset = offset + UInt64(count)
+        let end = offset + UInt64(count)
+        frontier = continues(offset) ? max(frontier ?? 0, end) : end
     }
 
     /// The span to ask the camera for, for a read of `count` bytes at `offset` that the cache could not
     /// serve, in a file of `size` bytes: the read itself, grown by the window when the read continues the
-    /// last one.
+    /// reads before it.
     mutating func span(offset: UInt64, count: Int, size: UInt64) -> (offset: UInt64, count: Int) {
         guard offset < size else { return (offset, 0) }
-        if let nextOffset, offset == nextOffset, offset > 0 {
+        if continues(offset) && !(offset == 0 && frontier == 0) {
             window = window == 0 ? Self.initial : min(window * 2, Self.maximum)
-        } else if offset == 0 && nextOffset == nil {
+        } else if offset == 0 && frontier == nil {
             // A file read from its start (cp, rsync, a player) is taken as sequential from the first read.
             window = Self.initial
         } else {

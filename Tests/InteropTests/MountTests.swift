@@ -276,6 +276,36 @@ struct MountTests {
         #expect(eventually(timeout: 15) { !fm.fileExists(atPath: fixture.point + "/DCIM/100TEST/LATER.JPG") }, "a removed file goes")
     }
 
+    /// A card folder (`dir:`): a file copied into it appears in the mount, one removed goes.
+    @Test func aCardFoldersChangesShowInTheMount() throws {
+        let fixture = try Fixture(bigSize: 1 << 10)
+        let mount = try MountProcess(camera: "dir:" + fixture.card, point: fixture.point)
+        defer { mount.unmount() }
+        let fm = FileManager.default
+        try fm.copyItem(atPath: fixture.card + "/DCIM/100TEST/IMG_0001.JPG", toPath: fixture.card + "/DCIM/100TEST/LATER.JPG")
+        #expect(eventually(timeout: 15) { fm.fileExists(atPath: fixture.point + "/DCIM/100TEST/LATER.JPG") }, "an added file appears")
+        #expect(fm.contentsEqual(atPath: fixture.point + "/DCIM/100TEST/LATER.JPG", andPath: fixture.card + "/DCIM/100TEST/LATER.JPG"))
+        try fm.removeItem(atPath: fixture.card + "/DCIM/100TEST/LATER.JPG")
+        #expect(eventually(timeout: 15) { !fm.fileExists(atPath: fixture.point + "/DCIM/100TEST/LATER.JPG") }, "a removed file goes")
+    }
+
+    /// A camera without partial reads: each file is read whole into the cache (the log says so at the
+    /// start), and copies arrive byte-identical.
+    @Test func aCameraWithoutPartialReadsReadsWholeFiles() throws {
+        let fixture = try Fixture(bigSize: 3 << 20)
+        let server = try ServeProcess(arguments: ["--quirks", "no-partial", fixture.card])
+        defer { _ = server.stop() }
+        let mount = try MountProcess(camera: "ptpip:127.0.0.1:\(server.port)", point: fixture.point)
+        defer { mount.unmount() }
+        #expect(mount.log.contains("cannot read part of a file"), "\(mount.log)")
+        let copy = fixture.base.path + "/copy"
+        let cp = try run("cp", ["-r", fixture.point, copy])
+        #expect(cp.status == 0, "\(cp.stderr)")
+        for file in fixture.files {
+            #expect(FileManager.default.contentsEqual(atPath: copy + "/" + file, andPath: fixture.card + "/" + file), "\(file) byte-identical")
+        }
+    }
+
     /// A camera killed while a file is read: the reader gets EIO within the timeout, never a hang, and
     /// the mount says the camera is gone.
     @Test func aCameraKilledMidReadIsAnIOError() throws {
@@ -285,21 +315,22 @@ struct MountTests {
         defer { _ = server.stop() }
         let mount = try MountProcess(camera: "ptpip:127.0.0.1:\(server.port)", point: fixture.point)
         defer { mount.unmount() }
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: fixture.point + "/DCIM/101TEST/BIG.BIN"))
-        defer { try? handle.close() }
-        let first = try handle.read(upToCount: 128 << 10) ?? Data()
-        #expect(first.count == 128 << 10)
+        let descriptor = open(fixture.point + "/DCIM/101TEST/BIG.BIN", O_RDONLY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let first = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 128 << 10) }
+        #expect(first == 128 << 10)
         kill(server.pid, SIGKILL)
         let started = monotonicSeconds()
-        var failure: Error?
-        do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {}
-        } catch {
-            failure = error
+        var failure: Int32 = 0
+        while true {
+            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 { failure = errno }
+            if got <= 0 { break }
         }
         let waited = monotonicSeconds() - started
-        #expect(failure != nil, "the read fails once the camera is gone")
-        #expect((failure as? CocoaError)?.underlying.map { ($0 as NSError).code == Int(EIO) } ?? true, "\(String(describing: failure))")
+        #expect(failure == EIO, "the read fails with EIO once the camera is gone (errno \(failure))")
         #expect(waited < 15, "within the transport's timeout (10 s), not a hang: \(waited) s")
         #expect(mount.log.contains("the camera is gone"), "\(mount.log)")
         let listing = try run("ls", [fixture.point + "/DCIM"], timeout: 20)

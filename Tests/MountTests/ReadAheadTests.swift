@@ -28,6 +28,19 @@ import Testing
         #expect(policy.span(offset: (100 << 20) + 1024, count: 4096, size: size).count == ReadAhead.initial)
     }
 
+    /// The kernel sends a sequential reader's reads several at once; they finish in any order, and the
+    /// reader is still sequential.
+    @Test func readsArrivingOutOfOrderStillCountAsSequential() {
+        var policy = ReadAhead()
+        let size: UInt64 = 1 << 30
+        let chunk = 256 << 10
+        _ = policy.span(offset: 0, count: chunk, size: size)
+        policy.served(offset: UInt64(chunk), count: chunk)
+        policy.served(offset: 0, count: chunk)
+        let next = policy.span(offset: UInt64(3 * chunk), count: chunk, size: size)
+        #expect(next.count > chunk, "the window grows: \(next.count)")
+    }
+
     @Test func spansStopAtTheFileEnd() {
         var policy = ReadAhead()
         #expect(policy.span(offset: 0, count: 4096, size: 10_000).count == 10_000)
