@@ -9,8 +9,8 @@ import Transfers
 /// What a command's `run` may use, in place of the whole interpreter: the session state, the output, Ctrl-C,
 /// one way to report, and the open camera (with what words name on it, `CommandSupport.swift`). A command
 /// whose work needs more names a wider context as the type of `run`'s context: `JobContext` (the jobs),
-/// `PlaybackContext` (the video being played). The interpreter is each of them; the session's own commands
-/// (`open`, `quit`, `source`, `alias`, `help`, ...) work on the interpreter itself.
+/// `PlaybackContext` (the video being played), `HelpContext`, `ConfigContext` and `SessionContext` (below).
+/// The interpreter is each of them.
 protocol CommandContext: AnyObject {
     var state: SessionState { get set }
     var output: ShellOutput { get }
@@ -63,4 +63,34 @@ protocol PlaybackContext: CommandContext {
     var playbackEnvironment: PlaybackEnvironment { get }
 }
 
-extension Interpreter: JobContext, PlaybackContext {}
+/// `help`: the table of commands it describes.
+protocol HelpContext: CommandContext {
+    var table: CommandTable { get }
+}
+
+/// A command that changes the shell's own configuration: aliases, and settings saved to the config file.
+protocol ConfigContext: CommandContext {
+    /// The config file `--save` writes to, nil when there is none.
+    var configPath: String? { get }
+    var aliases: [String: String] { get set }
+    func defineAlias(_ name: String, _ body: String) throws
+}
+
+/// A command that opens, closes, replays or leaves the session itself (`open`, `close`, `quit`, `source`,
+/// `watch --reconnect`), or reads what the session kept (`history`, `lcd -`).
+protocol SessionContext: JobContext {
+    var openNote: String? { get }
+    var quitRequested: Bool { get set }
+    /// The scripts being run, outermost first.
+    var locations: [ScriptLocation] { get }
+    var historyProvider: (() -> [String])? { get }
+    /// The local folder before the last `lcd`.
+    var previousLocalFolder: String? { get set }
+    func open(_ url: CameraURL) throws
+    func closeCamera()
+    func stopPlayback()
+    func refuseWhileJobsRun(_ command: String) throws
+    func runScript(_ source: LineSource, name: String) -> ScriptResult
+}
+
+extension Interpreter: JobContext, PlaybackContext, HelpContext, ConfigContext, SessionContext {}

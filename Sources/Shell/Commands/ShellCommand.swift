@@ -28,13 +28,14 @@ import TerminalKit
 /// `.failed`; one that Ctrl-C stopped, after saying where, returns `.interrupted`. `run` gets the narrowest
 /// context its work needs (`CommandContext`: the open camera with `requireCamera()` and `loadedCatalog()`, the
 /// session state, `output`, `report(_:severity:)` and the lookups shared by commands, `files(for:catalog:)`,
-/// `oneFile(for:in:command:)`; `JobContext` adds the jobs, `PlaybackContext` the video being played). The
-/// session's own commands (`open`, `quit`, `source`, ...) get the interpreter itself.
+/// `oneFile(for:in:command:)`; `JobContext` adds the jobs, `PlaybackContext` the video being played,
+/// `HelpContext` the command table, `ConfigContext` aliases and the config file, `SessionContext` opening,
+/// closing, scripts and quitting). No command gets the interpreter itself.
 /// A helper used by one command stays in that command's file; one used by several goes in its area's folder.
 /// Each file imports the modules whose members it uses (`MemberImportVisibility`), and a module new to the
 /// shell goes in Package.swift and in the table of `scripts/check-layers`.
 public protocol ShellCommand: CommandDeclaration {
-    /// What `run` may use: `any CommandContext`, a wider context protocol, or the `Interpreter`.
+    /// What `run` may use: `any CommandContext` or a wider context protocol.
     associatedtype Context
     /// Runs one checked invocation of the command.
     func run(_ invocation: Invocation, in shell: Context) throws -> CommandOutcome

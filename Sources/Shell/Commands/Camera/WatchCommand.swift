@@ -38,7 +38,7 @@ struct WatchCommand: ShellCommand {
             meanwhile is found, a download cut off is finished. --json prints one object a line.
             """)
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any SessionContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         let hook = invocation.value(of: .exec).map { WatchHook(template: $0.text) }
         let fetching = invocation.has(.fetch) || invocation.value(of: .to) != nil || hook != nil
@@ -115,7 +115,7 @@ struct WatchCommand: ShellCommand {
 
     /// Opens `url` again, trying after 1, 2, 4 ... seconds (at most 30 between tries) for up to 5 minutes;
     /// nil when Ctrl-C stopped the wait. Throws when the camera did not come back.
-    static func reopen(_ url: CameraURL, shell: Interpreter) throws -> MediaSession? {
+    static func reopen(_ url: CameraURL, shell: any SessionContext) throws -> MediaSession? {
         shell.closeCamera()
         let started = monotonicSeconds()
         var pause = 1.0

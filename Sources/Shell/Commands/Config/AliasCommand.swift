@@ -15,7 +15,7 @@ struct AliasCommand: ShellCommand {
         examples: ["alias", "alias today 'cd DCIM/100MEDIA; ls -lt'", "alias --save grab 'fetch -o ~/Pictures $@'",
             "alias peek 'select $1; info'"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any ConfigContext) throws -> CommandOutcome {
         let arguments = invocation.arguments
         guard let name = arguments.first?.text else {
             for name in shell.aliases.keys.sorted() {
@@ -45,7 +45,7 @@ struct UnaliasCommand: ShellCommand {
         "unalias", area: .config, arguments: [ArgumentSpec("NAME", .text)],
         summary: "forget an alias", examples: ["unalias today"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any ConfigContext) throws -> CommandOutcome {
         let name = invocation.arguments[0].text
         guard shell.aliases.removeValue(forKey: name) != nil else {
             throw CommandError("no alias \(SafeText.display(name))")

@@ -13,14 +13,14 @@ struct BangCommand: ShellCommand {
             + "back here. A status other than 0 is a failure, which stops a script.",
         examples: ["!df -h .", "!ls ~/Pictures | wc -l", "!"], passesOptions: true)
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let words = invocation.arguments.map(\.text)
         try shell.runLocal(words.isEmpty ? nil : words.joined(separator: " "))
         return .success
     }
 }
 
-extension Interpreter {
+extension CommandContext {
     /// Runs a local shell command (nil: `$SHELL`); a status other than 0 is thrown as a failure.
     func runLocal(_ command: String?) throws {
         let status = try LocalShell.run(command, output: output)

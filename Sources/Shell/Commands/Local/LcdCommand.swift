@@ -14,7 +14,7 @@ struct LcdCommand: ShellCommand {
             + "'lcd -' goes back to the folder before, and prints it.",
         examples: ["lcd ~/Pictures", "lcd", "lcd -"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any SessionContext) throws -> CommandOutcome {
         let typed = invocation.arguments.first?.text ?? "~"
         let here = LocalDisk.currentFolder
         var target = LocalDisk.expandingTilde(typed)

@@ -9,7 +9,7 @@ struct LlsCommand: ShellCommand {
             + "wildcards are expanded by the local shell.",
         examples: ["lls", "lls -l *.MP4", "lls ~/Pictures"], passesOptions: true)
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         try shell.runLocal("exec ls " + LocalShell.shellWords(invocation.arguments))
         return .success
     }

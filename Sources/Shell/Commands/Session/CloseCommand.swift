@@ -8,7 +8,7 @@ struct CloseCommand: ShellCommand {
         "close", area: .session, summary: "close the camera",
         details: "Ends the session with the camera; `open` starts another.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any SessionContext) throws -> CommandOutcome {
         guard let media = shell.media else { throw CommandError("no camera is open") }
         try shell.refuseWhileJobsRun("close")
         let url = media.url

@@ -13,7 +13,7 @@ struct HelpCommand: ShellCommand {
             + "'man mediashell' has it all on one page once scripts/install has installed it.",
         examples: ["help", "help fetch", "help set"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any HelpContext) throws -> CommandOutcome {
         let width = shell.textWidth
         if let name = invocation.arguments.first {
             shell.page(try shell.table.help(forName: name.text, width: width))
@@ -24,7 +24,7 @@ struct HelpCommand: ShellCommand {
     }
 }
 
-extension Interpreter {
+extension CommandContext {
     /// Writes `text` (and a newline); at an interactive prompt, text taller than the terminal goes through
     /// the pager (`$PAGER`, else `less -FRX`; see `Pager`). Never in a script or into a pipe.
     func page(_ text: String) {

@@ -7,7 +7,7 @@ struct HistoryCommand: ShellCommand {
         "history", area: .session, summary: "show the command history",
         details: "Lists the lines entered at the prompt, oldest first; they are kept across runs.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any SessionContext) throws -> CommandOutcome {
         let entries = shell.historyProvider?() ?? []
         let width = String(entries.count).count
         for (index, entry) in entries.enumerated() {

@@ -23,7 +23,7 @@ struct OpenCommand: ShellCommand {
             """,
         examples: ["open usb:", "open --release usb:", "open ptpip:192.168.1.1", "open dir:/media/$USER/CARD", "open sim:"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any SessionContext) throws -> CommandOutcome {
         guard let text = invocation.arguments.first?.text else { return .success }
         let url = try CameraURL(parsing: text)
         try shell.refuseWhileJobsRun("open")

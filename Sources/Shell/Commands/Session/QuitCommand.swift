@@ -6,7 +6,7 @@ struct QuitCommand: ShellCommand {
         "quit", aliases: ["exit"], area: .session, summary: "leave the shell",
         details: "Closes the camera and leaves. Ctrl-D on an empty line does the same.")
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any SessionContext) throws -> CommandOutcome {
         shell.stopPlayback()
         shell.quitRequested = true
         return .success

@@ -22,7 +22,7 @@ struct SetCommand: ShellCommand {
             HelpSection("prompt tokens", PromptFormat.tokens),
         ])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any ConfigContext) throws -> CommandOutcome {
         let arguments = invocation.arguments
         guard let name = arguments.first?.text else {
             let rows = Settings.names.map { [$0, (try? shell.state.settings.value(of: $0)) ?? ""] }
@@ -55,7 +55,7 @@ struct SetCommand: ShellCommand {
 
     /// `set time-shift [DURATION]`: the open camera's own setting, kept in its import ledger, that
     /// `import` adds to every capture time when no `--shift` is given (0 clears it).
-    static func timeShift(_ value: String?, _ shell: Interpreter) throws -> CommandOutcome {
+    static func timeShift(_ value: String?, _ shell: any ConfigContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         let ledgers = try Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: shell.environment))
         guard let value else {

@@ -11,7 +11,7 @@ struct SourceCommand: ShellCommand {
         details: "Runs FILE line by line as a script: it stops at the first failure unless the line starts with -.",
         examples: ["source ~/import.msh"])
 
-    func run(_ invocation: Invocation, in shell: Interpreter) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any SessionContext) throws -> CommandOutcome {
         guard let path = invocation.arguments.first?.text else { return .success }
         guard shell.locations.count < Interpreter.maximumScriptDepth else {
             throw CommandError(
