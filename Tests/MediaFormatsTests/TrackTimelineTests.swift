@@ -61,7 +61,7 @@ struct TrackTimelineTests {
                 Issue.record("rate \(rate) was accepted")
                 continue
             }
-            #expect(error.kind == .unsupported && error.message.contains("only rate 1"))
+            #expect(error.problem == .editRate(track: "track 1", rate: Int32(bitPattern: rate)), "\(error.problem)")
         }
     }
 

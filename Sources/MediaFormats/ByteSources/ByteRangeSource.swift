@@ -11,7 +11,7 @@ public protocol ByteRangeSource {
 extension ByteRangeSource {
     /// Reads exactly `count` bytes at `offset`, or throws a `.truncated` error naming `what` was being read.
     public func readFully(offset: UInt64, count: Int, what: String = "the data") throws -> [UInt8] {
-        guard count >= 0 else { throw MediaFormatError.malformed("negative read of \(what)", offset: offset) }
+        guard count >= 0 else { throw MediaFormatError(.negativeRead(structure: what), offset: offset) }
         guard count > 0 else { return [] }
         let (end, overflow) = offset.addingReportingOverflow(UInt64(count))
         guard !overflow, end <= length else { throw MediaFormatError.truncated(what, offset: offset) }
@@ -26,7 +26,7 @@ extension ByteRangeSource {
 /// How many bytes a read of `count` at `offset` can really return from a source of `length` bytes.
 /// Sources use it to size buffers by the data that exists, never by the caller's request alone.
 func clampedReadCount(offset: UInt64, count: Int, length: UInt64) throws -> Int {
-    guard count >= 0 else { throw MediaFormatError.malformed("a read of a negative byte count", offset: offset) }
+    guard count >= 0 else { throw MediaFormatError(.negativeRead(structure: nil), offset: offset) }
     guard offset < length else { return 0 }
     return Int(min(UInt64(count), length - offset))
 }

@@ -22,17 +22,17 @@ public final class FileByteSource: ByteRangeSource, Sendable {
         do throws(SystemError) {
             fd = try systemCall(.open, path: path) { open(path, O_RDONLY | O_CLOEXEC) }
         } catch {
-            throw Self.ioError("cannot open", path, error.errno)
+            throw MediaFormatError(.system(error))
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            let error = Self.ioError("cannot inspect", path, errno)
+            let error = MediaFormatError(.system(SystemError("fstat", path: path, errno: errno)))
             close(fd)
             throw error
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
-            throw MediaFormatError(.io, "\(path) is not a regular file")
+            throw MediaFormatError(.notRegularFile(path: path))
         }
         descriptor = fd
         length = UInt64(info.st_size)
@@ -56,7 +56,7 @@ public final class FileByteSource: ByteRangeSource, Sendable {
                         pread(descriptor, raw.baseAddress! + filled, wanted - filled, off_t(offset) + off_t(filled))
                     }
                 } catch {
-                    throw Self.ioError("cannot read", path, error.errno)
+                    throw MediaFormatError(.system(error))
                 }
                 if result == 0 { break }  // The file shrank since it was opened.
                 filled += result
@@ -66,9 +66,4 @@ public final class FileByteSource: ByteRangeSource, Sendable {
         return buffer
     }
 
-    /// An error naming the operation, the path and what errno `code` says.
-    private static func ioError(_ action: String, _ path: String, _ code: Int32) -> MediaFormatError {
-        let reason = String(cString: strerror(code))
-        return MediaFormatError(.io, "\(action) \(path): \(reason)")
-    }
 }

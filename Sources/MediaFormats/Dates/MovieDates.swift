@@ -33,16 +33,16 @@ public struct MovieDates: Sendable, Equatable {
         while length - offset >= 8 {
             boxes += 1
             guard boxes <= maxTopLevelBoxes else {
-                throw MediaFormatError.limit("more than \(maxTopLevelBoxes) top-level boxes and no movie box (moov)", offset: offset)
+                throw MediaFormatError(.noMovieBoxWithin(boxes: maxTopLevelBoxes), offset: offset)
             }
             let box = try TopLevelBox.read(at: offset, from: &window)
             guard box.fits(in: length) else {
-                throw MediaFormatError.truncated("the '\(box.type)' box before a movie box (moov) was found", offset: offset)
+                throw MediaFormatError(.boxPastEndBeforeMovie(box: "\(box.type)", size: nil, fileLength: nil), offset: offset)
             }
             if box.type == "moov" { return try readMovieBox(box, window: &window) }
             offset = box.end
         }
-        throw MediaFormatError(.unsupported, "no movie box (moov): not an MP4/MOV file")
+        throw MediaFormatError(.noMovieBox(fileLength: nil))
     }
 
     private static func readMovieBox<S>(_ moov: TopLevelBox, window: inout ReadAheadWindow<S>) throws -> MovieDates {
@@ -59,7 +59,7 @@ public struct MovieDates: Sendable, Equatable {
                 guard count <= 4096 else { break }
                 let child = try TopLevelBox.read(at: offset, from: &window)
                 guard child.end <= moov.end else {
-                    throw MediaFormatError.malformed("box '\(child.type)' runs past the end of the movie box", offset: offset)
+                    throw MediaFormatError(.boxPastParent(box: "\(child.type)", parent: "moov"), offset: offset)
                 }
                 if ["mvhd", "meta", "udta"].contains(child.type), child.size <= maxMetadataBox {
                     children.append(try child.load(from: &window))
@@ -101,7 +101,7 @@ public struct MovieDates: Sendable, Equatable {
             timescale = try cursor.readUInt32()
             duration = try cursor.readUInt64()
         default:
-            throw MediaFormatError.malformed("the movie header (mvhd) has unknown version \(version)", offset: box.fileOffset)
+            throw MediaFormatError(.unknownVersion(box: "mvhd", version: version), offset: box.fileOffset)
         }
         let date: Date? = creation > 0 && creation < 35_000_000_000 ? Date(timeIntervalSince1970: Double(creation) - 2_082_844_800) : nil
         let seconds = timescale > 0 && duration != UInt64(UInt32.max) && duration != UInt64.max ? Double(duration) / Double(timescale) : nil

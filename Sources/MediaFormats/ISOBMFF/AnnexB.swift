@@ -50,10 +50,10 @@ public enum AnnexB {
                 }
             }
             guard lengthSize != 3 else {
-                throw MediaFormatError.malformed("a NAL unit length size of 3 bytes, which no codec uses")
+                throw MediaFormatError(.nalLengthSize(3))
             }
             guard !sets.isEmpty else {
-                throw MediaFormatError.malformed("a decoder configuration without parameter sets")
+                throw MediaFormatError(.noParameterSets)
             }
             parameterSets = sets
         }
@@ -78,14 +78,13 @@ public enum AnnexB {
             var length = 0
             for _ in 0..<configuration.lengthSize { length = length << 8 | Int(try cursor.readUInt8()) }
             guard length <= cursor.remaining else {
-                throw MediaFormatError.malformed(
-                    "a NAL unit of \(length) bytes in a sample with \(cursor.remaining) bytes left")
+                throw MediaFormatError(.nalUnitPastSample(length: Int(length), remaining: cursor.remaining))
             }
             out += startCode
             out += try cursor.readBytes(length)
             units += 1
         }
-        guard units > 0 else { throw MediaFormatError.malformed("an empty keyframe sample") }
+        guard units > 0 else { throw MediaFormatError(.emptyKeyframe) }
         return out
     }
 }

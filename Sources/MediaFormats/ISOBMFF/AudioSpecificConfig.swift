@@ -37,7 +37,7 @@ enum AudioSpecificConfig {
             if byte & 0x80 == 0 { break }
         }
         guard size <= cursor.remaining else {
-            throw MediaFormatError.malformed("an audio descriptor in 'esds' claims \(size) bytes", offset: cursor.currentFileOffset)
+            throw MediaFormatError(.invalidField(box: "esds", field: "descriptor size", value: Int64(size)), offset: cursor.currentFileOffset)
         }
         return try cursor.subCursor(size)
     }

@@ -31,7 +31,7 @@ struct BoxBudget {
     mutating func countBox(at offset: UInt64) throws {
         boxesSeen += 1
         guard boxesSeen <= maxBoxes else {
-            throw MediaFormatError.limit("the movie box holds more than \(maxBoxes) boxes", offset: offset)
+            throw MediaFormatError(.tooMany(.boxesInMovie, count: nil, limit: maxBoxes), offset: offset)
         }
     }
 }
@@ -41,8 +41,7 @@ extension Box {
     /// ("to the end of the file") is allowed only at the top level, so it is an error here.
     func children(depth: Int, budget: inout BoxBudget) throws -> [Box] {
         guard depth <= budget.maxDepth else {
-            throw MediaFormatError.limit(
-                "boxes nest more than \(budget.maxDepth) levels deep in '\(type)'", offset: fileOffset)
+            throw MediaFormatError(.nestedTooDeep(box: "\(type)", limit: budget.maxDepth), offset: fileOffset)
         }
         var cursor = payload
         var result: [Box] = []
@@ -52,7 +51,7 @@ extension Box {
                 // QuickTime ends some lists with a 32-bit zero; anything else is a stray fragment.
                 let rest = try cursor.readBytes(cursor.remaining)
                 guard rest.allSatisfy({ $0 == 0 }) else {
-                    throw MediaFormatError.malformed("'\(type)' ends with \(rest.count) stray bytes", offset: start)
+                    throw MediaFormatError(.strayBytes(box: "\(type)", count: rest.count), offset: start)
                 }
                 break
             }
@@ -63,8 +62,8 @@ extension Box {
             let size: UInt64
             switch size32 {
             case 0:
-                throw MediaFormatError.malformed(
-                    "box '\(childType)' inside '\(type)' has size 0, which only a top-level box may have",
+                throw MediaFormatError(
+                    .zeroSizeInside(box: "\(childType)", parent: "\(type)"),
                     offset: start)
             case 1:
                 size = try cursor.readUInt64()
@@ -73,14 +72,14 @@ extension Box {
                 size = UInt64(size32)
             }
             guard size >= headerSize else {
-                throw MediaFormatError.malformed(
-                    "box '\(childType)' has size \(size), smaller than its own header", offset: start)
+                throw MediaFormatError(.smallerThanHeader(box: "\(childType)", size: size), offset: start)
             }
             let payloadSize = size - headerSize
             guard payloadSize <= UInt64(cursor.remaining) else {
-                throw MediaFormatError.malformed(
-                    "box '\(childType)' claims \(size) bytes but '\(type)' has only "
-                        + "\(UInt64(cursor.remaining) + headerSize) left", offset: start)
+                throw MediaFormatError(
+                    .childTooLarge(
+                        box: "\(childType)", size: size, parent: "\(type)", room: UInt64(cursor.remaining) + headerSize),
+                    offset: start)
             }
             let childPayload = try cursor.subCursor(Int(payloadSize), what: "the '\(childType)' box")
             result.append(Box(type: childType, payload: childPayload, fileOffset: start))
@@ -98,7 +97,7 @@ extension [Box] {
     /// The first box of `type`, or a `.malformed` error saying which container lacks it.
     func require(_ type: FourCC, in container: String) throws -> Box {
         guard let box = first(type) else {
-            throw MediaFormatError.malformed("\(container) has no '\(type)' box")
+            throw MediaFormatError(.missingBox(types: ["\(type)"], in: container))
         }
         return box
     }

@@ -20,8 +20,8 @@ struct MovieBoxParser {
         let header = try parseMovieHeader(children.require("mvhd", in: "the movie box"))
         let trackBoxes = children.filter { $0.type == "trak" }
         guard trackBoxes.count <= limits.maxTracks else {
-            throw MediaFormatError.limit(
-                "the movie has \(trackBoxes.count) tracks, more than \(limits.maxTracks)", offset: moov.fileOffset)
+            throw MediaFormatError(
+                .tooMany(.tracks, count: UInt64(trackBoxes.count), limit: limits.maxTracks), offset: moov.fileOffset)
         }
         var tracks: [TrackInfo] = []
         for box in trackBoxes {
@@ -69,10 +69,10 @@ struct MovieBoxParser {
             timescale = try cursor.readUInt32()
             duration = try cursor.readUInt64()
         default:
-            throw MediaFormatError.malformed("the movie header (mvhd) has unknown version \(version)", offset: box.fileOffset)
+            throw MediaFormatError(.unknownVersion(box: "mvhd", version: version), offset: box.fileOffset)
         }
         guard timescale > 0 else {
-            throw MediaFormatError.malformed("the movie header (mvhd) has a timescale of 0", offset: box.fileOffset)
+            throw MediaFormatError(.zeroTimescale(box: "mvhd"), offset: box.fileOffset)
         }
         return MovieHeader(timescale: timescale, duration: duration, creationDate: Self.date(since1904: creation))
     }

@@ -124,7 +124,7 @@ public struct TrackInfo: Sendable {
     /// The frames as players show them (see `TrackTimeline`), or why they cannot be shown (an edit at a
     /// rate other than 1).
     public internal(set) var timeline: Result<TrackTimeline, MediaFormatError> = .failure(
-        MediaFormatError(.unsupported, "the timeline is not built yet"))
+        MediaFormatError(.timelineNotBuilt))
 
     /// The media duration in seconds.
     public var durationSeconds: Double { Double(duration) / Double(max(timescale, 1)) }

@@ -49,22 +49,21 @@ public struct MovieReader: Sendable {
         while length - offset >= 8 {
             boxCount += 1
             guard boxCount <= limits.maxTopLevelBoxes else {
-                throw MediaFormatError.limit(
-                    "more than \(limits.maxTopLevelBoxes) top-level boxes and no movie box (moov)", offset: offset)
+                throw MediaFormatError(.noMovieBoxWithin(boxes: limits.maxTopLevelBoxes), offset: offset)
             }
             let box = try TopLevelBox.read(at: offset, from: &window)
             let (type, size, headerSize, end) = (box.type, box.size, box.headerSize, box.end)
             guard box.fits(in: length) else {
-                throw MediaFormatError.truncated(
-                    "the '\(type)' box (\(size) bytes from byte \(offset), file is \(length) bytes) before a movie box (moov) was found",
+                throw MediaFormatError(
+                    .boxPastEndBeforeMovie(box: "\(type)", size: size, fileLength: length),
                     offset: offset)
             }
 
             switch type {
             case "moov":
                 guard size <= limits.maxMovieBoxSize else {
-                    throw MediaFormatError.limit(
-                        "the movie box is \(size) bytes, more than the \(limits.maxMovieBoxSize) this reader accepts",
+                    throw MediaFormatError(
+                        .boxTooLarge(box: "moov", size: size, limit: UInt64(limits.maxMovieBoxSize)),
                         offset: offset)
                 }
                 let moov = try box.load(from: &window)
@@ -95,9 +94,7 @@ public struct MovieReader: Sendable {
             }
             offset = end
         }
-        throw MediaFormatError(
-            .unsupported,
-            "no movie box (moov) in \(length) bytes: not an MP4/MOV file, or a recording that was never finished")
+        throw MediaFormatError(.noMovieBox(fileLength: length))
     }
 
     private static func parseBrands(_ body: [UInt8], fileOffset: UInt64) throws -> (FourCC, [FourCC]) {

@@ -43,7 +43,7 @@ struct RawSampleTables {
         } else if let stz2 = stbl.first("stz2") {
             (sizes, sampleCount) = try Self.parseCompactSizes(stz2, maxSamples: maxSamples)
         } else {
-            throw MediaFormatError.malformed("\(place) has no sample size box (stsz or stz2)")
+            throw MediaFormatError(.missingBox(types: ["stsz", "stz2"], in: place))
         }
         chunkRuns = try Self.parseChunkRuns(stbl.require("stsc", in: place))
         if let stco = stbl.first("stco") {
@@ -51,7 +51,7 @@ struct RawSampleTables {
         } else if let co64 = stbl.first("co64") {
             chunkOffsets = try Self.parseChunkOffsets(co64, wide: true)
         } else {
-            throw MediaFormatError.malformed("\(place) has no chunk offset box (stco or co64)")
+            throw MediaFormatError(.missingBox(types: ["stco", "co64"], in: place))
         }
         syncSamples = try stbl.first("stss").map(Self.parseSyncSamples)
     }
@@ -87,8 +87,8 @@ struct RawSampleTables {
 
     private static func checkSampleCount(_ count: UInt32, maxSamples: Int, _ box: Box) throws {
         guard Int(count) <= maxSamples else {
-            throw MediaFormatError.limit(
-                "a track claims \(count) samples, more than the \(maxSamples) this reader accepts",
+            throw MediaFormatError(
+                .tooMany(.samples, count: UInt64(count), limit: maxSamples),
                 offset: box.fileOffset)
         }
     }
@@ -112,7 +112,7 @@ struct RawSampleTables {
         let fieldBits = try cursor.readUInt8()
         let count = try cursor.readUInt32()
         guard fieldBits == 4 || fieldBits == 8 || fieldBits == 16 else {
-            throw MediaFormatError.malformed("a compact sample size box (stz2) has field size \(fieldBits)", offset: box.fileOffset)
+            throw MediaFormatError(.invalidField(box: "stz2", field: "field size", value: Int64(fieldBits)), offset: box.fileOffset)
         }
         try checkSampleCount(count, maxSamples: maxSamples, box)
         let byteCount = (UInt64(count) * UInt64(fieldBits) + 7) / 8
@@ -147,8 +147,7 @@ struct RawSampleTables {
             let perChunk = try cursor.readUInt32()
             _ = try cursor.readUInt32()  // sample description index
             guard first > (runs.last?.firstChunk ?? 0) else {
-                throw MediaFormatError.malformed(
-                    "the sample-to-chunk table (stsc) does not go forward at chunk \(first)", offset: box.fileOffset)
+                throw MediaFormatError(.chunkTableGoesBack(atChunk: first), offset: box.fileOffset)
             }
             runs.append(ChunkRun(firstChunk: first, samplesPerChunk: perChunk))
         }

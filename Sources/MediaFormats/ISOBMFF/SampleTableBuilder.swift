@@ -19,7 +19,7 @@ struct SampleTableBuilder {
         var isSync = [Bool](repeating: tables.syncSamples == nil, count: count)
         for number in tables.syncSamples ?? [] {
             guard number >= 1, Int(number) <= count else {
-                throw malformed("names sync sample \(number) of \(count)")
+                throw malformed(.syncSampleOutOfRange(number: number, count: count))
             }
             isSync[Int(number) - 1] = true
         }
@@ -48,7 +48,7 @@ struct SampleTableBuilder {
                     // readers of sample data meet the end there. Only arithmetic overflow is refused.
                     let (end, overflow) = position.addingReportingOverflow(UInt64(size))
                     guard !overflow else {
-                        throw malformed("places sample \(index + 1) at an impossible offset \(position)")
+                        throw malformed(.impossibleSampleOffset(sample: index + 1, position: position))
                     }
 
                     while currentDuration.count == 0 {
@@ -86,27 +86,27 @@ struct SampleTableBuilder {
             // Nothing in the size box backs the count, so the samples must at least fit in the file.
             let (total, overflow) = UInt64(size).multipliedReportingOverflow(by: target)
             guard !overflow, total <= sourceLength else {
-                throw malformed("claims \(count) samples of \(size) bytes, more than the file's \(sourceLength) bytes")
+                throw malformed(.samplesLargerThanFile(count: count, size: UInt64(size), fileLength: sourceLength))
             }
         }
         let timed = tables.durations.reduce(UInt64(0)) { $0 + UInt64($1.count) }
         guard timed >= target else {
-            throw malformed("gives durations for \(timed) samples but has \(count)")
+            throw malformed(.durationCount(timed: timed, count: count))
         }
         if let composition = tables.compositionOffsets {
             let covered = composition.reduce(UInt64(0)) { $0 + UInt64($1.count) }
             guard covered >= target else {
-                throw malformed("gives composition offsets for \(covered) samples but has \(count)")
+                throw malformed(.compositionOffsetCount(covered: covered, count: count))
             }
         }
         let chunkCount = tables.chunkOffsets.count
         guard let first = tables.chunkRuns.first, first.firstChunk == 1 else {
-            throw malformed("has a sample-to-chunk table (stsc) that does not start at chunk 1")
+            throw malformed(.chunkTableNotFromFirst)
         }
         var placed: UInt64 = 0
         for (index, run) in tables.chunkRuns.enumerated() {
             guard Int(run.firstChunk) <= chunkCount else {
-                throw malformed("names chunk \(run.firstChunk) but has \(chunkCount) chunks")
+                throw malformed(.chunkOutOfRange(chunk: run.firstChunk, count: chunkCount))
             }
             let nextRunStart = index + 1 < tables.chunkRuns.count
                 ? UInt64(tables.chunkRuns[index + 1].firstChunk) : UInt64.max
@@ -116,7 +116,7 @@ struct SampleTableBuilder {
             placed = overflow || sumOverflow ? target : sum
             if placed >= target { return }
         }
-        throw malformed("places \(placed) samples in chunks but has \(count)")
+        throw malformed(.chunkedCount(placed: placed, count: count))
     }
 
     private func sampleSize(_ index: Int) -> UInt32 {
@@ -126,7 +126,7 @@ struct SampleTableBuilder {
         }
     }
 
-    private func malformed(_ problem: String) -> MediaFormatError {
-        MediaFormatError.malformed("the sample table of \(trackName) \(problem)")
+    private func malformed(_ defect: MediaFormatError.SampleTableDefect) -> MediaFormatError {
+        MediaFormatError(.sampleTable(track: trackName, defect))
     }
 }

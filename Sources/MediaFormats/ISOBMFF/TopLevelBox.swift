@@ -18,8 +18,7 @@ struct TopLevelBox {
         let size32 = try header.readUInt32()
         let type = FourCC(rawValue: try header.readUInt32())
         guard type.isPrintable else {
-            throw MediaFormatError.malformed(
-                "not an MP4/MOV file: the box type at byte \(offset) is not text ('\(type)')", offset: offset)
+            throw MediaFormatError(.boxTypeNotText("\(type)"), offset: offset)
         }
         var headerSize: UInt64 = 8
         let size: UInt64
@@ -36,7 +35,7 @@ struct TopLevelBox {
             size = UInt64(size32)
         }
         guard size >= headerSize else {
-            throw MediaFormatError.malformed("box '\(type)' has size \(size), smaller than its own header", offset: offset)
+            throw MediaFormatError(.smallerThanHeader(box: "\(type)", size: size), offset: offset)
         }
         return TopLevelBox(type: type, offset: offset, size: size, headerSize: headerSize)
     }

@@ -66,7 +66,7 @@ struct TrackBoxParser {
             id = try cursor.readUInt32()
             try cursor.skip(4 + 8)
         default:
-            throw MediaFormatError.malformed("a track header (tkhd) has unknown version \(version)", offset: box.fileOffset)
+            throw MediaFormatError(.unknownVersion(box: "tkhd", version: version), offset: box.fileOffset)
         }
         try cursor.skip(8 + 2 + 2 + 2 + 2)  // reserved, layer, alternate group, volume, reserved
         var matrix: [Int32] = []
@@ -107,10 +107,10 @@ struct TrackBoxParser {
             timescale = try cursor.readUInt32()
             duration = try cursor.readUInt64()
         default:
-            throw MediaFormatError.malformed("a media header (mdhd) has unknown version \(version)", offset: box.fileOffset)
+            throw MediaFormatError(.unknownVersion(box: "mdhd", version: version), offset: box.fileOffset)
         }
         guard timescale > 0 else {
-            throw MediaFormatError.malformed("a media header (mdhd) has a timescale of 0", offset: box.fileOffset)
+            throw MediaFormatError(.zeroTimescale(box: "mdhd"), offset: box.fileOffset)
         }
         return MediaHeader(timescale: timescale, duration: duration)
     }
@@ -144,8 +144,8 @@ struct TrackBoxParser {
         let entrySize = try cursor.readUInt32()
         let format = FourCC(rawValue: try cursor.readUInt32())
         guard entrySize >= 8, UInt64(entrySize - 8) <= UInt64(cursor.remaining) else {
-            throw MediaFormatError.malformed(
-                "sample description '\(format)' claims \(entrySize) bytes but the stsd box has \(cursor.remaining + 8)",
+            throw MediaFormatError(
+                .childTooLarge(box: "\(format)", size: UInt64(entrySize), parent: "stsd", room: UInt64(cursor.remaining + 8)),
                 offset: entryStart)
         }
         var entry = try cursor.subCursor(Int(entrySize - 8), what: "the '\(format)' sample description")

@@ -45,10 +45,10 @@ struct ExifParser {
         switch order {
         case 0x4949: bigEndian = false
         case 0x4D4D: bigEndian = true
-        default: throw malformed("does not start with a TIFF byte-order mark (II or MM)")
+        default: throw malformed(.noByteOrderMark)
         }
         guard try header.readUInt16(bigEndian: bigEndian) == 42 else {
-            throw malformed("has a TIFF header without the number 42")
+            throw malformed(.noMagicNumber)
         }
         let ifd0Offset = try header.readUInt32(bigEndian: bigEndian)
         let (ifd0, ifd1Offset) = try readIFD(at: ifd0Offset, name: "IFD0")
@@ -58,7 +58,7 @@ struct ExifParser {
         var offsetTimeOriginal: String?
         if let pointer = ifd0[Tag.exifIFD] {
             let exifOffset = try uint(pointer)
-            guard exifOffset != ifd0Offset else { throw malformed("has an Exif sub-IFD that points back at IFD0") }
+            guard exifOffset != ifd0Offset else { throw malformed(.pointsBackAtIFD0(ifd: "Exif sub-IFD")) }
             let (exif, _) = try readIFD(at: exifOffset, name: "the Exif sub-IFD")
             dateTimeOriginal = try exif[Tag.dateTimeOriginal].flatMap(string)
             // Beside the date, and never a reason to lose it: a malformed one is left out.
@@ -75,12 +75,12 @@ struct ExifParser {
         var thumbnail: [UInt8]?
         var thumbnailRange: Range<UInt64>?
         if ifd1Offset != 0, !datesOnly {
-            guard ifd1Offset != ifd0Offset else { throw malformed("has an IFD1 that points back at IFD0") }
+            guard ifd1Offset != ifd0Offset else { throw malformed(.pointsBackAtIFD0(ifd: "IFD1")) }
             let (ifd1, _) = try readIFD(at: ifd1Offset, name: "IFD1")
             if let start = ifd1[Tag.thumbnailOffset], let length = ifd1[Tag.thumbnailLength] {
                 let (offset, count) = (UInt64(try uint(start)), UInt64(try uint(length)))
                 guard count > 0, offset + count <= UInt64(tiff.count) else {
-                    throw malformed("places its \(count)-byte thumbnail at \(offset), beyond the EXIF block")
+                    throw malformed(.thumbnailOutside(count: count, at: offset))
                 }
                 thumbnail = Array(tiff[Int(offset)..<Int(offset + count)])
                 thumbnailRange = (fileOffset + offset)..<(fileOffset + offset + count)
@@ -107,7 +107,7 @@ struct ExifParser {
     /// The entries of the IFD at `offset`, by tag, and the offset of the next IFD (0 for none).
     private func readIFD(at offset: UInt32, name: String) throws -> ([UInt16: Entry], UInt32) {
         guard offset >= 8, UInt64(offset) + 2 <= UInt64(tiff.count) else {
-            throw malformed("points \(name) at \(offset), outside the EXIF block")
+            throw malformed(.ifdOutside(ifd: name, at: offset))
         }
         var reader = cursor(at: Int(offset))
         let count = try reader.readUInt16(bigEndian: bigEndian)
@@ -136,26 +136,26 @@ struct ExifParser {
             case 3, 8: 2  // SHORT, SSHORT
             case 4, 9, 11: 4  // LONG, SLONG, FLOAT
             case 5, 10, 12: 8  // RATIONAL, SRATIONAL, DOUBLE
-            default: throw malformed("has tag 0x\(String(entry.tag, radix: 16)) of unknown type \(entry.type)")
+            default: throw malformed(.unknownTagType(tag: entry.tag, type: entry.type))
             }
         let size = unit * UInt64(entry.count)
         if size <= 4 { return entry.valueFieldIndex..<entry.valueFieldIndex + Int(size) }
         var field = cursor(at: entry.valueFieldIndex)
         let offset = UInt64(try field.readUInt32(bigEndian: bigEndian))
         guard offset + size <= UInt64(tiff.count) else {
-            throw malformed("places tag 0x\(String(entry.tag, radix: 16)) (\(size) bytes) beyond the EXIF block")
+            throw malformed(.tagOutside(tag: entry.tag, size: UInt64(size)))
         }
         return Int(offset)..<Int(offset + size)
     }
 
     /// A SHORT or LONG value.
     private func uint(_ entry: Entry) throws -> UInt32 {
-        guard entry.count >= 1 else { throw malformed("has tag 0x\(String(entry.tag, radix: 16)) with no value") }
+        guard entry.count >= 1 else { throw malformed(.tagWithoutValue(tag: entry.tag)) }
         var field = cursor(at: entry.valueFieldIndex)
         switch entry.type {
         case 3: return UInt32(try field.readUInt16(bigEndian: bigEndian))
         case 4: return try field.readUInt32(bigEndian: bigEndian)
-        default: throw malformed("has tag 0x\(String(entry.tag, radix: 16)) of type \(entry.type), not a number")
+        default: throw malformed(.tagNotANumber(tag: entry.tag, type: entry.type))
         }
     }
 
@@ -172,7 +172,7 @@ struct ExifParser {
         ByteCursor(tiff, range: min(index, tiff.count)..<tiff.count, fileOffset: fileOffset, what: "the EXIF block")
     }
 
-    private func malformed(_ problem: String) -> MediaFormatError {
-        MediaFormatError.malformed("the EXIF block \(problem)", offset: fileOffset)
+    private func malformed(_ defect: MediaFormatError.ExifDefect) -> MediaFormatError {
+        MediaFormatError(.exif(defect), offset: fileOffset)
     }
 }

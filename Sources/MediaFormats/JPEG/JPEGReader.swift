@@ -25,7 +25,7 @@ public struct JPEGReader: Sendable {
         // EXIF with its thumbnail is usually within the first 16 KiB, so one read covers the whole header.
         var window = ReadAheadWindow(source, chunkSize: 16 << 10)
         guard source.length >= 4, try window.bytes(at: 0, count: 2, what: "the JPEG header") == [0xFF, 0xD8] else {
-            throw MediaFormatError.malformed("not a JPEG file: it does not start with the start-of-image marker")
+            throw MediaFormatError(.notJPEG, offset: 0)
         }
         var offset: UInt64 = 2
         var exif: ExifInfo?
@@ -33,17 +33,16 @@ public struct JPEGReader: Sendable {
         while true {
             segments += 1
             guard segments <= limits.maxSegments, offset <= limits.maxHeaderBytes else {
-                throw MediaFormatError.limit(
-                    "no JPEG frame header in the first \(segments - 1) segments (\(offset) bytes)", offset: offset)
+                throw MediaFormatError(.noFrameHeaderWithin(segments: segments - 1), offset: offset)
             }
             guard try window.bytes(at: offset, count: 1, what: "a JPEG marker") == [0xFF] else {
-                throw MediaFormatError.malformed("expected a JPEG marker at byte \(offset)", offset: offset)
+                throw MediaFormatError(.expectedMarker, offset: offset)
             }
             var marker: UInt8 = 0xFF
             while marker == 0xFF {  // Any number of 0xFF fill bytes may precede a marker.
                 offset += 1
                 guard offset <= limits.maxHeaderBytes else {
-                    throw MediaFormatError.limit("a run of JPEG fill bytes longer than the header limit", offset: offset)
+                    throw MediaFormatError(.fillRunTooLong, offset: offset)
                 }
                 marker = try window.bytes(at: offset, count: 1, what: "a JPEG marker")[0]
             }
@@ -53,10 +52,9 @@ public struct JPEGReader: Sendable {
             case 0x01, 0xD0...0xD7:
                 continue  // Markers without a length.
             case 0xD8:
-                throw MediaFormatError.malformed("a second start-of-image marker in the JPEG header", offset: markerOffset)
+                throw MediaFormatError(.secondStartOfImage, offset: markerOffset)
             case 0xD9, 0xDA:
-                throw MediaFormatError.malformed(
-                    "the JPEG has no frame header (SOF) before its image data", offset: markerOffset)
+                throw MediaFormatError(.noFrameHeader, offset: markerOffset)
             default:
                 break
             }
@@ -64,7 +62,7 @@ public struct JPEGReader: Sendable {
                 try window.bytes(at: offset, count: 2, what: "a JPEG segment length"), what: "a JPEG segment length")
             let length = Int(try lengthField.readUInt16())
             guard length >= 2 else {
-                throw MediaFormatError.malformed("a JPEG segment with length \(length)", offset: markerOffset)
+                throw MediaFormatError(.segmentLength(Int(length)), offset: markerOffset)
             }
             let bodyOffset = offset + 2
             let bodyCount = length - 2
@@ -85,7 +83,7 @@ public struct JPEGReader: Sendable {
                 let width = Int(try frame.readUInt16())
                 let components = Int(try frame.readUInt8())
                 guard width > 0 else {
-                    throw MediaFormatError.malformed("the JPEG frame header gives a width of 0", offset: bodyOffset)
+                    throw MediaFormatError(.zeroWidth, offset: bodyOffset)
                 }
                 return JPEGInfo(
                     width: width, height: height, componentCount: components, isProgressive: marker == 0xC2,

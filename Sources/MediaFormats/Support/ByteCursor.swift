@@ -102,8 +102,8 @@ struct ByteCursor {
     func requireEntries(_ count: UInt64, of size: Int, _ name: String) throws {
         let (total, overflow) = count.multipliedReportingOverflow(by: UInt64(size))
         guard !overflow, total <= UInt64(remaining) else {
-            throw MediaFormatError.malformed(
-                "\(what) claims \(count) \(name) but has room for \(remaining / max(size, 1))",
+            throw MediaFormatError(
+                .countExceedsRoom(structure: what, count: count, unit: name, room: remaining / max(size, 1)),
                 offset: currentFileOffset)
         }
     }

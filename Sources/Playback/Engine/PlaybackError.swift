@@ -1,4 +1,5 @@
 import Failures
+import MediaFormats
 import POSIX
 
 /// Why a playback command could not do what was asked, as data: a kind to switch on, the facts in
@@ -39,11 +40,22 @@ public struct PlaybackError: Error, Sendable, Equatable, CustomStringConvertible
     public let message: String
     /// Set for `.wrongState`.
     public let refusal: Refusal?
+    /// Why the video could not be read, when that is why it cannot play.
+    public let cause: MediaFormatError?
 
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
         refusal = nil
+        cause = nil
+    }
+
+    /// `name` cannot play because reading it failed with `cause`.
+    init(_ kind: Kind, name: String, cause: MediaFormatError) {
+        self.kind = kind
+        message = "\(name): \(cause.problem)"
+        refusal = nil
+        self.cause = cause
     }
 
     /// `operation` does not apply to `name` in `state`; `message` says so.
@@ -51,6 +63,7 @@ public struct PlaybackError: Error, Sendable, Equatable, CustomStringConvertible
         kind = .wrongState
         self.message = message
         refusal = Refusal(operation: operation, state: state, name: name)
+        cause = nil
     }
 
     public var description: String { message }

@@ -18,7 +18,7 @@ public struct PlaybackMedia: Sendable {
         let presentation: TrackTimeline
         switch track.timeline {
         case .success(let built): presentation = built
-        case .failure(let error): throw PlaybackError(.unsupported, "\(name): \(error.message)")
+        case .failure(let error): throw PlaybackError(.unsupported, name: name, cause: error)
         }
         guard let timeline = VideoTimeline(
             presentation, table: track.sampleTable, movieDuration: movie.durationSeconds, framesPerSecond: track.frameRate)

@@ -1,6 +1,7 @@
 import Connectors
 import Failures
 import Import
+import MediaFormats
 import MediaManager
 import POSIX
 import PTP
@@ -20,6 +21,9 @@ enum ErrorWords {
         case PTPError.unanswered(let step):
             return "\(step) (the camera took the connection but did not answer; --debug-ptp FILE records each packet)"
         case let error as SystemError where error.path != nil: return LocalFailureWords.sentence(for: error)
+        case let error as MediaFormatError:
+            if case .system(let failure) = error.problem, failure.path != nil { return LocalFailureWords.sentence(for: failure) }
+            return error.description
         case let error as CameraOpenError: return sentence(for: error)
         case let error as FujiModeError: return sentence(for: error)
         case let error as CustomStringConvertible: return error.description

@@ -33,7 +33,6 @@ func expectTotal<T>(
         _ = try body()
         return nil
     } catch let error as MediaFormatError {
-        #expect(!error.message.isEmpty, sourceLocation: sourceLocation)
         return error
     } catch {
         Issue.record("\(label()): unexpected error type \(type(of: error)): \(error)", sourceLocation: sourceLocation)

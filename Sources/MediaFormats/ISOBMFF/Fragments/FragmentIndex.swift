@@ -84,7 +84,7 @@ struct FragmentIndex: Equatable {
             let entrySize = (version == 1 ? 16 : 8) + numberBytes.reduce(0, +)
             try cursor.requireEntries(UInt64(count), of: entrySize, "random access entries")
             guard count <= maxEntries else {
-                throw MediaFormatError.limit("a 'tfra' has \(count) entries, more than \(maxEntries)", offset: tfra.fileOffset)
+                throw MediaFormatError(.tooMany(.entries(box: "tfra"), count: UInt64(count), limit: maxEntries), offset: tfra.fileOffset)
             }
             var entries: [Entry] = []
             entries.reserveCapacity(Int(count))

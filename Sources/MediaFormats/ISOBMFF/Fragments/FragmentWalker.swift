@@ -33,8 +33,7 @@ struct FragmentWalker {
         while length - offset >= 8 {
             boxes += 1
             guard boxes <= limits.maxFragmentBoxes else {
-                throw MediaFormatError.limit(
-                    "more than \(limits.maxFragmentBoxes) top-level boxes after the movie box", offset: offset)
+                throw MediaFormatError(.tooMany(.boxesAfterMovie, count: nil, limit: limits.maxFragmentBoxes), offset: offset)
             }
             let box = try TopLevelBox.read(at: offset, from: &window)
             guard box.fits(in: length) else {
@@ -44,8 +43,8 @@ struct FragmentWalker {
             switch box.type {
             case "moof":
                 guard box.size <= limits.maxFragmentBoxSize else {
-                    throw MediaFormatError.limit(
-                        "a movie fragment box is \(box.size) bytes, more than \(limits.maxFragmentBoxSize)", offset: offset)
+                    throw MediaFormatError(
+                        .boxTooLarge(box: "moof", size: box.size, limit: UInt64(limits.maxFragmentBoxSize)), offset: offset)
                 }
                 let moof = try box.load(from: &window)
                 // Each fragment gets its own box budget: the total is bounded by the box count above.

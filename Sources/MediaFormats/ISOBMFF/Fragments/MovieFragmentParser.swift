@@ -29,7 +29,7 @@ struct MovieFragmentParser {
                 var (version, _, cursor) = try tfdt.fullBoxPayload()
                 let time = version == 1 ? try cursor.readUInt64() : UInt64(try cursor.readUInt32())
                 guard time < UInt64(Int64.max / 4) else {
-                    throw MediaFormatError.malformed("a track fragment starts at an impossible time \(time)", offset: tfdt.fileOffset)
+                    throw MediaFormatError(.invalidField(box: "tfdt", field: "decode time", value: Int64(truncatingIfNeeded: time)), offset: tfdt.fileOffset)
                 }
                 decodeTime = Int64(time)
             } else {
@@ -57,7 +57,7 @@ struct MovieFragmentParser {
             let offset = Int64(try cursor.readInt32())
             let (position, overflow) = Int64(clamping: header.baseDataOffset).addingReportingOverflow(offset)
             guard !overflow, position >= 0 else {
-                throw MediaFormatError.malformed("a track run places its data before the file starts", offset: trun.fileOffset)
+                throw MediaFormatError(.trackRunBeforeFile, offset: trun.fileOffset)
             }
             dataPosition = UInt64(position)
         }
@@ -65,7 +65,7 @@ struct MovieFragmentParser {
         let fields = [0x100, 0x200, 0x400, 0x800].filter { flags & $0 != 0 }.count
         try cursor.requireEntries(UInt64(count), of: fields * 4, "samples")
         guard samples.count + Int(count) <= maxSamples else {
-            throw MediaFormatError.limit("a track has more than \(maxSamples) samples in its fragments", offset: trun.fileOffset)
+            throw MediaFormatError(.tooMany(.samples, count: nil, limit: maxSamples), offset: trun.fileOffset)
         }
         samples.reserveCapacity(samples.count + Int(count))
         for index in 0..<count {
@@ -80,7 +80,7 @@ struct MovieFragmentParser {
             }
             let (end, overflow) = dataPosition.addingReportingOverflow(UInt64(size))
             guard !overflow else {
-                throw MediaFormatError.malformed("a track run places a sample at an impossible offset", offset: trun.fileOffset)
+                throw MediaFormatError(.trackRunImpossibleOffset, offset: trun.fileOffset)
             }
             let compositionTime = decodeTime + composition
             samples.append(

@@ -21,8 +21,11 @@ public struct EditListEntry: Sendable, Equatable {
     public var rateValue: Double { Double(rate) / 65536 }
 
     /// What the rate does, for messages: "at rate 0.5 (slow motion)", "at rate 0 (a held frame)".
-    public var rateDescription: String {
-        let value = rateValue
+    public var rateDescription: String { Self.rateWords(rate) }
+
+    /// `at rate 0.5 (slow motion)` for a 16.16 `rate`.
+    public static func rateWords(_ rate: Int32) -> String {
+        let value = Double(rate) / 65536
         let number = value == value.rounded() ? String(Int(value)) : String(value)
         let meaning = value == 0 ? "a held frame" : value < 0 ? "played backwards" : value < 1 ? "slow motion" : "fast motion"
         return "at rate \(number) (\(meaning))"
@@ -40,7 +43,7 @@ extension EditListEntry {
         let count = try cursor.readUInt32()
         try cursor.requireEntries(UInt64(count), of: version == 1 ? 20 : 12, "edit list entries")
         guard count <= maxEntries else {
-            throw MediaFormatError.limit("an edit list has \(count) entries, more than \(maxEntries)", offset: box.fileOffset)
+            throw MediaFormatError(.tooMany(.entries(box: "elst"), count: UInt64(count), limit: maxEntries), offset: box.fileOffset)
         }
         var entries: [EditListEntry] = []
         entries.reserveCapacity(Int(count))
@@ -56,8 +59,7 @@ extension EditListEntry {
             }
             let rate = try cursor.readInt32()
             guard mediaTime >= -1, mediaTime < Int64.max / 4, duration < UInt64.max / 4 else {
-                throw MediaFormatError.malformed(
-                    "the edit list of a track has an impossible media time \(mediaTime)", offset: box.fileOffset)
+                throw MediaFormatError(.invalidField(box: "elst", field: "media time", value: mediaTime), offset: box.fileOffset)
             }
             entries.append(EditListEntry(segmentDuration: duration, mediaTime: mediaTime, rate: rate))
         }

@@ -29,8 +29,7 @@ extension MovieInfo {
             guard let samples = indexed.firstFragment[id], !samples.isEmpty else { continue }
             try tracks[index].appendSamples(samples, endingAt: nil)
             if id != indexed.trackID {
-                prebuilt[id] = .failure(MediaFormatError(
-                    .unsupported, "track \(id) is fragmented and only its first fragment was read"))
+                prebuilt[id] = .failure(MediaFormatError(.fragmentedTrack(id)))
             }
         }
         buildTimelines(sourceLength: sourceLength, prebuilt: prebuilt)
@@ -93,10 +92,9 @@ extension TrackInfo {
             let built = try builder.build()
             if built.rebase != 0 { sampleTable = sampleTable.movingPresentation(by: -built.rebase) }
             timeline = .success(built)
-        } catch let error as MediaFormatError {
-            timeline = .failure(error)
         } catch {
-            timeline = .failure(MediaFormatError(.malformed, "\(error)"))
+            // The builder throws MediaFormatError alone (it reads no bytes and is never cancelled).
+            timeline = .failure(error as? MediaFormatError ?? MediaFormatError(.timelineNotBuilt))
         }
     }
 }

@@ -32,9 +32,7 @@ struct TrackTimelineBuilder {
                 }
                 if leadingEmpty == nil { leadingEmpty = cursor }
                 guard edit.rate == 0x10000 else {
-                    throw MediaFormatError(
-                        .unsupported,
-                        "\(trackName) has an edit \(edit.rateDescription): only rate 1 (normal speed) is supported")
+                    throw MediaFormatError(.editRate(track: trackName, rate: edit.rate))
                 }
                 // A zero-length last edit means "the rest of the media" (written by fragmenting muxers).
                 if length == 0, number == edits.count - 1 {
