@@ -56,8 +56,8 @@ struct USBChoiceTests {
         #expect {
             try CameraConnector.open(.usbModel("EOS"), options: Self.options(firstOfSeveral: false))
         } throws: { error in
-            let text = "\(error)"
-            return text.contains("2 USB cameras match usb:model=EOS: usb:001,002 mediashell EOS R6 (serial A1); usb:001,004 mediashell EOS R5;")
+            guard case CameraOpenError.usb(.ambiguous(_, let matching)) = error else { return false }
+            return matching.map { [$0.bus, $0.address] } == [[1, 2], [1, 4]] && matching.map(\.model) == ["EOS R6", "EOS R5"]
         }
         #expect(throws: CameraOpenError.self) { try CameraConnector.open(.usbSerial("nope"), options: Self.options(firstOfSeveral: false)) }
     }

@@ -81,7 +81,7 @@ struct USBDiscoveryTests {
     @Test func libUSBErrorsNameTheirCode() {
         #expect(LibUSBError.access.name == "LIBUSB_ERROR_ACCESS")
         #expect(LibUSBError.busy.rawValue == -6)
-        #expect(LibUSBError.timeout.description.hasPrefix("LIBUSB_ERROR_TIMEOUT ("))
+        #expect(LibUSBError.timeout.name == "LIBUSB_ERROR_TIMEOUT")
         #expect(LibUSBError(rawValue: -1234).name == "**UNKNOWN**")
         let error: Error = LibUSBError.pipe
         switch error {
@@ -90,15 +90,6 @@ struct USBDiscoveryTests {
         }
     }
 
-    @Test func openErrorsSayWhatToDo() {
-        let camera = USBCameraDescription(bus: 1, address: 4, vendorID: 0x04A9, productID: 0x32B4, manufacturer: "Canon", model: "EOS R6")
-        let busy = USBCameraError.cannotClaim(camera, .busy).description
-        #expect(busy.contains("LIBUSB_ERROR_BUSY") && busy.contains("gvfs") && busy.contains("gio mount -u"))
-        let access = USBCameraError.cannotOpen(camera, .access).description
-        #expect(access.contains("LIBUSB_ERROR_ACCESS") && access.contains("udev") && access.contains("04a9"))
-        #expect(USBCameraError.notFound(.first, available: []).description.contains("no PTP/MTP camera"))
-        #expect(USBCameraError.notFound(.id(vendor: 1, product: 2), available: [camera]).description.contains("usb:001,004"))
-    }
 
     @Test func aMachineWithoutUSBHasNoCameras() throws {
         // On a machine with a bus this lists whatever is attached; it must never crash or hang.

@@ -356,14 +356,14 @@ struct USBFramingTests {
         let device = FakePTPDevice(interruptPacketSize: 8)
         let transport = device.transport()
         defer { transport.close() }
-        let received = LockedBox<[PTPEvent]>([])
-        transport.setEventHandler { event in received.mutate { $0.append(event) } }
+        let received = Mailbox<PTPEvent>()
+        transport.setEventHandler { event in received.put(event) }
         device.sendEvent(.objectAdded, parameters: [42])
         device.sendEvent(.storeRemoved, parameters: [0x0001_0001, 2])
-        _ = eventually(timeout: 5) { received.value.count >= 2 }
-        #expect(received.value.map(\.code) == [.objectAdded, .storeRemoved])
-        #expect(received.value.first?.parameters == [42])
-        #expect(received.value.last?.parameters == [0x0001_0001, 2])
+        let first = received.take(timeout: 5)
+        let second = received.take(timeout: 5)
+        #expect(first?.code == .objectAdded && first?.parameters == [42])
+        #expect(second?.code == .storeRemoved && second?.parameters == [0x0001_0001, 2])
     }
 
     @Test func classRequestsAndClose() throws {

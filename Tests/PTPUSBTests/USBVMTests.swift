@@ -256,15 +256,15 @@ struct USBVMTests {
     @Test func eventsArriveWhenTheWritableCardChanges() throws {
         let device = try Self.open(storageDescription: "RW-CARD")
         defer { device.close() }
-        let added = LockedBox<[PTPEvent]>([])
-        device.session.setEventHandler { event in added.mutate { $0.append(event) } }
+        let added = Mailbox<PTPEvent>()
+        device.session.setEventHandler { event in added.put(event) }
         _ = try device.session.getObjectHandles(storage: device.storage, parent: 0xFFFF_FFFF)  // QEMU watches listed folders
         let name = "event-\(getpid()).txt"
         try Data("hello".utf8).write(to: URL(fileURLWithPath: Self.writableCard + "/" + name))
-        _ = eventually(timeout: 20) { !added.value.isEmpty }
-        print("usb-vm: events after creating \(name): \(added.value.map { "\($0.code)(\($0.parameters))" })")
-        #expect(added.value.contains { $0.code == .objectAdded })
-        let handle = try #require(added.value.first { $0.code == .objectAdded }?.parameter(0))
+        let objectAdded = added.take(timeout: 20) { $0.code == .objectAdded }
+        print("usb-vm: events after creating \(name): ObjectAdded \(objectAdded.map { "\($0.parameters)" } ?? "never came"), "
+            + "then \(added.all.map { "\($0.code)(\($0.parameters))" })")
+        let handle = try #require(objectAdded?.parameter(0), "no ObjectAdded within 20 s")
         #expect(try device.session.getObjectInfo(handle).filename == name)
     }
 }

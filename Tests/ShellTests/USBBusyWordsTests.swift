@@ -9,6 +9,16 @@ import Testing
     let camera = USBCameraDescription(
         bus: 1, address: 4, vendorID: 0x04A9, productID: 0x32B4, manufacturer: "Canon Inc.", model: "EOS R6", serialNumber: "0123")
 
+    /// Moved from PTPUSBTests: only ShellTests read an error's words.
+    @Test func openErrorsSayWhatToDo() {
+        let busy = USBCameraError.cannotClaim(camera, .busy).description
+        #expect(busy.contains("LIBUSB_ERROR_BUSY") && busy.contains("gvfs") && busy.contains("gio mount -u"))
+        let access = USBCameraError.cannotOpen(camera, .access).description
+        #expect(access.contains("LIBUSB_ERROR_ACCESS") && access.contains("udev") && access.contains("04a9"))
+        #expect(USBCameraError.notFound(.first, available: []).description.contains("no PTP/MTP camera"))
+        #expect(USBCameraError.notFound(.id(vendor: 1, product: 2), available: [camera]).description.contains("usb:001,004"))
+    }
+
     @Test func gvfsIsNamedWithTheWayOut() throws {
         let root = try FakeSystemRoot()
         try root.process(2211, argv: ["/usr/libexec/gvfsd-gphoto2", "--spawner", ":1.3"], openFiles: ["/dev/bus/usb/001/004"])
