@@ -62,7 +62,7 @@ import Testing
 
         /// Waits (bounded) for the process to end; false when it is still running (then it is killed).
         func waitForExit(timeout: TimeInterval = 30) -> Bool {
-            if !TestSupport.eventually(timeout: timeout, { !process.isRunning }) {
+            if !TestSupport.waitForExit(process, timeout: timeout) {
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
                 return false

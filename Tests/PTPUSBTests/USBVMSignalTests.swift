@@ -46,7 +46,7 @@ extension USBVMTests {
 
     /// Waits (bounded) until the process ends; false if it did not.
     static func waitForExit(_ process: Process, timeout: TimeInterval) -> Bool {
-        eventually(timeout: timeout) { !process.isRunning }
+        TestSupport.waitForExit(process, timeout: timeout)
     }
 
     static func size(_ path: String) -> UInt64 { fileSize(path) }

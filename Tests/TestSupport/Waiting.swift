@@ -33,9 +33,20 @@ public final class Mailbox<T: Sendable>: @unchecked Sendable {
     public var all: [T] { condition.withLock { items } }
 }
 
+/// Waits until `process` has ended, at most `timeout` seconds; returns whether it did. Woken by the process's
+/// termination (its `terminationHandler`, which this sets), not by polling.
+public func waitForExit(_ process: Process, timeout: Double) -> Bool {
+    let ended = Mailbox<Int32>()
+    process.terminationHandler = { ended.put($0.terminationStatus) }
+    if !process.isRunning { return true }  // it ended before the handler was in place
+    return ended.take(timeout: timeout) != nil || !process.isRunning
+}
+
 /// Waits until `condition` holds, at most `timeout` seconds; returns whether it did. Only for what no event
-/// announces (a joined thread leaving /proc/self/task, a child's descriptor closing): it polls each
-/// millisecond.
+/// announces: a joined thread leaving /proc/self/task, a child's descriptors closing (/proc), a file another
+/// process is writing growing past a size, a VM's card showing a file QEMU wrote, a catalog catching up when
+/// asked. It polls each millisecond; an event a test can wait on (a handler filling a `Mailbox`, a process's
+/// end: `waitForExit`) is waited on instead.
 public func eventually(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
     let deadline = Deadline.after(timeout)
     while !condition() {
