@@ -228,7 +228,7 @@ extension MediaFormatError {
                 "\(container) has no " + types.map { "'\($0)'" }.joined(separator: " or ") + " box"
             case .unknownVersion(let box, let version): "\(Self.header(box)) has unknown version \(version)"
             case .zeroTimescale(let box): "\(Self.header(box)) has a timescale of 0"
-            case .invalidField(let box, let field, let value): "the '\(box)' box has \(field) \(value)"
+            case .invalidField(let box, let field, let value): "\(Self.header(box)) has an impossible \(field) \(value)"
             case .chunkTableGoesBack(let chunk): "the sample-to-chunk table (stsc) does not go forward at chunk \(chunk)"
             case .trackRunBeforeFile: "a track run places its data before the file starts"
             case .trackRunImpossibleOffset: "a track run places a sample at an impossible offset"
@@ -251,6 +251,10 @@ extension MediaFormatError {
             case "mvhd": "the movie header (mvhd)"
             case "tkhd": "a track header (tkhd)"
             case "mdhd": "a media header (mdhd)"
+            case "elst": "an edit list (elst)"
+            case "tfdt": "a track fragment's decode time (tfdt)"
+            case "stz2": "a compact sample size box (stz2)"
+            case "esds": "an audio descriptor (esds)"
             default: "the '\(box)' box"
             }
         }
@@ -262,7 +266,7 @@ extension MediaFormatError {
             case (.samples, nil): "a track has more than \(limit) samples in its fragments"
             case (.boxesAfterMovie, _): "more than \(limit) top-level boxes after the movie box"
             case (.boxesInMovie, _): "the movie box holds more than \(limit) boxes"
-            case (.entries(let box), let count?): "a '\(box)' box has \(count) entries, more than \(limit)"
+            case (.entries(let box), let count?): "\(header(box)) has \(count) entries, more than \(limit)"
             case (let counted, _): "more \(counted) than \(limit)"
             }
         }
