@@ -110,7 +110,7 @@ struct ImportCommand: ShellCommand {
             options.shift = seconds
         }
         if let word = invocation.value(of: .timeZone) {
-            guard let zone = Self.timeZone(word.text) else {
+            guard let zone = TimeZoneText.parse(word.text) else {
                 throw CommandError("--tz takes a zone such as Europe/Paris, UTC or +02:00, not '\(SafeText.display(word.text))'")
             }
             options.timeZone = zone
@@ -175,17 +175,6 @@ struct ImportCommand: ShellCommand {
             cancellation: batch.cancellation, progress: { batch.progress($0) }, event: { batch.event($0) },
             stopAfter: { batch.shouldStop(after: $0) })
         return batch.finish(summary)
-    }
-
-    /// A zone by name (`Europe/Paris`, `UTC`) or offset (`+02:00`, `-0500`).
-    static func timeZone(_ text: String) -> TimeZone? {
-        if let zone = TimeZone(identifier: text), text.contains("/") || text.uppercased() == text { return zone }
-        let digits = text.dropFirst().filter { $0 != ":" }
-        guard let sign = text.first, sign == "+" || sign == "-", digits.count == 4 || digits.count == 2,
-            let hours = Int(digits.prefix(2)), let minutes = Int(digits.count == 4 ? String(digits.suffix(2)) : "0"),
-            hours <= 14, minutes < 60
-        else { return nil }
-        return TimeZone(secondsFromGMT: (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60))
     }
 
     /// The files the words name: folders with everything below them, files and globs as they match; with no
