@@ -14,6 +14,10 @@ extension Camera {
         session.deviceInfo.devicePropertiesSupported.contains(.workMode) && session.deviceInfo.manufacturer == "mediashell"
     }
 
+    /// True when the camera is in shoot mode, where it gives no files (DeviceBusy, as a drone's camera does):
+    /// a download then switches it to download mode and back.
+    public var isShooting: Bool { hasWorkMode && (try? workMode()) == .shoot }
+
     /// The current work mode, nil when the camera has none.
     public func workMode() throws -> CameraMode? {
         guard hasWorkMode else { return nil }

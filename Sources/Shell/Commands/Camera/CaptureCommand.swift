@@ -53,7 +53,7 @@ struct CaptureCommand: ShellCommand {
         guard let download else { return .success }
         // A camera in shoot mode gives no files (DeviceBusy, as a drone's camera does): download mode for the
         // fetch, then back to shooting.
-        guard TetherDownload.cameraIsShooting(session) else { return try download.fetch(result.files).result }
+        guard session.camera.isShooting else { return try download.fetch(result.files).result }
         shell.output.line("switched the camera to download mode for the fetch; it goes back to shoot mode after")
         return try download.fetchWhileShooting(result.files).result
     }

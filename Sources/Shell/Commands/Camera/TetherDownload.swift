@@ -46,12 +46,6 @@ struct TetherDownload {
         ledgers = try Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: shell.environment))
     }
 
-    /// True when the camera is in shoot mode, where it gives no files (DeviceBusy, as a drone's camera does):
-    /// a fetch then needs `fetchWhileShooting`.
-    static func cameraIsShooting(_ session: MediaSession) -> Bool {
-        session.camera.hasWorkMode && (try? session.camera.workMode()) == .shoot
-    }
-
     /// `fetch` with the camera switched to download mode for it, and back to shoot mode after (a camera
     /// that does not go back is said, and the prompt then shows download mode).
     func fetchWhileShooting(_ files: [MediaFile], summarize: Bool = true) throws -> Outcome {

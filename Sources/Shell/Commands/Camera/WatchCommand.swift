@@ -49,7 +49,7 @@ struct WatchCommand: ShellCommand {
         let report = WatchReport(shell: shell, json: invocation.has(.json))
         report.started(polling: watch.neverAnnounces)
         // A camera in shoot mode gives no files: each fetch switches it to download mode and back.
-        var shooting = fetching && TetherDownload.cameraIsShooting(session)
+        var shooting = fetching && session.camera.isShooting
         if shooting { report.fetchesWhileShooting() }
         var saidUnannounced = false
         var failures = 0
@@ -94,7 +94,7 @@ struct WatchCommand: ShellCommand {
                 pending += again.catalog.allFiles().filter { retry.contains($0.path) && !pending.contains($0) }
                 if fetching {
                     download = try TetherDownload(invocation, shell: shell, session: again, command: "watch")
-                    shooting = TetherDownload.cameraIsShooting(again)
+                    shooting = again.camera.isShooting
                 }
                 report.back(missed: pending.count)
             }
