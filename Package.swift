@@ -98,7 +98,7 @@ let package = Package(
             name: "Shell",
             dependencies: [
                 "MediaManager", "Connectors", "Import", "Thumbnails", "Playback", "PTP", "TerminalGraphics", "Checksums",
-                "Imaging", "MediaFormats", "CommandKit", "TerminalKit", "Failures", "POSIX", "Transfers",
+                "Imaging", "MediaFormats", "CommandKit", "TerminalKit", "Failures", "POSIX", "Transfers", "Mount",
             ]),
         // The virtual camera as a program of its own: `mediashell serve`
         .target(

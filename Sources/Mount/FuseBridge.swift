@@ -65,7 +65,9 @@ final class FuseBridge: @unchecked Sendable {  // unchecked: holds the `struct f
 
     /// Mounts on `mountPoint` with `options` (`-o` values: "ro", "fsname=..."), calls `mounted` once the
     /// kernel knows the mount, and serves until it is unmounted or a signal ends it; then unmounts.
-    func run(mountPoint: String, options: [String], mounted: () -> Void) throws {
+    /// With `handlesSignals` false (a mount inside the shell, whose Ctrl-C is its own) no signal handler is
+    /// touched: only an unmount ends the loop.
+    func run(mountPoint: String, options: [String], handlesSignals: Bool = true, mounted: () -> Void) throws {
         var operationsTable = Self.table()
         let arguments = ["mediashell"] + options.flatMap { ["-o", $0] }
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -84,6 +86,13 @@ final class FuseBridge: @unchecked Sendable {  // unchecked: holds the `struct f
             throw MountFailure(description: "cannot mount on \(mountPoint) (is /dev/fuse there, and fusermount3 installed?)")
         }
         let session = fuse_get_session(created)
+        guard handlesSignals else {
+            mounted()
+            let status = msh_fuse_loop_mt(created)
+            fuse_unmount(created)
+            if status < 0 { throw MountFailure(description: "the FUSE loop ended with an error (\(String(cString: strerror(-status))))") }
+            return
+        }
         // libfuse installs its handlers only over the default action, and a blocked signal never reaches
         // them: a parent that started this program with SIGTERM ignored or blocked would make it unstoppable.
         var endings = sigset_t()

@@ -306,6 +306,26 @@ struct MountTests {
         }
     }
 
+    /// `mount DIR` and `umount` at the prompt: the open camera's card while the shell goes on; the shell's
+    /// exit unmounts what is left.
+    @Test func mountAndUmountAtThePrompt() throws {
+        let fixture = try Fixture(bigSize: 1 << 20)
+        let point = fixture.point
+        let commands = [
+            "mount \(point)", "!cmp \(point)/DCIM/101TEST/BIG.BIN \(fixture.card)/DCIM/101TEST/BIG.BIN", "echo same", "umount",
+            "!ls \(point) | wc -l", "mount -r \(point)", "mount",
+        ].joined(separator: "\n")
+        let result = try ProcessRunner.run(BuildProducts.mediashell, ["--camera", "sim:" + fixture.card, "-c", commands], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "mounted the card on \(point); umount ends it", "same", "unmounted \(point)", "0",
+            "mounted the card on \(point) (read-only); umount ends it", "\(point) (read-only)",
+        ], "\(result.stdout)")
+        let mounts = try String(contentsOfFile: "/proc/mounts", encoding: .utf8)
+        #expect(!mounts.contains(" \(point) "), "the shell's exit unmounted it")
+    }
+
     /// A camera killed while a file is read: the reader gets EIO within the timeout, never a hang, and
     /// the mount says the camera is gone.
     @Test func aCameraKilledMidReadIsAnIOError() throws {

@@ -25,6 +25,7 @@ extension CommandTable {
         StatusCommand(),
         // camera
         ModeCommand(), CaptureCommand(), WatchCommand(), EventsCommand(), PropsCommand(), PropCommand(), SyncTimeCommand(),
+        MountFolderCommand(), UmountCommand(),
         // local
         BangCommand(), LcdCommand(), LpwdCommand(), LlsCommand(), LmkdirCommand(), EchoCommand(), ClearCommand(),
         // config
