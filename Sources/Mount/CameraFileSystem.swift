@@ -378,11 +378,17 @@ final class CameraFileSystem: FileSystemOperations {
         }
         switch error.failureCategory {
         case .disconnected, .timedOut:
-            let first = state.withLock { state -> Bool in
-                defer { state.gone = state.gone ?? "\(error)" }
-                return state.gone == nil
-            }
-            if first { log("the camera is gone (\(error)): every call now fails with EIO; unmount with fusermount3 -u") }
+            markGone(error)
+            return FileSystemError(EIO)
+        case .localIO where error is PTPError, .deviceFault where error is PTPError, .other where error is PTPError:
+            // The link broke in a way that reads as bad data (a data phase cut short as the camera died):
+            // one cheap request says whether the camera is still there.
+            log("a request to the camera failed: \(error)")
+            do {
+                _ = try session.camera.session.getStorageIDs()
+            } catch let probe where (probe as? PTPError)?.responseCode == nil {
+                markGone(probe)
+            } catch {}
             return FileSystemError(EIO)
         case .notFound: return FileSystemError(ENOENT)
         case .alreadyExists: return FileSystemError(EEXIST)
@@ -392,6 +398,15 @@ final class CameraFileSystem: FileSystemOperations {
         case .invalidRequest: return FileSystemError(EINVAL)
         case .localIO, .deviceFault, .other: return FileSystemError(EIO)
         }
+    }
+
+    /// Notes that the camera is gone (said once in the log): every later call fails with EIO at once.
+    private func markGone(_ error: Error) {
+        let first = state.withLock { state -> Bool in
+            defer { state.gone = state.gone ?? "\(error)" }
+            return state.gone == nil
+        }
+        if first { log("the camera is gone (\(error)): every call now fails with EIO; unmount with fusermount3 -u") }
     }
 
     static func split(_ path: String) -> (folder: String, name: String) {

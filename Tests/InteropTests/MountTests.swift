@@ -34,6 +34,10 @@ final class MountProcess: @unchecked Sendable {  // unchecked: Process is not Se
 
     var log: String { stderr.text }
 
+    /// Waits (bounded) until the log holds `text` (it is read on a thread of its own, a moment after the
+    /// mount wrote it).
+    func waitForLog(_ text: String, timeout: Double = 10) -> Bool { stderr.wait(for: text, timeout: timeout) }
+
     /// `fusermount3 -u`, as a user unmounts; waits (bounded) for the process to end; its exit status.
     @discardableResult
     func unmount() -> Int32? {
@@ -352,7 +356,7 @@ struct MountTests {
         let waited = monotonicSeconds() - started
         #expect(failure == EIO, "the read fails with EIO once the camera is gone (errno \(failure))")
         #expect(waited < 15, "within the transport's timeout (10 s), not a hang: \(waited) s")
-        #expect(mount.log.contains("the camera is gone"), "\(mount.log)")
+        #expect(mount.waitForLog("the camera is gone"), "\(mount.log)")
         let listing = try run("ls", [fixture.point + "/DCIM"], timeout: 20)
         #expect(listing.status != 0 && listing.stderr.contains("Input/output error"), "\(listing.stderr)")
     }
