@@ -96,7 +96,7 @@ import Testing
 
         // --force: the import goes on with the first copy; every file is noted as missing there, and stays.
         let outcome = try runImport(card, session: session, run: options {
-            $0.backupRoots = [gone]
+            $0.backups = [BackupTarget(folder: gone)]
             $0.deleteAfter = true
         })
         #expect(outcome.summary.stoppedDestinations.count == 1 && outcome.summary.stoppedDestinations[0].hasPrefix(gone + ": "))

@@ -144,7 +144,7 @@ extension BackupSuite {
 
     func options(_ change: (inout ImportRun.Options) -> Void = { _ in }) -> ImportRun.Options {
         var options = ImportRun.Options()
-        options.backupRoots = [backup]
+        options.backups = [BackupTarget(folder: backup)]
         options.writesManifest = true
         options.verification = .readBack
         change(&options)

@@ -14,7 +14,7 @@ import Testing
         let backup = card.root + "/Backup"
         try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: true)
         var options = ImportRun.Options()
-        options.backupRoots = [backup]
+        options.backups = [BackupTarget(folder: backup)]
         options.writesManifest = true
         let session = try MediaSession.open(.folder(path: card.card))
         defer { session.close() }

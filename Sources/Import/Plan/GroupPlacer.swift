@@ -53,14 +53,6 @@ public struct GroupPlacer: Sendable {
     public mutating func place(_ group: PendingGroup, time resolved: ResolvedCaptureTime?) -> [ImportItem] {
         let time = resolved?.time?.shifted(by: options.shift)
         let zone = options.timeZone
-        let patternDate: Date
-        let patternZone: TimeZone
-        if let time {
-            patternDate = Date(timeIntervalSince1970: time.clock(in: zone))
-            patternZone = TimeZone(identifier: "UTC")!
-        } else {
-            (patternDate, patternZone) = (now, zone)
-        }
         return group.members.enumerated().map { index, member in
             let file = member.file
             if !member.isNew, let entry = member.entry {
@@ -68,9 +60,7 @@ public struct GroupPlacer: Sendable {
                     file: file, role: member.role, action: .imported(entry), destination: entry.path, renamed: false,
                     captureTime: entry.takenTime, sequence: entry.sequence ?? 0)
             }
-            let values = PatternValues(
-                fileName: LocalFileName.sanitize(file.name), cardFolder: file.folder, cameraModel: options.cameraModel,
-                date: patternDate, sequence: group.sequence, timeZone: patternZone)
+            let values = patternValues(for: file, time: time, sequence: group.sequence)
             let (placement, renamed) = clashes.place(
                 options.pattern.path(for: values), size: file.size, captured: time?.instant(assuming: zone),
                 knownHash: member.entry?.checksum)
@@ -83,8 +73,26 @@ public struct GroupPlacer: Sendable {
             var item = ImportItem(
                 file: file, role: member.role, action: action, destination: placement.path, renamed: renamed,
                 captureTime: time, sequence: group.sequence)
+            item.patternValues = values
             if index == 0 { item.datesSetAside = resolved?.setAside ?? [] }
             return item
         }
+    }
+
+    /// The values a pattern's tokens take for `file` captured at `time` (already shifted; nil: unknown, the
+    /// import's time is used): the first copy's pattern and a backup's own (`--backup PATTERN`) take the
+    /// same ones, so that both name a file alike.
+    public func patternValues(for file: MediaFile, time: CaptureTime?, sequence: Int) -> PatternValues {
+        let patternDate: Date
+        let patternZone: TimeZone
+        if let time {
+            patternDate = Date(timeIntervalSince1970: time.clock(in: options.timeZone))
+            patternZone = TimeZone(identifier: "UTC")!
+        } else {
+            (patternDate, patternZone) = (now, options.timeZone)
+        }
+        return PatternValues(
+            fileName: LocalFileName.sanitize(file.name), cardFolder: file.folder, cameraModel: options.cameraModel,
+            date: patternDate, sequence: sequence, timeZone: patternZone)
     }
 }

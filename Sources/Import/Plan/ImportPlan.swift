@@ -25,6 +25,9 @@ public struct ImportItem: Sendable {
     /// The nonsense times passed over for it (`EXIF 1970`), on the group's main file only.
     public var datesSetAside: [String] = []
     public var sequence: Int
+    /// The values its pattern took (a file placed by this import): a backup with a pattern of its own
+    /// names its copy from them.
+    public var patternValues: PatternValues?
 
     /// Bytes still to download.
     public var bytesToFetch: UInt64 {

@@ -8,12 +8,44 @@ import PTP
     import Glibc
 #endif
 
-/// One backup destination of an import (`--backup DIR`): the folder a second (third) copy of every file
-/// goes under, in the same layout as under the pattern's root. When a write there fails (the disk is full,
-/// the drive was pulled) the destination stops for the rest of the run and the others go on; `stopped`
-/// says why.
-public final class BackupDestination {
+/// Where a backup destination (`--backup`) puts each file: under a folder, in the layout the first copy
+/// has under its pattern's root (`--backup /mnt/backup`), or by a pattern of its own with the same tokens
+/// and the same values (`--backup '/mnt/backup/%c/%Y/%f'`).
+public struct BackupTarget: Sendable, Equatable {
+    /// The folder the copies go under: the folder given, or the pattern's part before its first token. It
+    /// must be there at the start (a drive not mounted is not written to), and its manifest is kept there.
     public let root: String
+    /// The backup's own pattern; nil: the first copy's layout under `root`.
+    public let pattern: DestinationPattern?
+
+    /// A folder that takes the first copy's layout.
+    public init(folder: String) {
+        self.init(root: folder, pattern: nil)
+    }
+
+    private init(root: String, pattern: DestinationPattern?) {
+        self.root = root
+        self.pattern = pattern
+    }
+
+    /// What `--backup` was given (`~` expanded, absolute): a pattern when it holds a token (`%Y`, `%f`, ...),
+    /// else a folder.
+    public init(_ text: String) throws(ImportError) {
+        guard text.replacingOccurrences(of: "%%", with: "").contains("%") else {
+            self.init(folder: text)
+            return
+        }
+        let pattern = try DestinationPattern(text)
+        self.init(root: pattern.fixedRoot, pattern: pattern)
+    }
+}
+
+/// One backup destination of an import: the folder a second (third) copy of every file goes under, as its
+/// `BackupTarget` says. When a write there fails (the disk is full, the drive was pulled) the destination
+/// stops for the rest of the run and the others go on; `stopped` says why.
+public final class BackupDestination {
+    public let target: BackupTarget
+    public var root: String { target.root }
     public private(set) var stopped: SystemError?
     /// Gives an errno to fail a write with (ENOSPC: the disk filled up), for the tests of a destination
     /// that fails in the middle of an import; asked with the `.part`, the offset and the size of each write.
@@ -22,9 +54,9 @@ public final class BackupDestination {
     /// beneath) is told from one still there.
     private let device: UInt64?
 
-    public init(root: String) {
-        self.root = root
-        device = LocalDisk.device(of: root)
+    public init(_ target: BackupTarget) {
+        self.target = target
+        device = LocalDisk.device(of: target.root)
     }
 
     /// True while the root is there, on the filesystem it was on at the start; else the destination stops.
@@ -39,10 +71,25 @@ public final class BackupDestination {
         if stopped == nil { stopped = error }
     }
 
-    /// Where the copy of a file the pattern put at `destination` (under `primaryRoot`) goes here.
-    func path(for destination: String, primaryRoot: String) -> String {
-        root + "/" + Self.relative(destination, to: primaryRoot)
+    /// Where the copy of a file goes here: by the backup's own pattern with the values the first copy's
+    /// took, else where the first copy went (`destination`, under `primaryRoot`) in the same layout.
+    /// A pattern of its own can name two files of one run alike (`%f` for the same name in two card
+    /// folders): the second gets the next free name in the run (`NAME (2).JPG`), as the first copy's
+    /// clashes are numbered, so that two `.part`s are never one file.
+    func path(for destination: String, values: PatternValues?, primaryRoot: String) -> String {
+        guard let pattern = target.pattern, let values else { return root + "/" + Self.relative(destination, to: primaryRoot) }
+        let wanted = pattern.path(for: values)
+        var path = wanted
+        var attempt = 2
+        while !claimed.insert(path).inserted {
+            path = ClashResolver.numberedPath(wanted, attempt)
+            attempt += 1
+        }
+        return path
     }
+
+    /// The paths this run gave files here (a pattern of its own only).
+    private var claimed: Set<String> = []
 
     /// `path` relative to `root` (the pattern's root); the path itself when it is not under it.
     static func relative(_ path: String, to root: String) -> String {

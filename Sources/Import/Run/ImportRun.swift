@@ -33,9 +33,10 @@ public struct ImportRun {
         /// Writes the checksums of the files written into a manifest at the destination's root
         /// (`ImportManifest`): `import` does, a tethered shot's fetch does not.
         public var writesManifest = false
-        /// The folders a copy of every file also goes under, in the pattern's layout (`--backup DIR`),
-        /// absolute; each must exist (a drive not mounted is not written to: see `checkBackups`).
-        public var backupRoots: [String] = []
+        /// Where a copy of every file also goes (`--backup`): folders in the pattern's layout, or patterns
+        /// of their own, absolute; each root must exist (a drive not mounted is not written to: see
+        /// `checkBackups`).
+        public var backups: [BackupTarget] = []
         /// How a copy is proven (`--verify`).
         public var verification = CopyVerification.written
         /// Called with each copy once it is synced under its name, before it is read back: a test
@@ -120,8 +121,8 @@ public struct ImportRun {
         defer { readAhead.finish() }
 
         // The backup destinations (`--backup`): each file is written to every one as its bytes arrive.
-        let backups = options.backupRoots.map { root in
-            let backup = BackupDestination(root: root)
+        let backups = options.backups.map { target in
+            let backup = BackupDestination(target)
             backup.writeFaultForTesting = options.backupWriteFaultForTesting
             return backup
         }
@@ -130,7 +131,7 @@ public struct ImportRun {
             backup.stop(SystemError(.open, path: backup.root, errno: ENOENT, detail: "not there at the start"))
         }
         /// Every destination's root, the pattern's first.
-        let roots = [plan.root] + options.backupRoots
+        let roots = [plan.root] + options.backups.map(\.root)
         var manifests = options.writesManifest ? roots.map { ImportManifest(root: $0) } : []
         var manifestLinesWritten = manifests.map { _ in 0 }
         var pending: [(ImportItem, CompletedPart, Checksum?, [BackupPart])] = []
@@ -292,12 +293,19 @@ public struct ImportRun {
                 return
             }
             for root in missing where roots.contains(root) {
-                if let backup = backups.first(where: { $0.root == root }), !backup.stillThere() { continue }
+                let backup = backups.first { $0.root == root }
+                if let backup, !backup.stillThere() { continue }
                 guard let source = copies.first(where: { LocalDisk.regularFileSize($0) == old.size }) else { break }
                 let sourceRoot = roots.filter { CopyVerifier.isUnder(source, $0) }.max { $0.count < $1.count }
                 let relative = sourceRoot.map { BackupDestination.relative(source, to: $0) } ?? (source as NSString).lastPathComponent
+                // A backup with a pattern of its own names the copy from the values the file had when placed.
+                var target = root + "/" + relative
+                if let pattern = backup?.target.pattern {
+                    target = pattern.path(
+                        for: plan.placer.patternValues(for: item.file, time: old.takenTime, sequence: old.sequence ?? 0))
+                }
                 do {
-                    let made = try LocalCopy.make(from: source, to: root + "/" + relative, expected: expected)
+                    let made = try LocalCopy.make(from: source, to: target, expected: expected)
                     if options.verification == .readBack {
                         options.beforeReadBackForTesting?(made)
                         try Self.readBack(made, expecting: expected)
@@ -339,7 +347,8 @@ public struct ImportRun {
             let before = fresh
             // Its copy in each backup destination still going.
             let backupParts = backups.filter { $0.stillThere() }.map {
-                BackupPart(destination: $0, path: $0.path(for: item.destination, primaryRoot: plan.root))
+                BackupPart(
+                    destination: $0, path: $0.path(for: item.destination, values: item.patternValues, primaryRoot: plan.root))
             }
             let result: Result<(CompletedPart, Checksum?, [BackupPart]), Error> = Result {
                 try ImportError.onDisk { try LocalDisk.makeDirectory(folder) }

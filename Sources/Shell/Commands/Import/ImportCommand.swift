@@ -38,8 +38,8 @@ struct ImportCommand: ShellCommand {
             OptionSpec(.noProxies, long: "no-proxies", "leave .LRF proxy videos on the card"),
             OptionSpec(.deleteAfter, long: "delete-after", "delete each file from the camera once it is safely home"),
             OptionSpec(.force, long: "force", "replace different files; skip the free-space check"),
-            OptionSpec(.backup, long: "backup", value: ArgumentSpec("DIR", .localPath),
-                "also write every file under DIR, in the same layout, in the same pass (repeatable; default: the import-backup setting)"),
+            OptionSpec(.backup, long: "backup", value: ArgumentSpec("DIR|PATTERN", .localPath),
+                "also write every file under DIR in the same layout, or where PATTERN says, in the same pass (repeatable; default: the import-backup setting)"),
             OptionSpec(.verify, long: "verify", value: ArgumentSpec("HOW", .choice(CopyVerification.allCases.map(\.rawValue))),
                 "none, written (the default) or read-back (the default with --delete-after): how each copy is proven"),
             OptionSpec(.shift, long: "shift", value: ArgumentSpec("DURATION", .text),
@@ -66,7 +66,10 @@ struct ImportCommand: ShellCommand {
             manifest at the destination's root (mediashell-import-DATE_TIME.xxh128: 'cd' there and \
             'xxhsum -c' it). --verify read-back reads each copy back from the disk, not the memory's cache, \
             and compares: a copy that differs is kept as NAME.verify-failed, is not recorded and is never \
-            deleted from the camera; --verify none computes no checksum.
+            deleted from the camera; --verify none computes no checksum. --backup DIR writes a second copy \
+            of every file under DIR, in the layout it has under PATTERN's folder, from the same read of the \
+            camera; --backup with tokens ('/mnt/backup/%c/%Y/%f') names each copy by a pattern of its own. \
+            --delete-after deletes only what every destination holds verified.
             """,
         sections: [
             HelpSection("PATTERN tokens", [
@@ -145,19 +148,22 @@ struct ImportCommand: ShellCommand {
         if invocation.has(.list) { return ImportListing.list(plan, shell) }
         if invocation.has(.dryRun) { return ImportListing.dryRun(plan, verbose: verbose, shell) }
         if !options.force { try ImportRun.checkFreeSpace(plan) { session.resolveCaptureTime($0.main) } }
-        // Every --backup given, else the import-backup setting's folders; each once, never the pattern's own root.
+        // Every --backup given, else the import-backup setting's; each once, never the pattern's own root.
         let backupWords = invocation.values(of: .backup).map(\.text)
-        var backupRoots: [String] = []
+        var backups: [BackupTarget] = []
         for text in backupWords.isEmpty ? shell.state.settings.importBackups : backupWords {
-            let root = Self.absolute(LocalDisk.expandingTilde(text))
-            guard root != Self.absolute(plan.root) else {
+            let target = try BackupTarget(Self.absolute(LocalDisk.expandingTilde(text)))
+            guard target.root != Self.absolute(plan.root) else {
                 throw CommandError("--backup \(SafeText.display(text)) is where the import writes its first copy: name another folder")
             }
-            if !backupRoots.contains(root) { backupRoots.append(root) }
+            guard !backups.contains(where: { $0.root == target.root && $0 != target }) else {
+                throw CommandError("two --backup destinations under \(SafeText.display(target.root)): give each a folder of its own")
+            }
+            if !backups.contains(target) { backups.append(target) }
         }
-        if !backupRoots.isEmpty {
-            if !options.force { try ImportRun.checkBackups(plan, roots: backupRoots) }
-            runOptions.backupRoots = backupRoots
+        if !backups.isEmpty {
+            if !options.force { try ImportRun.checkBackups(plan, roots: backups.map(\.root)) }
+            runOptions.backups = backups
         }
         try shell.refuseFilesOfRunningJobs(files, "import")
 
