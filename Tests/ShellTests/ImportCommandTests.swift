@@ -189,6 +189,20 @@ import VirtualCamera
         #expect(interpreter.state.settings.importBackups.isEmpty)
     }
 
+    /// `--backup` with a token is a pattern of its own (the pattern's values, its folder before the first
+    /// token as the destination); a bad token is one clear line, and two backups under one folder are refused.
+    @Test func aBackupWithTokensIsAPatternOfItsOwn() throws {
+        let ssd = home.path + "/SSD"
+        try FileManager.default.createDirectory(atPath: ssd, withIntermediateDirectories: true)
+        #expect(run("import --to \(pictures) --backup '\(ssd)/%Q/%f' DCIM/101MEDIA") == .failure)
+        #expect(output.errors.count == 1 && output.errors[0].contains("unknown token %Q"), "\(output.errors)")
+        #expect(run("import --to \(pictures) --backup '\(ssd)/%Y/%f' --backup '\(ssd)/%F/%f' DCIM/101MEDIA") == .failure)
+        #expect(output.errors.first?.contains("two --backup destinations under \(ssd)") == true, "\(output.errors)")
+        #expect(run("import --to \(pictures) --backup '\(ssd)/%F/%b-copy.%e' DCIM/101MEDIA") == .success, "\(output.errors)")
+        let copies = (FileManager.default.subpaths(atPath: ssd) ?? []).filter { $0.hasSuffix(".JPG") }.sorted()
+        #expect(copies == ["101MEDIA/IMG_0100-copy.JPG", "101MEDIA/IMG_0101-copy.JPG"], "\(copies)")
+    }
+
     @Test func findLsRAndDuFilterAndCountWhatIsNew() throws {
         #expect(run("find --kind video /DCIM") == .success, "\(output.errors)")
         #expect(output.lines == [
