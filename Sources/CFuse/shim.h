@@ -42,6 +42,10 @@ static inline void msh_fuse_set_direct_io(struct fuse_file_info *fi, int on) { f
 static inline void msh_fuse_configure(struct fuse_conn_info *conn, struct fuse_config *cfg, unsigned readahead) {
     if (readahead > conn->max_readahead) readahead = conn->max_readahead;
     conn->max_readahead = readahead;
+    // Every readdir brings the attributes with the names (readdirplus), not only a folder's first one
+    // (the kernel's "auto" mode): `ls -l` of a folder then asks nothing per name.
+    if (conn->capable & FUSE_CAP_READDIRPLUS) conn->want |= FUSE_CAP_READDIRPLUS;
+    conn->want &= ~FUSE_CAP_READDIRPLUS_AUTO;
     cfg->kernel_cache = 1;       // a camera's file never changes in place: the page cache may keep it across opens
     cfg->use_ino = 0;
     cfg->nullpath_ok = 0;

@@ -1,5 +1,6 @@
 import CFuse
 import Foundation
+import POSIX
 
 /// What a mounted file system answers, in Swift's terms: paths relative to the mount's root ("" is the
 /// root, "DCIM/100MEDIA/IMG_0001.JPG" a file), errors as errno values (`FileSystemError`). The one file
@@ -44,6 +45,14 @@ struct FileSystemError: Error, Equatable, Sendable {
     init(_ errno: Int32) { self.errno = errno }
 }
 
+/// The kinds of call the kernel makes of a mount, counted by `FuseBridge`: what a task cost in calls (a
+/// `getattr` each name, or none) shows in the mount's log under `--debug-ptp`, and tests assert it.
+enum FuseCall: Int, CaseIterable, Sendable {
+    case getattr, readdir, open, read, create, write, flush, release, truncate, unlink, mkdir, rmdir, statfs
+
+    var name: String { "\(self)" }
+}
+
 /// libfuse's high-level (path) API over a `FileSystemOperations`: fills `fuse_operations` with C callbacks
 /// that find the Swift object through `fuse_get_context()->private_data`, mounts, runs the multi-threaded
 /// loop until the file system is unmounted (`fusermount3 -u`) or SIGINT, SIGTERM or SIGHUP arrives
@@ -53,6 +62,7 @@ final class FuseBridge: @unchecked Sendable {  // unchecked: holds the `struct f
     private let owner: (uid: uid_t, gid: gid_t) = (getuid(), getgid())
     private let started = Date().timeIntervalSince1970
     private var fuse: OpaquePointer?
+    private let counts = Locked([Int](repeating: 0, count: FuseCall.allCases.count))
 
     init(operations: FileSystemOperations) {
         self.operations = operations
@@ -110,7 +120,23 @@ final class FuseBridge: @unchecked Sendable {  // unchecked: holds the `struct f
         if status < 0 { throw MountFailure(description: "the FUSE loop ended with an error (\(String(cString: strerror(-status))))") }
     }
 
+    /// How many calls of each kind the kernel has made so far.
+    func calls(_ kind: FuseCall) -> Int { counts.withLock { $0[kind.rawValue] } }
+
+    /// Every kind's count, for the log: "getattr 3, readdir 14, open 0, ...".
+    var callSummary: String {
+        let counted = counts.withLock { $0 }
+        return FuseCall.allCases.map { "\($0.name) \(counted[$0.rawValue])" }.joined(separator: ", ")
+    }
+
     // MARK: The C side
+
+    /// The bridge of the request being served, with its call of `kind` counted.
+    private static func counting(_ kind: FuseCall) -> FuseBridge {
+        let bridge = current
+        bridge.counts.withLock { $0[kind.rawValue] += 1 }
+        return bridge
+    }
 
     /// The bridge of the request being served.
     private static var current: FuseBridge {
@@ -161,23 +187,31 @@ final class FuseBridge: @unchecked Sendable {  // unchecked: holds the `struct f
         }
         ops.getattr = { path, stat, _ in
             FuseBridge.call {
-                let bridge = FuseBridge.current
+                let bridge = FuseBridge.counting(.getattr)
                 bridge.fill(stat!, try bridge.operations.attributes(of: FuseBridge.relative(path)))
                 return 0
             }
         }
-        ops.readdir = { path, buffer, filler, _, _, flags in
+        ops.readdir = { path, buffer, filler, offset, _, flags in
             FuseBridge.call {
-                let bridge = FuseBridge.current
+                let bridge = FuseBridge.counting(.readdir)
                 let entries = try bridge.operations.list(FuseBridge.relative(path))
                 let plus = flags.rawValue & FUSE_READDIR_PLUS.rawValue != 0
+                // Each entry goes with its offset ("." 1, ".." 2, then the names from 3), and a request
+                // gets the entries after the offset it gives, until its buffer is full: so libfuse sends
+                // each name's attributes with it (readdirplus), and `ls -l` asks nothing more per name.
+                // (Given offset 0, libfuse 3.14 keeps the names in a list of its own and sends them without
+                // attributes, so the kernel looks every name up again: a getattr each.)
+                let none = fuse_fill_dir_flags(0)
+                if offset < 1, filler?(buffer, ".", nil, 1, none) != 0 { return 0 }
+                if offset < 2, filler?(buffer, "..", nil, 2, none) != 0 { return 0 }
                 var stat = stat()
-                _ = filler?(buffer, ".", nil, 0, fuse_fill_dir_flags(0))
-                _ = filler?(buffer, "..", nil, 0, fuse_fill_dir_flags(0))
-                for entry in entries {
+                var index = max(Int(offset) - 2, 0)
+                while index < entries.count {
+                    let entry = entries[index]
                     bridge.fill(&stat, entry.attributes)
-                    // With every attribute given (readdirplus), `ls -l` asks nothing more per name.
-                    if filler?(buffer, entry.name, &stat, 0, plus ? FUSE_FILL_DIR_PLUS : fuse_fill_dir_flags(0)) != 0 { break }
+                    if filler?(buffer, entry.name, &stat, off_t(index + 3), plus ? FUSE_FILL_DIR_PLUS : none) != 0 { break }
+                    index += 1
                 }
                 return 0
             }
@@ -186,7 +220,7 @@ final class FuseBridge: @unchecked Sendable {  // unchecked: holds the `struct f
             FuseBridge.call {
                 let flags = info!.pointee.flags
                 let access = flags & O_ACCMODE
-                let handle = try FuseBridge.current.operations.open(
+                let handle = try FuseBridge.counting(.open).operations.open(
                     FuseBridge.relative(path), writing: access != O_RDONLY, truncating: flags & O_TRUNC != 0)
                 info!.pointee.fh = handle
                 msh_fuse_set_keep_cache(info, 1)
@@ -195,64 +229,64 @@ final class FuseBridge: @unchecked Sendable {  // unchecked: holds the `struct f
         }
         ops.create = { path, _, info in
             FuseBridge.call {
-                info!.pointee.fh = try FuseBridge.current.operations.create(FuseBridge.relative(path))
+                info!.pointee.fh = try FuseBridge.counting(.create).operations.create(FuseBridge.relative(path))
                 return 0
             }
         }
         ops.read = { _, buffer, size, offset, info in
             FuseBridge.call {
                 let target = UnsafeMutableRawBufferPointer(start: buffer, count: size)
-                return Int32(try FuseBridge.current.operations.read(info!.pointee.fh, offset: UInt64(max(offset, 0)), into: target))
+                return Int32(try FuseBridge.counting(.read).operations.read(info!.pointee.fh, offset: UInt64(max(offset, 0)), into: target))
             }
         }
         ops.write = { _, buffer, size, offset, info in
             FuseBridge.call {
                 let source = UnsafeRawBufferPointer(start: buffer, count: size)
-                return Int32(try FuseBridge.current.operations.write(info!.pointee.fh, offset: UInt64(max(offset, 0)), from: source))
+                return Int32(try FuseBridge.counting(.write).operations.write(info!.pointee.fh, offset: UInt64(max(offset, 0)), from: source))
             }
         }
         ops.flush = { _, info in
             FuseBridge.call {
-                try FuseBridge.current.operations.flush(info!.pointee.fh)
+                try FuseBridge.counting(.flush).operations.flush(info!.pointee.fh)
                 return 0
             }
         }
         ops.fsync = { _, _, info in
             FuseBridge.call {
-                try FuseBridge.current.operations.flush(info!.pointee.fh)
+                try FuseBridge.counting(.flush).operations.flush(info!.pointee.fh)
                 return 0
             }
         }
         ops.release = { _, info in
-            FuseBridge.current.operations.release(info!.pointee.fh)
+            FuseBridge.counting(.release).operations.release(info!.pointee.fh)
             return 0
         }
         ops.truncate = { path, size, info in
             FuseBridge.call {
-                try FuseBridge.current.operations.truncate(FuseBridge.relative(path), size: UInt64(max(size, 0)), handle: info.map { $0.pointee.fh })
+                try FuseBridge.counting(.truncate).operations.truncate(FuseBridge.relative(path), size: UInt64(max(size, 0)), handle: info.map { $0.pointee.fh })
                 return 0
             }
         }
         ops.unlink = { path in
             FuseBridge.call {
-                try FuseBridge.current.operations.unlink(FuseBridge.relative(path))
+                try FuseBridge.counting(.unlink).operations.unlink(FuseBridge.relative(path))
                 return 0
             }
         }
         ops.mkdir = { path, _ in
             FuseBridge.call {
-                try FuseBridge.current.operations.makeFolder(FuseBridge.relative(path))
+                try FuseBridge.counting(.mkdir).operations.makeFolder(FuseBridge.relative(path))
                 return 0
             }
         }
         ops.rmdir = { path in
             FuseBridge.call {
-                try FuseBridge.current.operations.removeFolder(FuseBridge.relative(path))
+                try FuseBridge.counting(.rmdir).operations.removeFolder(FuseBridge.relative(path))
                 return 0
             }
         }
         ops.statfs = { _, stat in
-            let space = FuseBridge.current.operations.space()
+            let space = FuseBridge.counting(.statfs).operations.space()
             let block: UInt64 = 4096
             memset(stat!, 0, MemoryLayout<statvfs>.size)
             stat!.pointee.f_bsize = UInt(block)

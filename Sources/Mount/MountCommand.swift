@@ -158,6 +158,8 @@ public struct MountCommand {
             log("\(error)")
             return 1
         }
+        // With a trace asked for, what the kernel asked of the mount too: a task's cost in calls.
+        if traceFile != nil { log("FUSE calls: \(bridge.callSummary)") }
         if let gone = fileSystem.goneBecause {
             log("unmounted \(point) (the camera had gone: \(gone))")
             return 1

@@ -192,6 +192,47 @@ struct MountTests {
         #expect(mount.log.contains("unmounted"), "\(mount.log)")
     }
 
+    /// `ls -lR` of a card of many files costs no call per name: every readdir brings the names' attributes
+    /// (readdirplus), so the kernel neither looks a name up nor asks for its attributes again (a `getattr`
+    /// each, through libfuse). Counted by the mount itself, whose log says under `--debug-ptp` how many
+    /// calls of each kind it served; no timing.
+    @Test func listingManyFilesAsksNothingPerFile() throws {
+        let base = try TemporaryFolder("msh-mount-many")
+        let card = base.path + "/card", point = base.path + "/mnt"
+        let folders = 3, perFolder = 150
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: point, withIntermediateDirectories: true)
+        for folder in 0..<folders {
+            let path = card + "/DCIM/10\(folder)TEST"
+            try fm.createDirectory(atPath: path, withIntermediateDirectories: true)
+            for file in 0..<perFolder {
+                try Data(repeating: UInt8(file & 0xFF), count: 100 + file).write(to: URL(fileURLWithPath: path + "/IMG_\(folder)\(1000 + file).JPG"))
+            }
+        }
+        let mount = try MountProcess(camera: "sim:" + card, point: point, extra: ["--debug-ptp", base.path + "/trace.txt"])
+        defer { mount.unmount() }
+        let listing = try run("ls", ["-lR", point])
+        #expect(listing.status == 0, "\(listing.stderr)")
+        let files = listing.stdout.split(separator: "\n").filter { $0.hasPrefix("-") && $0.hasSuffix(".JPG") }
+        #expect(files.count == folders * perFolder, "\(listing.stdout)")
+        // The sizes are the card's: the attributes came with the names.
+        #expect(files.contains { $0.contains(" \(100 + perFolder - 1) ") && $0.hasSuffix("IMG_0\(1000 + perFolder - 1).JPG") }, "\(listing.stdout)")
+        #expect(mount.unmount() == 0, "\(mount.log)")
+        let counts = try #require(mount.log.split(separator: "\n").first { $0.contains("FUSE calls: ") }, "\(mount.log)")
+        func count(_ kind: String) -> Int? {
+            let words = counts.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
+            guard let at = words.firstIndex(of: kind), at + 1 < words.count else { return nil }
+            return Int(words[at + 1])
+        }
+        let getattr = try #require(count("getattr"), "\(counts)")
+        let readdir = try #require(count("readdir"), "\(counts)")
+        // The root, DCIM and its folders may be asked for once each (the mount point, the folders ls
+        // opens); a name each would be \(folders * perFolder) more.
+        #expect(getattr <= folders + 4, "\(counts)")
+        #expect(readdir >= folders + 2, "\(counts)")
+        #expect(readdir <= 4 * (folders + 2), "a few readdir requests a folder: \(counts)")
+    }
+
     /// Writes where the camera takes them: a new file arrives whole; a folder made and removed; a delete;
     /// what a camera cannot do is refused with the errno a file system gives; a send the camera refuses is
     /// the writer's error and leaves nothing on the card.
