@@ -37,6 +37,7 @@ static inline void *msh_fuse_private_data(void) {
 /// Bit fields of fuse_file_info, which Swift reads awkwardly.
 static inline void msh_fuse_set_keep_cache(struct fuse_file_info *fi, int on) { fi->keep_cache = on ? 1 : 0; }
 static inline void msh_fuse_set_direct_io(struct fuse_file_info *fi, int on) { fi->direct_io = on ? 1 : 0; }
+static inline void msh_fuse_set_noflush(struct fuse_file_info *fi, int on) { fi->noflush = on ? 1 : 0; }
 
 /// The kernel's read-ahead for the mount, and the largest write it sends at once (init's connection).
 static inline void msh_fuse_configure(struct fuse_conn_info *conn, struct fuse_config *cfg, unsigned readahead) {

@@ -224,6 +224,9 @@ final class FuseBridge: @unchecked Sendable {  // unchecked: holds the `struct f
                     FuseBridge.relative(path), writing: access != O_RDONLY, truncating: flags & O_TRUNC != 0)
                 info!.pointee.fh = handle
                 msh_fuse_set_keep_cache(info, 1)
+                // A reader's close has nothing to send: the kernel is told not to ask (no FLUSH round
+                // trip per file a `cp -r` reads). A file being written is sent at its writer's close.
+                msh_fuse_set_noflush(info, access == O_RDONLY ? 1 : 0)
                 return 0
             }
         }
