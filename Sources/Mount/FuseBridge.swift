@@ -57,11 +57,10 @@ enum FuseCall: Int, CaseIterable, Sendable {
 /// that find the Swift object through `fuse_get_context()->private_data`, mounts, runs the multi-threaded
 /// loop until the file system is unmounted (`fusermount3 -u`) or SIGINT, SIGTERM or SIGHUP arrives
 /// (libfuse's own handlers), and unmounts.
-final class FuseBridge: @unchecked Sendable {  // unchecked: holds the `struct fuse *` C handle, used by one thread at a time
+final class FuseBridge: Sendable {
     let operations: FileSystemOperations
     private let owner: (uid: uid_t, gid: gid_t) = (getuid(), getgid())
     private let started = Date().timeIntervalSince1970
-    private var fuse: OpaquePointer?
     private let counts = Locked([Int](repeating: 0, count: FuseCall.allCases.count))
 
     init(operations: FileSystemOperations) {
@@ -87,11 +86,8 @@ final class FuseBridge: @unchecked Sendable {  // unchecked: holds the `struct f
             msh_fuse_new(argv.baseAddress, Int32(argv.count), &operationsTable, context)
         }
         guard let created else { throw MountFailure(description: "libfuse refused the mount options \(options.joined(separator: ","))") }
-        fuse = created
-        defer {
-            fuse_destroy(created)
-            fuse = nil
-        }
+        // The handle is this call's alone: libfuse's workers reach the bridge through its context pointer.
+        defer { fuse_destroy(created) }
         guard fuse_mount(created, mountPoint) == 0 else {
             throw MountFailure(description: "cannot mount on \(mountPoint) (is /dev/fuse there, and fusermount3 installed?)")
         }
