@@ -24,6 +24,7 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
     case okUnknownOps = "ok-unknown-ops"
     case stallListing = "stall-listing"
     case stallOpen = "stall-open"
+    case stallClose = "stall-close"
     case uploadsOnReadOnly = "uploads-on-read-only"
     case noCard = "no-card"
     case unreadableJPEG = "unreadable-jpeg"
@@ -82,6 +83,8 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
             "never answers GetObjectHandles or GetObjectPropList below the root, nor a Depth-all list (a camera that hangs)"
         case .stallOpen:
             "opens the session, then never answers GetDeviceInfo (a camera that hangs while it is opened)"
+        case .stallClose:
+            "never answers CloseSession (a camera that hangs as the session ends)"
         case .noCard:
             "its one slot holds no card: GetStorageInfo and every listing of the store answer StoreNotAvailable (0x2013)"
         case .unreadableJPEG:

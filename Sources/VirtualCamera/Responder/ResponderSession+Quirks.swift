@@ -30,6 +30,7 @@ extension ResponderSession {
             return .some(.fail(.storeNotAvailable))
         }
         if quirks.contains(.stallOpen) && command.code == .getDeviceInfo { return stalled(command, by: .stallOpen) }
+        if quirks.contains(.stallClose) && command.code == .closeSession { return stalled(command, by: .stallClose) }
         if sessionID != nil && quirks.contains(.unreadableJPEG) && readsFirstJPEG(command) {
             return .some(.fail(.generalError))
         }
