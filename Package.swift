@@ -10,7 +10,8 @@
 //   Playback (over MediaFormats' byte sources)
 //   Connectors (camera URL -> transport + camera: the only module that knows every transport)
 //   TerminalKit (line editing, words, output) <- CommandKit (command specs, parsing, help, completion)
-//   Shell (commands, words for every error), Serve, Mount (the card as a folder, over CFuse) <- mediashell
+//   Words (what the user reads: a sentence for every error, listings, details)
+//   Shell (commands, interpreter, session, jobs), Serve, Mount (the card as a folder, over CFuse) <- mediashell
 import PackageDescription
 
 let package = Package(
@@ -94,11 +95,19 @@ let package = Package(
                 "MediaManager", "MediaFormats", "PTP", "Failures", "POSIX", "PTPIP", "PTPUSB", "FujiWiFi", "VirtualCamera",
                 "Discovery",
             ]),
+        // What the user reads, made from the facts below: a sentence for every error (what to do added), the
+        // listings and details of files, camera events, batch summaries; the shell and the programs beside it
+        .target(
+            name: "Words",
+            dependencies: [
+                "Connectors", "Import", "Thumbnails", "Playback", "MediaManager", "MediaFormats", "PTP", "TerminalKit",
+                "Failures", "POSIX",
+            ]),
         .target(
             name: "Shell",
             dependencies: [
                 "MediaManager", "Connectors", "Import", "Thumbnails", "Playback", "PTP", "TerminalGraphics", "Checksums",
-                "Imaging", "MediaFormats", "CommandKit", "TerminalKit", "Failures", "POSIX", "Transfers", "Mount",
+                "Imaging", "MediaFormats", "CommandKit", "TerminalKit", "Failures", "POSIX", "Transfers", "Mount", "Words",
             ]),
         // The virtual camera as a program of its own: `mediashell serve`
         .target(
@@ -126,7 +135,7 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "Failures", "POSIX", "VirtualCamera"]),
         .testTarget(
             name: "ShellTests",
-            dependencies: ["TestSupport", "Shell", "Serve", "Import", "MediaManager", "Connectors", "PTPUSB", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "CommandKit", "TerminalKit", "Failures", "POSIX", "Transfers"]),
+            dependencies: ["TestSupport", "Shell", "Serve", "Import", "MediaManager", "Connectors", "PTPUSB", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "CommandKit", "TerminalKit", "Failures", "POSIX", "Transfers", "Words"]),
         .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaFormats", "MediaManager", "Connectors", "PTP", "Failures", "POSIX", "VirtualCamera", "Checksums"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "PTP", "Failures", "POSIX", "Connectors", "MediaManager"]),
         .testTarget(name: "MountTests", dependencies: ["Mount"]),

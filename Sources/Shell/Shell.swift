@@ -4,6 +4,7 @@ import Foundation
 import MediaManager
 import POSIX
 import TerminalKit
+import Words
 
 /// The shell's wiring: the camera to start with, where lines come from (the line editor at a terminal,
 /// or a script, `-c` text or piped input), and the exit status.

@@ -6,6 +6,7 @@ import Testing
 
 @testable import Playback
 @testable import Shell
+import Words
 
 /// Lower layers hand the shell facts (which structure, what was expected and what came); these are the
 /// sentences a user reads for them. Only ShellTests read error text.

@@ -6,6 +6,7 @@ import Testing
 import VirtualCamera
 
 @testable import Shell
+import Words
 
 /// `events` prints what the virtual camera announces while another initiator shoots, changes a setting and
 /// deletes a file, and what a card folder announces when a file is dropped into it; Ctrl-C ends it cleanly.

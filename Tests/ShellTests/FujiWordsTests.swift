@@ -3,6 +3,7 @@ import MediaManager
 import Testing
 
 @testable import Shell
+import Words
 
 /// What a Fujifilm body in the wrong Wi-Fi mode refuses, in the shell's words: the mode to choose, or the
 /// URL to open.

@@ -2,6 +2,7 @@ import Imaging
 import Testing
 
 @testable import Shell
+import Words
 
 /// Why a picture could not be decoded, in the words a user reads (`thumb`): the golden sentences of
 /// `ImagingError`. Below the shell, tests compare the error's cases and their facts.

@@ -6,6 +6,7 @@ import POSIX
 import Testing
 
 @testable import Shell
+import Words
 
 /// Local failures arrive as facts (call, path, errno); the shell says them.
 @Suite struct LocalFailureWordsTests {

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Shell
+import Words
 
 /// Issue 27, what `ls -l` and `info` say of movies: a variable-rate clip's rate is said to vary (`info`) and
 /// its average is ffprobe's avg_frame_rate (`ls -l`, `info`, `--json`); a slow-motion edit's clip lasts as

@@ -6,6 +6,7 @@ import TerminalGraphics
 import Testing
 
 @testable import Shell
+import Words
 
 /// The rules of the session state, without a camera: the selection and its offset, edit mode, closing.
 @Suite struct SessionStateTests {

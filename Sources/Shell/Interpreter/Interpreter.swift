@@ -9,6 +9,7 @@ import PTP
 import TerminalKit
 import Thumbnails
 import Transfers
+import Words
 
 /// How a line, or one command of it, ended.
 public enum LineStatus: Sendable, Equatable {

@@ -2,6 +2,7 @@ import CommandKit
 import MediaManager
 import TerminalKit
 import Transfers
+import Words
 
 /// The prompt's format: text with tokens that the session state fills in (`set prompt`).
 public enum PromptFormat {

@@ -4,6 +4,7 @@ import Import
 import MediaManager
 import TerminalKit
 import Transfers
+import Words
 
 /// Jobs at the shell: starting one, saying how jobs ended (before the next prompt, as a POSIX shell does),
 /// and what `quit`, `close`, `open`, `fetch` and `delete` do while jobs run.
@@ -140,7 +141,7 @@ enum JobWords {
     /// `fetch: 3 fetched, 0 skipped (already here), ...`, or `import: stopped` when the batch had no figures.
     static func summary(_ ending: Job.Ending) -> String {
         guard let summary = ending.summary else { return "\(ending.command): stopped" }
-        let line = ImportBatch.summaryLine(summary, command: ending.command)
+        let line = BatchWords.summaryLine(summary, command: ending.command)
         return ending.command == "fetch" ? line.replacingOccurrences(of: "(already imported)", with: "(already here)") : line
     }
 

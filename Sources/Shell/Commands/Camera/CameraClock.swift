@@ -2,19 +2,12 @@ import Foundation
 import Import
 import MediaManager
 import TerminalKit
+import Words
 
 /// What the shell learns of dates when a camera opens: how far the camera's clock is from this
 /// computer's (said once, with the commands that help), and the capture times the import ledger kept
 /// for files imported before (so that they are not read again).
 extension Interpreter {
-    /// `the camera's clock is 3 h 02 min behind this computer; 'sync-time' sets it, 'import --shift +3h02m'
-    /// corrects this card's times`.
-    static func clockWarning(difference: TimeInterval) -> String {
-        let shift = -(difference / 60).rounded() * 60
-        return "the camera's clock is \(ShiftText.words(difference)) \(difference < 0 ? "behind" : "ahead of") this computer; "
-            + "'sync-time' sets it, 'import --shift \(ShiftText.format(shift))' corrects this card's times"
-    }
-
     /// Said once when a camera opens: its clock, when far from this computer's.
     /// A USB camera held back by its port or cable: said once per open.
     func reportUSBLink(_ session: MediaSession) {
@@ -26,7 +19,7 @@ extension Interpreter {
 
     func reportCameraClock(_ session: MediaSession) {
         guard let difference = session.camera.clockDifference() else { return }
-        report(Self.clockWarning(difference: difference), severity: .warning)
+        report(ClockWords.warning(difference: difference), severity: .warning)
     }
 
     /// The capture times the ledger kept for imported photos and videos, taken as this session's (no

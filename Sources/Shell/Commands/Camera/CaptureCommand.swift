@@ -1,6 +1,7 @@
 import CommandKit
 import MediaManager
 import TerminalKit
+import Words
 
 /// capture (shoot) [--fetch] [--to PATTERN]: asks the camera to take a photo, lists the files it reported,
 /// and with --fetch brings them home as `import` would (see `TetherDownload`).

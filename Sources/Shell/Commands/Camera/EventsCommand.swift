@@ -3,6 +3,7 @@ import Foundation
 import MediaManager
 import PTP
 import TerminalKit
+import Words
 
 /// events [--json]: prints the camera's events as they come until Ctrl-C: files added and removed (by
 /// path), settings changed (by name, with the new value), stores, captures, and codes this program does

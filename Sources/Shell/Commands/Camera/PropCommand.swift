@@ -3,6 +3,7 @@ import Foundation
 import MediaManager
 import PTP
 import TerminalKit
+import Words
 
 /// prop NAME [VALUE]: shows one device property, or sets it (SetDevicePropValue) after checking VALUE
 /// against the values the camera allows.

@@ -3,6 +3,7 @@ import Foundation
 import MediaManager
 import PTP
 import TerminalKit
+import Words
 
 /// props [--json]: lists the camera's device properties: name, current value decoded, allowed values, and
 /// whether it can be set.

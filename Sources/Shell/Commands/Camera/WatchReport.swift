@@ -1,6 +1,7 @@
 import Foundation
 import MediaManager
 import TerminalKit
+import Words
 
 /// What `watch` says as it goes: as text, or as one JSON object a line (`--json`) for scripts.
 struct WatchReport {

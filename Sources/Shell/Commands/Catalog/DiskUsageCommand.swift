@@ -2,6 +2,7 @@ import CommandKit
 import Import
 import MediaManager
 import TerminalKit
+import Words
 
 /// du: how much each folder holds (with everything below it), and how much of it is new (not imported from
 /// this camera yet), from the cached file list.

@@ -1,6 +1,7 @@
 import CommandKit
 import MediaManager
 import TerminalKit
+import Words
 
 /// find: every file below the folders given (the current folder by default), kept by date, kind, size or
 /// newness, one path per line (or the long listing with -l): what `import` would consider, without fetching.

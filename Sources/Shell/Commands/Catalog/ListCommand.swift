@@ -1,6 +1,7 @@
 import CommandKit
 import MediaManager
 import TerminalKit
+import Words
 
 /// ls (dir): the current folder or the names matching each GLOB, short, long (-l), as JSON, or as a contact
 /// sheet of thumbnails (--thumbs). Folders a glob matches are listed in blocks under their names (`ls DCIM/*`).

@@ -1,6 +1,7 @@
 import CommandKit
 import MediaManager
 import TerminalKit
+import Words
 
 /// pwd: the current folder on the camera.
 struct PwdCommand: ShellCommand {

@@ -1,6 +1,7 @@
 import CommandKit
 import MediaManager
 import TerminalKit
+import Words
 
 /// refresh: reads the file list from the camera again; the selection and folder follow what remains.
 struct RefreshCommand: ShellCommand {

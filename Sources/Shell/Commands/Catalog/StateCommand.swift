@@ -1,6 +1,7 @@
 import CommandKit
 import MediaManager
 import TerminalKit
+import Words
 
 /// state: whether the file list is being read, up to date, or out of date.
 struct StateCommand: ShellCommand {

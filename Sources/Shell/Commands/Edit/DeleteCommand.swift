@@ -1,6 +1,7 @@
 import CommandKit
 import MediaManager
 import TerminalKit
+import Words
 
 /// delete (rm) NAME|GLOB...: deletes are deliberate, so they need edit mode or --force; each file's result
 /// is a line, and a camera that goes away mid-batch is said once.

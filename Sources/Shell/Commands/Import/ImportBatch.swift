@@ -6,6 +6,7 @@ import POSIX
 import PTP
 import TerminalKit
 import Transfers
+import Words
 
 /// One run of `import` (and of `fetch`'s batches): one progress line for the whole batch on a terminal,
 /// each file said only where it matters (a failure, a unique name, everything with `-v`), the session
@@ -117,7 +118,7 @@ final class ImportBatch {
     /// The summary line, and how the batch ended.
     func finish(_ summary: BatchSummary) -> CommandOutcome {
         line.clear()
-        shell.output.line(Self.summaryLine(summary, command: command))
+        shell.output.line(BatchWords.summaryLine(summary, command: command))
         for stopped in summary.stoppedDestinations {
             failures += 1
             shell.report("\(command): the backup destination \(SafeText.display(stopped)); it was left for the rest of the import")
@@ -144,24 +145,5 @@ final class ImportBatch {
             return .interrupted
         }
         return .failed(if: failures)
-    }
-
-    /// `import: 12 fetched, 30 skipped (already imported), 1 renamed, 0 failed; 340 MB in 4.2 s`.
-    static func summaryLine(_ s: BatchSummary, command: String) -> String {
-        var text = "\(command): \(s.fetched) fetched, \(s.skipped) skipped (already imported), \(s.renamed) renamed, "
-        text += "\(s.failed) failed; \(HumanReadable.size(s.bytes)) in "
-        text += s.seconds < 60 ? String(format: "%.1f s", s.seconds) : HumanReadable.duration(seconds: s.seconds)
-        if s.seconds > 0.05 && s.bytes > 0 { text += " (\(HumanReadable.rate(bytesPerSecond: Double(s.bytes) / s.seconds)))" }
-        // Where each destination's checksums went: `cd` there and `xxhsum -c NAME` checks every copy.
-        for manifest in s.manifests { text += "; checksums in \(SafeText.display(manifest))" }
-        if s.completedCopies > 0 {
-            text += "; \(s.completedCopies) missing cop\(s.completedCopies == 1 ? "y" : "ies") made from proven ones"
-        }
-        if s.deleted > 0 { text += "; \(s.deleted) deleted from the camera" }
-        if s.shift != 0 { text += "; capture times shifted by \(ShiftText.format(s.shift))" }
-        if s.datesSetAside > 0 {
-            text += "; \(s.datesSetAside) with a nonsense date (1970, 1980-01-01, …) placed by the next source"
-        }
-        return text
     }
 }

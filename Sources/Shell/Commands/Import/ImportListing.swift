@@ -2,6 +2,7 @@ import Foundation
 import Import
 import MediaManager
 import TerminalKit
+import Words
 
 /// `import --list` (what is new, nothing fetched) and `import --dry-run` (where each new file would go and
 /// the totals, nothing fetched).

@@ -5,6 +5,7 @@ import Import
 import POSIX
 import TerminalKit
 import Transfers
+import Words
 
 /// verify [DIR...]: re-checks imported copies against what the import recorded (bit rot, a drive that
 /// lies, a file edited or moved): without DIR every copy the ledgers know; with DIRs the manifests at their

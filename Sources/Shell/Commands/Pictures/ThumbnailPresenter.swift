@@ -4,6 +4,7 @@ import MediaManager
 import TerminalGraphics
 import TerminalKit
 import Thumbnails
+import Words
 
 /// How thumbnails are shown on this output: pictures drawn with the method the terminal supports (or the
 /// `images` setting forces), or a line of text per file when output is not a terminal or `set images off`.

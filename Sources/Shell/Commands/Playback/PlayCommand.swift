@@ -3,6 +3,7 @@ import MediaFormats
 import MediaManager
 import Playback
 import TerminalKit
+import Words
 
 /// play [NAME]: loads NAME (and selects it) and plays it from the start, streaming it through partial reads
 /// (never downloading it); a bare `play` goes on with the video loaded (from where it paused, or from the

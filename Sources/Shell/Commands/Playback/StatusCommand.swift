@@ -1,6 +1,7 @@
 import CommandKit
 import Playback
 import TerminalKit
+import Words
 
 /// status [--json]: one line, or the stable JSON (sorted keys) of `PlaybackStatus`; `{"state":"unloaded"}`
 /// when no video is loaded.

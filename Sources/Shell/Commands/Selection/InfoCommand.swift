@@ -3,6 +3,7 @@ import MediaFormats
 import MediaManager
 import POSIX
 import TerminalKit
+import Words
 
 /// info [NAME]: a file's size, date, kind, dimensions, sidecars and download state, as rows (with its
 /// thumbnail beside them when pictures are on) or as JSON.

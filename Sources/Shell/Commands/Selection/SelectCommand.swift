@@ -1,6 +1,7 @@
 import CommandKit
 import MediaManager
 import TerminalKit
+import Words
 
 /// select NAME | --clear: makes NAME the selected file, with the offset its `.part` already holds, or
 /// forgets the selection.

@@ -2,6 +2,7 @@ import CommandKit
 import Connectors
 import MediaManager
 import TerminalKit
+import Words
 
 /// open URL: closes the camera that is open, opens the one at URL and reads its file list.
 struct OpenCommand: ShellCommand {

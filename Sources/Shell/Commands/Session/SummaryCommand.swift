@@ -3,6 +3,7 @@ import Connectors
 import MediaManager
 import PTP
 import TerminalKit
+import Words
 
 /// summary: the camera's model, serial number, storages and abilities.
 struct SummaryCommand: ShellCommand {

@@ -6,6 +6,7 @@ import POSIX
 import PTP
 import TerminalKit
 import Transfers
+import Words
 
 /// One run of `fetch`: says each file's result as it arrives, keeps the session state in step (offsets of
 /// kept `.part` files, deleted files), and at the end says how the batch stopped: a camera that went away
@@ -147,7 +148,7 @@ final class FetchBatch {
         if asked > 1 {
             summary.seconds = display.pacer.now - started
             summary.interrupted = stopped != nil
-            shell.output.line(ImportBatch.summaryLine(summary, command: "fetch").replacingOccurrences(of: "(already imported)", with: "(already here)"))
+            shell.output.line(BatchWords.summaryLine(summary, command: "fetch").replacingOccurrences(of: "(already imported)", with: "(already here)"))
         }
         if let disconnected {
             shell.reportCameraGone(during: "fetch", disconnected)

@@ -1,6 +1,7 @@
 import CommandKit
 import MediaManager
 import TerminalKit
+import Words
 
 /// mkdir FOLDER: makes a folder on the camera (SendObjectInfo of an association), where it takes uploads.
 struct MkdirCommand: ShellCommand {

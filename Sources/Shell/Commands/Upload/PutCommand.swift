@@ -3,6 +3,7 @@ import Foundation
 import MediaManager
 import POSIX
 import TerminalKit
+import Words
 
 /// put LOCAL... [-o FOLDER]: uploads local files into the current camera folder (or FOLDER), each with a
 /// progress line on a terminal; a send that fails deletes what the camera had made of it.

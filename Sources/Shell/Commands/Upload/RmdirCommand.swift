@@ -1,6 +1,7 @@
 import CommandKit
 import MediaManager
 import TerminalKit
+import Words
 
 /// rmdir FOLDER: deletes an empty folder from the camera (DeleteObject), where it offers deletes.
 struct RmdirCommand: ShellCommand {

@@ -5,21 +5,21 @@ import Playback
 import TerminalKit
 
 /// What `info` adds to the listing, read from the file's header through partial reads.
-struct FileDetails {
-    var video: VideoDetails?
-    var videoProblem: String?
+public struct FileDetails {
+    public var video: VideoDetails?
+    public var videoProblem: String?
     /// Set for a video cut short: where it stops playing.
-    var truncation: String?
-    var photo: JPEGInfo?
-    var sidecars: [MediaFile]
+    public var truncation: String?
+    public var photo: JPEGInfo?
+    public var sidecars: [MediaFile]
     /// The kind its first bytes show, read (one small partial read) only when the name says nothing.
-    var kindFromContent: MediaKind?
+    public var kindFromContent: MediaKind?
     /// The one capture time (read from the header now, or known), and the camera's own date for the file.
-    var taken: ResolvedCaptureTime
-    var listed: CaptureTime?
-    let file: MediaFile
+    public var taken: ResolvedCaptureTime
+    public var listed: CaptureTime?
+    public let file: MediaFile
 
-    init(file: MediaFile, session: MediaSession, catalog: MediaCatalog) {
+    public init(file: MediaFile, session: MediaSession, catalog: MediaCatalog) {
         self.file = file
         sidecars = Array(catalog.group(of: file).dropFirst())
         taken = session.resolveCaptureTime(file)
@@ -43,7 +43,7 @@ struct FileDetails {
                 if video?.duration == nil { video?.duration = file.video?.duration }
             } catch {
                 video = file.video
-                if video == nil { videoProblem = "details unreadable (\(Interpreter.message(for: error)))" }
+                if video == nil { videoProblem = "details unreadable (\(ErrorWords.sentence(for: error)))" }
             }
         } else if kind.isVideo {
             video = file.video
@@ -53,7 +53,7 @@ struct FileDetails {
     }
 
     /// `plays to 0:02.7 of 0:04.0 (81 of 120 frames; the file ends at byte 54840)`, or nil when whole.
-    static func truncationNote(_ movie: MovieInfo, fileSize: UInt64) -> String? {
+    public static func truncationNote(_ movie: MovieInfo, fileSize: UInt64) -> String? {
         guard movie.isTruncated else { return nil }
         var text = "plays to " + (movie.durationSeconds.map { TimeText.format($0) } ?? "unknown")
         if let timeline = try? movie.videoTrack?.timeline.get(), let cut = timeline.truncation {
@@ -66,7 +66,7 @@ struct FileDetails {
     }
 
     /// The rows of `info`: name, folder, size, date, kind, the video's or photo's details, sidecars.
-    func rows(dates: DateText) -> [[String]] {
+    public func rows(dates: DateText) -> [[String]] {
         var rows: [[String]] = [
             ["name:", SafeText.display(file.name)],
             ["folder:", RemotePath.display(file.folder)],

@@ -2,9 +2,9 @@ import MediaManager
 import TerminalKit
 
 /// The catalog's state in words, for `refresh` and `state`.
-enum CatalogDescription {
+public enum CatalogDescription {
     /// `up-to-date: 10 files in 3 folders`, with what the state means when it is not plain.
-    static func line(for catalog: MediaCatalog) -> String {
+    public static func line(for catalog: MediaCatalog) -> String {
         let files = catalog.fileCount
         let folders = catalog.folderPaths.count
         let counts = "\(files) file\(files == 1 ? "" : "s") in \(folders) folder\(folders == 1 ? "" : "s")"

@@ -3,14 +3,14 @@ import POSIX
 /// The sentence for a local file operation that failed (a download's `.part`, an import's ledger): "cannot
 /// write /photos/DJI_0001.JPG.part: No space left on device". Lower layers hand over the call, the path and
 /// the errno; the words for each call are here.
-enum LocalFailureWords {
-    static func sentence(for error: SystemError) -> String {
+public enum LocalFailureWords {
+    public static func sentence(for error: SystemError) -> String {
         guard let path = error.path else { return "\(error.call) failed: \(error.reason)" }
         return "cannot \(verb(for: error.call)) \(path): \(error.reason)"
     }
 
     /// What the user would call what the call did to the file.
-    static func verb(for call: SystemError.Call) -> String {
+    public static func verb(for call: SystemError.Call) -> String {
         switch call {
         case .open: "open"
         case .read: "read"

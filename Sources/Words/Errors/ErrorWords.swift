@@ -9,11 +9,10 @@ import Playback
 
 /// The one place that turns an error from any layer into the sentence a user reads. Lower layers say the
 /// facts; what to do about them (which command, which option) is added here, from the error's case.
-enum ErrorWords {
+public enum ErrorWords {
     /// The sentence for `error`, with what to do about it when there is something to do.
-    static func sentence(for error: Error) -> String {
+    public static func sentence(for error: Error) -> String {
         switch error {
-        case let error as CommandError: return error.message
         case let error as DownloadError: return sentence(for: error)
         case let error as ImportError: return sentence(for: error)
         case let error as PlaybackError: return sentence(for: error)
@@ -64,7 +63,7 @@ enum ErrorWords {
     }
 
     /// `the camera named 5 objects but none had a name, so nothing can be listed: ...`.
-    static func sentence(for error: UnreadableListing) -> String {
+    public static func sentence(for error: UnreadableListing) -> String {
         let count = error.lost.count
         let what =
             error.nameless == count ? (count == 1 ? "it had no name" : "none had a name")

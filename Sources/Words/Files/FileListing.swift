@@ -4,29 +4,35 @@ import MediaManager
 import TerminalKit
 
 /// The ways `ls` shows camera files: names in columns, a long table, or JSON for programs.
-struct FileListing {
-    let dates: DateText
+public struct FileListing {
+    public let dates: DateText
     /// Each file's capture time as the listing shows it (`CaptureTimeTable`).
-    var times = CaptureTimeTable()
+    public var times = CaptureTimeTable()
+
+    public init(dates: DateText) {
+        self.dates = dates
+    }
 
     /// How entries are ordered.
-    struct Order {
-        var byTime = false
-        var bySize = false
-        var reversed = false
+    public struct Order {
+        public var byTime = false
+        public var bySize = false
+        public var reversed = false
+
+        public init() {}
     }
 
     /// Names (folders ending in `/`) in columns that fit the terminal, or one per line off a terminal or
     /// with `onePerLine` (`ls -1`). On a terminal names a shell would split are quoted as GNU `ls` quotes
     /// them (`'My Clip.MP4'`); off a terminal they are printed as they are, for scripts.
-    func short(_ entries: [RemoteEntry], columns: Int?, onePerLine: Bool = false) -> [String] {
+    public func short(_ entries: [RemoteEntry], columns: Int?, onePerLine: Bool = false) -> [String] {
         let names = Self.names(entries, quoted: columns != nil)
         guard let columns, !onePerLine else { return names }
         return ColumnList.lines(names, width: columns)
     }
 
     /// The names as shown, folders ending in `/`; quoted as `ShellEscapedName` says when `quoted`.
-    static func names(_ entries: [RemoteEntry], quoted: Bool) -> [String] {
+    public static func names(_ entries: [RemoteEntry], quoted: Bool) -> [String] {
         guard quoted else { return entries.map { $0.isFolder ? SafeText.display($0.shown) + "/" : SafeText.display($0.shown) } }
         return ShellEscapedName.column(entries.map(\.shown), suffixes: entries.map { $0.isFolder ? "/" : "" })
     }
@@ -34,7 +40,7 @@ struct FileListing {
     /// `2024-05-01 10:15  12.3 MB  video  0:12 1920x1080 30 fps  DJI_0003.MP4`: date, size, kind,
     /// what the listing told of a video, and the name last (so names with spaces do not break columns).
     /// Names are quoted as in `short` when `quoted` (on a terminal).
-    func long(_ entries: [RemoteEntry], quoted: Bool = false) -> [String] {
+    public func long(_ entries: [RemoteEntry], quoted: Bool = false) -> [String] {
         let names = Self.names(entries, quoted: quoted)
         let rows = zip(entries, names).map { entry, name -> [String] in
             let file = entry.file
@@ -46,31 +52,31 @@ struct FileListing {
     }
 
     /// A JSON array with one object per entry; keys sorted, absent facts left out.
-    func json(_ entries: [RemoteEntry]) -> String {
+    public func json(_ entries: [RemoteEntry]) -> String {
         let objects = entries.map { entry in Self.jsonEntry(entry, dates: dates, time: entry.file.map(times.shown)) }
         return Self.encode(objects)
     }
 
-    struct JSONEntry: Encodable {
-        var name: String
-        var path: String
-        var type: String
-        var kind: String
-        var format: String?
-        var size: UInt64?
-        var date: String?
+    public struct JSONEntry: Encodable {
+        public var name: String
+        public var path: String
+        public var type: String
+        public var kind: String
+        public var format: String?
+        public var size: UInt64?
+        public var date: String?
         /// Where `date` came from: EXIF, QuickTime, MP4, SRT, camera, file.
-        var dateSource: String?
+        public var dateSource: String?
         /// True when `date` is the camera's, standing in for the file's own time not read yet.
-        var datePending: Bool?
-        var duration: Double?
-        var width: Int?
-        var height: Int?
-        var fps: Double?
-        var codec: String?
+        public var datePending: Bool?
+        public var duration: Double?
+        public var width: Int?
+        public var height: Int?
+        public var fps: Double?
+        public var codec: String?
     }
 
-    static func jsonEntry(_ entry: RemoteEntry, dates: DateText, time: ShownCaptureTime?) -> JSONEntry {
+    public static func jsonEntry(_ entry: RemoteEntry, dates: DateText, time: ShownCaptureTime?) -> JSONEntry {
         let file = entry.file
         let name = file?.name ?? (entry.path.split(separator: "/").last.map(String.init) ?? "/")
         var object = JSONEntry(
@@ -93,7 +99,7 @@ struct FileListing {
         return object
     }
 
-    static func encode<T: Encodable>(_ value: T) -> String {
+    public static func encode<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "null" }
@@ -101,7 +107,7 @@ struct FileListing {
     }
 
     /// One word for what a file is: photo, raw, video, proxy, telemetry, thumbnail, file.
-    static func kind(of file: MediaFile?) -> String {
+    public static func kind(of file: MediaFile?) -> String {
         guard let file else { return "file" }
         if file.isFolder { return "folder" }
         switch file.kind {
@@ -116,7 +122,7 @@ struct FileListing {
     }
 
     /// `0:12 1920x1080 30 fps` from what is known, or "".
-    static func videoSummary(_ video: VideoDetails?) -> String {
+    public static func videoSummary(_ video: VideoDetails?) -> String {
         guard let video else { return "" }
         var parts: [String] = []
         if let duration = video.duration { parts.append(HumanReadable.duration(seconds: duration)) }
@@ -126,26 +132,26 @@ struct FileListing {
     }
 
     /// `30 fps`, `29.97 fps`.
-    static func frameRate(_ fps: Double) -> String {
+    public static func frameRate(_ fps: Double) -> String {
         rate(fps) + " fps"
     }
 
     /// `30`, `29.97`: a rate to two decimals, without trailing zeros.
-    static func rate(_ fps: Double) -> String {
+    public static func rate(_ fps: Double) -> String {
         let rounded = (fps * 100).rounded() / 100
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
     /// What `info` says of a video's rate: `30 fps`, or `variable, 10-30 fps (average 20.34)` when the
     /// container shows it varies (the average is ffprobe's avg_frame_rate, the one number `ls -l` shows).
-    static func frameRate(of video: VideoDetails) -> String? {
+    public static func frameRate(of video: VideoDetails) -> String? {
         guard let fps = video.framesPerSecond, fps > 0 else { return nil }
         guard let range = video.frameRateRange else { return frameRate(fps) }
         return "variable, \(rate(range.lowerBound))-\(rate(range.upperBound)) fps (average \(rate(fps)))"
     }
 
     /// Sorts entries as `ls -t`, `-S` and `-r` ask; the catalog's name order otherwise.
-    static func sorted(_ entries: [RemoteEntry], _ order: Order, times: CaptureTimeTable = CaptureTimeTable()) -> [RemoteEntry] {
+    public static func sorted(_ entries: [RemoteEntry], _ order: Order, times: CaptureTimeTable = CaptureTimeTable()) -> [RemoteEntry] {
         var result = entries
         if order.bySize {
             result = stableSorted(result) { ($0.file?.size ?? 0) > ($1.file?.size ?? 0) }

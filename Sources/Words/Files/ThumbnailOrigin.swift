@@ -3,7 +3,7 @@ import Thumbnails
 
 extension Thumbnail {
     /// Words for the text line, empty for the camera's own thumbnail: ` (DJI_0003.THM)`.
-    var originNote: String {
+    public var originNote: String {
         switch origin {
         case .device: return ""
         case .exif: return " (EXIF)"

@@ -2,15 +2,15 @@ import PTP
 
 /// The words for a USB camera's link: its speed in `devices` and `summary`, and the warning, once per
 /// open, when the camera could go faster than its port or cable lets it.
-enum USBLinkWords {
+public enum USBLinkWords {
     /// "high speed (480 Mb/s)", or "high speed (480 Mb/s; the camera can do SuperSpeed (5 Gb/s))".
-    static func describe(_ link: USBLink) -> String {
+    public static func describe(_ link: USBLink) -> String {
         guard link.isSlowerThanCamera, let capable = link.capable else { return link.speed.description }
         return "\(link.speed.description); the camera can do \(capable.description)"
     }
 
     /// The warning for a camera held back by its port; nil when it runs as fast as it can.
-    static func warning(location: String, _ link: USBLink) -> String? {
+    public static func warning(location: String, _ link: USBLink) -> String? {
         guard link.isSlowerThanCamera, let capable = link.capable else { return nil }
         let inTheWay = link.speed <= .full ? "a USB 1.1 port or hub" : "a USB 2 port, hub or cable"
         let ratio = Int((megabits(capable) / megabits(link.speed)).rounded())
@@ -19,7 +19,7 @@ enum USBLinkWords {
     }
 
     /// The nominal signalling rate, in Mb/s.
-    static func megabits(_ speed: USBSpeed) -> Double {
+    public static func megabits(_ speed: USBSpeed) -> Double {
         switch speed {
         case .low: 1.5
         case .full: 12

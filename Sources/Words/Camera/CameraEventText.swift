@@ -5,19 +5,19 @@ import PTP
 /// One camera event as `events` prints it: the event's name, then what it is about in the user's terms
 /// (a file's path, a property's name and new value, a store's id), or the raw parameters of a code this
 /// program does not know; and the same as one JSON object for scripts.
-struct CameraEventText: Encodable {
-    var event: String
-    var code: String
-    var handle: String?
-    var path: String?
-    var property: String?
-    var value: String?
-    var storage: String?
+public struct CameraEventText: Encodable {
+    public var event: String
+    public var code: String
+    public var handle: String?
+    public var path: String?
+    public var property: String?
+    public var value: String?
+    public var storage: String?
     var parameters: [String]?
 
     /// Describes `event`; `path` is the file's path as the catalog knew it when the event came (a removed
     /// file is gone from it by now), `property` reads a changed property's new value from the camera.
-    init(_ event: PTPEvent, path: String?, property: (DevicePropertyCode) -> (name: String, value: String?)) {
+    public init(_ event: PTPEvent, path: String?, property: (DevicePropertyCode) -> (name: String, value: String?)) {
         self.event = event.code.description
         code = "0x" + Self.hex(UInt32(event.code.rawValue), digits: 4)
         switch event.code {
@@ -38,7 +38,7 @@ struct CameraEventText: Encodable {
     }
 
     /// `ObjectAdded /DCIM/100MEDIA/DJI_0007.JPG`, `DevicePropChanged whitebalance daylight`.
-    var line: String {
+    public var line: String {
         var words = [event]
         if let path { words.append(path) } else if let handle { words.append(handle) }
         if let property { words.append(property) }
@@ -48,7 +48,7 @@ struct CameraEventText: Encodable {
         return words.joined(separator: " ")
     }
 
-    var json: String {
+    public var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

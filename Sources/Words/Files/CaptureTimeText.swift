@@ -9,31 +9,31 @@ import TerminalKit
 /// camera's date standing in) is marked with a leading `~` in listings.
 extension DateText {
     /// The mark of a camera's date shown where the file's own time was not read yet.
-    static let pendingMark = "~"
+    public static let pendingMark = "~"
 
     /// `2024-05-01 10:20` in `ls -l`; `~2024-06-01 12:00` for the camera's date standing in; `-` for none.
-    func listing(_ shown: ShownCaptureTime) -> String {
+    public func listing(_ shown: ShownCaptureTime) -> String {
         guard let time = shown.time else { return "-" }
         let text = Self.clockText(time.clock(), seconds: false)
         return shown.pending ? Self.pendingMark + text : text
     }
 
     /// `2024-05-01 10:20:30 +02:00 (EXIF)` in `info`: seconds, the offset when known, the source.
-    func details(_ time: CaptureTime) -> String {
+    public func details(_ time: CaptureTime) -> String {
         var text = Self.clockText(time.clock(), seconds: true)
         if let offset = time.shownOffset() { text += " " + CaptureTime.offsetText(offset) }
         return text + " (" + Self.sourceWords(time.source) + ")"
     }
 
     /// `2024-05-01T10:20:30+02:00` (or without an offset when the time has none) in JSON.
-    func json(_ time: CaptureTime) -> String {
+    public func json(_ time: CaptureTime) -> String {
         var text = Self.clockText(time.clock(), seconds: true).replacingOccurrences(of: " ", with: "T")
         if let offset = time.shownOffset() { text += CaptureTime.offsetText(offset) }
         return text
     }
 
     /// The words `info` uses for a source.
-    static func sourceWords(_ source: CaptureTime.Source) -> String {
+    public static func sourceWords(_ source: CaptureTime.Source) -> String {
         switch source {
         case .exif: "EXIF"
         case .quickTime: "QuickTime creationdate"
@@ -45,29 +45,11 @@ extension DateText {
     }
 
     /// `2024-05-01 10:20` or `2024-05-01 10:20:30` of a floating clock time.
-    static func clockText(_ clock: Double, seconds: Bool) -> String {
+    public static func clockText(_ clock: Double, seconds: Bool) -> String {
         let (y, mo, d, h, mi, s) = CaptureTime.fields(clock)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         var text = String(format: "%04d", y) + "-" + two(mo) + "-" + two(d) + " " + two(h) + ":" + two(mi)
         if seconds { text += ":" + two(s) }
         return text
-    }
-}
-
-extension CommandContext {
-    /// Reads the capture times of `files` not known yet, with a progress line on a terminal
-    /// (`reading capture times 120/10000`); Ctrl-C stops it (the rest show the camera's date).
-    func readCaptureTimes(_ files: [MediaFile], session: MediaSession) {
-        let write = output.progress
-        let interrupt = self.interrupt
-        var drew = false
-        session.resolveCaptureTimes(
-            files,
-            progress: { done, total in
-                guard let write, total >= 8 else { return }
-                write("\r\u{1B}[Kreading capture times \(done)/\(total)")
-                drew = true
-            }, cancelled: { interrupt.isPending })
-        if drew { write?("\r\u{1B}[K") }
     }
 }
