@@ -87,7 +87,9 @@ let package = Package(
         .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "Failures", "POSIX", "Checksums"]),
         // Batches of downloads: their pace under a rate limit, and jobs run in the background (`fetch ... &`),
         // whose endings are facts the shell words
-        .target(name: "Transfers", dependencies: ["MediaManager", "Import", "PTP", "Failures", "POSIX", "TerminalKit"]),
+        .target(
+            name: "Transfers",
+            dependencies: ["MediaManager", "Import", "PTP", "Failures", "POSIX", "TerminalKit", "CommandKit", "Words"]),
         // A camera URL to a transport and a camera
         .target(
             name: "Connectors",

@@ -7,9 +7,10 @@ import TerminalKit
 import Transfers
 
 /// What a command's `run` may use, in place of the whole interpreter: the session state, the output, Ctrl-C,
-/// one way to report, and the open camera (with what words name on it, `CommandSupport.swift`). A command
-/// whose work needs more names a wider context as the type of `run`'s context: `JobContext` (the jobs),
-/// `PlaybackContext` (the video being played), `HelpContext`, `ConfigContext` and `SessionContext` (below).
+/// one way to report, and the open camera (with what words name on it, `CommandSupport.swift`); a batch gets
+/// only what it needs of it (`batchHost`). A command whose work needs more names a wider context as the type
+/// of `run`'s context: `JobContext` (the jobs), `PlaybackContext` (the video being played), `HelpContext`,
+/// `ConfigContext` and `SessionContext` (below).
 /// The interpreter is each of them.
 protocol CommandContext: AnyObject {
     var state: SessionState { get set }
@@ -30,18 +31,46 @@ protocol CommandContext: AnyObject {
     var wifiIdentityInUse: WiFiIdentity? { get }
 
     /// One line on standard error, with the script's `FILE:LINE:` when in one.
-    func report(_ message: String, severity: Interpreter.Severity)
+    func report(_ message: String, severity: ReportSeverity)
     /// A command's failure; a camera that went away is closed.
     func reportFailure(of command: String, _ error: Error, hint: String)
-    /// The camera went away during `command`: said with how to reconnect, and closed.
-    func reportCameraGone(during command: String, _ error: Error)
     /// Runs requests to the camera of `session` so that Ctrl-C ends them.
     func interruptibly<T>(_ session: MediaSession, _ body: () throws -> T) throws -> T
+    /// The camera went away during `command`: said with how to reconnect, and closed.
+    func reportCameraGone(during command: String, _ error: Error)
 }
 
 extension CommandContext {
     func report(_ message: String) { report(message, severity: .error) }
     func reportFailure(of command: String, _ error: Error) { reportFailure(of: command, error, hint: "") }
+
+    /// What a batch (`FetchBatch`, `ImportBatch`, `TetherDownload`) may use of the shell.
+    var batchHost: any BatchHost { CommandBatchHost(self) }
+}
+
+/// The shell as a batch's host: its output, Ctrl-C and reporting, and the session state kept in step.
+private final class CommandBatchHost: BatchHost {
+    let shell: any CommandContext
+
+    init(_ shell: any CommandContext) {
+        self.shell = shell
+    }
+
+    var output: ShellOutput { shell.output }
+    var interrupt: any InterruptSource { shell.interrupt }
+    var transferClock: any WaitClock { shell.transferClock }
+    var rateLimit: UInt64? { shell.state.settings.rateLimit }
+    var cameraMode: CameraMode? {
+        get { shell.cameraMode }
+        set { shell.cameraMode = newValue }
+    }
+
+    func report(_ message: String, severity: ReportSeverity) { shell.report(message, severity: severity) }
+    func reportCameraGone(during command: String, _ error: Error) { shell.reportCameraGone(during: command, error) }
+    func modeHint(for error: Error) -> String { shell.modeHint(for: error) }
+    func fileFetched(_ file: MediaFile) { shell.state.fetchCompleted(file) }
+    func fileStopped(_ file: MediaFile, at offset: UInt64) { shell.state.fetchStopped(file, at: offset) }
+    func fileRemoved(path: String) { shell.state.fileRemoved(path: path) }
 }
 
 /// A command that starts, lists or waits for jobs, or must not touch what they hold.

@@ -1,6 +1,7 @@
 import MediaManager
 import POSIX
 import TerminalKit
+import Words
 
 /// What commands share through their context: the open camera and its catalog, the files and folders that
 /// words name, and where downloads go.
@@ -87,12 +88,7 @@ extension CommandContext {
     }
 
     /// The download folder as an absolute path, for messages that say where ("kept in", "no .part in").
-    var downloadFolderShown: String { Self.shownFolder(downloadFolder(nil)) }
-
-    /// `folder` as an absolute path (relative ones from the local folder).
-    static func shownFolder(_ folder: String) -> String {
-        folder.hasPrefix("/") ? folder : folder == "." ? LocalDisk.currentFolder : LocalDisk.join(LocalDisk.currentFolder, folder)
-    }
+    var downloadFolderShown: String { LocalFolderText.shown(downloadFolder(nil)) }
 
     /// The single file `word` names; globs must match exactly one file.
     func oneFile(for word: Word, in catalog: MediaCatalog, command: String) throws -> MediaFile {

@@ -284,9 +284,7 @@ public final class Interpreter {
 
     // MARK: - Reporting
 
-    enum Severity: String {
-        case error, warning, notice
-    }
+    typealias Severity = ReportSeverity
 
     /// One line on standard error: `FILE:LINE: error: message` inside a script, `error: message` at the prompt.
     func report(_ message: String, severity: Severity = .error) {

@@ -1,6 +1,7 @@
 import CommandKit
 import MediaManager
 import TerminalKit
+import Transfers
 import Words
 
 /// capture (shoot) [--fetch] [--to PATTERN]: asks the camera to take a photo, lists the files it reported,
@@ -32,7 +33,7 @@ struct CaptureCommand: ShellCommand {
         }
         let fetching = invocation.has(.fetch) || invocation.value(of: .to) != nil
         // The destination is checked before the shutter fires: a bad pattern takes no picture.
-        let download = fetching ? try TetherDownload(invocation, shell: shell, session: session, command: "capture") : nil
+        let download = fetching ? try shell.tetherDownload(invocation, session: session, command: "capture") : nil
         let interrupt = shell.interrupt
         let timeout = shell.state.settings.timeout
         let result = try shell.interruptibly(session) {

@@ -5,6 +5,7 @@ import Import
 import MediaManager
 import POSIX
 import TerminalKit
+import Transfers
 
 extension OptionName {
     static let exec: OptionName = "exec"
@@ -44,7 +45,7 @@ struct WatchCommand: ShellCommand {
         let fetching = invocation.has(.fetch) || invocation.value(of: .to) != nil || hook != nil
         let reconnects = invocation.has(.reconnect)
         let url = session.url
-        var download = fetching ? try TetherDownload(invocation, shell: shell, session: session, command: "watch") : nil
+        var download = fetching ? try shell.tetherDownload(invocation, session: session, command: "watch") : nil
         let watch = try NewFileWatch(session)
         let report = WatchReport(shell: shell, json: invocation.has(.json))
         report.started(polling: watch.neverAnnounces)
@@ -93,7 +94,7 @@ struct WatchCommand: ShellCommand {
                 for file in pending { report.new(file) }
                 pending += again.catalog.allFiles().filter { retry.contains($0.path) && !pending.contains($0) }
                 if fetching {
-                    download = try TetherDownload(invocation, shell: shell, session: again, command: "watch")
+                    download = try shell.tetherDownload(invocation, session: again, command: "watch")
                     shooting = again.camera.isShooting
                 }
                 report.back(missed: pending.count)

@@ -167,7 +167,7 @@ struct ImportCommand: ShellCommand {
         }
         try shell.refuseFilesOfRunningJobs(files, "import")
 
-        let batch = ImportBatch(shell: shell, session: session, verbose: verbose, deleteAfter: invocation.has(.deleteAfter))
+        let batch = ImportBatch(host: shell.batchHost, session: session, verbose: verbose, deleteAfter: invocation.has(.deleteAfter))
         if invocation.runsInBackground {
             // The job holds the ledger's runs until it ends.
             let work = ImportJob(

@@ -1,3 +1,4 @@
+import CommandKit
 import MediaFormats
 import MediaManager
 import TerminalGraphics

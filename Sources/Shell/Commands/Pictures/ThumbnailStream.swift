@@ -1,3 +1,4 @@
+import CommandKit
 import MediaManager
 import TerminalKit
 import Thumbnails

@@ -58,7 +58,7 @@ struct FetchCommand: ShellCommand {
                 clock: shell.transferClock)
             return try shell.startJob(invocation, files: files) { work.run($0) }
         }
-        let batch = FetchBatch(shell: shell, session: session, folder: folder, options: options, verbose: false)
+        let batch = FetchBatch(host: shell.batchHost, session: session, folder: folder, options: options, verbose: false)
         batch.showBatch(files)
         var answered = 0
         for group in groups {

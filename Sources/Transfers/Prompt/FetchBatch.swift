@@ -1,3 +1,4 @@
+import CommandKit
 import Failures
 import Foundation
 import Import
@@ -5,19 +6,18 @@ import MediaManager
 import POSIX
 import PTP
 import TerminalKit
-import Transfers
 import Words
 
 /// One run of `fetch`: says each file's result as it arrives, keeps the session state in step (offsets of
 /// kept `.part` files, deleted files), and at the end says how the batch stopped: a camera that went away
 /// (once, with how to reconnect), Ctrl-C in a file or between files, or failures already reported.
-final class FetchBatch {
-    let cancellation: CancellationFlag
-    let display: TransferDisplay
-    private let shell: any CommandContext
+public final class FetchBatch {
+    public let cancellation: CancellationFlag
+    public let display: TransferDisplay
+    private let host: any BatchHost
     private let session: MediaSession
     /// Where the files being fetched now go (`fetch -r` moves it from group to group).
-    var folder: String
+    public var folder: String
     private let deleteAfter: Bool
     private let verbose: Bool
     private var failures = 0
@@ -32,31 +32,31 @@ final class FetchBatch {
     /// The failure that turned out to be the camera gone; the rest of the batch is cancelled.
     private var disconnected: Error?
 
-    init(shell: any CommandContext, session: MediaSession, folder: String, options: MediaSession.FetchOptions, verbose: Bool = false) {
-        self.shell = shell
+    public init(host: any BatchHost, session: MediaSession, folder: String, options: MediaSession.FetchOptions, verbose: Bool = false) {
+        self.host = host
         self.verbose = verbose
         self.session = session
         self.folder = folder
         deleteAfter = options.deleteAfter
-        let interrupt = shell.interrupt
+        let interrupt = host.interrupt
         cancellation = CancellationFlag(external: { interrupt.isPending })
         let pacer = TransferPacer(
-            clock: shell.transferClock, limit: shell.state.settings.rateLimit, stopped: { interrupt.isPending })
-        display = TransferDisplay(output: shell.output, pacer: pacer)
+            clock: host.transferClock, limit: host.rateLimit, stopped: { interrupt.isPending })
+        display = TransferDisplay(output: host.output, pacer: pacer)
         started = pacer.now
     }
 
     /// Shows one progress line for the whole batch when it has more than one file.
-    func showBatch(_ files: [MediaFile]) {
+    public func showBatch(_ files: [MediaFile]) {
         guard files.count > 1 else { return }
         tally = FetchTally(files)
-        batchLine = BatchProgressLine(output: shell.output)
+        batchLine = BatchProgressLine(output: host.output)
         display.showsMeter = false
         display.pacer.redraw = { [weak self] in self?.drawBatchLine(force: true) }
     }
 
     /// After every chunk of a download.
-    func update(_ progress: TransferProgress) {
+    public func update(_ progress: TransferProgress) {
         guard batchLine != nil else { return display.update(progress) }
         display.pacer.update(progress)
         tally.update(progress)
@@ -73,7 +73,7 @@ final class FetchBatch {
     }
 
     /// One file's result, as the download reports it.
-    func record(_ result: MediaSession.FileResult) {
+    public func record(_ result: MediaSession.FileResult) {
         display.finish(result)
         batchLine?.clear()
         switch result.outcome {
@@ -83,7 +83,7 @@ final class FetchBatch {
             summary.skipped += 1
             // One file named is said either way; a batch counts them in its summary.
             if verbose || batchLine == nil {
-                shell.output.line(
+                host.output.line(
                     "skipped \(SafeText.display(result.file.name)): \(SafeText.display(path)) is already here")
             }
         case .failure(let error as DownloadError) where error.cancelledAt != nil:
@@ -93,9 +93,9 @@ final class FetchBatch {
         }
         if let deleteError = result.deleteError {
             failures += 1
-            shell.report(
+            host.report(
                 "fetch: \(SafeText.display(result.file.name)) arrived but was not deleted from the camera: "
-                    + Interpreter.message(for: deleteError))
+                    + ErrorWords.sentence(for: deleteError))
         }
     }
 
@@ -116,11 +116,11 @@ final class FetchBatch {
             summary.renamed += 1
             line += "; a different file has its name here, fetch --force replaces it instead"
         }
-        shell.output.line(line + ")")
-        shell.state.fetchCompleted(result.file)
+        host.output.line(line + ")")
+        host.fileFetched(result.file)
         if deleteAfter && result.deleteError == nil {
-            shell.output.line("deleted \(RemotePath.display(result.file.path)) from the camera")
-            shell.state.fileRemoved(path: result.file.path)
+            host.output.line("deleted \(RemotePath.display(result.file.path)) from the camera")
+            host.fileRemoved(path: result.file.path)
         }
     }
 
@@ -133,37 +133,37 @@ final class FetchBatch {
             disconnected = error
             cancellation.cancel()
         } else if case DownloadError.interrupted = error {
-            shell.report("fetch: \(Interpreter.message(for: error))" + shell.modeHint(for: error))  // names the file
+            host.report("fetch: \(ErrorWords.sentence(for: error))" + host.modeHint(for: error))  // names the file
         } else {
-            shell.report("fetch: \(SafeText.display(file.name)): \(Interpreter.message(for: error))")
+            host.report("fetch: \(SafeText.display(file.name)): \(ErrorWords.sentence(for: error))")
         }
-        if let kept = shell.partialSize(of: file, in: folder), kept > 0 {
-            shell.state.fetchStopped(file, at: kept)
+        if let kept = LocalDisk.regularFileSize(LocalDisk.join(folder, LocalFileName.sanitize(file.name) + ".part")), kept > 0 {
+            host.fileStopped(file, at: kept)
         }
     }
 
     /// How the batch ended, said once: `asked` files were named, `answered` got a result.
-    func finish(asked: Int, answered: Int) -> CommandOutcome {
+    public func finish(asked: Int, answered: Int) -> CommandOutcome {
         batchLine?.clear()
         if asked > 1 {
             summary.seconds = display.pacer.now - started
             summary.interrupted = stopped != nil
-            shell.output.line(BatchWords.summaryLine(summary, command: "fetch").replacingOccurrences(of: "(already imported)", with: "(already here)"))
+            host.output.line(BatchWords.summaryLine(summary, command: "fetch").replacingOccurrences(of: "(already imported)", with: "(already here)"))
         }
         if let disconnected {
-            shell.reportCameraGone(during: "fetch", disconnected)
+            host.reportCameraGone(during: "fetch", disconnected)
             return .failed
         }
         let notStarted = asked - answered
         if let stopped {
-            shell.state.fetchStopped(stopped.file, at: stopped.at)
+            host.fileStopped(stopped.file, at: stopped.at)
             let size = stopped.file.size
             let percent = size == 0 ? 100 : Int(Double(stopped.at) / Double(size) * 100)
             let name = SafeText.display(stopped.file.name)
             // Where, when it is not the local folder (a download-dir, -o, or a tree of fetch -r).
-            let full = Interpreter.shownFolder(folder)
+            let full = LocalFolderText.shown(folder)
             let keptWhere = full == LocalDisk.currentFolder ? "" : " in \(SafeText.display(full))"
-            shell.report(
+            host.report(
                 "fetch: interrupted: \(name) stopped at \(HumanReadable.size(stopped.at)) of \(HumanReadable.size(size)) "
                     + "(\(percent)%); \(name).part is kept" + keptWhere + " and "
                     + (asked == 1 ? "'fetch' continues it" : "the same fetch again continues it (files already here are skipped)")
@@ -171,8 +171,8 @@ final class FetchBatch {
                 severity: .notice)
             return .interrupted
         }
-        if notStarted > 0 && shell.interrupt.isPending {
-            shell.report(
+        if notStarted > 0 && host.interrupt.isPending {
+            host.report(
                 "fetch: interrupted between files; \(notStarted) file\(notStarted == 1 ? " was" : "s were") not fetched",
                 severity: .notice)
             return .interrupted

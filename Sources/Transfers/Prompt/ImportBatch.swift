@@ -1,3 +1,4 @@
+import CommandKit
 import Failures
 import Foundation
 import Import
@@ -5,15 +6,14 @@ import MediaManager
 import POSIX
 import PTP
 import TerminalKit
-import Transfers
 import Words
 
 /// One run of `import` (and of `fetch`'s batches): one progress line for the whole batch on a terminal,
 /// each file said only where it matters (a failure, a unique name, everything with `-v`), the session
 /// state kept in step, and one summary line at the end.
-final class ImportBatch {
-    let cancellation: CancellationFlag
-    private let shell: any CommandContext
+public final class ImportBatch {
+    public let cancellation: CancellationFlag
+    private let host: any BatchHost
     private let session: MediaSession
     private let verbose: Bool
     private let command: String
@@ -24,21 +24,21 @@ final class ImportBatch {
     private let pacer: TransferPacer
     private var last: BatchProgress?
 
-    init(shell: any CommandContext, session: MediaSession, verbose: Bool, deleteAfter: Bool, command: String = "import") {
-        self.shell = shell
+    public init(host: any BatchHost, session: MediaSession, verbose: Bool, deleteAfter: Bool, command: String = "import") {
+        self.host = host
         self.session = session
         self.verbose = verbose
         self.command = command
-        let interrupt = shell.interrupt
+        let interrupt = host.interrupt
         cancellation = CancellationFlag(external: { interrupt.isPending })
-        line = BatchProgressLine(output: shell.output)
+        line = BatchProgressLine(output: host.output)
         pacer = TransferPacer(
-            clock: shell.transferClock, limit: shell.state.settings.rateLimit, stopped: { interrupt.isPending })
+            clock: host.transferClock, limit: host.rateLimit, stopped: { interrupt.isPending })
         pacer.redraw = { [weak self] in self?.draw(force: true) }
     }
 
     /// After every chunk: the progress line (with the rate over a window of real time), and the rate limit.
-    func progress(_ p: BatchProgress) {
+    public func progress(_ p: BatchProgress) {
         pacer.update(moved: p.bytesMoved)
         last = p
         draw(force: false)
@@ -52,58 +52,58 @@ final class ImportBatch {
     }
 
     /// One file's final outcome.
-    func event(_ event: BatchEvent) {
+    public func event(_ event: BatchEvent) {
         line.clear()
         switch event {
         case .fetched(let item, let bytes, let resumedFrom):
-            shell.state.fetchCompleted(item.file)
+            host.fileFetched(item.file)
             guard verbose || item.renamed || resumedFrom > 0 else { return }
             var text = "fetched \(SafeText.display(item.file.name)) -> \(SafeText.display(item.destination)) (\(HumanReadable.size(bytes))"
             if resumedFrom > 0 { text += ", continued from \(HumanReadable.size(resumedFrom))" }
             if item.renamed { text += "; a different file has its name there, --force replaces it instead" }
-            shell.output.line(text + ")")
+            host.output.line(text + ")")
         case .skipped(let item):
             guard verbose else { return }
             if case .imported(let entry) = item.action {
-                shell.output.line("skipped \(SafeText.display(item.file.name)): imported before, to \(SafeText.display(entry.path))")
+                host.output.line("skipped \(SafeText.display(item.file.name)): imported before, to \(SafeText.display(entry.path))")
             } else {
-                shell.output.line("skipped \(SafeText.display(item.file.name)): already at \(SafeText.display(item.destination))")
+                host.output.line("skipped \(SafeText.display(item.file.name)): already at \(SafeText.display(item.destination))")
             }
         case .failed(let item, let error):
             failures += 1
             if case DownloadError.interrupted = error {
-                shell.report("\(command): \(Interpreter.message(for: error))" + shell.modeHint(for: error))  // names the file
+                host.report("\(command): \(ErrorWords.sentence(for: error))" + host.modeHint(for: error))  // names the file
             } else {
-                shell.report("\(command): \(SafeText.display(item.file.name)): \(Interpreter.message(for: error))")
+                host.report("\(command): \(SafeText.display(item.file.name)): \(ErrorWords.sentence(for: error))")
             }
         case .notDeleted(let item, let error):
             failures += 1
-            shell.report(
+            host.report(
                 "\(command): \(SafeText.display(item.file.name)) is home but was not deleted from the camera: "
-                    + Interpreter.message(for: error))
+                    + ErrorWords.sentence(for: error))
         case .deleted(let item):
-            shell.state.fileRemoved(path: item.file.path)
-            if verbose { shell.output.line("deleted \(RemotePath.display(item.file.path)) from the camera") }
+            host.fileRemoved(path: item.file.path)
+            if verbose { host.output.line("deleted \(RemotePath.display(item.file.path)) from the camera") }
         case .copyFailed(let item, let destination, let error):
             failures += 1
-            shell.report(
+            host.report(
                 "\(command): \(SafeText.display(item.file.name)): no copy in \(SafeText.display(destination)): "
-                    + Interpreter.message(for: error))
+                    + ErrorWords.sentence(for: error))
         case .completed(let item, let destination, let path):
             guard verbose else { return }
-            shell.output.line(
+            host.output.line(
                 "copied \(SafeText.display(item.file.name)) -> \(SafeText.display(path)) (missing in \(SafeText.display(destination)); from a proven copy, not the camera)")
         case .stopped(let item, let at):
             stopped = (item, at)
-            shell.state.fetchStopped(item.file, at: at)
+            host.fileStopped(item.file, at: at)
         }
     }
 
     /// True once a failed download showed that the camera no longer answers.
-    var cameraWentAway: Bool { disconnected != nil }
+    public var cameraWentAway: Bool { disconnected != nil }
 
     /// After a failed download: stop the batch when the camera no longer answers (one cheap request).
-    func shouldStop(after error: Error) -> Bool {
+    public func shouldStop(after error: Error) -> Bool {
         guard disconnected == nil, case DownloadError.interrupted = error else { return false }
         do {
             _ = try session.camera.session.getDeviceInfo()
@@ -116,21 +116,21 @@ final class ImportBatch {
     }
 
     /// The summary line, and how the batch ended.
-    func finish(_ summary: BatchSummary) -> CommandOutcome {
+    public func finish(_ summary: BatchSummary) -> CommandOutcome {
         line.clear()
-        shell.output.line(BatchWords.summaryLine(summary, command: command))
+        host.output.line(BatchWords.summaryLine(summary, command: command))
         for stopped in summary.stoppedDestinations {
             failures += 1
-            shell.report("\(command): the backup destination \(SafeText.display(stopped)); it was left for the rest of the import")
+            host.report("\(command): the backup destination \(SafeText.display(stopped)); it was left for the rest of the import")
         }
         if !summary.missingCopies.isEmpty {
             let names = summary.missingCopies
             let shown = names.prefix(5).map(SafeText.display).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
-            shell.report(
+            host.report(
                 "\(command): \(names.count) file\(names.count == 1 ? " is" : "s are") not in every destination, and stay on the camera: \(shown)")
         }
         if let disconnected {
-            shell.reportCameraGone(during: command, disconnected)
+            host.reportCameraGone(during: command, disconnected)
             return .failed
         }
         if summary.interrupted {
@@ -141,7 +141,7 @@ final class ImportBatch {
                     + "\(HumanReadable.size(size)), kept as .part"
             }
             text += "; the same '\(command)' again fetches what is left, nothing twice"
-            shell.report(text, severity: .notice)
+            host.report(text, severity: .notice)
             return .interrupted
         }
         return .failed(if: failures)

@@ -4,59 +4,59 @@ import Import
 import MediaManager
 import POSIX
 import TerminalKit
-import Transfers
-
-extension OptionName {
-    static let fetch: OptionName = "fetch"
-}
+import Words
 
 /// Brings home the files a shot produced (`capture --fetch`, `watch --fetch`) the way `import` does: through
 /// the destination pattern (`--to`, else the download folder), each file's `.part`, the clash policy, the
 /// capture time as the file's time, and the camera's import ledger, so a file imported before (by `import`
 /// or an earlier `watch`) is not fetched twice.
-struct TetherDownload {
+public struct TetherDownload {
     /// What one call brought: the local paths of the files downloaded now, in order.
-    struct Outcome {
-        var fetched: [String] = []
-        var summary: BatchSummary
+    public struct Outcome {
+        public var fetched: [String] = []
+        public var summary: BatchSummary
         /// How the batch ended, as `import` says it (a failure, Ctrl-C, the camera gone).
-        var result: CommandOutcome
+        public var result: CommandOutcome
         /// The camera stopped answering during the batch.
-        var disconnected = false
+        public var disconnected = false
     }
 
-    let shell: any CommandContext
+    let host: any BatchHost
     let session: MediaSession
-    let pattern: DestinationPattern
+    public let pattern: DestinationPattern
     let command: String
     private let ledgers: CameraLedgers
 
-    /// `--to` as typed, else the download folder with each file under its own name.
-    init(_ invocation: Invocation, shell: any CommandContext, session: MediaSession, command: String) throws {
+    /// `to`: the destination pattern as typed (`--to`), else the download folder with each file under its
+    /// own name; `ledgerFolder`: where the cameras' import ledgers are kept.
+    public init(
+        to typed: String?, downloadFolder: String, ledgerFolder: String, host: any BatchHost, session: MediaSession,
+        command: String
+    ) throws {
         let text: String
-        if let typed = invocation.value(of: .to)?.text {
+        if let typed {
             text = LocalDisk.expandingTilde(typed)
         } else {
-            text = shell.downloadFolder(nil).replacingOccurrences(of: "%", with: "%%") + "/%f"
+            text = downloadFolder.replacingOccurrences(of: "%", with: "%%") + "/%f"
         }
-        self.shell = shell
+        self.host = host
         self.session = session
         self.command = command
         pattern = try DestinationPattern(text)
-        ledgers = try Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: shell.environment))
+        ledgers = try Importer.ledgers(for: session, folder: ledgerFolder)
     }
 
     /// `fetch` with the camera switched to download mode for it, and back to shoot mode after (a camera
     /// that does not go back is said, and the prompt then shows download mode).
-    func fetchWhileShooting(_ files: [MediaFile], summarize: Bool = true) throws -> Outcome {
+    public func fetchWhileShooting(_ files: [MediaFile], summarize: Bool = true) throws -> Outcome {
         try session.camera.setWorkMode(.download)
         defer {
             do {
                 try session.camera.setWorkMode(.shoot)
-                shell.cameraMode = .shoot
+                host.cameraMode = .shoot
             } catch {
-                shell.cameraMode = .download
-                shell.report("\(command): the camera stayed in download mode: \(Interpreter.message(for: error))", severity: .warning)
+                host.cameraMode = .download
+                host.report("\(command): the camera stayed in download mode: \(ErrorWords.sentence(for: error))", severity: .warning)
             }
         }
         return try fetch(files, summarize: summarize)
@@ -64,7 +64,7 @@ struct TetherDownload {
 
     /// Downloads `files` (with the sidecars the catalog groups with them), saying each one as it arrives;
     /// with `summarize`, the batch's summary line too (else only when Ctrl-C or a lost camera ended it).
-    func fetch(_ files: [MediaFile], summarize: Bool = true) throws -> Outcome {
+    public func fetch(_ files: [MediaFile], summarize: Bool = true) throws -> Outcome {
         let runs = try ledgers.beginRun()
         defer { for run in runs { run.end() } }
         var options = ImportOptions(pattern: pattern)
@@ -72,9 +72,9 @@ struct TetherDownload {
         let plan = Importer.plan(
             CardSelection.groups(for: files, in: session.catalog), session: session, options: options, ledgers: ledgers,
             datesFromDownload: true)
-        let batch = ImportBatch(shell: shell, session: session, verbose: true, deleteAfter: false, command: command)
+        let batch = ImportBatch(host: host, session: session, verbose: true, deleteAfter: false, command: command)
         var runOptions = ImportRun.Options()
-        if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = TransferPacer.chunkSize(forLimit: limit) }
+        if let limit = host.rateLimit { runOptions.chunkSize = TransferPacer.chunkSize(forLimit: limit) }
         var fetched: [String] = []
         let summary = try ImportRun(session: session, plan: plan, ledgers: ledgers, options: runOptions).run(
             cancellation: batch.cancellation, progress: { batch.progress($0) },

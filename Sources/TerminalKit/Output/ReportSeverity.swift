@@ -1,0 +1,4 @@
+/// How much a line on standard error matters: `error: ...`, `warning: ...`, or a notice said plainly.
+public enum ReportSeverity: String, Sendable {
+    case error, warning, notice
+}
