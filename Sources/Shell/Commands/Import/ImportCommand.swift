@@ -6,6 +6,7 @@ import MediaManager
 import POSIX
 import TerminalKit
 import Transfers
+import Words
 
 extension OptionName {
     static let to: OptionName = "to"
@@ -145,8 +146,12 @@ struct ImportCommand: ShellCommand {
             groups, session: session, options: options, ledgers: ledgers, datesFromDownload: !looking,
             firstRequest: firstRequest)
         let verbose = invocation.has(.verbose)
-        if invocation.has(.list) { return ImportListing.list(plan, shell) }
-        if invocation.has(.dryRun) { return ImportListing.dryRun(plan, verbose: verbose, shell) }
+        if invocation.has(.list) || invocation.has(.dryRun) {
+            let lines =
+                invocation.has(.list) ? ImportWords.list(plan, dates: shell.dates) : ImportWords.dryRun(plan, verbose: verbose)
+            for line in lines { shell.output.line(line) }
+            return .success
+        }
         if !options.force { try ImportRun.checkFreeSpace(plan) { session.resolveCaptureTime($0.main) } }
         // Every --backup given, else the import-backup setting's; each once, never the pattern's own root.
         let backupWords = invocation.values(of: .backup).map(\.text)

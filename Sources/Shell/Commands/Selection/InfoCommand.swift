@@ -30,20 +30,8 @@ struct InfoCommand: ShellCommand {
         let selectedOffset = shell.state.selection?.file.path == file.path ? shell.state.selection?.offset : nil
 
         if invocation.has(.json) {
-            var object = InfoJSON(entry: FileListing.jsonEntry(
-                RemoteEntry(path: file.path, file: file, isFolder: false, shown: file.name), dates: shell.dates,
-                time: ShownCaptureTime(time: details.taken.time, pending: false)))
-            object.entry.duration = details.video?.duration ?? object.entry.duration
-            object.entry.width = details.video?.width ?? details.photo?.displayWidth ?? object.entry.width
-            object.entry.height = details.video?.height ?? details.photo?.displayHeight ?? object.entry.height
-            object.entry.fps = details.video?.framesPerSecond ?? object.entry.fps
-            object.entry.codec = details.video?.codec ?? object.entry.codec
-            object.fpsRange = details.video?.frameRateRange.map { [$0.lowerBound, $0.upperBound] }
-            object.sidecars = details.sidecars.map(\.name)
-            object.selected = selectedOffset != nil
-            object.offset = selectedOffset
-            object.downloaded = downloaded != nil ? file.size : partial
-            shell.output.line(FileListing.encode(object))
+            let have = downloaded != nil ? file.size : partial
+            shell.output.line(details.json(dates: shell.dates, selectedOffset: selectedOffset, downloaded: have))
             return .success
         }
 
@@ -55,30 +43,5 @@ struct InfoCommand: ShellCommand {
         }
         if let selectedOffset { rows.append(["selected:", "yes, offset \(selectedOffset)"]) }
         return shell.printDetails(ColumnTable(rows: rows).lines(), of: file, session: session)
-    }
-
-    /// `info --json`: the listing's entry with what `FileDetails` found, the sidecars and the download state.
-    private struct InfoJSON: Encodable {
-        var entry: FileListing.JSONEntry
-        var sidecars: [String] = []
-        var selected = false
-        var offset: UInt64?
-        var downloaded: UInt64?
-        /// A variable-rate video's lowest and highest rate, `[10, 30]` (`fps` is the average).
-        var fpsRange: [Double]?
-
-        enum Keys: String, CodingKey {
-            case sidecars, selected, offset, downloaded, fpsRange
-        }
-
-        func encode(to encoder: Encoder) throws {
-            try entry.encode(to: encoder)
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(sidecars, forKey: .sidecars)
-            try container.encode(selected, forKey: .selected)
-            try container.encodeIfPresent(offset, forKey: .offset)
-            try container.encodeIfPresent(downloaded, forKey: .downloaded)
-            try container.encodeIfPresent(fpsRange, forKey: .fpsRange)
-        }
     }
 }

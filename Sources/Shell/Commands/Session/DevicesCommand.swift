@@ -1,5 +1,6 @@
 import CommandKit
 import TerminalKit
+import Words
 
 /// devices [--wifi]: the USB cameras attached and the Wi-Fi cameras announcing themselves, with the URL
 /// that opens each (`open` completes them afterwards).

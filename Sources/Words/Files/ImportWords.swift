@@ -1,29 +1,29 @@
-import CommandKit
 import Foundation
 import Import
 import MediaManager
 import TerminalKit
-import Words
 
 /// `import --list` (what is new, nothing fetched) and `import --dry-run` (where each new file would go and
 /// the totals, nothing fetched).
-enum ImportListing {
-    static func list(_ plan: ImportPlan, _ shell: any CommandContext) -> CommandOutcome {
+public enum ImportWords {
+    /// The new files, one row each (path, size, capture time), then how many and how many were imported before.
+    public static func list(_ plan: ImportPlan, dates: DateText) -> [String] {
         let new = plan.items.filter { if case .imported = $0.action { false } else { true } }
         let rows = new.map { item in
             [
                 RemotePath.display(item.file.path), HumanReadable.size(item.file.size),
-                shell.dates.listing(ShownCaptureTime(time: item.captureTime, pending: false)),
+                dates.listing(ShownCaptureTime(time: item.captureTime, pending: false)),
             ]
         }
-        for line in ColumnTable(rows: rows).lines() { shell.output.line(line) }
         let bytes = new.reduce(UInt64(0)) { $0 + $1.file.size }
-        shell.output.line(
-            "\(count(new.count, "new file")) (\(HumanReadable.size(bytes))); \(plan.alreadyImported.count) imported before")
-        return .success
+        return ColumnTable(rows: rows).lines() + [
+            "\(count(new.count, "new file")) (\(HumanReadable.size(bytes))); \(plan.alreadyImported.count) imported before"
+        ]
     }
 
-    static func dryRun(_ plan: ImportPlan, verbose: Bool, _ shell: any CommandContext) -> CommandOutcome {
+    /// Where each new file would go (with `verbose`, what is skipped too), then the totals and whether they fit.
+    public static func dryRun(_ plan: ImportPlan, verbose: Bool) -> [String] {
+        var lines: [String] = []
         for item in plan.items {
             let from = RemotePath.display(item.file.path)
             let to = SafeText.display(item.destination)
@@ -32,11 +32,11 @@ enum ImportListing {
                 var note = ""
                 if overwrite { note = " (replacing a different file, --force)" } else if item.renamed { note = " (a different file has the name)" }
                 if part > 0 { note += " (continuing \(HumanReadable.size(part)) kept in .part)" }
-                shell.output.line("\(from) -> \(to)\(note)")
+                lines.append("\(from) -> \(to)\(note)")
             case .alreadyThere:
-                if verbose { shell.output.line("\(from): already at \(to)") }
+                if verbose { lines.append("\(from): already at \(to)") }
             case .imported:
-                if verbose { shell.output.line("\(from): imported before, to \(to)") }
+                if verbose { lines.append("\(from): imported before, to \(to)") }
             }
         }
         let fetch = plan.toFetch
@@ -48,10 +48,9 @@ enum ImportListing {
         do {
             try ImportRun.checkFreeSpace(plan)
         } catch {
-            line += "; " + Interpreter.message(for: error)
+            line += "; " + ErrorWords.sentence(for: error)
         }
-        shell.output.line(line)
-        return .success
+        return lines + [line]
     }
 
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
