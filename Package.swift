@@ -10,7 +10,7 @@
 //   Playback (over MediaFormats' byte sources)
 //   Connectors (camera URL -> transport + camera: the only module that knows every transport)
 //   TerminalKit (line editing, words, output) <- CommandKit (command specs, parsing, help, completion)
-//   Words (what the user reads: a sentence for every error, listings, details)
+//   Words (what the user reads and sees: a sentence for every error, listings, details, thumbnails shown)
 //   Shell (commands, interpreter, session, jobs), Serve, Mount (the card as a folder, over CFuse) <- mediashell
 import PackageDescription
 
@@ -103,7 +103,7 @@ let package = Package(
             name: "Words",
             dependencies: [
                 "Connectors", "Import", "Thumbnails", "Playback", "MediaManager", "MediaFormats", "PTP", "TerminalKit",
-                "Failures", "POSIX",
+                "TerminalGraphics", "Imaging", "Failures", "POSIX",
             ]),
         .target(
             name: "Shell",

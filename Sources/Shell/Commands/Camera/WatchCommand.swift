@@ -47,7 +47,7 @@ struct WatchCommand: ShellCommand {
         let url = session.url
         var download = fetching ? try shell.tetherDownload(invocation, session: session, command: "watch") : nil
         let watch = try NewFileWatch(session)
-        let report = WatchReport(shell: shell, json: invocation.has(.json))
+        let report = WatchReport(host: shell.batchHost, json: invocation.has(.json))
         report.started(polling: watch.neverAnnounces)
         // A camera in shoot mode gives no files: each fetch switches it to download mode and back.
         var shooting = fetching && session.camera.isShooting

@@ -52,7 +52,7 @@ struct ListCommand: ShellCommand {
             })]
         } else {
             blocks = try ListingBlock.blocks(
-                invocation.arguments, catalog: catalog, names: shell.names(catalog), folder: shell.state.folder,
+                invocation.arguments, catalog: catalog, named: shell.names(catalog).entries(for:), folder: shell.state.folder,
                 expandingGlobbedFolders: !invocation.has(.directory), showingAll: invocation.has(.all))
         }
         if invocation.has(.thumbs) || invocation.has(.json) { blocks = [ListingBlock.flattened(blocks)] }

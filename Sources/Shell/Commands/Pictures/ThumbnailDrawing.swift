@@ -4,6 +4,7 @@ import MediaManager
 import TerminalGraphics
 import TerminalKit
 import Thumbnails
+import Words
 
 /// Thumbnails in the terminal, shared by `thumb`, `ls --thumbs` and the picture beside `info`: fetched through
 /// the session's thumbnail queue (one request at a time, in order) and drawn as they arrive (see

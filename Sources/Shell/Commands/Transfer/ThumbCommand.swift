@@ -5,6 +5,7 @@ import MediaManager
 import POSIX
 import TerminalKit
 import Thumbnails
+import Words
 
 /// thumb [--save DIR] [--force] [NAME|GLOB...]: draws the thumbnails of the named files (or the selection)
 /// as they arrive from the session's thumbnail queue, or with --save writes them as NAME.thumb.jpg files.

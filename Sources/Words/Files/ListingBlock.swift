@@ -3,18 +3,24 @@ import TerminalKit
 
 /// One part of an `ls` listing: the entries to show, under a `NAME:` heading when it is the contents of a
 /// folder among several operands, as a POSIX shell's `ls DCIM/*` shows each folder the glob matched.
-struct ListingBlock {
+public struct ListingBlock {
     /// The folder's name as matched (`DCIM/100MEDIA`), or nil for the files named directly.
-    var heading: String?
-    var entries: [RemoteEntry]
+    public var heading: String?
+    public var entries: [RemoteEntry]
 
-    /// What the words name. A folder named outright lists its contents (its names prefixed with the folder's
+    public init(heading: String?, entries: [RemoteEntry]) {
+        self.heading = heading
+        self.entries = entries
+    }
+
+    /// What the words name (`named`: the entries one word names on the card, a literal name or a glob's
+    /// matches, or why none). A folder named outright lists its contents (its names prefixed with the folder's
     /// when there are several words); a glob lists the files it matched first, then each folder it matched
     /// in a block of its own. Without `expandingGlobbedFolders` (`ls -d`) folders are listed as names. Hidden folders a glob
     /// matched are left out unless `showingAll`. With a single operand (a glob that matched one folder), its
     /// block has no heading, as in a POSIX shell.
-    static func blocks(
-        _ words: [Word], catalog: MediaCatalog, names: CatalogNames, folder: String,
+    public static func blocks(
+        _ words: [Word], catalog: MediaCatalog, named: (Word) throws -> [RemoteEntry], folder: String,
         expandingGlobbedFolders: Bool, showingAll: Bool
     ) throws -> [ListingBlock] {
         guard !words.isEmpty else { return [ListingBlock(heading: nil, entries: contents(of: folder, shownUnder: "", in: catalog))] }
@@ -23,7 +29,7 @@ struct ListingBlock {
         var folders: [RemoteEntry] = []
         var operands = 0
         for word in words {
-            for entry in try names.entries(for: word) {
+            for entry in try named(word) {
                 operands += 1
                 if entry.isFolder && !word.isGlob && expandingGlobbedFolders {
                     let prefix = single ? "" : (entry.shown.hasSuffix("/") ? entry.shown : entry.shown + "/")
@@ -47,7 +53,7 @@ struct ListingBlock {
     }
 
     /// The blocks as one list, each folder's names prefixed with its heading (for --json and --thumbs).
-    static func flattened(_ blocks: [ListingBlock]) -> ListingBlock {
+    public static func flattened(_ blocks: [ListingBlock]) -> ListingBlock {
         ListingBlock(heading: nil, entries: blocks.flatMap { block -> [RemoteEntry] in
             guard let heading = block.heading else { return block.entries }
             return block.entries.map { entry in
