@@ -48,8 +48,9 @@ struct LayerCheckTests {
         #expect(result.status == 0, "\(result.errors)")
     }
 
-    /// Every form of import, planted where its module may not go: the terminal toolkit knows no camera, and
-    /// the shell imports no transport and no virtual camera.
+    /// Every form of import, planted where its module may not go: the terminal toolkit knows no camera, the
+    /// shell imports no transport and no virtual camera, and the words below it know neither the shell nor
+    /// the batches that use them.
     @Test(arguments: [
         ("Sources/TerminalKit/Planted.swift", "import MediaManager", "TerminalKit imports MediaManager"),
         ("Sources/TerminalKit/Planted.swift", "private import PTP", "TerminalKit imports PTP"),
@@ -59,6 +60,9 @@ struct LayerCheckTests {
         ("Sources/Shell/Planted.swift", "public import PTPIP", "Shell imports PTPIP"),
         ("Sources/Shell/Planted.swift", "fileprivate import class PTPUSB.USBTransport", "Shell imports PTPUSB"),
         ("Sources/Shell/Planted.swift", "  @testable import PTPIP.PTPIPInitiator", "Shell imports PTPIP"),
+        ("Sources/Words/Planted.swift", "import Shell", "Words imports Shell"),
+        ("Sources/Words/Planted.swift", "private import Transfers", "Words imports Transfers"),
+        ("Sources/Words/Planted.swift", "import class VirtualCamera.Card", "Words imports VirtualCamera"),
     ])
     func anImportAcrossALayerFails(file: String, line: String, complaint: String) throws {
         let result = try check(planting: [file: "import Foundation\n\(line)\n\nlet planted = 1\n"])
