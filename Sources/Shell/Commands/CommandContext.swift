@@ -3,8 +3,10 @@ import Connectors
 import MediaManager
 import POSIX
 import Playback
+import TerminalGraphics
 import TerminalKit
 import Transfers
+import Words
 
 /// What a command's `run` may use, in place of the whole interpreter: the session state, the output, Ctrl-C,
 /// one way to report, and the open camera (with what words name on it, `CommandSupport.swift`); a batch gets
@@ -45,11 +47,12 @@ extension CommandContext {
     func reportFailure(of command: String, _ error: Error) { reportFailure(of: command, error, hint: "") }
 
     /// What a batch (`FetchBatch`, `ImportBatch`, `TetherDownload`) may use of the shell.
-    var batchHost: any BatchHost { CommandBatchHost(self) }
+    var batchHost: any BatchHost { CommandHost(self) }
 }
 
-/// The shell as a batch's host: its output, Ctrl-C and reporting, and the session state kept in step.
-private final class CommandBatchHost: BatchHost {
+/// The shell as a batch's host (its output, Ctrl-C and reporting, and the session state kept in step), and
+/// as the host of thumbnails drawn (the `images` setting, the environment).
+final class CommandHost: BatchHost, PictureHost {
     let shell: any CommandContext
 
     init(_ shell: any CommandContext) {
@@ -60,6 +63,8 @@ private final class CommandBatchHost: BatchHost {
     var interrupt: any InterruptSource { shell.interrupt }
     var transferClock: any WaitClock { shell.transferClock }
     var rateLimit: UInt64? { shell.state.settings.rateLimit }
+    var environment: [String: String] { shell.environment }
+    var imageMode: ImageMode { shell.state.settings.images }
     var cameraMode: CameraMode? {
         get { shell.cameraMode }
         set { shell.cameraMode = newValue }

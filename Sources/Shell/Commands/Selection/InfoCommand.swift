@@ -42,6 +42,6 @@ struct InfoCommand: ShellCommand {
             rows.append(["downloaded:", "\(HumanReadable.size(partial)) of \(HumanReadable.size(file.size)) (.part)"])
         }
         if let selectedOffset { rows.append(["selected:", "yes, offset \(selectedOffset)"]) }
-        return shell.printDetails(ColumnTable(rows: rows).lines(), of: file, session: session)
+        return shell.pictures.printDetails(ColumnTable(rows: rows).lines(), of: file, session: session)
     }
 }

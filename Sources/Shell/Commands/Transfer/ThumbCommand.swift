@@ -38,7 +38,7 @@ struct ThumbCommand: ShellCommand {
                 files, session: session, into: LocalDisk.expandingTilde(folder.text),
                 overwrite: invocation.has(.force), shell)
         }
-        return shell.showThumbnails(
+        return shell.pictures.showThumbnails(
             of: files, session: session, command: "thumb", tileColumns: ThumbnailPresenter.thumbTileColumns,
             explainMissing: true)
     }
@@ -56,11 +56,11 @@ struct ThumbCommand: ShellCommand {
         } catch {
             throw CommandError("cannot create \(SafeText.display(folder)): \(error.localizedDescription)")
         }
-        let presenter = shell.thumbnailPresenter()
+        let presenter = shell.pictures.presenter
         let localNames = LocalFileName.uniqueNames(for: files.map { $0.name + ".thumb.jpg" })
         var failures = 0
         // Saved files are upright: the EXIF orientation is looked up and applied to the pixels.
-        let outcome = shell.eachThumbnail(of: files, session: session, command: "thumb", wantsOrientation: true) {
+        let outcome = shell.pictures.eachThumbnail(of: files, session: session, command: "thumb", wantsOrientation: true) {
             index, file, result in
             let name = SafeText.display(file.name)
             switch result {
