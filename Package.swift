@@ -103,7 +103,7 @@ let package = Package(
             name: "Words",
             dependencies: [
                 "Connectors", "Import", "Thumbnails", "Playback", "MediaManager", "MediaFormats", "PTP", "TerminalKit",
-                "TerminalGraphics", "Imaging", "CommandKit", "Failures", "POSIX",
+                "TerminalGraphics", "Imaging", "CommandKit", "Checksums", "Failures", "POSIX",
             ]),
         .target(
             name: "Shell",

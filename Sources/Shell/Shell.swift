@@ -110,7 +110,7 @@ public enum Shell {
         guard let editor else { return 1 }
         interpreter.historyProvider = { [unowned editor] in editor.historyEntries }
         var banner = "mediashell \(version)"
-        if let media = interpreter.media { banner += ": " + OpenCommand.openedLine(media) }
+        if let media = interpreter.media { banner += ": " + SessionWords.opened(media) }
         output.note(banner + "; 'help' lists the commands, Ctrl-D quits")
         if let note = interpreter.openNote { output.note(note) }
         if interpreter.media?.url == .simulator(path: nil) {

@@ -3,6 +3,7 @@ import MediaManager
 import PTP
 import TestSupport
 import Testing
+import Transfers
 import VirtualCamera
 
 @testable import Shell

@@ -43,18 +43,8 @@ struct OpenCommand: ShellCommand {
         } catch {
             throw CommandError("cannot open \(URLText.inMessage(url.description)): \(Interpreter.message(for: error))")
         }
-        if let media = shell.media { shell.output.line(Self.openedLine(media)) }
+        if let media = shell.media { shell.output.line(SessionWords.opened(media)) }
         if let note = shell.openNote { shell.output.line(note) }
         return .success
-    }
-
-    /// `opened sim: (Virtual Camera, 10 files)`.
-    static func openedLine(_ media: MediaSession) -> String {
-        let summary = media.camera.summary
-        let count = media.catalog.fileCount
-        let model = [summary.manufacturer, summary.model].filter { !$0.isEmpty }.joined(separator: " ")
-        // The address opened (`usb:001,004` for a bare `usb:`), as `devices` and `summary` write it.
-        return "opened \(SafeText.display(media.camera.location)) (\(SafeText.display(model)), "
-            + "\(count) file\(count == 1 ? "" : "s"))"
     }
 }

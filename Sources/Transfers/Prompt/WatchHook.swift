@@ -7,16 +7,20 @@ import TerminalKit
 /// a name the device chose (`$(rm -rf ~).JPG`, quotes, newlines) is only ever a word. Without `{}` the path
 /// goes last. The hook shares the terminal (its output shows, Ctrl-C reaches it) but not standard input,
 /// which in a script holds the script's next lines.
-struct WatchHook {
-    let template: String
+public struct WatchHook {
+    public let template: String
+
+    public init(template: String) {
+        self.template = template
+    }
 
     /// The shell text the template becomes.
-    var script: String {
+    public var script: String {
         template.contains("{}") ? template.replacingOccurrences(of: "{}", with: "\"$1\"") : template + " \"$1\""
     }
 
     /// Runs the hook for `path`; returns nil when it exited 0, else how it failed.
-    func run(for path: String, output: ShellOutput) -> String? {
+    public func run(for path: String, output: ShellOutput) -> String? {
         output.flush()
         var options = ChildProcess.Options()
         options.standardOutput = .inherit
