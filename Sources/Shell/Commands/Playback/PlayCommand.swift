@@ -37,10 +37,7 @@ struct PlayCommand: ShellCommand {
         shell.state.select(file, downloaded: shell.partialSize(of: file) ?? 0)
         let status = try shell.playback.play(media)
         shell.loadedVideo = file
-        var line = "playing \(SafeText.display(file.name)) (\(TimeText.format(status.duration))"
-        if let rate = status.framesPerSecond { line += ", \(FileListing.frameRate(rate))" }
-        line += ", \(status.width)x\(status.height) \(status.orientation))"
-        shell.output.line(line + playerNote(status, shell))
+        shell.output.line(PlaybackWords.playing(file, status) + playerNote(status, shell))
         if let truncated = status.truncated {
             shell.report("play: \(SafeText.display(file.name)): \(truncated)", severity: .warning)
         }
@@ -100,18 +97,6 @@ struct PlayCommand: ShellCommand {
             let reason = shell.playerChoice.reasonForNoPlayer
         {
             shell.report("play: \(reason.words); playback goes on without a player", severity: .warning)
-        }
-    }
-}
-
-extension NoPlayerReason {
-    /// `set player none`, `mpv is not installed`, `not at an interactive prompt`, `no display`.
-    var words: String {
-        switch self {
-        case .setToNone: "set player none"
-        case .mpvNotInstalled: "mpv is not installed"
-        case .notInteractive: "not at an interactive prompt"
-        case .noDisplay: "no display"
         }
     }
 }
