@@ -53,8 +53,10 @@ public final class BackgroundMount: Sendable {
                 try bridge.run(mountPoint: point, options: options, handlesSignals: false) {
                     started.change { $0 = true }
                 }
+                fileSystem.finishReading()
                 mount.ended.change { $0.done = true }
             } catch {
+                fileSystem.finishReading()
                 started.change { $0 = $0 ?? false }
                 mount.ended.change { $0 = (true, "\(error)") }
             }

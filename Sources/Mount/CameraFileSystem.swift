@@ -38,6 +38,8 @@ final class CameraFileSystem: FileSystemOperations {
         var writing: [String: WriteSpool] = [:]
         /// Why the camera is gone, once it is: every call then fails with EIO at once.
         var gone: String?
+        /// The threads of background fetches (`fetchAhead`), joined by `finishReading`.
+        var fetchers: [JoinableThread] = []
     }
 
     init(session: MediaSession, readOnly: Bool, spoolFolder: String, cache: ReadCache = ReadCache(), log: @escaping @Sendable (String) -> Void) {
@@ -186,18 +188,23 @@ final class CameraFileSystem: FileSystemOperations {
                 continue
             }
             let span = stream.beginFetch(offset: position, count: rest.count, size: file.size, wholeOnly: !canReadRanges)
-            defer { stream.endFetch() }
-            // Another read of this file may have brought the bytes while this one waited for its turn.
+            var fetched: Int?
+            defer { stream.endFetch(offset: span.offset, count: fetched) }
+            // Another read of this file (or the background fetch) may have brought the bytes while this one
+            // waited for its turn: then nothing is asked, and the background fetches go on as they were.
             if let got = cache.read(file: file.id, offset: position, into: rest) {
                 done += got
                 continue
             }
+            fetched = 0
+            try checkPresent()
             let bytes: [UInt8]
             do {
                 bytes = try fetch(file, offset: span.offset, count: span.count, ahead: span.count > rest.count)
             } catch {
                 throw failure(error)
             }
+            fetched = bytes.count
             cache.store(file: file.id, offset: span.offset, bytes: bytes)
             let start = Int(position - span.offset)
             guard start < bytes.count else { break }  // the camera sent less than the file's size: its end
@@ -206,7 +213,48 @@ final class CameraFileSystem: FileSystemOperations {
             done += count
         }
         stream.served(offset: offset, count: done)
+        if canReadRanges { fetchAhead(stream) }
         return done
+    }
+
+    /// Starts the stream's background fetches when one is due (`ReadAhead.background`): on a thread of its
+    /// own, which fetches window after window while the reader stays within one window of their end, and
+    /// ends when it falls behind, the file is closed, or a fetch fails (the reader's own read then asks
+    /// again and meets the failure). Its requests are background transactions, as the read-ahead's are.
+    private func fetchAhead(_ stream: ReadStream) {
+        let file = stream.file
+        guard let first = stream.beginBackgroundFetch(size: file.size) else { return }
+        let thread: JoinableThread
+        do {
+            thread = try JoinableThread(name: "mount-ahead") { [self] in
+                var span: (offset: UInt64, count: Int)? = first
+                while let next = span {
+                    var fetched = 0
+                    do {
+                        try checkPresent()
+                        let bytes = try fetch(file, offset: next.offset, count: next.count, ahead: true)
+                        cache.store(file: file.id, offset: next.offset, bytes: bytes)
+                        fetched = bytes.count
+                    } catch {
+                        if !(error is FileSystemError) { _ = failure(error) }
+                    }
+                    stream.endFetch(offset: next.offset, count: fetched)
+                    span = fetched > 0 ? stream.beginBackgroundFetch(size: file.size) : nil
+                }
+            }
+        } catch {
+            stream.endFetch(offset: first.offset, count: 0)
+            return
+        }
+        state.withLock { state in
+            state.fetchers.removeAll { $0.isFinished }
+            state.fetchers.append(thread)
+        }
+    }
+
+    /// Waits for the background fetches still running: the mount calls it before it closes the session.
+    func finishReading() {
+        for thread in state.withLock({ $0.fetchers }) { thread.join() }
     }
 
     /// One request for `count` bytes of `file` at `offset` (the whole file on a camera without partial
@@ -292,7 +340,10 @@ final class CameraFileSystem: FileSystemOperations {
 
     func release(_ handle: UInt64) {
         guard let open = state.withLock({ $0.handles.removeValue(forKey: handle) }) else { return }
-        guard case .writing(let spool) = open else { return }
+        guard case .writing(let spool) = open else {
+            if case .reading(let stream) = open { stream.close() }
+            return
+        }
         // The last descriptor of a file whose close did not send it (a flush that was never asked).
         let stillOpen = state.withLock { state in
             state.handles.values.contains { if case .writing(let other) = $0 { other === spool } else { false } }
@@ -416,10 +467,16 @@ final class CameraFileSystem: FileSystemOperations {
 }
 
 /// One open file being read: its record as it was at open, and its read-ahead; fetches for it take turns
-/// (the kernel sends a sequential reader's reads several at once).
+/// (the kernel sends a sequential reader's reads several at once), the background one included.
 final class ReadStream: Sendable {
     let file: MediaFile
-    private let state = LockedCondition((readAhead: ReadAhead(), fetching: false))
+    private struct State {
+        var readAhead = ReadAhead()
+        var fetching = false
+        /// Released: no more background fetches.
+        var closed = false
+    }
+    private let state = LockedCondition(State())
 
     init(file: MediaFile) {
         self.file = file
@@ -434,7 +491,26 @@ final class ReadStream: Sendable {
         }!
     }
 
-    func endFetch() { state.change { $0.fetching = false } }
+    /// Takes the turn for a background fetch, when one is due and no fetch is in flight: what to ask for.
+    func beginBackgroundFetch(size: UInt64) -> (offset: UInt64, count: Int)? {
+        state.change { state in
+            guard !state.fetching, !state.closed, let span = state.readAhead.background(size: size) else { return nil }
+            state.fetching = true
+            return span
+        }
+    }
+
+    /// Gives the turn back after a fetch that brought `count` bytes from `offset` (0: it failed; nil: none
+    /// was made, the bytes were there already).
+    func endFetch(offset: UInt64, count: Int?) {
+        state.change { state in
+            state.fetching = false
+            if let count { state.readAhead.fetched(offset: offset, count: count) }
+        }
+    }
 
     func served(offset: UInt64, count: Int) { state.withLock { $0.readAhead.served(offset: offset, count: count) } }
+
+    /// The file was closed: nothing more is fetched ahead for it.
+    func close() { state.withLock { $0.closed = true } }
 }

@@ -155,9 +155,12 @@ public struct MountCommand {
                     + "fusermount3 -u \(point) or Ctrl-C unmounts")
             }
         } catch {
+            fileSystem.finishReading()
             log("\(error)")
             return 1
         }
+        // No request of the mount's is left on the link when the session closes.
+        fileSystem.finishReading()
         // With a trace asked for, what the kernel asked of the mount too: a task's cost in calls.
         if traceFile != nil { log("FUSE calls: \(bridge.callSummary)") }
         if let gone = fileSystem.goneBecause {

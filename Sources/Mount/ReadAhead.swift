@@ -2,6 +2,9 @@
 /// sequential access a window ahead of them that doubles with each sequential miss (from `initial` to
 /// `maximum`), so that a copy costs few, large requests; a read anywhere else (a seek: an EXIF header, a
 /// player's jump, a 1 KB read at a 100 MB offset) drops the window and asks for just its bytes, one request.
+/// While access stays sequential, the next window is asked for in the background as soon as less than one
+/// window of fetched bytes is left ahead of the reader (`background`), so the camera sends the next bytes
+/// while the kernel takes the ones it has: the link is never idle during a copy.
 struct ReadAhead: Sendable, Equatable {
     /// The first window after two reads in a row.
     static let initial = 256 << 10
@@ -17,6 +20,9 @@ struct ReadAhead: Sendable, Equatable {
     private(set) var frontier: UInt64?
     /// The window ahead of the bytes asked; 0 while access is random.
     private(set) var window = 0
+    /// The end of the bytes fetched for the sequential run (where the next background fetch starts); nil
+    /// while access is random or after a fetch failed.
+    private(set) var fetchedEnd: UInt64?
 
     private func continues(_ offset: UInt64) -> Bool {
         guard let frontier else { return false }
@@ -45,5 +51,23 @@ struct ReadAhead: Sendable, Equatable {
         }
         let wanted = UInt64(max(count, window))
         return (offset, Int(min(wanted, size - offset)))
+    }
+
+    /// A fetch for this file ended with `count` bytes from `offset` (`count` 0: it failed): on sequential
+    /// access, the background fetches go on from its end.
+    mutating func fetched(offset: UInt64, count: Int) {
+        fetchedEnd = window > 0 && count > 0 ? offset + UInt64(count) : nil
+    }
+
+    /// The span to fetch in the background now, in a file of `size` bytes, or nil: only on sequential
+    /// access, once the reader is within one window of the end of what was fetched (so at most about two
+    /// windows of a file are held ahead of its reader), up to the file's end. The window grows as it does
+    /// on a sequential miss.
+    mutating func background(size: UInt64) -> (offset: UInt64, count: Int)? {
+        guard window > 0, let frontier, let end = fetchedEnd, end < size, frontier <= end,
+            end - frontier <= UInt64(window)
+        else { return nil }
+        window = min(window * 2, Self.maximum)
+        return (end, Int(min(UInt64(window), size - end)))
     }
 }
