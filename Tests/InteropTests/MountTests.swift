@@ -371,6 +371,24 @@ struct MountTests {
         #expect(!mounts.contains(" \(point) "), "the shell's exit unmounted it")
     }
 
+    /// `close` and `open` while the card is mounted from the prompt: each refused in one line that names
+    /// the folder and the umount that ends it; the mount goes on serving; after `umount`, `close` closes.
+    @Test func closeAndOpenAreRefusedWhileMounted() throws {
+        let fixture = try Fixture(bigSize: 1 << 20)
+        let point = fixture.point
+        let commands = [
+            "mount \(point)", "-close", "-open sim:", "!cmp \(point)/DCIM/101TEST/BIG.BIN \(fixture.card)/DCIM/101TEST/BIG.BIN",
+            "echo same", "umount", "close",
+        ].joined(separator: "\n")
+        let result = try ProcessRunner.run(BuildProducts.mediashell, ["--camera", "sim:" + fixture.card, "-c", commands], timeout: 60)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "mounted the card on \(point); umount ends it", "same", "unmounted \(point)", "closed sim:\(fixture.card)",
+        ], "\(result.stdout) \(result.stderr)")
+        let refusals = result.stderr.split(separator: "\n").filter { $0.hasSuffix("the card is mounted on \(point): 'umount \(point)' first") }
+        #expect(refusals.count == 2 && refusals[0].contains("close") && refusals[1].contains("open"), "\(result.stderr)")
+    }
+
     /// A camera killed while a file is read: the reader gets EIO within the timeout, never a hang, and
     /// the mount says the camera is gone.
     @Test func aCameraKilledMidReadIsAnIOError() throws {

@@ -72,6 +72,18 @@ struct UmountCommand: ShellCommand {
     }
 }
 
+/// Refuses a command that closes the camera (close, open) while a folder mounted at this prompt serves the open camera: closing
+/// the session under it would leave a mount that answers every program with EIO until it is unmounted.
+/// One line: where it is mounted, and the umount that ends it.
+func refuseWhileMounted() throws {
+    let points = BackgroundMount.mounts.map { SafeText.display($0.point) }.sorted()
+    guard let first = points.first else { return }
+    if points.count == 1 {
+        throw CommandError("the card is mounted on \(first): 'umount \(first)' first")
+    }
+    throw CommandError("the card is mounted on \(points.joined(separator: ", ")): 'umount DIR' each first")
+}
+
 /// A local path as typed, made absolute from the shell's local folder (`lcd`).
 private func localPath(_ text: String) -> String {
     let expanded = LocalDisk.expandingTilde(text)

@@ -20,7 +20,8 @@ struct OpenCommand: ShellCommand {
             ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH, sim: and sim:PATH. When a usb: URL matches several \
             cameras ('devices' lists them), the prompt opens the first and names the others; a script \
             stops with the list. A USB camera the desktop holds (gvfs's gphoto2 or MTP backend) is named \
-            with its pid; --release asks gvfs to unmount it before opening.
+            with its pid; --release asks gvfs to unmount it before opening. Refused while the card is \
+            mounted from this prompt (`mount DIR`): `umount` it first.
             """,
         examples: ["open usb:", "open --release usb:", "open ptpip:192.168.1.1", "open dir:/media/$USER/CARD", "open sim:"])
 
@@ -28,6 +29,7 @@ struct OpenCommand: ShellCommand {
         guard let text = invocation.arguments.first?.text else { return .success }
         let url = try CameraURL(parsing: text)
         try shell.refuseWhileJobsRun("open")
+        try refuseWhileMounted()
         if invocation.has("release") {
             do {
                 let release = try CameraConnector.releaseUSB(url)
