@@ -289,6 +289,32 @@ struct MountTests {
         #expect(mount.unmount() == 0, "\(mount.log)")
     }
 
+    /// A file written, fsynced (sent), then written again and closed: sent again whole; the card holds the
+    /// final bytes under its one name, nothing of the first send beside them.
+    @Test func aFileWrittenAgainAfterFsyncIsSentAgainWhole() throws {
+        let fixture = try Fixture(bigSize: 1 << 10)
+        let server = try ServeProcess(arguments: ["--writable", fixture.card])
+        defer { _ = server.stop() }
+        let mount = try MountProcess(camera: "ptpip:127.0.0.1:\(server.port)", point: fixture.point)
+        defer { mount.unmount() }
+        var random = SeededRandom(test: "mount-write-fsync-write")
+        let first = random.bytes(70_000)
+        let second = random.bytes(50_000)
+        let descriptor = open(fixture.point + "/DCIM/100TEST/TWICE.BIN", O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        try #require(descriptor >= 0, "create: errno \(errno)")
+        #expect(first.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == first.count)
+        #expect(fsync(descriptor) == 0, "fsync sends the file: errno \(errno)")
+        #expect(FileManager.default.contents(atPath: fixture.card + "/DCIM/100TEST/TWICE.BIN") == Data(first), "after fsync the card holds what was written")
+        #expect(second.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == second.count)
+        #expect(close(descriptor) == 0, "close sends it again: errno \(errno)")
+        #expect(FileManager.default.contents(atPath: fixture.card + "/DCIM/100TEST/TWICE.BIN") == Data(first + second),
+            "the card holds the final bytes, whole")
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.card + "/DCIM/100TEST").filter { $0.contains("TWICE") }
+        #expect(names == ["TWICE.BIN"], "nothing else of it on the card: \(names)")
+        #expect(FileManager.default.contents(atPath: fixture.point + "/DCIM/100TEST/TWICE.BIN") == Data(first + second), "and the mount reads it back")
+        #expect(mount.unmount() == 0, "\(mount.log)")
+    }
+
     /// --read-only: every change is EROFS.
     @Test func readOnlyRefusesEveryChange() throws {
         let fixture = try Fixture(bigSize: 1 << 10)
