@@ -7,10 +7,14 @@ public struct USBBulkTuning: Equatable, Sendable {
     public var transferSize: Int
     public var transfersInFlight: Int
 
-    /// 256 KiB: measured by `scripts/bench-usb-vm --sweep` (a 64 MiB GetObject from QEMU's usb-mtp on xHCI,
+    /// 512 KiB: measured by `scripts/bench-usb-vm --sweep` (a 64 MiB GetObject from QEMU's usb-mtp on xHCI,
     /// TCG, 2026-12-01, load average 6-7 on 2 cores): 16 KiB took 42.8 s, 256 KiB 23.1 s, 1 MiB 40.6 s, one
     /// transfer at a time; a second sweep (load 11) put 1 MiB at 43.6-82.7 s against 256 KiB at 27.1 s.
-    public static let transferSize = 256 << 10
+    /// 512 KiB, not in those sweeps, then beat 256 KiB reading a 256 MiB file through `mediashell mount` in
+    /// the same VM (2026-12-03, load 4-7, three boots, runs interleaved): 23.7, 27.4, 25.1 and 31.9 s
+    /// against 35.2, 35.3 and 29.9 s, with a quarter less of the mount's system time (the per-transfer
+    /// work of usbfs in the guest); 1 MiB took 35.0 and 45.4 s, 2 MiB 36.7 s.
+    public static let transferSize = 512 << 10
     /// 1: in the same sweeps, several in flight did not raise the rate on that device (256 KiB x2 32.3 s,
     /// x4 27.1 s, against 23.1 s for one; 1 MiB x2 and x4 48.3 s; 16 KiB x4 55.9 s), so a data phase reads
     /// one transfer at a time. The queue (`BulkInStream`) stays for devices where it pays: a host

@@ -155,7 +155,7 @@ struct USBVMTests {
             try device.session.getObject(object.handle, into: sink)
             #expect(sink.mismatchAt == nil, "\(path): differs at byte \(sink.mismatchAt ?? 0)")
             #expect(sink.count == sink.expectedSize, "\(path): \(sink.count) of \(sink.expectedSize) bytes")
-            #expect(sink.largestChunk <= 256 << 10)
+            #expect(sink.largestChunk <= USBBulkTuning.transferSize)
             total += sink.count
         }
         let elapsed = Date().timeIntervalSince(started)
