@@ -52,7 +52,8 @@ public enum Shell {
             output: output, interrupt: interrupt, settings: settings, isInteractive: interactive)
         if let path = arguments.ptpTraceFile {
             do {
-                interpreter.ptpTrace = try PTPTraceFile.start(path: path, redacted: arguments.ptpTraceRedacted)
+                interpreter.ptpTrace = try PTPTraceFile.start(
+                    path: path, redacted: arguments.ptpTraceRedacted, program: "mediashell \(version)")
             } catch let error as SystemError {
                 Console.error("mediashell: --debug-ptp: cannot write the PTP trace \(error.path ?? path): \(error.reason)")
                 return 2

@@ -3,6 +3,7 @@ import Foundation
 import MediaManager
 import Testing
 import TestSupport
+import Words
 
 @testable import Shell
 @testable import TerminalKit
@@ -78,8 +79,8 @@ import TestSupport
 
         #expect(interpreter.run(line: "set prompt '%n %c%W%s%e %% '; select DJI_0002.JPG; edit") == .success)
         #expect(interpreter.prompt == "mediashell dir:/DCIM/100MEDIA [DJI_0002.JPG] (edit) % ")
-        #expect(Interpreter.shortFolder("DCIM/100MEDIA/CLIPS/2024") == "…/CLIPS/2024")
-        #expect(Interpreter.cameraTag(.ptpip(host: "10.0.0.2", port: 15740, eventPort: 15740)) == "ptpip:10.0.0.2:")
-        #expect(Interpreter.cameraTag(.ptpip(host: "127.0.0.1", port: 5555, eventPort: 5555)) == "ptpip:127.0.0.1:5555:")
+        #expect(RemotePath.shortDisplay("DCIM/100MEDIA/CLIPS/2024") == "…/CLIPS/2024")
+        #expect(URLText.tag(.ptpip(host: "10.0.0.2", port: 15740, eventPort: 15740)) == "ptpip:10.0.0.2:")
+        #expect(URLText.tag(.ptpip(host: "127.0.0.1", port: 5555, eventPort: 5555)) == "ptpip:127.0.0.1:5555:")
     }
 }

@@ -182,7 +182,7 @@ public final class Interpreter {
     /// unknown word later in the line does not stop the commands before it). A failure stops the rest of
     /// the line (unless the command has a leading `-`, or `errexit` is off).
     public func run(line: String) -> LineStatus {
-        if let command = Self.localShellCommand(in: line) {
+        if let command = LocalShell.command(in: line) {
             // `!CMD`: the whole rest of the line is the local shell's, `;` and quotes included.
             let invocation = Invocation(
                 command: table.command("!"), name: Word("!"), arguments: command.isEmpty ? [] : [Word(command)])

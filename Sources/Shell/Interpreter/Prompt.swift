@@ -30,10 +30,10 @@ extension Interpreter {
     /// `[DJI_0003.MP4] ▶ 0:01.2/0:03> `. The selection shows only while it is worked on: a file whose
     /// fetch completed leaves the prompt (it stays selected for `info` and `play`).
     public var prompt: String {
-        Self.render(state.settings.prompt) { token in
+        TokenFormat.render(state.settings.prompt) { token in
             switch token {
-            case "c": return media.map { Self.cameraTag($0.url) } ?? "(no camera)"
-            case "w": return media == nil ? "" : Self.shortFolder(state.folder)
+            case "c": return media.map { URLText.tag($0.url) } ?? "(no camera)"
+            case "w": return media == nil ? "" : RemotePath.shortDisplay(state.folder)
             case "W": return media == nil ? "" : RemotePath.display(state.folder)
             case "s": return promptSelection.map { " " + $0 } ?? ""
             case "p": return playbackPromptFragment.map { " " + $0 } ?? ""
@@ -55,43 +55,5 @@ extension Interpreter {
         var text = "[" + TerminalWidth.truncate(SafeText.display(selection.file.name), to: 28)
         if selection.offset > 0 { text += " @ " + HumanReadable.size(selection.offset) }
         return text + "]"
-    }
-
-    /// `format` with each `%X` replaced by `value(X)`; an unknown token stays as typed.
-    static func render(_ format: String, _ value: (Character) -> String?) -> String {
-        var result = ""
-        var iterator = format.makeIterator()
-        while let character = iterator.next() {
-            guard character == "%" else {
-                result.append(character)
-                continue
-            }
-            guard let token = iterator.next() else {
-                result.append("%")
-                break
-            }
-            result += value(token) ?? "%" + String(token)
-        }
-        return SafeText.display(result)
-    }
-
-    /// Where the camera is, briefly: `sim:`, `dir:`, `usb:`, `ptpip:192.168.1.1:`, `ptpip:127.0.0.1:5555:`, `fuji:192.168.0.1:`.
-    static func cameraTag(_ url: CameraURL) -> String {
-        switch url {
-        case .simulator: "sim:"
-        case .folder: "dir:"
-        case .usbFirst, .usbAddress, .usbID, .usbSerial, .usbModel: "usb:"
-        case .ptpip(let host, let port, _):
-            "ptpip:\(SafeText.display(host)):" + (port == CameraURL.defaultPTPIPPort ? "" : "\(port):")
-        case .fuji(let host, let port, _):
-            "fuji:\(SafeText.display(host)):" + (port == CameraURL.defaultFujiPort ? "" : "\(port):")
-        }
-    }
-
-    /// The folder as `/DCIM/100MEDIA`, or `…/100MEDIA/CLIPS` when it has more than two parts; at most 32 cells.
-    static func shortFolder(_ path: String) -> String {
-        let parts = path.split(separator: "/").map { SafeText.display(String($0)) }
-        let shown = parts.count > 2 ? "…/" + parts.suffix(2).joined(separator: "/") : RemotePath.display(path)
-        return TerminalWidth.truncate(shown, to: 32)
     }
 }

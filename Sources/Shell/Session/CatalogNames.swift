@@ -34,52 +34,12 @@ extension CatalogNames {
 
     /// The matches of a glob's source (backslash escapes kept), part by part.
     func expand(_ source: String, ignoringCase: Bool = false) -> [RemoteEntry] {
-        let (parts, absolute, foldersOnly) = Self.split(source)
+        let (parts, absolute, foldersOnly) = GlobPattern.pathParts(source)
         let compiled = parts.map { part -> Part in
             let pattern = GlobPattern(ignoringCase ? part.lowercased() : part)
-            guard pattern.hasWildcards else { return .name(Self.unescape(part)) }
+            guard pattern.hasWildcards else { return .name(GlobPattern.unescape(part)) }
             return .pattern { pattern.matches(ignoringCase ? $0.lowercased() : $0) }
         }
         return expand(compiled, absolute: absolute, foldersOnly: foldersOnly)
-    }
-
-    /// Splits a glob source at its unescaped slashes: the parts, whether it started at the top, and
-    /// whether a trailing slash asks for folders only.
-    static func split(_ source: String) -> (parts: [String], absolute: Bool, foldersOnly: Bool) {
-        var parts: [String] = []
-        var part = ""
-        var escaping = false
-        for character in source {
-            if escaping {
-                part.append(character)
-                escaping = false
-            } else if character == "\\" {
-                part.append(character)
-                escaping = true
-            } else if character == "/" {
-                if !part.isEmpty { parts.append(part) }
-                part = ""
-            } else {
-                part.append(character)
-            }
-        }
-        if !part.isEmpty { parts.append(part) }
-        if parts.isEmpty { parts = ["."] }
-        return (parts, source.hasPrefix("/"), source.hasSuffix("/") && source.count > 1)
-    }
-
-    /// A pattern part without its escapes: `a\*b` is the name `a*b`.
-    static func unescape(_ text: String) -> String {
-        var result = ""
-        var escaping = false
-        for character in text {
-            if !escaping && character == "\\" {
-                escaping = true
-                continue
-            }
-            escaping = false
-            result.append(character)
-        }
-        return result
     }
 }

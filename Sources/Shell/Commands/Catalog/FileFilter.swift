@@ -60,26 +60,12 @@ struct FileFilter {
         return kept.filter { $0.file.map { criteria.keeps($0, in: session) } ?? false }
     }
 
-    /// `2024-05-01`, `2024-05-01T10:15` or `2024-05-01 10:15`, in local time; or a day counted from `now`:
-    /// `today`, `yesterday`, `-2d` (the start of that day).
+    /// The date `text` names (`DayText`), or one clear error naming `option`.
     static func date(_ text: String, option: String, now: Date = Date()) throws -> Date {
-        let calendar = Calendar.current
-        let days: Int? = switch text.lowercased() {
-        case "today": 0
-        case "yesterday": 1
-        default: text.hasPrefix("-") && text.hasSuffix("d") ? Int(text.dropFirst().dropLast()).flatMap { $0 >= 0 ? $0 : nil } : nil
+        guard let date = DayText.parse(text, now: now) else {
+            throw CommandError(
+                "\(option) takes a date such as 2024-05-01, 2024-05-01T10:15, today, yesterday or -2d, not '\(SafeText.display(text))'")
         }
-        if let days, let day = calendar.date(byAdding: .day, value: -days, to: calendar.startOfDay(for: now)) {
-            return day
-        }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = .current
-        for format in ["yyyy-MM-dd", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        throw CommandError(
-            "\(option) takes a date such as 2024-05-01, 2024-05-01T10:15, today, yesterday or -2d, not '\(SafeText.display(text))'")
+        return date
     }
 }

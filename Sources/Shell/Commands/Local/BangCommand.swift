@@ -27,12 +27,4 @@ extension CommandContext {
         interrupt.clear()
         if status != 0 { throw LocalCommandFailed(status: status) }
     }
-
-    /// `!CMD` at the start of a line (after blanks): the command it hands to the local shell ("" for `!`
-    /// alone), or nil when the line is not one.
-    static func localShellCommand(in line: String) -> String? {
-        let trimmed = line.drop { $0 == " " || $0 == "\t" }
-        guard trimmed.first == "!" else { return nil }
-        return String(trimmed.dropFirst()).trimmingCharacters(in: .whitespaces)
-    }
 }

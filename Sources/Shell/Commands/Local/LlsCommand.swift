@@ -1,4 +1,5 @@
 import CommandKit
+import TerminalKit
 
 /// lls [ARGS...]: the local folder listed by this computer's `ls`, as in sftp and lftp.
 struct LlsCommand: ShellCommand {
