@@ -6,11 +6,11 @@
 //   PTP (pure protocol) <- PTPIP, PTPUSB (transports); MediaFormats (pure: ISO-BMFF, JPEG/EXIF); Imaging
 //   VirtualCamera (a PTP responder over PTP's responder transport)
 //   MediaManager (a camera over PTP's initiator transport: catalog, downloads, rate limits) <- Import, Thumbnails
-//   Transfers (batches paced under a rate limit, jobs in the background; over Import and TerminalKit's rate)
 //   Playback (over MediaFormats' byte sources)
 //   Connectors (camera URL -> transport + camera: the only module that knows every transport)
 //   TerminalKit (line editing, words, output) <- CommandKit (command specs, parsing, help, completion)
 //   Words (what the user reads and sees: a sentence for every error, listings, details, thumbnails shown)
+//   Transfers (batches at the prompt and jobs in the background, paced under a rate limit; over Words)
 //   Shell (commands, interpreter, session, jobs), Serve, Mount (the card as a folder, over CFuse) <- mediashell
 import PackageDescription
 
@@ -85,8 +85,9 @@ let package = Package(
         .target(name: "Thumbnails", dependencies: ["MediaManager", "MediaFormats", "PTP", "Failures", "POSIX"]),
         // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
         .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "Failures", "POSIX", "Checksums"]),
-        // Batches of downloads: their pace under a rate limit, and jobs run in the background (`fetch ... &`),
-        // whose endings are facts the shell words
+        // Batches of downloads: their pace under a rate limit, the batches run at the prompt (fetch, import,
+        // capture --fetch, watch) over what they need of the shell (BatchHost), and jobs run in the background
+        // (`fetch ... &`), whose endings are facts JobWords says
         .target(
             name: "Transfers",
             dependencies: ["MediaManager", "Import", "PTP", "Failures", "POSIX", "TerminalKit", "CommandKit", "Words"]),
