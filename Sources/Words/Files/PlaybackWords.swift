@@ -1,3 +1,4 @@
+import Foundation
 import MediaManager
 import Playback
 import TerminalKit
@@ -9,6 +10,17 @@ public enum PlaybackWords {
         var line = "playing \(SafeText.display(file.name)) (\(TimeText.format(status.duration))"
         if let rate = status.framesPerSecond { line += ", \(FileListing.frameRate(rate))" }
         return line + ", \(status.width)x\(status.height) \(status.orientation))"
+    }
+
+    /// `text` as the terminal can show it: unchanged in a UTF-8 locale (`unicode`), else with ASCII arrows
+    /// and the ASCII symbol of `state`.
+    public static func symbols(_ text: String, state: PlaybackState? = nil, unicode: Bool) -> String {
+        guard !unicode else { return text }
+        var text = text
+        if let state, let range = text.range(of: " \(state.symbol()) ") {
+            text.replaceSubrange(range, with: " \(state.symbol(ascii: true)) ")
+        }
+        return text.replacingOccurrences(of: "→", with: "->")
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import MediaManager
 import Playback
 import TerminalKit
+import Words
 
 /// What the playback commands and the prompt share: the shell's side of the Playback module. Every command
 /// goes to the `PlaybackController` and prints one line saying where playback is.
@@ -11,14 +12,9 @@ extension PlaybackContext {
         SafeText.display(status.media)
     }
 
-    /// `text` as the terminal can show it: unchanged in a UTF-8 locale, else with ASCII arrows and symbols.
+    /// `text` as the terminal can show it (`PlaybackWords.symbols`).
     func symbols(_ text: String, state: PlaybackState? = nil) -> String {
-        guard !playbackEnvironment.unicode else { return text }
-        var text = text
-        if let state, let range = text.range(of: " \(state.symbol()) ") {
-            text.replaceSubrange(range, with: " \(state.symbol(ascii: true)) ")
-        }
-        return text.replacingOccurrences(of: "→", with: "->")
+        PlaybackWords.symbols(text, state: state, unicode: playbackEnvironment.unicode)
     }
 
     /// Ends the player and the streaming endpoint and forgets the video (camera closed, `quit`).

@@ -1,6 +1,7 @@
 import CommandKit
 import MediaManager
 import TerminalKit
+import Words
 
 /// cat (less) NAME...: prints text files from the camera (a drone's `.SRT` telemetry, `.txt`, `.LOG`), read
 /// through partial reads, at most `limit` bytes each; a file that is not text is refused, never dumped.
@@ -28,20 +29,12 @@ struct CatCommand: ShellCommand {
             }
             let source = CameraByteSource(camera: session.camera, file: file)
             let bytes = try shell.interruptibly(session) { try source.read(offset: 0, count: Int(file.size)) }
-            guard let text = Self.text(bytes) else {
+            guard let lines = SidecarText.lines(bytes) else {
                 throw CommandError("\(name) is not text ('fetch' it, or 'info' for what it is)")
             }
             if files.count > 1 { shell.output.line("==> \(name) <==") }
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0) {
-                shell.output.line(SafeText.display(String(line.hasSuffix("\r") ? line.dropLast() : line)))
-            }
+            for line in lines { shell.output.line(line) }
         }
         return .success
-    }
-
-    /// The bytes as text: UTF-8 without NUL or control characters other than tab, CR and LF.
-    static func text(_ bytes: [UInt8]) -> String? {
-        guard !bytes.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
     }
 }
