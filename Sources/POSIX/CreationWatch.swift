@@ -27,12 +27,12 @@ public final class CreationWatch {
 
     /// Returns when `name` exists in the folder, when `lifeline` (a socket the creator holds) reaches its
     /// end, or at `deadline`.
-    public func wait(for name: String, orEndOf lifeline: Socket, deadline: Deadline) throws -> Outcome {
+    public func wait(for name: String, orEndOf lifeline: Socket, deadline: Deadline) throws(SystemError) -> Outcome {
         let path = folder + "/" + name
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             if access(path, F_OK) == 0 { return .created }
-            let seen = try lifeline.withDescriptor(.poll) { lifelineFD throws(SystemError) in
+            let seen = try lifeline.leased(.poll, on: lifeline.description) { lifelineFD throws(SystemError) in
                 try pollDescriptors([fd, lifelineFD], events: .readable, deadline: deadline)
             }
             if seen.allSatisfy(\.isEmpty) { return access(path, F_OK) == 0 ? .created : .timedOut }

@@ -63,14 +63,14 @@ public final class PlaybackController: Sendable {
                 break
             case .paused:
                 try engine.play()
-                if !startPlayerIfNeeded(at: current.position, paused: false) { drive { try $0.setPaused(false) } }
+                if !startPlayerIfNeeded(at: current.position, paused: false) { drive(.setPaused(false)) }
             case .stopped, .ended:
                 if startPlayerIfNeeded(at: 0, paused: false) {
                     try engine.play()
                 } else {
-                    drive { try $0.seek(to: 0) }
+                    drive(.seek(to: 0))
                     try engine.play()
-                    drive { try $0.setPaused(false) }
+                    drive(.setPaused(false))
                 }
             }
             return currentStatus()
@@ -82,7 +82,7 @@ public final class PlaybackController: Sendable {
     public func pause() throws(PlaybackError) -> PlaybackStatus {
         try serialized { () throws(PlaybackError) in
             try engine.pause()
-            drive { try $0.setPaused(true) }
+            drive(.setPaused(true))
             return currentStatus()
         }
     }
@@ -92,7 +92,7 @@ public final class PlaybackController: Sendable {
     public func resume() throws(PlaybackError) -> PlaybackStatus {
         try serialized { () throws(PlaybackError) in
             try engine.resume()
-            drive { try $0.setPaused(false) }
+            drive(.setPaused(false))
             return currentStatus()
         }
     }
@@ -113,7 +113,7 @@ public final class PlaybackController: Sendable {
         try serialized { () throws(PlaybackError) in
             sync()
             let outcome = try engine.seek(target)
-            drive { try $0.seek(to: outcome.landed) }
+            drive(.seek(to: outcome.landed))
             return outcome
         }
     }
@@ -124,7 +124,7 @@ public final class PlaybackController: Sendable {
         try serialized { () throws(PlaybackError) in
             sync()
             let outcome = try engine.step(frames)
-            drive { try $0.seek(to: outcome.position) }
+            drive(.seek(to: outcome.position))
             return outcome
         }
     }
@@ -176,7 +176,7 @@ public final class PlaybackController: Sendable {
         do {
             try server.start()
         } catch {
-            running.withLock { $0.report = PlayerReport(name: name, running: false, problem: error.message) }
+            running.withLock { $0.report = PlayerReport(name: name, running: false, problem: error) }
             return false
         }
         player.setEventHandler { [weak self] event in self?.playerDid(event) }
@@ -195,21 +195,27 @@ public final class PlaybackController: Sendable {
     }
 
     /// Sends a command to the running player; a failure is reported in status, never thrown.
-    private func drive(_ action: (any Player) throws -> Void) {
+    private func drive(_ command: PlayerCommand) {
         guard let player = running.withLock({ $0.player }), player.isRunning else { return }
-        do {
-            try action(player)
-        } catch let error as PlaybackError {
-            playerFailed(error)
+        do throws(PlaybackError) {
+            switch command {
+            case .setPaused(let paused): try player.setPaused(paused)
+            case .seek(let seconds): try player.seek(to: seconds)
+            }
         } catch {
-            playerFailed(PlaybackError(.player, "\(error)"))
+            playerFailed(error)
         }
+    }
+
+    private enum PlayerCommand {
+        case setPaused(Bool)
+        case seek(to: Double)
     }
 
     private func playerFailed(_ error: PlaybackError) {
         let player = running.withLock { running -> (any Player)? in
             running.report?.running = false
-            running.report?.problem = error.message
+            running.report?.problem = error
             return running.player
         }
         player?.close()
@@ -220,7 +226,7 @@ public final class PlaybackController: Sendable {
     private func sync() -> PlayerObservation? {
         guard let player = running.withLock({ $0.player }), player.isRunning else { return nil }
         guard let observed = player.observe() else {
-            if player.isRunning { running.withLock { $0.report?.problem = "mpv does not answer" } }
+            if player.isRunning { running.withLock { $0.report?.problem = .player(player.name ?? "the player", .doesNotAnswer) } }
             return nil
         }
         engine.playerReported(position: observed.position, paused: observed.paused, reachedEnd: observed.reachedEnd)
@@ -232,9 +238,9 @@ public final class PlaybackController: Sendable {
         case .reachedEnd:
             engine.playerReported(reachedEnd: true)
         case .exited:
-            running.withLock {
-                $0.report?.running = false
-                $0.report?.problem = "exited (window closed?); playback goes on without it"
+            running.withLock { running in
+                running.report?.running = false
+                if let name = running.report?.name { running.report?.problem = .player(name, .exitedByItself) }
             }
         }
     }

@@ -40,7 +40,7 @@ struct MPVTests {
         defer { controller.shutdown() }
         var status = try controller.play(try clip.media())
         #expect(status.player?.name == "mpv")
-        try #require(status.player?.running == true, "mpv did not start: \(status.player?.problem ?? "")")
+        try #require(status.player?.running == true, "mpv did not start: \(status.line)")
         let player = try #require(controller.currentPlayer as? MPVPlayer)
         let pid = try #require(player.processID)
         let frame = 1.0 / 30

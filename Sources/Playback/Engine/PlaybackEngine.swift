@@ -64,8 +64,7 @@ public final class PlaybackEngine: Sendable {
             switch machine.state {
             case .paused: break
             case .playing: machine.setPosition(machine.currentPosition(), state: .paused)
-            case .stopped: throw PlaybackError(refusing: .pause, of: media.name, in: machine.state, "\(media.name) is stopped: nothing to pause")
-            case .ended: throw PlaybackError(refusing: .pause, of: media.name, in: machine.state, "\(media.name) has ended: nothing to pause")
+            case .stopped, .ended: throw PlaybackError.refusing(.pause, of: media.name, in: machine.state)
             }
         }
     }
@@ -77,9 +76,7 @@ public final class PlaybackEngine: Sendable {
             switch machine.state {
             case .playing: break
             case .paused: machine.setPosition(machine.currentPosition(), state: .playing)
-            case .stopped: throw PlaybackError(refusing: .resume, of: media.name, in: machine.state, "\(media.name) is stopped")
-            case .ended:
-                throw PlaybackError(refusing: .resume, of: media.name, in: machine.state, "\(media.name) has ended")
+            case .stopped, .ended: throw PlaybackError.refusing(.resume, of: media.name, in: machine.state)
             }
         }
     }
@@ -106,7 +103,7 @@ public final class PlaybackEngine: Sendable {
             case .relative(let seconds): requested = machine.currentPosition() + seconds
             case .percent(let share): requested = timeline.duration * share / 100
             }
-            guard requested.isFinite else { throw PlaybackError(.invalidArgument, "seek needs a number of seconds") }
+            guard requested.isFinite else { throw PlaybackError(.seekTargetNotANumber) }
             let clamped: ClampedEnd? = requested < 0 ? .start : requested > timeline.duration ? .end : nil
             let aim = min(max(requested, 0), timeline.duration)
             let keyframe = timeline.keyframe(atOrBefore: aim)
@@ -128,7 +125,7 @@ public final class PlaybackEngine: Sendable {
         var outcome: StepOutcome?
         _ = try command { machine, media throws(PlaybackError) in
             if machine.state == .playing {
-                throw PlaybackError(refusing: .step, of: media.name, in: machine.state, "\(media.name) is playing: steps are taken while paused")
+                throw PlaybackError.refusing(.step, of: media.name, in: machine.state)
             }
             let timeline = media.timeline
             let from = timeline.frame(at: machine.currentPosition())

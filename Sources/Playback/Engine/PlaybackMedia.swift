@@ -14,17 +14,17 @@ public struct PlaybackMedia: Sendable {
     /// Fails with `.notAVideo` when the movie has no video track or its timeline shows no frames, and with
     /// `.unsupported` when its edit list cannot be played (a rate other than 1).
     public init(name: String, movie: MovieInfo, source: any ByteRangeSource & Sendable) throws(PlaybackError) {
-        guard let track = movie.videoTrack else { throw PlaybackError(.notAVideo, "\(name) has no video track") }
+        guard let track = movie.videoTrack else { throw PlaybackError(.noVideoTrack(name: name)) }
         let presentation: TrackTimeline
         switch track.timeline {
         case .success(let built): presentation = built
-        case .failure(let error): throw PlaybackError(.unsupported, name: name, cause: error)
+        case .failure(let error): throw PlaybackError(.unplayableTimeline(name: name, cause: error))
         }
         guard let timeline = VideoTimeline(
             presentation, table: track.sampleTable, movieDuration: movie.durationSeconds, framesPerSecond: track.frameRate)
         else {
-            let why = presentation.truncation != nil ? "the file is cut off before its first frame" : "its edit list shows none"
-            throw PlaybackError(.notAVideo, "\(name) has a video track without frames (\(why))")
+            let why: PlaybackError.NoFrames = presentation.truncation != nil ? .cutOffBeforeFirstFrame : .editListShowsNone
+            throw PlaybackError(.noFrames(name: name, why: why))
         }
         self.name = name
         self.movie = movie

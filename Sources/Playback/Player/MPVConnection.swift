@@ -26,19 +26,7 @@ final class MPVConnection: Sendable {
     }
 
     /// Why a request got no answer.
-    enum Failure: Error, CustomStringConvertible {
-        case closed
-        case timedOut(String)
-        case refused(String, String)
-
-        var description: String {
-            switch self {
-            case .closed: "the player's connection is closed"
-            case .timedOut(let command): "the player did not answer \(command) in time"
-            case .refused(let command, let error): "the player refused \(command): \(error)"
-            }
-        }
-    }
+    typealias Failure = PlayerCommandFailure
 
     /// Longest line accepted from mpv; a longer one means something is wrong, and the connection closes.
     static let maxLineBytes = 1 << 20
@@ -71,13 +59,13 @@ final class MPVConnection: Sendable {
     /// Sends `command` and waits up to `timeout` seconds for its reply; returns the reply's `data`.
     @discardableResult
     func request(_ command: [Any], timeout: Double) throws(Failure) -> Value {
-        let name = "'\(command.first.map { "\($0)" } ?? "")'"
+        let name = command.first.map { "\($0)" } ?? ""
         let id = exchange.withLock { exchange -> Int in
             defer { exchange.nextID += 1 }
             return exchange.nextID
         }
         guard let json = try? JSONSerialization.data(withJSONObject: ["command": command, "request_id": id]) else {
-            throw .refused(name, "not JSON")
+            throw .unencodable(command: name)
         }
         do {
             try socket.send(Array(json) + [UInt8(ascii: "\n")], .until(.after(timeout)))
@@ -90,10 +78,10 @@ final class MPVConnection: Sendable {
         guard let outcome else {
             // A reply that came after the deadline is dropped now; one still to come, when it comes.
             exchange.withLock { if $0.replies.removeValue(forKey: id) == nil { $0.abandoned.insert(id) } }
-            throw .timedOut(name)
+            throw .timedOut(command: name)
         }
         let reply = try outcome.get()
-        guard reply.error == "success" else { throw .refused(name, reply.error) }
+        guard reply.error == "success" else { throw .refused(command: name, error: reply.error) }
         return reply.data
     }
 

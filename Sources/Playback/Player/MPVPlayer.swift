@@ -67,16 +67,50 @@ public final class MPVPlayer: Player, Sendable {
         running.withLock { $0.closing = false }
         do {
             try start(url: url, title: title, at: position, paused: paused)
-        } catch let error as PlaybackError {
-            close()
-            throw error
         } catch {
             close()
-            throw PlaybackError(.player, "mpv did not start: \(error)")
+            throw error
         }
     }
 
-    private func start(url: String, title: String, at position: Double, paused: Bool) throws {
+    private func start(url: String, title: String, at position: Double, paused: Bool) throws(PlaybackError) {
+        let (folder, socketName, watch, ours) = try starting { () throws(SystemError) in
+            try launch(title: title)
+        }
+        let deadline = Deadline.after(startTimeout)
+        switch try starting({ () throws(SystemError) in try watch.wait(for: socketName, orEndOf: ours, deadline: deadline) }) {
+        case .created: break
+        case .hangup: throw failure(.exitedAtStart(log: logTail(folder)))
+        case .timedOut: throw failure(.timedOut(.controlSocket, seconds: Int(startTimeout)))
+        }
+        let socket = try connectToIPC(path: "\(folder)/\(socketName)", lifeline: ours, deadline: deadline)
+        let connection = try starting { () throws(SystemError) in
+            try MPVConnection(socket: socket) { [weak self] event in self?.handle(event) }
+        }
+        running.withLock { $0.connection = connection }
+
+        try command(["observe_property", 1, "eof-reached"])
+        try command(["set_property", "pause", true])
+        try command(["set_property", "start", String(format: "%.6f", max(position, 0))])
+        let restarts = connection.eventCount("playback-restart")
+        let ends = connection.eventCount("end-file")
+        try command(["loadfile", url, "replace"])
+        let seen = connection.waitForEvent(
+            ["playback-restart", "end-file"], after: [restarts, ends], timeout: max(deadline.remaining, 1))
+        switch seen {
+        case "playback-restart": break
+        case "end-file":
+            let why = connection.lastEndOfFile?.fileError ?? connection.lastEndOfFile?.reason ?? "unknown error"
+            throw failure(.couldNotOpenStream(why: why))
+        default:
+            throw failure(connection.isOpen ? .timedOut(.firstFrame, seconds: Int(startTimeout)) : .exitedWhileOpening(log: logTail(folder)))
+        }
+        if !paused { try command(["set_property", "pause", false]) }
+    }
+
+    /// Makes the private folder, the lifeline and the watch on the folder, and spawns mpv; returns the
+    /// folder, the name its control socket will have there, the watch, and this side of the lifeline.
+    private func launch(title: String) throws(SystemError) -> (String, String, CreationWatch, Socket) {
         let folder = try makePrivateFolder(under: Self.temporaryParent(), prefix: "mediashell-mpv.")
         running.withLock { $0.folder = folder }
         let socketName = "ipc"
@@ -103,49 +137,35 @@ public final class MPVPlayer: Player, Sendable {
         }
         // Nothing is read from the lifeline: tell mpv to send it no events.
         try? ours.send(Array(#"{"command":["disable_event","all"]}"#.utf8) + [10], .until(.after(1)))
+        return (folder, socketName, watch, ours)
+    }
 
-        let deadline = Deadline.after(startTimeout)
-        switch try watch.wait(for: socketName, orEndOf: ours, deadline: deadline) {
-        case .created: break
-        case .hangup: throw PlaybackError(.player, "mpv exited at start\(logTail(folder))")
-        case .timedOut: throw PlaybackError(.player, "mpv did not open its control socket in \(Int(startTimeout)) s")
+    /// Runs a step of starting mpv; a failed system call is `.didNotStart`.
+    private func starting<T>(_ step: () throws(SystemError) -> T) throws(PlaybackError) -> T {
+        do {
+            return try step()
+        } catch {
+            throw failure(.didNotStart(error))
         }
-        let socket = try connectToIPC(path: "\(folder)/\(socketName)", lifeline: ours, deadline: deadline)
-        let connection = try MPVConnection(socket: socket) { [weak self] event in self?.handle(event) }
-        running.withLock { $0.connection = connection }
+    }
 
-        try command(["observe_property", 1, "eof-reached"])
-        try command(["set_property", "pause", true])
-        try command(["set_property", "start", String(format: "%.6f", max(position, 0))])
-        let restarts = connection.eventCount("playback-restart")
-        let ends = connection.eventCount("end-file")
-        try command(["loadfile", url, "replace"])
-        let seen = connection.waitForEvent(
-            ["playback-restart", "end-file"], after: [restarts, ends], timeout: max(deadline.remaining, 1))
-        switch seen {
-        case "playback-restart": break
-        case "end-file":
-            let why = connection.lastEndOfFile?.fileError ?? connection.lastEndOfFile?.reason ?? "unknown error"
-            throw PlaybackError(.player, "mpv could not open the stream: \(why)")
-        default:
-            throw PlaybackError(.player, connection.isOpen ? "mpv did not show the video in \(Int(startTimeout)) s" : "mpv exited while opening the video\(logTail(folder))")
-        }
-        if !paused { try command(["set_property", "pause", false]) }
+    private func failure(_ failure: PlaybackError.PlayerFailure) -> PlaybackError {
+        .player("mpv", failure)
     }
 
     /// Connects to mpv's socket. The file appears at bind(), a moment before listen(): a refused connection
     /// in that moment is retried briefly, within the start deadline.
-    private func connectToIPC(path: String, lifeline: Socket, deadline: Deadline) throws -> Socket {
+    private func connectToIPC(path: String, lifeline: Socket, deadline: Deadline) throws(PlaybackError) -> Socket {
         while true {
             switch Result(catching: { () throws(SystemError) in try Socket.connect(unixPath: path, timeout: max(deadline.remaining, 0.1)) }) {
             case .success(let socket):
                 return socket
-            case .failure(let failure) where failure.isNobodyListening:
-                if deadline.hasPassed { throw PlaybackError(.player, "mpv refused its control socket") }
-                let readable = try lifeline.waitReadable(deadline: .after(0.005))
-                if readable && lifeline.drainReachedEnd() { throw PlaybackError(.player, "mpv exited at start") }
-            case .failure(let failure):
-                throw failure
+            case .failure(let refused) where refused.isNobodyListening:
+                if deadline.hasPassed { throw failure(.refusedControlSocket) }
+                let readable = try starting { () throws(SystemError) in try lifeline.waitReadable(deadline: .after(0.005)) }
+                if readable && lifeline.drainReachedEnd() { throw failure(.exitedAtStart(log: [])) }
+            case .failure(let other):
+                throw failure(.didNotStart(other))
             }
         }
     }
@@ -157,11 +177,11 @@ public final class MPVPlayer: Player, Sendable {
     }
 
     public func seek(to seconds: Double) throws(PlaybackError) {
-        guard let connection = running.withLock({ $0.connection }) else { throw PlaybackError(.player, "mpv is not running") }
+        guard let connection = running.withLock({ $0.connection }) else { throw failure(.notRunning) }
         let restarts = connection.eventCount("playback-restart")
         try command(["seek", max(seconds, 0), "absolute+exact"])
         guard connection.waitForEvent(["playback-restart"], after: [restarts], timeout: commandTimeout) != nil else {
-            throw PlaybackError(.player, connection.isOpen ? "mpv did not finish seeking in \(Int(commandTimeout)) s" : "mpv exited")
+            throw failure(connection.isOpen ? .timedOut(.seek, seconds: Int(commandTimeout)) : .exited)
         }
     }
 
@@ -176,11 +196,11 @@ public final class MPVPlayer: Player, Sendable {
 
     @discardableResult
     private func command(_ arguments: [Any]) throws(PlaybackError) -> MPVConnection.Value {
-        guard let connection = running.withLock({ $0.connection }) else { throw PlaybackError(.player, "mpv is not running") }
+        guard let connection = running.withLock({ $0.connection }) else { throw failure(.notRunning) }
         do {
             return try connection.request(arguments, timeout: commandTimeout)
         } catch {
-            throw PlaybackError(.player, "mpv: \(error)")
+            throw failure(.command(error))
         }
     }
 
@@ -249,10 +269,9 @@ public final class MPVPlayer: Player, Sendable {
         return parent.utf8.count <= 60 && FileManager.default.fileExists(atPath: parent) ? parent : "/tmp"
     }
 
-    /// The last lines mpv wrote, for an error message (empty when it wrote nothing).
-    private func logTail(_ folder: String) -> String {
-        guard let data = FileManager.default.contents(atPath: "\(folder)/mpv.log"), !data.isEmpty else { return "" }
-        let lines = String(decoding: data.suffix(2000), as: UTF8.self).split(separator: "\n").suffix(3)
-        return ": " + lines.joined(separator: " | ")
+    /// The last three lines mpv wrote, for an error (none when it wrote nothing).
+    private func logTail(_ folder: String) -> [String] {
+        guard let data = FileManager.default.contents(atPath: "\(folder)/mpv.log"), !data.isEmpty else { return [] }
+        return String(decoding: data.suffix(2000), as: UTF8.self).split(separator: "\n").suffix(3).map(String.init)
     }
 }

@@ -86,7 +86,7 @@ public final class MediaStreamServer: Sendable {
         do {
             socket = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 16)
         } catch {
-            throw PlaybackError(.stream, "cannot open the streaming endpoint: \(error)")
+            throw PlaybackError(.streamEndpoint(error))
         }
         serving.withLock {
             $0.listener = socket
@@ -98,7 +98,7 @@ public final class MediaStreamServer: Sendable {
         } catch {
             serving.withLock { $0.listener = nil }
             socket.close()
-            throw PlaybackError(.stream, "cannot open the streaming endpoint: \(error)")
+            throw PlaybackError(.streamEndpoint(error))
         }
     }
 

@@ -120,13 +120,13 @@ public enum ErrorWords {
     }
 
     private static func sentence(for error: PlaybackError) -> String {
-        if error.kind == .nothingLoaded { return error.message + ": play NAME first" }
-        guard let refusal = error.refusal else { return error.message }
+        if error.kind == .nothingLoaded { return error.description + ": play NAME first" }
+        guard let refusal = error.refusal else { return error.description }
         switch (refusal.operation, refusal.state) {
         case (.resume, .stopped): return "\(refusal.name) is stopped: use play to start it"
         case (.resume, .ended): return "\(refusal.name) has ended: seek back, or play to start over"
         case (.step, _): return "step works while paused: pause \(refusal.name) first"
-        default: return error.message
+        default: return error.description
         }
     }
 }

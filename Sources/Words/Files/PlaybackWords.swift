@@ -12,6 +12,13 @@ public enum PlaybackWords {
         return line + ", \(status.width)x\(status.height) \(status.orientation))"
     }
 
+    /// What became of a player that does not run, naming it: `mpv exited at start: …`, `mpv: exited (window
+    /// closed?); playback goes on without it`, `mpv: not running`.
+    public static func problem(of player: PlayerReport) -> String {
+        let problem = player.problem.map { ErrorWords.sentence(for: $0) } ?? "not running"
+        return problem.hasPrefix(player.name) ? problem : "\(player.name): \(problem)"
+    }
+
     /// `text` as the terminal can show it: unchanged in a UTF-8 locale (`unicode`), else with ASCII arrows
     /// and the ASCII symbol of `state`.
     public static func symbols(_ text: String, state: PlaybackState? = nil, unicode: Bool) -> String {

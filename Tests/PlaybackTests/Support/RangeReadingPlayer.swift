@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import POSIX
 
 @testable import Playback
 
@@ -21,6 +22,9 @@ final class RangeReadingPlayer: Player, @unchecked Sendable {
     private(set) var mismatches = 0
     var failOpen = false
 
+    /// What `open` throws when `failOpen` is set.
+    static let refusedToStart = PlaybackError(.player("range-reader", .didNotStart(SystemError(.start, on: "range-reader", errno: EPERM))))
+
     init(media: PlaybackMedia, reference: [UInt8]? = nil) {
         self.media = media
         self.reference = reference
@@ -31,7 +35,7 @@ final class RangeReadingPlayer: Player, @unchecked Sendable {
 
     func open(url: String, title: String, at position: Double, paused: Bool) throws(PlaybackError) {
         lock.withLock { calls.append("open \(title) at \(position) \(paused ? "paused" : "playing")") }
-        if failOpen { throw PlaybackError(.player, "range-reader refused to start") }
+        if failOpen { throw Self.refusedToStart }
         lock.withLock {
             self.url = url
             running = true
@@ -104,7 +108,7 @@ final class RangeReadingPlayer: Player, @unchecked Sendable {
                 if let reference, response.body != Array(reference[Int(range.lowerBound)..<Int(range.upperBound)]) { mismatches += 1 }
             }
         } catch {
-            throw PlaybackError(.player, "range-reader: \(error)")
+            throw PlaybackError(.player("range-reader", .couldNotOpenStream(why: "\(error)")))
         }
     }
 }

@@ -71,7 +71,7 @@ struct PlayCommand: ShellCommand {
         do {
             return try session.playbackMedia(for: file)
         } catch let error as PlaybackError {
-            throw CommandError(error.message)
+            throw CommandError(ErrorWords.sentence(for: error))
         } catch {
             if Interpreter.isDisconnect(error) { throw error }
             throw CommandError("cannot read \(name) as a video: \(Interpreter.message(for: error))")
@@ -90,9 +90,7 @@ struct PlayCommand: ShellCommand {
     /// A player asked for that did not start is a warning, not a failure: playback goes on by the clock.
     private func reportPlayerProblem(_ status: PlaybackStatus, _ shell: any PlaybackContext) {
         if let player = status.player, !player.running {
-            var problem = player.problem ?? "not running"
-            if !problem.hasPrefix(player.name) { problem = "\(player.name): \(problem)" }
-            shell.report("play: \(problem); playback goes on without it", severity: .warning)
+            shell.report("play: \(PlaybackWords.problem(of: player)); playback goes on without it", severity: .warning)
         } else if status.player == nil, shell.state.settings.player == .mpv,
             let reason = shell.playerChoice.reasonForNoPlayer
         {
