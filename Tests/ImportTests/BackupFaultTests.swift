@@ -38,11 +38,13 @@ import Testing
         let fullAfter: UInt64 = 350_000
         let run = options {
             $0.deleteAfter = true
-            $0.backupWriteFaultForTesting = { _, _, count in
-                written.withLock { total in
-                    total += UInt64(count)
-                    return total > fullAfter ? ENOSPC : nil
+            $0.backupWriter = BackupWriter { descriptor, bytes, offset, partPath throws(SystemError) in
+                let full = written.withLock { total in
+                    total += UInt64(bytes.count)
+                    return total > fullAfter
                 }
+                if full { throw SystemError(.write, path: partPath, errno: ENOSPC) }
+                try BackupWriter.disk.write(descriptor, bytes, offset, partPath)
             }
         }
         let session = try MediaSession.open(.folder(path: card.card))

@@ -83,11 +83,13 @@ import Testing
         // The backup's disk is full from the start of the third write on: most files miss it.
         let writes = Locked(0)
         let run = try patternOptions("%Y/%F/%f") {
-            $0.backupWriteFaultForTesting = { _, offset, _ in
-                writes.withLock { count in
+            $0.backupWriter = BackupWriter { descriptor, bytes, offset, partPath throws(SystemError) in
+                let full = writes.withLock { count in
                     if offset == 0 { count += 1 }
-                    return count > 2 ? ENOSPC : nil
+                    return count > 2
                 }
+                if full { throw SystemError(.write, path: partPath, errno: ENOSPC) }
+                try BackupWriter.disk.write(descriptor, bytes, offset, partPath)
             }
         }
         let session = try MediaSession.open(.folder(path: card.card))

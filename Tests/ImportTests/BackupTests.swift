@@ -61,7 +61,7 @@ import Testing
         let backupRoot = backup
         let run = options {
             $0.deleteAfter = true
-            $0.beforeReadBackForTesting = { path in
+            $0.beforeReadBack = { path in
                 guard path.hasPrefix(backupRoot + "/"), path.hasSuffix("/" + victim) else { return }
                 ReadBackTests.corruptingVictim(path)
             }

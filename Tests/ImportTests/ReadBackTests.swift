@@ -30,7 +30,7 @@ import Testing
         options.verification = .readBack
         options.deleteAfter = true
         options.writesManifest = true
-        options.beforeReadBackForTesting = { Self.corruptingVictim($0) }
+        options.beforeReadBack = { Self.corruptingVictim($0) }
         let session = try MediaSession.open(.folder(path: card.card))
         defer { session.close() }
         let outcome = try runImport(card, session: session, run: options)
@@ -58,7 +58,7 @@ import Testing
         #expect(card.files(under: card.card + "/DCIM").count == 1, "the proven ones are deleted")
 
         // The next import brings it again, and this time it reads back right.
-        options.beforeReadBackForTesting = nil
+        options.beforeReadBack = nil
         try session.catalog.reload()
         let again = try runImport(card, session: session, run: options)
         #expect(again.fetchedNames == [Self.victim] && again.summary.failed == 0)

@@ -40,6 +40,28 @@ public struct BackupTarget: Sendable, Equatable {
     }
 }
 
+/// Writes the bytes of a file, as they arrive from the camera, into a backup destination's `.part`: `pwrite`
+/// (`.disk`) unless another writer is given. One of one's own stands between the download and the backup's
+/// disk: to count or pace the writes, or to fail them as a disk that fills up does. The `SystemError` it
+/// throws stops that destination for the rest of the run, as a real failure would.
+public struct BackupWriter: Sendable {
+    /// Writes all of `bytes` at `offset` of the open `.part` (`descriptor`, at `partPath`).
+    public typealias Write = @Sendable (
+        _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: UInt64, _ partPath: String
+    ) throws(SystemError) -> Void
+
+    public let write: Write
+
+    public init(_ write: @escaping Write) {
+        self.write = write
+    }
+
+    /// `pwrite` until every byte is written.
+    public static let disk = BackupWriter { descriptor, bytes, offset, partPath throws(SystemError) in
+        try LocalDisk.write(descriptor, bytes, at: offset, path: partPath)
+    }
+}
+
 /// One backup destination of an import: the folder a second (third) copy of every file goes under, as its
 /// `BackupTarget` says. When a write there fails (the disk is full, the drive was pulled) the destination
 /// stops for the rest of the run and the others go on; `stopped` says why.
@@ -47,15 +69,15 @@ public final class BackupDestination {
     public let target: BackupTarget
     public var root: String { target.root }
     public private(set) var stopped: SystemError?
-    /// Gives an errno to fail a write with (ENOSPC: the disk filled up), for the tests of a destination
-    /// that fails in the middle of an import; asked with the `.part`, the offset and the size of each write.
-    var writeFaultForTesting: (@Sendable (String, UInt64, Int) -> Int32?)?
+    /// What writes the bytes arriving from the camera into this destination's `.part`s.
+    let writer: BackupWriter
     /// The filesystem the root was on at the start: a drive pulled (its mount point left empty, on the disk
     /// beneath) is told from one still there.
     private let device: UInt64?
 
-    public init(_ target: BackupTarget) {
+    public init(_ target: BackupTarget, writer: BackupWriter = .disk) {
         self.target = target
+        self.writer = writer
         device = LocalDisk.device(of: target.root)
     }
 
@@ -152,12 +174,8 @@ final class BackupPart {
     /// Writes `chunk` at `offset`; a failure stops the destination.
     func write(_ chunk: UnsafeRawBufferPointer, at offset: UInt64) {
         guard fd >= 0 else { return }
-        if let fault = destination.writeFaultForTesting?(partPath, offset, chunk.count) {
-            fail(SystemError(.write, path: partPath, errno: fault))
-            return
-        }
         do throws(SystemError) {
-            try LocalDisk.write(fd, chunk, at: offset, path: partPath)
+            try destination.writer.write(fd, chunk, offset, partPath)
         } catch {
             fail(error)
         }

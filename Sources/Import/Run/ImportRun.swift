@@ -39,11 +39,11 @@ public struct ImportRun {
         public var backups: [BackupTarget] = []
         /// How a copy is proven (`--verify`).
         public var verification = CopyVerification.written
-        /// Called with each copy once it is synced under its name, before it is read back: a test
-        /// corrupts one there, as a drive that lies would.
-        public var beforeReadBackForTesting: (@Sendable (String) -> Void)?
-        /// Fails a backup destination's writes with the errno it gives (see `BackupDestination`).
-        public var backupWriteFaultForTesting: (@Sendable (String, UInt64, Int) -> Int32?)?
+        /// Called with the path of each copy once it is synced under its name, just before it is read back
+        /// (`verification == .readBack`): what is at that path then is what the checksum is compared with.
+        public var beforeReadBack: (@Sendable (_ path: String) -> Void)?
+        /// What writes the bytes arriving from the camera into each backup's `.part` (`BackupWriter`).
+        public var backupWriter = BackupWriter.disk
         public init() {}
     }
 
@@ -121,11 +121,7 @@ public struct ImportRun {
         defer { readAhead.finish() }
 
         // The backup destinations (`--backup`): each file is written to every one as its bytes arrive.
-        let backups = options.backups.map { target in
-            let backup = BackupDestination(target)
-            backup.writeFaultForTesting = options.backupWriteFaultForTesting
-            return backup
-        }
+        let backups = options.backups.map { BackupDestination($0, writer: options.backupWriter) }
         // One not there at the start (a `--force`d run) stops at once: its files are noted as missing there.
         for backup in backups where !LocalDisk.isDirectory(backup.root) {
             backup.stop(SystemError(.open, path: backup.root, errno: ENOENT, detail: "not there at the start"))
@@ -192,7 +188,7 @@ public struct ImportRun {
                     guard let hash = committed[index].hash else { continue }
                     let item = committed[index].item
                     committed[index].copies = committed[index].copies.filter { copy in
-                        options.beforeReadBackForTesting?(copy.path)
+                        options.beforeReadBack?(copy.path)
                         do {
                             try Self.readBack(copy.path, expecting: hash)
                             return true
@@ -307,7 +303,7 @@ public struct ImportRun {
                 do {
                     let made = try LocalCopy.make(from: source, to: target, expected: expected)
                     if options.verification == .readBack {
-                        options.beforeReadBackForTesting?(made)
+                        options.beforeReadBack?(made)
                         try Self.readBack(made, expecting: expected)
                     }
                     copies.append(made)
