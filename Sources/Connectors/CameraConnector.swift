@@ -31,7 +31,7 @@ public enum CameraConnector {
         public var videoFrames: VideoFrameDecoder?
         /// Records every container of the session (`--debug-ptp`); nil: none.
         public var trace: PTPTrace?
-        /// Where `usb:` URLs look for cameras: the machine's USB bus, unless a test presents virtual ones
+        /// Where `usb:` URLs look for cameras: the machine's USB bus, unless demo ones are presented
         /// (see `VirtualUSBBus`).
         public var usbBus: USBCameraBus = CameraConnector.standardUSBBus
         /// What a `usb:` URL that matches more than one camera does: open the first and tell `onUSBChoice`

@@ -101,7 +101,7 @@ import Testing
 struct USBReleaseBinaryTests {
     @Test func releaseSaysTheCameraIsFreeAndOpenReleaseOpensIt() throws {
         let home = try TemporaryFolder("msh-release")
-        let environment = ["HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "MEDIASHELL_TEST_USB_CAMERAS": "Alpha/A1"]
+        let environment = ["HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "MEDIASHELL_DEMO_USB_CAMERAS": "Alpha/A1"]
         let release = try ShellBinary.run(["--release", "usb:"], directory: home.path, environment: environment)
         #expect(release.status == 0, "\(release.standardError)")
         #expect(release.outputLines == ["usb:001,002 (mediashell Alpha) is not held by any program"], "\(release.outputLines)")

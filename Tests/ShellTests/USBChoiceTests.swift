@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Choosing among several USB cameras, with virtual cameras presented as attached
-/// (`MEDIASHELL_TEST_USB_CAMERAS`): a script with a bare `usb:` (or none) and two cameras stops with the
+/// (`MEDIASHELL_DEMO_USB_CAMERAS`): a script with a bare `usb:` (or none) and two cameras stops with the
 /// list; `usb:serial=` and `usb:model=` name one; `devices`, `summary` and `open` write one address format.
 @Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
 struct USBChoiceScriptTests {
@@ -16,7 +16,7 @@ struct USBChoiceScriptTests {
         let result = try ShellBinary.run(
             arguments, input: input, directory: home.path,
             environment: [
-                "HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "MEDIASHELL_TEST_USB_CAMERAS": cameras,
+                "HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "MEDIASHELL_DEMO_USB_CAMERAS": cameras,
                 "MEDIASHELL_DISCOVERY_TARGETS": "off",
             ])
         #expect(!result.timedOut, "the shell did not finish")
@@ -109,7 +109,7 @@ struct USBChoiceTerminalTests {
         let result = try Expect.run(
             """
             spawn -noecho env TERM=xterm LANG=C.UTF-8 HOME=\(home.path) XDG_STATE_HOME=\(home.path)/state \
-            {MEDIASHELL_TEST_USB_CAMERAS=Alpha One/A1;Beta Two/B2} {\(ShellBinary.path)}
+            {MEDIASHELL_DEMO_USB_CAMERAS=Alpha One/A1;Beta Two/B2} {\(ShellBinary.path)}
             must {opened usb:001,002 \\(mediashell Alpha One, 10 files\\)} 2
             must {2 USB cameras are attached; opened usb:001,002 mediashell Alpha One \\(serial A1\\); 'open usb:serial=B2' opens usb:001,003 mediashell Beta Two \\(serial B2\\)} 3
             must {usb:/> $} 4

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The USB link's speed (issue 29), with virtual cameras presented as attached on a given link
-/// (`MEDIASHELL_TEST_USB_CAMERAS=MODEL/SERIAL@SPEED<CAPABLE`): `devices` and `summary` say it, and a camera
+/// (`MEDIASHELL_DEMO_USB_CAMERAS=MODEL/SERIAL@SPEED<CAPABLE`): `devices` and `summary` say it, and a camera
 /// its port holds back is warned about once, when it opens.
 @Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
 struct USBLinkSpeedTests {
@@ -15,7 +15,7 @@ struct USBLinkSpeedTests {
         let result = try ShellBinary.run(
             arguments, directory: home.path,
             environment: [
-                "HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "MEDIASHELL_TEST_USB_CAMERAS": cameras,
+                "HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "MEDIASHELL_DEMO_USB_CAMERAS": cameras,
                 "MEDIASHELL_DISCOVERY_TARGETS": "off",  // USB only: no Wi-Fi line
             ])
         #expect(!result.timedOut, "the shell did not finish")

@@ -3,9 +3,9 @@ import MediaManager
 import PTP
 import PTPUSB
 
-/// Where `usb:` URLs find cameras: the machine's USB bus through libusb, or a set of virtual cameras that
-/// tests present as if they were attached (`VirtualUSBBus`), so that choosing among several cameras is
-/// tested without a bus.
+/// Where `usb:` URLs find cameras: the machine's USB bus through libusb, or a set of demo cameras presented
+/// as if they were attached (`VirtualUSBBus`), so that choosing among several cameras can be tried, and
+/// tested, without a bus.
 public protocol USBCameraBus: Sendable {
     /// The PTP/MTP cameras attached, in bus order.
     func cameras() -> [USBCameraDescription]
@@ -39,8 +39,8 @@ public struct LibUSBCameraBus: USBCameraBus {
 }
 
 extension CameraConnector {
-    /// The bus `usb:` uses unless told otherwise: virtual cameras when `MEDIASHELL_TEST_USB_CAMERAS` is
-    /// set (tests of the binary), else libusb's.
+    /// The bus `usb:` uses unless told otherwise: demo cameras when `MEDIASHELL_DEMO_USB_CAMERAS` is set
+    /// (a demo, the tests of the binary), else libusb's.
     public static let standardUSBBus: USBCameraBus =
         VirtualUSBBus(environment: ProcessInfo.processInfo.environment) ?? LibUSBCameraBus()
 }

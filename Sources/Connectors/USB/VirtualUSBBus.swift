@@ -3,14 +3,16 @@ import PTP
 import PTPUSB
 import VirtualCamera
 
-/// Virtual cameras presented as if attached over USB, for tests of choosing a camera: each is the demo
-/// card served by the in-process virtual camera, under its own model name and serial number, at
-/// `usb:001,002`, `usb:001,003`, ... The binary uses it when `MEDIASHELL_TEST_USB_CAMERAS` is set, as
-/// `MODEL/SERIAL;MODEL/SERIAL` (`Alpha/A1;Beta/B2`; the serial may be left out), each optionally with the
-/// link it is on, `@SPEED` or `@SPEED<CAPABLE` (`Alpha/A1@high<super`: a SuperSpeed camera on a high-speed
-/// port; speeds by `USBSpeed.shortName`): a test seam, never a way to reach a real device.
+/// Demo cameras presented as if attached over USB, for trying `usb:` URLs, `devices` and the choice among
+/// several cameras on a machine without them (a demo, a dry run of a script, the tests of the binary): each
+/// is the demo card served by the in-process virtual camera, under its own model name and serial number, at
+/// `usb:001,002`, `usb:001,003`, ... The binary uses it instead of libusb's bus when
+/// `MEDIASHELL_DEMO_USB_CAMERAS` is set, as `MODEL/SERIAL;MODEL/SERIAL` (`Alpha/A1;Beta/B2`; the serial may
+/// be left out), each optionally with the link it is on, `@SPEED` or `@SPEED<CAPABLE` (`Alpha/A1@high<super`:
+/// a SuperSpeed camera on a high-speed port; speeds by `USBSpeed.shortName`). Never a way to reach a real
+/// device: their vendor id is no device's, and their maker is "mediashell".
 public struct VirtualUSBBus: USBCameraBus {
-    public static let environmentVariable = "MEDIASHELL_TEST_USB_CAMERAS"
+    public static let environmentVariable = "MEDIASHELL_DEMO_USB_CAMERAS"
     /// A vendor id no real device uses (0xF055: free and open source), so no one mistakes these for hardware.
     public static let vendorID: UInt16 = 0xF055
 
@@ -30,7 +32,7 @@ public struct VirtualUSBBus: USBCameraBus {
         }
     }
 
-    /// The cameras `MEDIASHELL_TEST_USB_CAMERAS` lists; nil when it is not set.
+    /// The cameras `MEDIASHELL_DEMO_USB_CAMERAS` lists; nil when it is not set.
     public init?(environment: [String: String]) {
         guard let text = environment[Self.environmentVariable] else { return nil }
         let cameras = text.split(separator: ";").map { whole in
