@@ -31,19 +31,24 @@ final class WriteSpool: Sendable {
         self.folder = folder
         self.name = name
         self.limit = limit
-        var made: Int32 = -1
-        for attempt in 0..<100 {
+        var made: Int32?
+        for attempt in 0..<100 where made == nil {
             let candidate = spoolFolder + "/spool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(attempt)"
-            made = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if made >= 0 {
+            do throws(SystemError) {
+                made = try systemCall(.open, path: candidate) { open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
                 unlink(candidate)
-                break
+            } catch where error.errno == EEXIST {
+                continue
+            } catch {
+                throw FileSystemError(error.errno)
             }
-            if errno != EEXIST { throw FileSystemError(errno) }
         }
-        guard made >= 0 else { throw FileSystemError(EIO) }
+        guard let made else { throw FileSystemError(EIO) }
         descriptor = made
     }
+
+    /// What a failed call on the spool file names as its path.
+    static let spoolName = "(mount spool)"
 
     deinit { close(descriptor) }
 
@@ -52,15 +57,12 @@ final class WriteSpool: Sendable {
 
     func write(offset: UInt64, from buffer: UnsafeRawBufferPointer) throws(FileSystemError) -> Int {
         guard offset + UInt64(buffer.count) <= limit else { throw FileSystemError(ENOSPC) }
-        var done = 0
-        while done < buffer.count {
-            let wrote = pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
-            if wrote < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError(errno)
-            }
-            done += wrote
+        do throws(SystemError) {
+            try LocalDisk.write(descriptor, buffer, at: offset, path: Self.spoolName)
+        } catch {
+            throw FileSystemError(error.errno)
         }
+        let done = buffer.count
         state.withLock { state in
             state.size = max(state.size, offset + UInt64(done))
             state.dirty = true
@@ -73,14 +75,20 @@ final class WriteSpool: Sendable {
         let end = size
         guard offset < end else { return 0 }
         let want = Int(min(UInt64(buffer.count), end - offset))
-        let got = pread(descriptor, buffer.baseAddress, want, off_t(offset))
-        if got < 0 { throw FileSystemError(errno) }
-        return got
+        do throws(SystemError) {
+            return try systemCall(.read, path: Self.spoolName) { pread(descriptor, buffer.baseAddress, want, off_t(offset)) }
+        } catch {
+            throw FileSystemError(error.errno)
+        }
     }
 
     func truncate(to size: UInt64) throws(FileSystemError) {
         guard size <= limit else { throw FileSystemError(ENOSPC) }
-        guard ftruncate(descriptor, off_t(size)) == 0 else { throw FileSystemError(errno) }
+        do throws(SystemError) {
+            try LocalDisk.truncate(descriptor, to: size, path: Self.spoolName)
+        } catch {
+            throw FileSystemError(error.errno)
+        }
         state.withLock { state in
             state.size = size
             state.dirty = true
@@ -114,14 +122,11 @@ private final class SpoolSource: DataSource {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let want = Int(min(UInt64(buffer.count), length - position))
         guard want > 0 else { return 0 }
-        while true {
-            let got = pread(descriptor, buffer.baseAddress, want, off_t(position))
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else {
-                throw SystemError(.read, path: "(mount spool)", errno: got < 0 ? errno : EIO, detail: "ended after \(position) of \(length) bytes")
-            }
-            position += UInt64(got)
-            return got
+        let got = try systemCall(.read, path: WriteSpool.spoolName) { pread(descriptor, buffer.baseAddress, want, off_t(position)) }
+        guard got > 0 else {
+            throw SystemError(.read, path: WriteSpool.spoolName, errno: EIO, detail: "ended after \(position) of \(length) bytes")
         }
+        position += UInt64(got)
+        return got
     }
 }
