@@ -79,7 +79,7 @@ import VirtualCamera
         defer { camera.close() }
         // Folder by folder, so that there is a request after the first folder's (one request reads a
         // whole card where the device can).
-        camera.disableTreeListingForTesting()
+        camera.setTreeListingWanted(false)
         let catalog = MediaCatalog(camera: camera)
         #expect(throws: CameraInterruption.betweenRequests) {
             try camera.interruptibly(cancelled: { flag.isRaised }) { try catalog.reload() }

@@ -190,7 +190,7 @@ final class LoopbackServer: @unchecked Sendable {
         let card = try CardFolder(Self.layout)
         let session = try MediaSession.open(.folder(path: card.path))
         defer { session.close() }
-        session.camera.disablePropListForTesting()
+        session.camera.setPropListWorks(false)
         try check(session, card)
     }
 
@@ -282,7 +282,7 @@ final class LoopbackServer: @unchecked Sendable {
     @Test func videoDetailsAreReadThroughPartialReadsWhenTheDeviceDoesNotListThem() throws {
         let session = try MediaSession.open(.simulator(path: nil))
         defer { session.close() }
-        session.camera.disablePropListForTesting()
+        session.camera.setPropListWorks(false)
         try session.catalog.ensureLoaded()
         let file = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0005.MP4"))
         #expect(file.video == nil)

@@ -116,9 +116,9 @@ struct MPVTests {
         try server.start()
         defer { server.stop() }
         try player.open(url: server.url, title: media.name, at: 0, paused: true)
-        let process = try #require(player.processForTesting)
+        let process = try #require(player.process)
 
-        player.dropLifelineForTesting()
+        player.dropLifeline()
         let quit = exited.wait(until: Date().addingTimeInterval(10)) { events.events.contains(.exited) }
         #expect(quit, "mpv did not quit when its lifeline closed")
         process.reap(blocking: true)

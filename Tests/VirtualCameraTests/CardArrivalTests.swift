@@ -44,7 +44,7 @@ import Testing
         let card = try Card(folder: folder.path)
         let added = addedEvents(of: card)
         let held = Mailbox<String>()
-        card.setHeldBackForTesting { held.put($0) }
+        card.onHeldBack { held.put($0) }
         card.startWatching(interval: 3600, settle: 3600, inotify: true)
         defer { card.stopWatching() }
 

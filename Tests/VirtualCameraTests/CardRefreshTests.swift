@@ -17,7 +17,7 @@ import Testing
         let newFile = folder.appendingPathComponent("DCIM/NEW.JPG")
         let otherDone = DispatchSemaphore(value: 0)
         let first = FirstCall()
-        card.setAfterScanForTesting {
+        card.onScanListed {
             guard first.take() else { return }
             try? Data([1, 2, 3]).write(to: newFile)
             Thread {
@@ -30,7 +30,7 @@ import Testing
         }
         card.refresh()
         #expect(otherDone.wait(timeout: .now() + 30) == .success)
-        card.setAfterScanForTesting(nil)
+        card.onScanListed(nil)
         let handle = card.handle(forPath: "DCIM/NEW.JPG")
         #expect(handle != nil, "a stale scan removed the new file")
         card.refresh()
@@ -48,8 +48,8 @@ import Testing
         let otherDone = DispatchSemaphore(value: 0)
         let added = Locked<[UInt32]>([])
         let first = FirstCall()
-        card.setWaitingForScanForTesting { waiting.signal() }
-        card.setAfterScanForTesting {
+        card.onScanTurnWanted { waiting.signal() }
+        card.onScanListed {
             guard first.take() else { return }
             try? Data([1, 2, 3]).write(to: folder.appendingPathComponent("DCIM/NEW.JPG"))
             Thread {
@@ -61,8 +61,8 @@ import Testing
         }
         #expect(card.backgroundRefresh() == nil, "the background scan did not give up")
         #expect(otherDone.wait(timeout: .now() + 30) == .success)
-        card.setAfterScanForTesting(nil)
-        card.setWaitingForScanForTesting(nil)
+        card.onScanListed(nil)
+        card.onScanTurnWanted(nil)
         let handle = try #require(card.handle(forPath: "DCIM/NEW.JPG"))
         #expect(added.withLock { $0 } == [handle])
         #expect(card.backgroundRefresh()?.added == [])

@@ -113,11 +113,15 @@ public final class Camera: Sendable {
         session.setEventHandler { [weak self] event in self?.deliver(event) }
     }
 
+    /// Whether listings trust GetObjectPropList; false: GetObjectHandles and GetObjectInfo, as with a device
+    /// that lacks it (a listing sets it false itself when the device's answer proves wrong).
     func setPropListWorks(_ value: Bool) { state.withLock { $0.propListTrusted = value } }
 
-    /// False when the catalog must read folder by folder instead of the whole card in one request (tests
-    /// of what happens between those requests).
+    /// False when the catalog must read folder by folder instead of the whole card in one request, as with
+    /// a device that refuses GetObjectPropList's Depth all.
     var treeListingWanted: Bool { state.withLock { $0.treeWanted } }
+
+    func setTreeListingWanted(_ value: Bool) { state.withLock { $0.treeWanted = value } }
 
     public func close() {
         poller?.stop()
@@ -380,12 +384,4 @@ final class CaptureCollector: Sendable {
         }
         return false
     }
-}
-
-extension Camera {
-    /// Makes listing use GetObjectHandles and GetObjectInfo, as with a device that lacks GetObjectPropList.
-    func disablePropListForTesting() { setPropListWorks(false) }
-
-    /// Makes the catalog read folder by folder, as with a device that refuses GetObjectPropList's Depth all.
-    public func disableTreeListingForTesting() { state.withLock { $0.treeWanted = false } }
 }

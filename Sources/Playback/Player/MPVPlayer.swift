@@ -246,10 +246,10 @@ public final class MPVPlayer: Player, Sendable {
         }
     }
 
-    // MARK: Test hooks
+    // MARK: The process
 
     /// Closes this side of the lifeline without asking mpv to quit: what happens when the shell dies.
-    func dropLifelineForTesting() {
+    func dropLifeline() {
         let lifeline = running.withLock { running -> Socket? in
             defer { running.lifeline = nil }
             return running.lifeline
@@ -257,8 +257,8 @@ public final class MPVPlayer: Player, Sendable {
         lifeline?.close()
     }
 
-    /// The child process, for tests that check how it ended.
-    var processForTesting: ChildProcess? { running.withLock { $0.process } }
+    /// The mpv process while it runs (to see how it ended).
+    var process: ChildProcess? { running.withLock { $0.process } }
 
     // MARK: Helpers
 

@@ -29,7 +29,7 @@ extension Card {
     func withScanTurn<T: Sendable, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         let waiting = state.withLock {
             $0.refreshesWaiting += 1
-            return $0.waitingForScanForTesting
+            return $0.scanTurnWanted
         }
         waiting?()
         return try scanTurn.withLock { _ throws(E) -> T in
@@ -94,7 +94,7 @@ extension Card {
                 for name in subfolders { queue.append((dir.isEmpty ? name : dir + "/" + name, depth + 1)) }
             }
         }
-        state.withLock { $0.afterScanForTesting }?()
+        state.withLock { $0.scanListed }?()
         if shouldStop() { return nil }
         // What inotify said up to now covers every file the listing above saw: a file found open for
         // writing is held back (see `CardArrivals`).
@@ -172,12 +172,19 @@ extension Card {
                 }
             }
         }
-        if holding, let hook = state.withLock({ $0.heldBackForTesting }) {
+        if holding, let hook = state.withLock({ $0.heldBack }) {
             for path in heldBack { hook(path) }
         }
         return (added, removed, changed)
     }
-    func setWaitingForScanForTesting(_ hook: (@Sendable () -> Void)?) { state.withLock { $0.waitingForScanForTesting = hook } }
-    func setAfterScanForTesting(_ hook: (@Sendable () -> Void)?) { state.withLock { $0.afterScanForTesting = hook } }
-    func setHeldBackForTesting(_ hook: (@Sendable (String) -> Void)?) { state.withLock { $0.heldBackForTesting = hook } }
+    // What a scan does, as it does it, for whoever watches the card (a log; a test that acts between a
+    // scan's steps). Each replaces the one set before; nil sets none.
+
+    /// Calls `hook` when a caller starts waiting for the scan turn (a background scan holding it gives up).
+    func onScanTurnWanted(_ hook: (@Sendable () -> Void)?) { state.withLock { $0.scanTurnWanted = hook } }
+    /// Calls `hook` when a scan has listed the folder, before it applies what it found (a change made then
+    /// is the next scan's).
+    func onScanListed(_ hook: (@Sendable () -> Void)?) { state.withLock { $0.scanListed = hook } }
+    /// Calls `hook` with each file a scan held back (not whole yet).
+    func onHeldBack(_ hook: (@Sendable (String) -> Void)?) { state.withLock { $0.heldBack = hook } }
 }

@@ -36,12 +36,10 @@ struct CardState {
     /// The folders found on disk or made by the card on disk.
     var diskFolders: Set<UInt32> = []
 
-    /// Called by `refresh` between its scan and applying it, so a test can change the folder in between.
-    var afterScanForTesting: (@Sendable () -> Void)?
-    /// Called when a caller starts waiting for the scan turn, so a test knows a background scan must give up.
-    var waitingForScanForTesting: (@Sendable () -> Void)?
-    /// Called with each file a scan held back (not whole yet), so a test knows the scan saw it.
-    var heldBackForTesting: (@Sendable (String) -> Void)?
+    /// What watches the card's scans (`Card.onScanListed` and its siblings).
+    var scanListed: (@Sendable () -> Void)?
+    var scanTurnWanted: (@Sendable () -> Void)?
+    var heldBack: (@Sendable (String) -> Void)?
 
     init(firstStorageID: UInt32) {
         self.firstStorageID = firstStorageID
