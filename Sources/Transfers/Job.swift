@@ -51,8 +51,8 @@ public final class Job: Sendable {
         case notDeleted(MediaFile, any Error)
         /// An import's copy of a file in `destination` failed.
         case noCopy(MediaFile, destination: String, any Error)
-        /// An import left a backup destination for the rest of its run (`ROOT: why`).
-        case destinationLeft(String)
+        /// An import left a backup destination for the rest of its run.
+        case destinationLeft(StoppedDestination)
         /// The whole batch stopped with this error.
         case stopped(any Error)
     }

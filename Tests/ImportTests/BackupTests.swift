@@ -99,7 +99,8 @@ import Testing
             $0.backups = [BackupTarget(folder: gone)]
             $0.deleteAfter = true
         })
-        #expect(outcome.summary.stoppedDestinations.count == 1 && outcome.summary.stoppedDestinations[0].hasPrefix(gone + ": "))
+        #expect(outcome.summary.stoppedDestinations.count == 1 && outcome.summary.stoppedDestinations[0].root == gone)
+        #expect(outcome.summary.stoppedDestinations.first?.why.errno == ENOENT)
         #expect(outcome.summary.missingCopies.count == outcome.summary.fetched && outcome.summary.deleted == 0)
         #expect(!FileManager.default.fileExists(atPath: gone), "nothing is written where the drive should be")
         #expect(try ledgerEntries(session).allSatisfy { $0.missing == [gone] })

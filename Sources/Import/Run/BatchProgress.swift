@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 
 /// How far a batch is, for the progress line: files and bytes of the whole batch, the rate and the
 /// time left, and the file being transferred.
@@ -57,12 +58,27 @@ public struct BatchSummary: Sendable, Equatable {
     public var shift: TimeInterval = 0
     /// The manifests written, one per destination (`ImportManifest`).
     public var manifests: [String] = []
-    /// Backup destinations that stopped during the run, each `ROOT: why` (full, removed).
-    public var stoppedDestinations: [String] = []
+    /// Backup destinations that stopped during the run (full, removed), each with why.
+    public var stoppedDestinations: [StoppedDestination] = []
     /// Files that came home but are not in every destination asked for (their names).
     public var missingCopies: [String] = []
     /// Copies made from a proven local copy for files an earlier import left missing in a destination.
     public var completedCopies = 0
 
     public init() {}
+}
+
+/// A backup destination an import left for the rest of its run: its root, and the failure that stopped it
+/// (ENOSPC: the disk filled up; ENOENT: the drive was pulled).
+public struct StoppedDestination: Sendable, Equatable, CustomStringConvertible {
+    public let root: String
+    public let why: SystemError
+
+    public init(root: String, why: SystemError) {
+        self.root = root
+        self.why = why
+    }
+
+    /// `ROOT: write /mnt/b/x.part: No space left on device`.
+    public var description: String { "\(root): \(why)" }
 }

@@ -488,7 +488,7 @@ public struct ImportRun {
         for manifest in manifests { try manifest.sync() }
         summary.seconds = monotonicSeconds() - started
         summary.manifests = manifests.filter { !$0.isEmpty }.map(\.path)
-        summary.stoppedDestinations = backups.compactMap { backup in backup.stopped.map { "\(backup.root): \($0)" } }
+        summary.stoppedDestinations = backups.compactMap { backup in backup.stopped.map { StoppedDestination(root: backup.root, why: $0) } }
         return summary
     }
 

@@ -121,7 +121,7 @@ public final class ImportBatch {
         host.output.line(BatchWords.summaryLine(summary, command: command))
         for stopped in summary.stoppedDestinations {
             failures += 1
-            host.report("\(command): the backup destination \(SafeText.display(stopped)); it was left for the rest of the import")
+            host.report("\(command): the backup destination \(SafeText.display(stopped.description)); it was left for the rest of the import")
         }
         if !summary.missingCopies.isEmpty {
             let names = summary.missingCopies

@@ -19,8 +19,8 @@ public enum JobWords {
         case .noCopy(let file, let destination, let error):
             return "\(command): \(SafeText.display(file.name)): no copy in \(SafeText.display(destination)): "
                 + ErrorWords.sentence(for: error)
-        case .destinationLeft(let why):
-            return "\(command): the backup destination \(SafeText.display(why)); it was left for the rest of the import"
+        case .destinationLeft(let stopped):
+            return "\(command): the backup destination \(SafeText.display(stopped.description)); it was left for the rest of the import"
         case .stopped(let error):
             return "\(command): " + ErrorWords.sentence(for: error)
         }
