@@ -88,12 +88,21 @@ import Testing
         let decoder = ListedObjectDecoder()
         try decoder.begin(expectedLength: UInt64(w.bytes.count))
         try w.bytes.withUnsafeBytes { try decoder.write($0) }
-        #expect { try decoder.finish() } throws: { "\($0)".contains("cannot fit") }
+        #expect(throws: PTPError.malformed(Malformation("ObjectPropList", .countExceedsRoom(count: 0xFFFF_FFFF, room: 60)))) {
+            try decoder.finish()
+        }
     }
 
     /// An array whose count runs past the answer is refused when its count arrives, not waited for: the
     /// bytes that follow are received and dropped, never kept (else up to the decoder's limit), and the
     /// transaction is not cut short (the transport would send Cancel for a sink that threw).
+    /// A malformed ObjectPropList with an element that runs past the end of the answer.
+    static func isElementPastEnd(_ error: any Error) -> Bool {
+        guard case PTPError.malformed(let malformation) = error, malformation.structure == "ObjectPropList" else { return false }
+        if case .elementPastEnd = malformation.defect { return true }
+        return false
+    }
+
     @Test func anArrayLongerThanTheAnswerIsRefusedWhenItsCountArrives() throws {
         var w = PTPWriter()
         w.uint32(2)
@@ -106,12 +115,12 @@ import Testing
         try decoder.begin(expectedLength: UInt64(head.count + 4096))
         try head.withUnsafeBytes { try decoder.write($0) }
         try [UInt8](repeating: 7, count: 4096).withUnsafeBytes { try decoder.write($0) }
-        #expect { try decoder.finish() } throws: { "\($0)".contains("runs past the answer") }
+        #expect { try decoder.finish() } throws: { Self.isElementPastEnd($0) }
 
         let unannounced = ListedObjectDecoder(limit: 1 << 16)
         try unannounced.begin(expectedLength: nil)
         try head.withUnsafeBytes { try unannounced.write($0) }
-        #expect { try unannounced.finish() } throws: { "\($0)".contains("runs past the answer") }
+        #expect { try unannounced.finish() } throws: { Self.isElementPastEnd($0) }
         // More than the limit is refused from write itself (the transport then stops the transfer).
         #expect(throws: PTPError.self) { try [UInt8](repeating: 0, count: 1 << 16).withUnsafeBytes { try unannounced.write($0) } }
     }

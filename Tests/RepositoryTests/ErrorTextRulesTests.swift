@@ -8,7 +8,7 @@ import Testing
     static let patterns: [(name: String, regex: String)] = [
         ("an error's description or message", #"\b(error|failure|cause|why|problem|thrown|err)\??\.(description|localizedDescription|message)\b"#),
         ("localizedDescription", #"\blocalizedDescription\b"#),
-        ("the text of an error compared", #""\\\((error|failure|cause|thrown|err)\)"\s*(\.contains|\.hasPrefix|\.hasSuffix|==)"#),
+        ("the text of an error compared", #""\\\((error|failure|cause|thrown|err|\$0)\)"\s*(\.contains|\.hasPrefix|\.hasSuffix|==)"#),
         ("the text of an error kept", #"=\s*"\\\((error|failure|cause|thrown|err)\)"\s*$"#),
         ("String(describing:) of an error compared",
          #"String\((describing|reflecting): (error|failure|cause|thrown|err)\??\)\s*(\.contains|\.hasPrefix|\.hasSuffix|==)"#),
@@ -51,6 +51,7 @@ import Testing
             #"    #expect(error.description.contains("unknown type"))"#,
             #"    let words = failure.localizedDescription"#,
             #"    "\(error)".contains("of 10 elements")"#,
+            #"    #expect { try decoder.finish() } throws: { "\($0)".contains("cannot fit") }"#,
             #"    let text = "\(error)""#,
             #"    #expect(String(describing: error).contains("truncated"))"#,
             #"    #expect(USBCameraError.notFound(.first, available: []).description.contains("no PTP/MTP camera"))"#,
