@@ -104,7 +104,7 @@ struct MountTests {
         return result
     }
 
-    /// ls -lR, cp -r byte-identical, rsync -a twice (the second copies nothing), ffprobe, random reads.
+    /// ls -lR, cp -r byte-identical, rsync -a twice (the second copies nothing), ffprobe, mpv, random reads.
     func readEverything(_ fixture: Fixture) throws {
         let listing = try run("ls", ["-lR", fixture.point])
         #expect(listing.status == 0, "\(listing.stderr)")
@@ -140,6 +140,14 @@ struct MountTests {
         let direct = try run("ffprobe", probe + [fixture.card + "/DCIM/100TEST/CLIP0001.MP4"])
         #expect(through.status == 0 && !through.stdout.isEmpty, "\(through.stderr)")
         #expect(through.stdout == direct.stdout, "ffprobe reads the clip through the mount as on disk")
+
+        // mpv plays it to the end, decoding every frame (no output device, as fast as it decodes), and says
+        // what it says of the file on disk.
+        let play = ["--no-config", "--vo=null", "--ao=null", "--untimed", "--term-playing-msg=DURATION=${duration}"]
+        let played = try run("mpv", play + [fixture.point + "/DCIM/100TEST/CLIP0001.MP4"])
+        let playedDirect = try run("mpv", play + [fixture.card + "/DCIM/100TEST/CLIP0001.MP4"])
+        #expect(played.status == 0 && played.stdout.contains("(End of file)"), "\(played.stdout)\(played.stderr)")
+        #expect(played.stdout == playedDirect.stdout, "mpv plays the clip through the mount as on disk")
 
         // Random reads at many offsets, compared with the file itself.
         let original = try Data(contentsOf: URL(fileURLWithPath: fixture.card + "/DCIM/101TEST/BIG.BIN"))
