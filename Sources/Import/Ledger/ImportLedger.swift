@@ -53,6 +53,9 @@ public final class ImportLedger: Sendable {
     /// Every entry, oldest first.
     public var entries: [LedgerEntry] { state.withLock { $0.document.entries } }
 
+    /// True when nothing was imported from this camera yet.
+    public var isEmpty: Bool { state.withLock { $0.document.entries.isEmpty } }
+
     /// The last sequence number handed out (`%n` in patterns continues from it).
     public var sequence: Int { state.withLock { $0.document.sequence } }
 

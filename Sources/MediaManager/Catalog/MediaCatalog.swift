@@ -227,18 +227,22 @@ public final class MediaCatalog: Sendable {
 
     public func file(id: UInt32) -> MediaFile? { cache.withLock { cache in cache.file(id) } }
 
-    /// Every file (not cache.folders) on the card, folder by folder.
+    /// Every file (not folders) on the card, folder by folder, in one array of the exact size (grown by
+    /// appending, it was copied at each doubling: 26 MB at its peak for 100,000 objects, not 11 MB).
     public func allFiles() -> [MediaFile] {
         cache.withLock { cache in
-            cache.folders.keys.sorted().flatMap { cache.folders[$0]!.filter { !$0.isFolder } }
+            var files: [MediaFile] = []
+            files.reserveCapacity(cache.fileCount)
+            for path in cache.folders.keys.sorted() {
+                for file in cache.folders[path]! where !file.isFolder { files.append(file) }
+            }
+            return files
         }
     }
 
-    /// How many files (not cache.folders) `allFiles()` would return, counted in place (the banner and `summary`
+    /// How many files (not folders) `allFiles()` would return, counted in place (the banner and `summary`
     /// ask for it: a copy of every record of a card of 100,000 objects took 26 MB for a number).
-    public var fileCount: Int {
-        cache.withLock { cache in cache.folders.values.reduce(0) { total, list in total + list.reduce(0) { $0 + ($1.isFolder ? 0 : 1) } } }
-    }
+    public var fileCount: Int { cache.withLock { cache in cache.fileCount } }
 
     public var folderPaths: [String] { cache.withLock { cache in cache.folders.keys.sorted() } }
 
@@ -437,6 +441,9 @@ struct CatalogPlace {
 
 /// The catalog's cache: the tree as last read and changed, and how it stands.
 private struct Cache {
+    /// How many files (not folders) the folders hold.
+    var fileCount: Int { folders.values.reduce(0) { total, list in total + list.reduce(0) { $0 + ($1.isFolder ? 0 : 1) } } }
+
     var storedState: MediaCatalog.State = .reset
     var folders: [String: [MediaFile]] = [:]
     var folderIDs: [String: (storage: UInt32, id: UInt32?)] = [:]

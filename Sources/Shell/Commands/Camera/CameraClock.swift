@@ -27,6 +27,6 @@ extension Interpreter {
     func lendLedgerTimes(_ session: MediaSession) {
         guard let ledgers = try? Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: environment))
         else { return }
-        ledgers.lendTimes(of: session.catalog.allFiles(), to: session)
+        ledgers.lendTimes(to: session)
     }
 }
