@@ -228,6 +228,28 @@ final class LoopbackServer: @unchecked Sendable {
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination + "/BIG.MP4"))) == card.files["DCIM/100MEDIA/BIG.MP4"])
     }
 
+    /// A file's group is the files of its folder with its stem, whatever their case: not a longer stem that
+    /// starts alike, nor a shorter one; a non-ASCII stem groups as `lowercased()` says.
+    @Test func aGroupIsTheSameStemInAnyCase() throws {
+        let names = ["DJI_0042.MP4", "dji_0042.srt", "DJI_0042.LRF", "DJI_00421.MP4", "DJI_0042_1.MP4", "DJI_004.MP4",
+            "DJI_0042", "Été.JPG", "été.xmp", "ÉTÉ2.JPG", "x.tar.gz", "X.TAR.xmp", "x.tar"]
+        let card = try CardFolder(Dictionary(uniqueKeysWithValues: names.map { ("DCIM/100MEDIA/" + $0, 10) }))
+        let session = try MediaSession.open(.folder(path: card.path))
+        defer { session.close() }
+        try session.catalog.ensureLoaded()
+        func group(_ name: String) throws -> Set<String> {
+            let file = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/" + name))
+            let group = session.catalog.group(of: file)
+            #expect(group.first?.name == name, "the named file comes first")
+            return Set(group.map(\.name))
+        }
+        #expect(try group("DJI_0042.MP4") == ["DJI_0042.MP4", "dji_0042.srt", "DJI_0042.LRF", "DJI_0042"])
+        #expect(try group("dji_0042.srt") == ["DJI_0042.MP4", "dji_0042.srt", "DJI_0042.LRF", "DJI_0042"])
+        #expect(try group("DJI_00421.MP4") == ["DJI_00421.MP4"])
+        #expect(try group("Été.JPG") == ["Été.JPG", "été.xmp"])
+        #expect(try group("x.tar.gz") == ["x.tar.gz", "X.TAR.xmp"])
+    }
+
     @Test func deletesOneFileAndAGlobsWorthReportingEach() throws {
         let card = try CardFolder(Self.layout)
         let session = try MediaSession.open(.folder(path: card.path))

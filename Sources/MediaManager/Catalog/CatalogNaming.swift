@@ -58,6 +58,39 @@ enum CatalogNaming {
         return true
     }
 
+    /// True when two files have the same stem (the name before its last dot, the whole name when that
+    /// dot starts it), ignoring case: `DJI_0042.MP4` and `dji_0042.srt`. ASCII names are compared in
+    /// place, without a String made for each: `group(of:)` asks once per file of a folder, for every file
+    /// fetched (2,194 files took 1.2 s of lowercased stems). Other names as `lowercased()` compares them.
+    static func sameStem(_ first: MediaFile, _ second: MediaFile) -> Bool {
+        var a = first.name
+        var b = second.name
+        let ascii: Bool? = a.withUTF8 { x in
+            b.withUTF8 { y in
+                let i = stemLength(x)
+                guard i == stemLength(y) else { return x.allSatisfy { $0 < 0x80 } && y.allSatisfy { $0 < 0x80 } ? false : nil }
+                for k in 0..<i {
+                    let (p, q) = (x[k], y[k])
+                    if p >= 0x80 || q >= 0x80 { return nil }
+                    if p != q && lowerASCII(p) != lowerASCII(q) { return false }
+                }
+                return true
+            }
+        }
+        if let ascii { return ascii }
+        return first.stem.lowercased() == second.stem.lowercased()
+    }
+
+    /// The bytes of a name's stem: up to its last dot, unless that dot is its first byte.
+    private static func stemLength(_ name: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != 0 else { return name.count }
+        return dot
+    }
+
+    private static func lowerASCII(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+    }
+
     /// True when `a` sorts before `b` by their UTF-8 bytes, the catalog's order (`String`'s own `<`
     /// compares by Unicode's canonical order, which is not it). Compares the bytes in place.
     static func bytesPrecede(_ a: String, _ b: String) -> Bool {

@@ -257,9 +257,8 @@ public final class MediaCatalog: Sendable {
     /// The file with the sidecars that travel with it (same folder, same stem): DJI_0042.MP4 with
     /// DJI_0042.SRT and DJI_0042.LRF; IMG_1.CR3 with IMG_1.JPG. The named file comes first.
     public func group(of file: MediaFile) -> [MediaFile] {
-        let stem = file.stem.lowercased()
         let siblings = cache.withLock { cache in cache.folders[file.folder] ?? [] }
-        return [file] + siblings.filter { $0.id != file.id && !$0.isFolder && $0.stem.lowercased() == stem }
+        return [file] + siblings.filter { $0.id != file.id && !$0.isFolder && CatalogNaming.sameStem($0, file) }
     }
 
     /// The path without empty parts ("/DCIM//100MEDIA/" is "DCIM/100MEDIA"). A path that has none, as
