@@ -297,6 +297,29 @@ struct MountTests {
         #expect(mount.unmount() == 0, "\(mount.log)")
     }
 
+    /// A write that fails half-way through its bytes (the camera's card fills up during SendObject): the
+    /// writer sees the error at its close, and the card holds nothing of the file, not even a part.
+    @Test func aWriteThatFailsMidWayLeavesNothing() throws {
+        let fixture = try Fixture(bigSize: 1 << 20)
+        let server = try ServeProcess(arguments: ["--writable", "--quirks", "full-mid-upload", fixture.card])
+        defer { _ = server.stop() }
+        let mount = try MountProcess(camera: "ptpip:127.0.0.1:\(server.port)", point: fixture.point)
+        defer { mount.unmount() }
+        var random = SeededRandom(test: "mount-write-mid-way")
+        let file = fixture.local + "/HALF.BIN"
+        try Data(random.bytes(3 << 20)).write(to: URL(fileURLWithPath: file))
+        let before = try FileManager.default.contentsOfDirectory(atPath: fixture.card + "/DCIM/100TEST").sorted()
+
+        let cp = try run("cp", [file, fixture.point + "/DCIM/100TEST/"])
+        #expect(cp.status != 0, "cp reports the failed send")
+        #expect(cp.stderr.contains("No space left on device"), "\(cp.stderr)")
+        #expect(server.log.contains("SendObject") && server.log.contains("HALF.BIN"), "the camera took part of the bytes: \(server.log)")
+        let after = try FileManager.default.contentsOfDirectory(atPath: fixture.card + "/DCIM/100TEST").sorted()
+        #expect(after == before, "nothing of the file is on the card, not even a hidden part")
+        #expect(!FileManager.default.fileExists(atPath: fixture.point + "/DCIM/100TEST/HALF.BIN"))
+        #expect(mount.unmount() == 0, "\(mount.log)")
+    }
+
     /// A file written, fsynced (sent), then written again and closed: sent again whole; the card holds the
     /// final bytes under its one name, nothing of the first send beside them.
     @Test func aFileWrittenAgainAfterFsyncIsSentAgainWhole() throws {

@@ -25,6 +25,7 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
     case stallListing = "stall-listing"
     case stallOpen = "stall-open"
     case stallClose = "stall-close"
+    case fullMidUpload = "full-mid-upload"
     case uploadsOnReadOnly = "uploads-on-read-only"
     case noCard = "no-card"
     case unreadableJPEG = "unreadable-jpeg"
@@ -85,6 +86,8 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
             "opens the session, then never answers GetDeviceInfo (a camera that hangs while it is opened)"
         case .stallClose:
             "never answers CloseSession (a camera that hangs as the session ends)"
+        case .fullMidUpload:
+            "the card fills up half-way through each upload's bytes: SendObject answers StoreFull (0x200C), keeping nothing of it"
         case .noCard:
             "its one slot holds no card: GetStorageInfo and every listing of the store answer StoreNotAvailable (0x2013)"
         case .unreadableJPEG:

@@ -61,7 +61,9 @@ extension ResponderSession {
             return .fail(Self.responseCode(for: error, operation: command.code))
         }
         do {
-            try transport.receiveData(transactionID: command.transactionID, limit: pending.limit, into: sink)
+            // A card that fills up half-way through the bytes (`full-mid-upload`).
+            let target: DataSink = quirks.contains(.fullMidUpload) ? FillingCard(sink, room: (pending.announcedSize ?? pending.limit) / 2) : sink
+            try transport.receiveData(transactionID: command.transactionID, limit: pending.limit, into: target)
             _ = try sink.commit()
             camera.log("received \(pending.path) (\(sink.received) bytes)")
             return Answer()
@@ -94,4 +96,24 @@ extension ResponderSession {
 final class DiscardSink: DataSink {
     func begin(expectedLength: UInt64?) throws {}
     func write(_ chunk: UnsafeRawBufferPointer) throws {}
+}
+
+/// Passes a data phase on until `room` bytes, then fails as a full card does.
+final class FillingCard: DataSink {
+    let inner: DataSink
+    let room: UInt64
+    private var taken: UInt64 = 0
+
+    init(_ inner: DataSink, room: UInt64) {
+        self.inner = inner
+        self.room = room
+    }
+
+    func begin(expectedLength: UInt64?) throws { try inner.begin(expectedLength: expectedLength) }
+
+    func write(_ chunk: UnsafeRawBufferPointer) throws {
+        guard taken + UInt64(chunk.count) <= room else { throw CardError.full(needed: taken + UInt64(chunk.count), free: room) }
+        try inner.write(chunk)
+        taken += UInt64(chunk.count)
+    }
 }
