@@ -63,22 +63,38 @@ public struct BackupWriter: Sendable {
 }
 
 /// One backup destination of an import: the folder a second (third) copy of every file goes under, as its
-/// `BackupTarget` says. When a write there fails (the disk is full, the drive was pulled) the destination
-/// stops for the rest of the run and the others go on; `stopped` says why.
-public final class BackupDestination {
+/// `BackupTarget` says. Its copies are written on a thread of its own (`queue`), in the order the run gives
+/// them, while the run goes on with the first copy: the run drains it before a group is synced. When a
+/// write there fails (the disk is full, the drive was pulled) the destination stops for the rest of the run
+/// and the others go on; `stopped` says why.
+public final class BackupDestination: Sendable {
     public let target: BackupTarget
     public var root: String { target.root }
-    public private(set) var stopped: SystemError?
+    public var stopped: SystemError? { state.withLock { $0.stopped } }
     /// What writes the bytes arriving from the camera into this destination's `.part`s.
     let writer: BackupWriter
+    /// Opens, writes and closes this destination's `.part`s, in order, off the run's thread.
+    let queue: SerialWorker
     /// The filesystem the root was on at the start: a drive pulled (its mount point left empty, on the disk
     /// beneath) is told from one still there.
     private let device: UInt64?
+
+    private struct State {
+        var stopped: SystemError?
+        /// The paths this run gave files here (a pattern of its own only).
+        var claimed: Set<String> = []
+    }
+
+    private let state = Locked(State())
+
+    /// How far the run may get ahead of this destination's disk: bytes received and not yet written here.
+    static let maxQueuedBytes = 32 << 20
 
     public init(_ target: BackupTarget, writer: BackupWriter = .disk) {
         self.target = target
         self.writer = writer
         device = LocalDisk.device(of: target.root)
+        queue = SerialWorker(name: "backup-writer", maxQueuedCost: Self.maxQueuedBytes)
     }
 
     /// True while the root is there, on the filesystem it was on at the start; else the destination stops.
@@ -90,7 +106,9 @@ public final class BackupDestination {
     }
 
     func stop(_ error: SystemError) {
-        if stopped == nil { stopped = error }
+        state.withLock { state in
+            if state.stopped == nil { state.stopped = error }
+        }
     }
 
     /// Where the copy of a file goes here: by the backup's own pattern with the values the first copy's
@@ -101,17 +119,16 @@ public final class BackupDestination {
     func path(for destination: String, values: PatternValues?, primaryRoot: String) -> String {
         guard let pattern = target.pattern, let values else { return root + "/" + Self.relative(destination, to: primaryRoot) }
         let wanted = pattern.path(for: values)
-        var path = wanted
-        var attempt = 2
-        while !claimed.insert(path).inserted {
-            path = ClashResolver.numberedPath(wanted, attempt)
-            attempt += 1
+        return state.withLock { state in
+            var path = wanted
+            var attempt = 2
+            while !state.claimed.insert(path).inserted {
+                path = ClashResolver.numberedPath(wanted, attempt)
+                attempt += 1
+            }
+            return path
         }
-        return path
     }
-
-    /// The paths this run gave files here (a pattern of its own only).
-    private var claimed: Set<String> = []
 
     /// `path` relative to `root` (the pattern's root); the path itself when it is not under it.
     static func relative(_ path: String, to root: String) -> String {
@@ -124,29 +141,91 @@ public final class BackupDestination {
 /// A file's copy in one backup destination, written as the bytes arrive from the camera (never read from
 /// the camera again, nor copied from the first copy after): `NAME.part` beside where it goes, renamed when
 /// the group it belongs to is synced. Its `.part` continues where the first copy's does after Ctrl-C.
-final class BackupPart {
+///
+/// The run asks for each step (`prepare`, `write`, `finish`) and the destination's thread carries it out,
+/// in that order; the run reads `isWhole` and calls `commit` only after draining that thread.
+final class BackupPart: Sendable {
     let destination: BackupDestination
-    /// Where the copy goes (a different name when a different file has that one there: `commit`).
-    private(set) var path: String
-    var partPath: String { path + ".part" }
-    private var fd: Int32 = -1
+
+    private struct State {
+        /// Where the copy goes (a different name when a different file has that one there: `commit`).
+        var path: String
+        var fd: Int32 = -1
+        /// Every byte written and the `.part` closed, its size checked (`finish`).
+        var whole = false
+    }
+
+    private let state: Locked<State>
 
     init(destination: BackupDestination, path: String) {
         self.destination = destination
-        self.path = path
+        state = Locked(State(path: path))
     }
 
     deinit { close() }
 
-    var isOpen: Bool { fd >= 0 }
+    var path: String { state.withLock { $0.path } }
+    var partPath: String { path + ".part" }
+    var isWhole: Bool { state.withLock { $0.whole } }
 
-    /// Opens the `.part` and makes it hold what the first copy's `.part` holds up to `resumeAt` (bytes an
-    /// earlier run wrote to both; any it lacks are copied from the first copy's, on this disk), then
-    /// `firstBytes` from byte 0 when the download starts from them. False when the destination stopped.
-    func prepare(resumeAt: UInt64, primaryPart: String, firstBytes: [UInt8]) -> Bool {
+    /// Queues the opening of the `.part`, made to hold what the first copy's `.part` holds up to `resumeAt`
+    /// (bytes an earlier run wrote to both; any it lacks are copied from the first copy's, on this disk),
+    /// then `firstBytes` from byte 0 when the download starts from them.
+    func prepare(resumeAt: UInt64, primaryPart: String, firstBytes: [UInt8]) {
+        destination.queue.submit(cost: firstBytes.count) { [self] in
+            openPart(resumeAt: resumeAt, primaryPart: primaryPart, firstBytes: firstBytes)
+        }
+    }
+
+    /// Queues the writing of `chunk` (copied: the caller's buffer is gone once this returns) at `offset`.
+    func write(_ chunk: [UInt8], at offset: UInt64) {
+        destination.queue.submit(cost: chunk.count) { [self] in
+            chunk.withUnsafeBytes { writeNow($0, at: offset) }
+        }
+    }
+
+    /// Queues the end of the copy: the whole file arrived; its capture time becomes its modification time,
+    /// its size is checked, the `.part` closed (the group's sync makes it durable). `isWhole` says, once the
+    /// destination's thread is drained, whether the copy is whole.
+    func finish(size: UInt64, modificationTime: Double?) {
+        destination.queue.submit { [self] in
+            let whole = closeWhole(size: size, modificationTime: modificationTime)
+            state.withLock { $0.whole = whole }
+        }
+    }
+
+    /// Renames the `.part` into place once synced. A different file already at the name keeps it: the copy
+    /// takes the next free one (`NAME (2).JPG`), as the first copy would.
+    func commit() throws(SystemError) {
+        let wanted = path
+        var final = wanted
+        var attempt = 2
+        while LocalDisk.exists(final) {
+            final = ClashResolver.numberedPath(wanted, attempt)
+            attempt += 1
+        }
+        try LocalDisk.rename(wanted + ".part", to: final)
+        state.withLock { $0.path = final }
+    }
+
+    func close() {
+        let fd = state.withLock { state in
+            defer { state.fd = -1 }
+            return state.fd
+        }
+        if fd >= 0 { _ = Glibc.close(fd) }
+    }
+
+    // On the destination's thread.
+
+    private func openPart(resumeAt: UInt64, primaryPart: String, firstBytes: [UInt8]) {
+        guard destination.stopped == nil else { return }
+        let path = path
+        let partPath = partPath
         do throws(SystemError) {
             try LocalDisk.makeDirectory(LocalDisk.parentFolder(of: path))
-            fd = try LocalDisk.openForWriting(partPath)
+            let fd = try LocalDisk.openForWriting(partPath)
+            state.withLock { $0.fd = fd }
             let have = LocalDisk.size(fd)
             if have < resumeAt {
                 var offset = have
@@ -157,22 +236,19 @@ final class BackupPart {
             }
             let end = firstBytes.isEmpty ? resumeAt : UInt64(firstBytes.count)
             if !firstBytes.isEmpty {
-                let fd = fd
-                let path = partPath
                 try firstBytes.withUnsafeBytes { raw in
-                    Result { () throws(SystemError) in try LocalDisk.write(fd, raw, at: 0, path: path) }
+                    Result { () throws(SystemError) in try LocalDisk.write(fd, raw, at: 0, path: partPath) }
                 }.get()
             }
             if LocalDisk.size(fd) != end { try LocalDisk.truncate(fd, to: end, path: partPath) }
-            return true
         } catch {
             fail(error)
-            return false
         }
     }
 
     /// Writes `chunk` at `offset`; a failure stops the destination.
-    func write(_ chunk: UnsafeRawBufferPointer, at offset: UInt64) {
+    private func writeNow(_ chunk: UnsafeRawBufferPointer, at offset: UInt64) {
+        let fd = state.withLock { $0.fd }
         guard fd >= 0 else { return }
         do throws(SystemError) {
             try destination.writer.write(fd, chunk, offset, partPath)
@@ -181,9 +257,9 @@ final class BackupPart {
         }
     }
 
-    /// The whole file arrived: its capture time as its modification time, its size checked; the `.part`
-    /// is closed (the group's sync makes it durable). False when the copy is not whole.
-    func finish(size: UInt64, modificationTime: Double?) -> Bool {
+    /// Sets the time, checks the size and closes; false when the copy is not whole.
+    private func closeWhole(size: UInt64, modificationTime: Double?) -> Bool {
+        let fd = state.withLock { $0.fd }
         guard fd >= 0 else { return false }
         defer { close() }
         if let modificationTime { try? LocalDisk.setModificationTime(fd, to: modificationTime) }
@@ -195,31 +271,14 @@ final class BackupPart {
         return true
     }
 
-    /// Renames the `.part` into place once synced. A different file already at the name keeps it: the copy
-    /// takes the next free one (`NAME (2).JPG`), as the first copy would.
-    func commit() throws(SystemError) {
-        var attempt = 2
-        let wanted = path
-        while LocalDisk.exists(path) {
-            path = ClashResolver.numberedPath(wanted, attempt)
-            attempt += 1
-        }
-        try LocalDisk.rename(wanted + ".part", to: path)
-    }
-
-    func close() {
-        if fd >= 0 { _ = Glibc.close(fd) }
-        fd = -1
-    }
-
     private func fail(_ error: SystemError) {
         destination.stop(error)
         close()
     }
 }
 
-/// Passes a download's bytes on to the first copy's sink, and writes each chunk into every backup copy at
-/// the same offset.
+/// Passes a download's bytes on to the first copy's sink, and has each chunk written into every backup copy
+/// at the same offset (one copy of the chunk, shared by them).
 final class TeeSink: DataSink {
     let inner: DataSink
     let backups: [BackupPart]
@@ -235,7 +294,8 @@ final class TeeSink: DataSink {
 
     func write(_ chunk: UnsafeRawBufferPointer) throws {
         try inner.write(chunk)
-        for backup in backups { backup.write(chunk, at: offset) }
+        let copied = [UInt8](chunk)
+        for backup in backups { backup.write(copied, at: offset) }
         offset += UInt64(chunk.count)
     }
 }

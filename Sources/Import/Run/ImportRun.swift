@@ -122,6 +122,8 @@ public struct ImportRun {
 
         // The backup destinations (`--backup`): each file is written to every one as its bytes arrive.
         let backups = options.backups.map { BackupDestination($0, writer: options.backupWriter) }
+        // Each destination's thread ends with the run, whatever way it ends (what it was given is written).
+        defer { for backup in backups { backup.queue.close() } }
         // One not there at the start (a `--force`d run) stops at once: its files are noted as missing there.
         for backup in backups where !LocalDisk.isDirectory(backup.root) {
             backup.stop(SystemError(.open, path: backup.root, errno: ENOENT, detail: "not there at the start"))
@@ -144,6 +146,9 @@ public struct ImportRun {
         }
 
         func flush() throws {
+            // What each backup's thread was given is written first; a copy counts only when it is whole.
+            for backup in backups { backup.queue.drain() }
+            for index in pending.indices { pending[index].3 = pending[index].3.filter(\.isWhole) }
             let folders = pending.flatMap { item in
                 [(item.1.destination as NSString).deletingLastPathComponent] + item.3.map { LocalDisk.parentFolder(of: $0.path) }
             }
@@ -356,8 +361,10 @@ public struct ImportRun {
                 // No checksum at all with `--verify none`.
                 let hash = options.verification == .none ? nil : try Self.hashOfPart(job, bytes: resumeAt)
                 if fromFirstBytes { hash?.update(firstBytes) }
-                let copies = backupParts.filter {
-                    $0.prepare(resumeAt: resumeAt, primaryPart: job.partPath, firstBytes: fromFirstBytes ? firstBytes : [])
+                // Each backup's `.part` is opened, written and closed on its destination's thread, in step.
+                let copies = backupParts
+                for copy in copies {
+                    copy.prepare(resumeAt: resumeAt, primaryPart: job.partPath, firstBytes: fromFirstBytes ? firstBytes : [])
                 }
                 let transferred = try job.transfer(
                     read: { offset, count, sink in
@@ -386,8 +393,8 @@ public struct ImportRun {
                 if let time {
                     try ImportError.onDisk { try LocalDisk.setModificationTime(part.partPath, to: time) }
                 }
-                let whole = copies.filter { $0.finish(size: item.file.size, modificationTime: time) }
-                return (part, hash?.checksum(), whole)
+                for copy in copies { copy.finish(size: item.file.size, modificationTime: time) }
+                return (part, hash?.checksum(), copies)
             }
             switch result {
             case .success(let (part, hash, copies)):
