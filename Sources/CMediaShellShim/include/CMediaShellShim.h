@@ -1,5 +1,6 @@
 #ifndef MEDIASHELL_SHIM_H
 #define MEDIASHELL_SHIM_H
+#include <pthread.h>
 /// Installs a SIGINT handler (sigaction, no SA_RESTART) that sets a flag and writes a byte to a pipe.
 /// Idempotent. Returns the read end of that pipe, or -1 on failure (errno set).
 int msh_install_interrupt_handler(void);
@@ -34,4 +35,11 @@ int msh_spawn_close_from(void *actions, int lowest);
 int msh_set_minimal_timer_slack(void);
 /// The calling thread's timer slack in nanoseconds (prctl PR_GET_TIMERSLACK), or -1.
 long msh_timer_slack(void);
+/// pidfd_open(2), which glibc 2.36 wraps only in a header Debian 12 lacks: a descriptor for the process
+/// (or, with PIDFD_THREAD, the thread) `pid` that poll(2) reports readable once it has ended. -1 and errno
+/// on failure (ESRCH: it is gone; EINVAL: a flag this kernel does not know).
+int msh_pidfd_open(int pid, unsigned int flags);
+/// pthread_setname_np, which Swift's Glibc module does not export: names `thread` (at most 15 bytes) from
+/// any thread of the process, as top -H, debuggers and /proc/self/task/*/comm show it. 0, or an errno value.
+int msh_name_thread(pthread_t thread, const char *name);
 #endif
