@@ -3,6 +3,7 @@
 #elseif canImport(Musl)
     import Musl
 #endif
+import CMediaShellShim
 
 /// A thread that can be joined, so whoever starts it can wait until it is really gone (Foundation's
 /// Thread cannot be joined, which makes counting threads after a shutdown racy, and leaves a stop that
@@ -18,29 +19,31 @@ public final class JoinableThread: Sendable {
 
     private final class Context: @unchecked Sendable {
         // Safety: immutable, handed once to the new thread.
-        let name: String
         let body: @Sendable () -> Void
         let thread: JoinableThread
-        init(name: String, body: @escaping @Sendable () -> Void, thread: JoinableThread) {
-            self.name = name
+        init(body: @escaping @Sendable () -> Void, thread: JoinableThread) {
             self.body = body
             self.thread = thread
         }
     }
 
-    /// Starts `body` on a new thread named `name` (cut to the 15 characters Linux keeps).
+    /// Starts `body` on a new thread named `name` (cut to the 15 characters Linux keeps). The name is there
+    /// when this returns, so whoever looks at the process's threads next sees it named.
     public init(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
-        let box = Context(name: name, body: body, thread: self)
+        let box = Context(body: body, thread: self)
         let context = Unmanaged.passRetained(box).toOpaque()
-        // The lock is held until the handle is stored, so the new thread never sees it unset.
+        // The lock is held until the handle is stored (and the thread named), so the new thread never sees
+        // the handle unset.
         let status = state.withLock { state in
-            pthread_create(&state.handle, nil, { raw in
+            let status = pthread_create(&state.handle, nil, { raw in
                 let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-                nameCurrentThread(context.name)
                 context.body()
                 context.thread.state.withLock { $0.finished = true }
                 return nil
             }, context)
+            // A name that cannot be set (no /proc) leaves the process's own: nothing depends on it.
+            if status == 0 { _ = msh_name_thread(state.handle, String(decoding: name.utf8.prefix(15), as: UTF8.self)) }
+            return status
         }
         if status != 0 { Unmanaged<Context>.fromOpaque(context).release() }
         try checkReturnedErrno(.start, on: "thread \(name)", status)
@@ -68,14 +71,4 @@ public final class JoinableThread: Sendable {
             if !state.joined { _ = pthread_detach(state.handle) }
         }
     }
-}
-
-/// Names the calling thread (as `pthread_setname_np` would; that one is not visible to Swift): the name
-/// shows in `top -H`, debuggers and /proc/self/task/*/comm.
-private func nameCurrentThread(_ name: String) {
-    let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-    guard fd >= 0 else { return }
-    let bytes = Array(name.utf8.prefix(15))
-    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    _ = close(fd)
 }
