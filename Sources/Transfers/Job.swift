@@ -100,12 +100,18 @@ public final class Job: Sendable {
     public var state: State { ended?.state ?? .running }
     public var isRunning: Bool { ended == nil }
 
-    /// The job's thread: the batch moved on.
-    public func report(_ progress: Progress) { status.withLock { $0.progress = progress } }
+    /// The job's thread: the batch moved on (which wakes whoever waits for progress).
+    public func report(_ progress: Progress) { status.change { $0.progress = progress } }
 
     /// The job's thread: the job ended so.
     public func finish(_ end: Ending) {
         status.change { $0.ending = end }
+    }
+
+    /// Waits up to `seconds` (on the monotonic clock) until the job's thread reports progress `isEnough`
+    /// accepts, or the job ends; the progress then, or nil when neither came within `seconds`.
+    public func waitForProgress(upTo seconds: Double, until isEnough: (Progress) -> Bool) -> Progress? {
+        status.wait(until: .after(seconds), for: { isEnough($0.progress) || $0.ending != nil }) { $0.progress }
     }
 
     /// Waits up to `seconds` (on the monotonic clock) for the job to end; its ending, or nil while it still runs.
