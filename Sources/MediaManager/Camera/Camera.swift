@@ -76,9 +76,11 @@ public final class Camera: Sendable {
     /// in-process responder); `onWatch` is what `watchForChanges` asks of a camera that announces changes
     /// only when told to (a card folder served in-process: its watcher). `dialect`, when given, is spoken
     /// instead of the one DeviceInfo suggests (the connector knows a `fuji:` camera is on Fuji's Wi-Fi).
+    /// `changeClock` is what `catchUpOnChanges` measures its freshness on (a test's manual clock).
     public init(
         transport: InitiatorTransport, location: String, onClose: (@Sendable () -> Void)? = nil,
-        onWatch: (@Sendable () -> Void)? = nil, dialect spoken: CameraDialect? = nil, usbLink: USBLink? = nil
+        onWatch: (@Sendable () -> Void)? = nil, dialect spoken: CameraDialect? = nil, usbLink: USBLink? = nil,
+        changeClock: any WaitClock = MonotonicClock()
     ) throws {
         session = PTPSession(transport: transport)
         self.location = location
@@ -105,7 +107,7 @@ public final class Camera: Sendable {
             poller = EventPoller(
                 interval: interval, keepAliveInterval: chosen.keepAliveInterval,
                 poll: { try chosen.poll(session) }, keepAlive: { try chosen.keepAlive(session) },
-                deliver: { events in box.withLock { $0.camera }?.deliver(events) })
+                deliver: { events in box.withLock { $0.camera }?.deliver(events) }, freshnessClock: changeClock)
             box.withLock { $0.camera = self }
         } else {
             poller = nil

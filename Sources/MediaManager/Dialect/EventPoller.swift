@@ -11,7 +11,7 @@ final class EventPoller: Sendable {
         var leases = 0
         var thread: JoinableThread?
         var stopped = false
-        /// When the last poll ended (monotonic seconds), for `catchUp`.
+        /// When the last poll ended (`freshnessClock` seconds), for `catchUp`.
         var lastPoll: Double = -.infinity
         /// True while a poll is under way (the thread's or a catch-up's): polls never overlap.
         var polling = false
@@ -27,13 +27,17 @@ final class EventPoller: Sendable {
     private let pollOnce: @Sendable () throws -> [PTPEvent]
     private let keepAlive: @Sendable () throws -> Void
     private let deliver: @Sendable ([PTPEvent]) -> Void
+    /// What `catchUp`'s freshness is measured on (a test's manual clock moves it past the second).
+    private let freshnessClock: any WaitClock
     /// How finely the thread's wait between polls is cut, so that a stop is heard soon.
     private static let slice: Double = 0.05
 
     init(
         interval: TimeInterval, keepAliveInterval: TimeInterval?, poll: @escaping @Sendable () throws -> [PTPEvent],
-        keepAlive: @escaping @Sendable () throws -> Void, deliver: @escaping @Sendable ([PTPEvent]) -> Void
+        keepAlive: @escaping @Sendable () throws -> Void, deliver: @escaping @Sendable ([PTPEvent]) -> Void,
+        freshnessClock: any WaitClock = MonotonicClock()
     ) {
+        self.freshnessClock = freshnessClock
         self.interval = interval
         self.keepAliveInterval = keepAliveInterval
         self.pollOnce = poll
@@ -79,14 +83,15 @@ final class EventPoller: Sendable {
     /// answers from its cache, so that a camera nobody listens to is still heard at each command).
     func catchUp(freshness: TimeInterval) throws {
         let go = state.withLock { state -> Bool in
-            guard !state.stopped, !state.polling, monotonicSeconds() - state.lastPoll >= freshness else { return false }
+            guard !state.stopped, !state.polling, freshnessClock.now() - state.lastPoll >= freshness else { return false }
             state.polling = true
             return true
         }
         guard go else { return }
         defer { state.withLock { $0.polling = false } }
         let events = try pollOnce()
-        state.withLock { $0.lastPoll = monotonicSeconds() }
+        let now = freshnessClock.now()
+        state.withLock { $0.lastPoll = now }
         if !events.isEmpty { deliver(events) }
     }
 
@@ -121,8 +126,9 @@ final class EventPoller: Sendable {
             if mine {
                 do {
                     let events = try pollOnce()
+                    let now = freshnessClock.now()
                     state.withLock {
-                        $0.lastPoll = monotonicSeconds()
+                        $0.lastPoll = now
                         $0.polling = false
                     }
                     if !events.isEmpty { deliver(events) }
