@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import TestSupport
 import Testing
 
@@ -42,14 +43,14 @@ enum ProcessRunner {
         process.standardOutput = out.pipe
         process.standardError = err.pipe
         process.standardInput = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
+        let finished = Mailbox<Void>()
+        process.terminationHandler = { _ in finished.put(()) }
         try process.run()
         var timedOut = false
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
+        if finished.take(timeout: timeout) == nil {
             timedOut = true
             process.terminate()
-            _ = finished.wait(timeout: .now() + 5)
+            _ = finished.take(timeout: 5)
         }
         out.waitForEnd(timeout: 5)
         err.waitForEnd(timeout: 5)
@@ -73,13 +74,13 @@ final class ServeProcess: @unchecked Sendable {
     /// The event port of a Fujifilm persona (`fuji:127.0.0.1:PORT:EVENTPORT`); nil for PTP/IP.
     let eventPort: UInt16?
     private let stderr = PipeCollector()
-    private let exited = DispatchSemaphore(value: 0)
+    private let exited = Mailbox<Void>()
 
     /// `port` 0 lets the system choose; another is for a camera that comes back where it was.
     init(arguments: [String], port requested: UInt16 = 0, environment: [String: String] = [:]) throws {
         let exited = self.exited
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        process.terminationHandler = { _ in exited.signal() }
+        process.terminationHandler = { _ in exited.put(()) }
         process.executableURL = URL(fileURLWithPath: BuildProducts.mediashell)
         process.arguments = ["serve", "--listen", "127.0.0.1:\(requested)"] + arguments
         process.standardInput = FileHandle.nullDevice
@@ -124,29 +125,34 @@ final class ServeProcess: @unchecked Sendable {
         }
     }
 
-    /// Descriptor and thread counts once they settle back to `expected` (a thread that has finished its
-    /// session leaves /proc a moment after its last log line), or the last counts after `timeout`.
-    func resourceCounts(settlingTo expected: (fds: Int, threads: Int), timeout: TimeInterval = 5) throws -> (fds: Int, threads: Int) {
-        var counts = try resourceCounts()
-        _ = eventually(timeout: timeout) { counts = (try? resourceCounts()) ?? counts; return counts == expected }
-        return counts
+    /// The server's open descriptors (how many) and live threads (their ids), from /proc.
+    struct Resources {
+        var fds: Int
+        var threads: Set<pid_t>
     }
+
     var pid: Int32 { process.processIdentifier }
 
-    /// Open descriptors and threads of the server process, from /proc.
-    func resourceCounts() throws -> (fds: Int, threads: Int) {
+    func resources() throws -> Resources {
         let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
-        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count
-        return (fds, threads)
+        return Resources(fds: fds, threads: Set(liveThreads(of: "\(pid)").keys))
+    }
+
+    /// The resources once every thread that `earlier` did not have has ended (a session's thread closes its
+    /// socket and leaves /proc a moment after its last log line): each waited on through a pidfd of its own
+    /// (PIDFD_THREAD), all within `timeout`; one still running then is counted as it is.
+    func resources(afterThreadsNewerThan earlier: Resources, timeout: TimeInterval = 5) throws -> Resources {
+        _ = try waitForThreadsToEnd(try resources().threads.subtracting(earlier.threads), until: .after(timeout))
+        return try resources()
     }
 
     /// Stops the server with SIGINT as a user would, and waits (bounded) for it to exit.
     func stop() -> Int32? {
         guard process.isRunning else { return process.terminationStatus }
         kill(pid, SIGINT)
-        if exited.wait(timeout: .now() + 10) == .timedOut {
+        if exited.take(timeout: 10) == nil {
             process.terminate()
-            _ = exited.wait(timeout: .now() + 5)
+            _ = exited.take(timeout: 5)
             return nil
         }
         return process.terminationStatus

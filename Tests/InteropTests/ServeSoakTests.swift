@@ -10,10 +10,10 @@ struct ServeSoakTests {
         let fixture = try Gphoto2InteropTests.Fixture()
         let server = try ServeProcess(arguments: [fixture.card])
         defer { _ = server.stop() }
-        let idle = try server.resourceCounts()
+        let idle = try server.resources()
         for _ in 0..<5 { _ = try fixture.gphoto2(server.port, ["--list-files"]) }
         #expect(server.waitForLog("serve: session", count: 5))
-        let before = try server.resourceCounts(settlingTo: idle)
+        let before = try server.resources(afterThreadsNewerThan: idle)
         var failures: [String] = []
         for i in 0..<1000 {
             let result = try fixture.gphoto2(server.port, ["--list-files"], timeout: 30)
@@ -24,9 +24,9 @@ struct ServeSoakTests {
         }
         #expect(failures.isEmpty, "\(failures)")
         #expect(server.waitForLog("serve: session", count: 1005))
-        let after = try server.resourceCounts(settlingTo: before)
+        let after = try server.resources(afterThreadsNewerThan: before)
         #expect(after.fds == before.fds, "descriptors \(before.fds) -> \(after.fds)")
-        #expect(after.threads == before.threads, "threads \(before.threads) -> \(after.threads)")
+        #expect(after.threads.count == before.threads.count, "threads \(before.threads.count) -> \(after.threads.count)")
         #expect(server.stop() == 0)
     }
 }

@@ -35,10 +35,13 @@ import Testing
     /// A `mediashell` run whose output goes to files, so the test can read it while it runs.
     final class Running {
         let process = Process()
+        /// Where its output files are.
+        let folder: String
         let output: String
         let errors: String
 
         init(_ arguments: [String], in folder: String) throws {
+            self.folder = folder
             output = folder + "/shell-\(UUID().uuidString).out"
             errors = output + ".err"
             _ = FileManager.default.createFile(atPath: output, contents: nil)
@@ -54,10 +57,10 @@ import Testing
         var errorText: String { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
         var outputText: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
 
-        /// Waits (bounded) until `condition` holds or the process ended; true when it holds.
-        func wait(timeout: TimeInterval = 30, until condition: () -> Bool) -> Bool {
-            _ = TestSupport.eventually(timeout: timeout) { condition() || !process.isRunning }
-            return condition()
+        /// Waits (bounded) until `condition`, about a file in `watched` or the shell's own output, holds or the
+        /// process ended; true when it holds. Woken by inotify on those folders and by the process's end.
+        func wait(watching watched: String, timeout: TimeInterval = 30, until condition: () -> Bool) throws -> Bool {
+            try waitForFile(in: watched, folder, until: condition, orEndOf: process, timeout: timeout)
         }
 
         /// Waits (bounded) for the process to end; false when it is still running (then it is killed).
@@ -80,7 +83,7 @@ import Testing
     func signalMidFetch(_ signal: Int32, camera: String, setup: Setup) throws {
         let fetch = "set limit-rate 1M; cd DCIM/100MEDIA; fetch -o \(setup.downloads) BIG.BIN"
         let shell = try Running(["--camera", camera, "-c", fetch], in: setup.root)
-        try #require(shell.wait { Self.size(setup.part) > 0 }, "the fetch never started: \(shell.errorText)")
+        try #require(shell.wait(watching: setup.downloads) { Self.size(setup.part) > 0 }, "the fetch never started: \(shell.errorText)")
         kill(shell.process.processIdentifier, signal)
         try #require(shell.waitForExit(), "mediashell did not end after signal \(signal)")
 
@@ -126,10 +129,10 @@ import Testing
         let script = "set timeout 300; open ptpip:127.0.0.1:\(server.port); set limit-rate 1k; cd DCIM/100MEDIA; "
             + "fetch -o \(setup.downloads) BIG.BIN"
         let shell = try Running(["--camera", "sim:", "-c", script], in: setup.root)
-        try #require(shell.wait { Self.size(setup.part) > 0 }, "the fetch never started: \(shell.errorText)")
+        try #require(shell.wait(watching: setup.downloads) { Self.size(setup.part) > 0 }, "the fetch never started: \(shell.errorText)")
         kill(shell.process.processIdentifier, SIGTERM)
         try #require(
-            shell.wait { shell.errorText.contains("fetch: interrupted:") }, "the fetch did not stop: \(shell.errorText)")
+            shell.wait(watching: setup.downloads) { shell.errorText.contains("fetch: interrupted:") }, "the fetch did not stop: \(shell.errorText)")
         try #require(server.waitForLog("CloseSession left unanswered", count: 1), "\(server.log)")
         #expect(shell.process.isRunning, "closing waits for the camera's answer")
         kill(shell.process.processIdentifier, SIGTERM)

@@ -119,14 +119,12 @@ struct UMTPInteropTests {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        // Bounded wait for the first megabyte, polling the file's size (there is no event for it).
+        // Woken as the .part grows (inotify on the download folder) or the client ends, for at most 60 s.
         var size: UInt64 = 0
-        _ = eventually(timeout: 60) { size = fileSize(part); return size >= 1_000_000 || !process.isRunning }
+        _ = try waitForFile(in: fixture.downloads, until: { size = fileSize(part); return size >= 1_000_000 }, orEndOf: process, timeout: 60)
         kill(process.processIdentifier, SIGKILL)
-        _ = exited.wait(timeout: .now() + 10)
+        _ = waitForExit(process, timeout: 10)
         #expect(size >= 1_000_000 && size < 3_000_017, "the .part had \(size) bytes when the client was killed")
 
         let result = try fixture.shell(peer, "cd /MISC; fetch big.bin")

@@ -24,11 +24,11 @@ import VirtualCamera
         private var server: PTPIPServer?
         private let responder: InMemoryResponder?
 
-        convenience init(_ persona: PersonaName, link: Link) throws {
-            try self.init(persona: .named(persona), link: link)
+        convenience init(_ persona: PersonaName, link: Link, changeClock: any WaitClock = MonotonicClock()) throws {
+            try self.init(persona: .named(persona), link: link, changeClock: changeClock)
         }
 
-        init(persona: Persona, link: Link) throws {
+        init(persona: Persona, link: Link, changeClock: any WaitClock = MonotonicClock()) throws {
             card = try CardFolder([
                 "DCIM/100CANON/IMG_0001.JPG": 0, "DCIM/100CANON/IMG_0002.JPG": 0, "DCIM/100CANON/MVI_0003.MOV": 1_500_001,
             ])
@@ -63,7 +63,7 @@ import VirtualCamera
                 transport = try PTPIPInitiator.connect(host: "127.0.0.1", port: server.port, eventPort: server.port, name: "test")
                 url = .ptpip(host: "127.0.0.1", port: server.port, eventPort: server.port)
             }
-            let camera = try Camera(transport: transport, location: url.description)
+            let camera = try Camera(transport: transport, location: url.description, changeClock: changeClock)
             session = MediaSession(camera: camera, url: url)
         }
 
@@ -213,7 +213,8 @@ import VirtualCamera
 
     @Test(arguments: Link.allCases)
     func eosEventsReportFilesAddedAndRemovedWhileSomethingListens(_ link: Link) throws {
-        let rig = try Rig(.canonEOS, link: link)
+        let clock = ManualWaitClock()
+        let rig = try Rig(.canonEOS, link: link, changeClock: clock)
         let camera = rig.session.camera
         try rig.session.catalog.ensureLoaded()
         let heard = Mailbox<PTPEvent>()
@@ -228,10 +229,13 @@ import VirtualCamera
         #expect(heard.take(timeout: 10) { $0.code == .objectRemoved && $0.parameter(0) == file.id } != nil)
         camera.removeEventHandler(token)
         #expect(!camera.isPollingForChanges)
-        // With nobody listening, the catalog still catches up when it is asked.
+        // With nobody listening, the catalog still catches up when it is asked, once its last poll is a
+        // second old (on the camera's manual clock, moved on here).
         try Data([4]).write(to: URL(fileURLWithPath: rig.card.path + "/DCIM/100CANON/IMG_0010.JPG"))
         rig.virtual.card.refresh(full: true)
-        #expect(eventually { (try? rig.session.catalog.ensureLoaded()) != nil && rig.session.catalog.file(atPath: "DCIM/100CANON/IMG_0010.JPG") != nil })
+        clock.advance(by: 1)
+        try rig.session.catalog.ensureLoaded()
+        #expect(rig.session.catalog.file(atPath: "DCIM/100CANON/IMG_0010.JPG") != nil)
     }
 }
 

@@ -63,17 +63,16 @@ final class CancellingSink: DataSink {
 // MARK: A small responder
 
 /// What the test responder saw, for assertions.
-final class ResponderRecord: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _cancelled: [UInt32] = []
-    private var _peers: [PTPIPPeerInfo] = []
+final class ResponderRecord: Sendable {
+    private let _cancelled = Locked<[UInt32]>([])
+    private let _peers = Locked<[PTPIPPeerInfo]>([])
     let finished = Mailbox<UInt32>()
     let greeted = Mailbox<UInt32>()
 
-    func cancelled(_ id: UInt32) { lock.withLock { _cancelled.append(id) } }
-    var cancelledTransactions: [UInt32] { lock.withLock { _cancelled } }
-    func connected(_ peer: PTPIPPeerInfo) { lock.withLock { _peers.append(peer) } }
-    var peers: [PTPIPPeerInfo] { lock.withLock { _peers } }
+    func cancelled(_ id: UInt32) { _cancelled.withLock { $0.append(id) } }
+    var cancelledTransactions: [UInt32] { _cancelled.withLock { $0 } }
+    func connected(_ peer: PTPIPPeerInfo) { _peers.withLock { $0.append(peer) } }
+    var peers: [PTPIPPeerInfo] { _peers.withLock { $0 } }
 }
 
 enum TestDevice {
@@ -226,21 +225,13 @@ func openDescriptorCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
 }
 
-/// Threads of this process whose name is `name`.
+/// Live threads of this process whose name is `name`.
 func threadCounts(named name: String) -> Int {
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-    return tasks.filter { task in
-        let comm = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
-        return comm.trimmingCharacters(in: .whitespacesAndNewlines) == name
-    }.count
+    liveThreads().values.filter { $0 == name }.count
 }
 
-/// Threads of this process, and how many of them are this module's (named "ptpip-…").
+/// Live threads of this process, and how many of them are this module's (named "ptpip-…").
 func threadCounts() -> (total: Int, ptpip: Int) {
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-    let ours = tasks.filter { task in
-        let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
-        return name.hasPrefix("ptpip-")
-    }
-    return (tasks.count, ours.count)
+    let live = liveThreads()
+    return (live.count, live.values.filter { $0.hasPrefix("ptpip-") }.count)
 }

@@ -40,8 +40,8 @@ struct USBVMShellTests {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        let exited = Mailbox<Void>()
+        process.terminationHandler = { _ in exited.put(()) }
         try process.run()
         let outData = LockedBox(Data())
         let errData = LockedBox(Data())
@@ -54,9 +54,9 @@ struct USBVMShellTests {
                 readers.leave()
             }
         }
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
+        if exited.take(timeout: timeout) == nil {
             kill(process.processIdentifier, SIGKILL)
-            _ = exited.wait(timeout: .now() + 10)
+            _ = exited.take(timeout: 10)
         }
         _ = readers.wait(timeout: .now() + 10)
         return Run(
@@ -151,13 +151,12 @@ struct USBVMShellTests {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
         try process.run()
+        // Woken as the .part grows (inotify on the download folder) or the shell ends, for at most 120 s.
         var size: UInt64 = 0
-        _ = eventually(timeout: 120) { size = fileSize(part); return size >= 1 << 20 || !process.isRunning }
+        _ = try waitForFile(in: downloads, until: { size = fileSize(part); return size >= 1 << 20 }, orEndOf: process, timeout: 120)
         kill(process.processIdentifier, SIGKILL)
-        _ = exited.wait(timeout: .now() + 10)
+        _ = waitForExit(process, timeout: 10)
         let total = (try FileManager.default.attributesOfItem(atPath: original)[.size] as? NSNumber)?.uint64Value ?? 0
         #expect(size >= 1 << 20 && size < total, "the .part had \(size) of \(total) bytes at the kill")
 

@@ -66,7 +66,8 @@ extension USBVMTests {
         // No rate limit: the signal lands in the middle of a GetPartialObject.
         let first = try Self.startShell(
             ["--camera", url, "-c", "fetch -o \(folder) \(Self.bigName)"], in: folder, name: "first")
-        _ = eventually(timeout: 120) { !first.process.isRunning || Self.size(part) >= 2 << 20 }
+        // Woken as the .part grows (inotify on its folder) or the shell ends, for at most 120 s.
+        _ = try waitForFile(in: folder, until: { Self.size(part) >= 2 << 20 }, orEndOf: first.process, timeout: 120)
         try #require(first.process.isRunning, "the fetch ended before the signal: \(Self.text(first.errors))")
         kill(first.process.processIdentifier, signal)
         try #require(Self.waitForExit(first.process, timeout: 60), "mediashell outlived signal \(signal)")

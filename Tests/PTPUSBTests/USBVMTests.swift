@@ -217,7 +217,10 @@ struct USBVMTests {
         // SendObjectInfo + SendObject: data phases from the host, then the file read back.
         let device = try Self.open(storageDescription: "RW-CARD")
         defer { device.close() }
-        // QEMU only notices new files in folders it has listed (inotify), and assigns their handle then.
+        // QEMU only notices new files in folders it has listed (inotify), and assigns their handle then,
+        // announcing it with ObjectAdded.
+        let added = Mailbox<PTPEvent>()
+        device.session.setEventHandler { event in added.put(event) }
         _ = try device.session.getObjectHandles(storage: device.storage, parent: 0xFFFF_FFFF)
         let name = "upload-\(size).bin"
         let payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
@@ -241,12 +244,17 @@ struct USBVMTests {
             return
         }
         try device.session.execute(.sendObject, dataOut: BufferSource(payload))
-        var handle: UInt32?
-        // The VM's card shows the new object once QEMU has written it: polled, for at most 20 s.
-        _ = eventually(timeout: 20) {
-            handle = (try? Self.walk(device.session, storage: device.storage))?[name]?.handle
-            return handle != nil
+        // The VM's card shows the new object once QEMU's inotify has seen the file it wrote: its ObjectAdded,
+        // waited for at most 20 s; then the card lists it under that handle.
+        let deadline = Deadline.after(20)
+        var announced: UInt32?
+        while announced == nil, let event = added.take(timeout: deadline.remaining, where: { $0.code == .objectAdded }) {
+            let candidate = event.parameter(0)
+            if (try? device.session.getObjectInfo(candidate).filename) == name { announced = candidate }
         }
+        try #require(announced != nil, "no ObjectAdded for \(name) within 20 s: \(added.all.map { "\($0.code)(\($0.parameters))" })")
+        let handle = try Self.walk(device.session, storage: device.storage)[name]?.handle
+        #expect(handle == announced, "the card lists \(name) under the handle its ObjectAdded named")
         let back = BufferSink()
         try device.session.getObject(try #require(handle, "\(name) never appeared"), into: back)
         #expect(back.bytes == payload)

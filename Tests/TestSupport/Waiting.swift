@@ -3,34 +3,23 @@ import POSIX
 
 /// A thread-safe FIFO a test waits on, never longer than a timeout: how a test hears of what a server,
 /// a handler or an event thread did.
-public final class Mailbox<T: Sendable>: @unchecked Sendable {
-    // Safe because `items` is read and written only with `condition` held.
-    private let condition = NSCondition()
-    private var items: [T] = []
+public final class Mailbox<T: Sendable>: Sendable {
+    private let items = LockedCondition<[T]>([])
 
     public init() {}
 
     public func put(_ item: T) {
-        condition.withLock {
-            items.append(item)
-            condition.broadcast()
-        }
+        items.change { $0.append(item) }
     }
 
-    /// The first item matching `predicate`, removed; nil after `timeout` seconds.
+    /// The first item matching `predicate`, removed; nil after `timeout` seconds (on the monotonic clock).
     public func take(timeout: Double = 10, where predicate: (T) -> Bool = { _ in true }) -> T? {
-        let deadline = Deadline.after(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let index = items.firstIndex(where: predicate) { return items.remove(at: index) }
-            if deadline.hasPassed { return nil }
-            // NSCondition waits on the wall clock; the bound itself is the monotonic deadline above.
-            _ = condition.wait(until: Date(timeIntervalSinceNow: deadline.remaining))
+        items.wait(until: .after(timeout), for: { $0.contains(where: predicate) }) { items in
+            items.remove(at: items.firstIndex(where: predicate)!)
         }
     }
 
-    public var all: [T] { condition.withLock { items } }
+    public var all: [T] { items.withLock { $0 } }
 }
 
 /// Waits until `process` has ended, at most `timeout` seconds; returns whether it did. Woken by the process's
@@ -42,16 +31,31 @@ public func waitForExit(_ process: Process, timeout: Double) -> Bool {
     return ended.take(timeout: timeout) != nil || !process.isRunning
 }
 
-/// Waits until `condition` holds, at most `timeout` seconds; returns whether it did. Only for what no event
-/// announces: a joined thread leaving /proc/self/task, a child's descriptors closing (/proc), a file another
-/// process is writing growing past a size, a VM's card showing a file QEMU wrote, a catalog catching up when
-/// asked. It polls each millisecond; an event a test can wait on (a handler filling a `Mailbox`, a process's
-/// end: `waitForExit`) is waited on instead.
-public func eventually(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
+/// Waits until `condition` (about files in `folders`: one another process writes growing past a size,
+/// appearing, going) holds, at most `timeout` seconds; returns whether it held at the end. Woken by inotify
+/// each time a name in one of the folders is made, written, closed, moved or deleted, and by the end of
+/// `process` (a pidfd in the same poll), after which the condition is looked at once more: a writer that
+/// ended will not change the file again. Only for folders on the local disk: inotify hears nothing of what
+/// the far side of a FUSE mount (or any network file system) changes.
+public func waitForFile(
+    in folders: String..., until condition: () -> Bool, orEndOf process: Process? = nil, timeout: Double
+) throws -> Bool {
     let deadline = Deadline.after(timeout)
+    // Watched before the first look, so that nothing that happens between the look and the wait is missed.
+    let events = try FolderEvents()
+    for folder in folders { _ = try events.add(folder: folder) }
+    var end: EndWatch?
+    if let process {
+        // No process left to watch: it ended already (and was reaped).
+        guard process.isRunning, let watch = try EndWatch(process: process.processIdentifier) else { return condition() }
+        end = watch
+    }
+    let descriptors = [events.descriptor] + (end.map { [$0.descriptor] } ?? [])
     while !condition() {
         if deadline.hasPassed { return false }
-        usleep(1000)
+        let seen = try pollDescriptors(descriptors, events: .readable, deadline: deadline)
+        if seen.count > 1, !seen[1].isEmpty { return condition() }
+        _ = events.take()
     }
     return true
 }
