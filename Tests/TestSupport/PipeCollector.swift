@@ -8,23 +8,24 @@ import POSIX
 /// as its pipe reaches end of file can crash libdispatch's event loop with a bad pointer in
 /// `_dispatch_event_loop_drain` (swift-corelibs-foundation#3276); CI met it as a signal 11 in the test
 /// process. A blocking read on a plain thread has no registration to outlive the descriptor.
-public final class PipeCollector: @unchecked Sendable {
-    // Safe because `bytes` and `ended` are read and written only with `condition` held; `pipe` is set once.
+public final class PipeCollector: Sendable {
+    private struct Gathered {
+        var bytes = Data()
+        var ended = false
+    }
+
     public let pipe = Pipe()
-    private let condition = NSCondition()
-    private var bytes = Data()
-    private var ended = false
+    private let gathered = LockedCondition(Gathered())
 
     /// Starts reading now; hand `pipe` to the child (standardOutput/standardError) before it runs. The
     /// thread ends at end of file: when every holder of the write end (the child and its children) closed it.
     public init() {
         let handle = pipe.fileHandleForReading
-        let thread = Thread { [self] in
+        let thread = Thread { [gathered] in
             while true {
                 let chunk = handle.availableData
-                condition.withLock {
-                    if chunk.isEmpty { ended = true } else { bytes.append(chunk) }
-                    condition.broadcast()
+                gathered.change { gathered in
+                    if chunk.isEmpty { gathered.ended = true } else { gathered.bytes.append(chunk) }
                 }
                 if chunk.isEmpty { return }
             }
@@ -34,22 +35,14 @@ public final class PipeCollector: @unchecked Sendable {
     }
 
     /// Everything read so far.
-    public var data: Data { condition.withLock { bytes } }
+    public var data: Data { gathered.withLock { $0.bytes } }
     public var text: String { String(decoding: data, as: UTF8.self) }
 
     /// Waits until `predicate` holds for what was read, at most `timeout` seconds or until end of file;
     /// returns whether it held.
     @discardableResult
     public func wait(timeout: Double = 30, until predicate: (Data) -> Bool) -> Bool {
-        let deadline = Deadline.after(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !predicate(bytes) {
-            if ended || deadline.hasPassed { return false }
-            // NSCondition waits on the wall clock; the bound itself is the monotonic deadline above.
-            _ = condition.wait(until: Date(timeIntervalSinceNow: deadline.remaining))
-        }
-        return true
+        gathered.wait(until: .after(timeout), for: { predicate($0.bytes) || $0.ended }) { predicate($0.bytes) } ?? false
     }
 
     /// Waits until what was read holds `text` (see `wait(timeout:until:)`).
@@ -61,13 +54,6 @@ public final class PipeCollector: @unchecked Sendable {
     /// Waits until end of file, at most `timeout` seconds; returns whether it came.
     @discardableResult
     public func waitForEnd(timeout: Double = 10) -> Bool {
-        let deadline = Deadline.after(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !ended {
-            if deadline.hasPassed { return false }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: deadline.remaining))
-        }
-        return true
+        gathered.wait(until: .after(timeout)) { $0.ended }
     }
 }
