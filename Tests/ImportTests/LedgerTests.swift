@@ -128,11 +128,10 @@ import Testing
     }
 }
 
-final class Failures: @unchecked Sendable {
-    private let lock = NSLock()
-    private var errors: [Error] = []
-    func add(_ e: Error) { lock.withLock { errors.append(e) } }
-    var isEmpty: Bool { lock.withLock { errors.isEmpty } }
+final class Failures: Sendable {
+    private let errors = Locked<[any Error]>([])
+    func add(_ e: any Error) { errors.withLock { $0.append(e) } }
+    var isEmpty: Bool { errors.withLock { $0.isEmpty } }
 }
 
 @Suite struct LedgerLocalErrorTests {

@@ -77,15 +77,15 @@ final class CardOnDisk {
 func openInProcess(_ card: Card, identity: VirtualCamera.Identity = .init(), quirks: Quirks = []) throws -> MediaSession {
     let camera = VirtualCamera(card: card, identity: identity, quirks: quirks)
     let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 1 << 20, timeout: 10)
-    let finished = DispatchSemaphore(value: 0)
+    let finished = Mailbox<Void>()
     let thread = Thread {
         _ = camera.serve(responder, peer: "test")
-        finished.signal()
+        finished.put(())
     }
     thread.start()
     let opened = try Camera(transport: initiator, location: "test:") {
         responder.close()
-        _ = finished.wait(timeout: .now() + 5)
+        _ = finished.take(timeout: 5)
     }
     return MediaSession(camera: opened, url: .simulator(path: nil))
 }

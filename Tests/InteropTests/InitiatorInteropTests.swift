@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import POSIX
 import PTP
 import PTPIP
 import TestSupport
@@ -13,23 +14,14 @@ import Testing
         func write(_ chunk: UnsafeRawBufferPointer) throws { bytes.append(contentsOf: chunk) }
     }
 
-    final class Events: @unchecked Sendable {
-        let condition = NSCondition()
-        var events: [PTPEvent] = []
+    final class Events: Sendable {
+        private let events = LockedCondition<[PTPEvent]>([])
         func record(_ e: PTPEvent) {
-            condition.lock()
-            events.append(e)
-            condition.broadcast()
-            condition.unlock()
+            events.change { $0.append(e) }
         }
         func wait(for code: EventCode, timeout: TimeInterval = 10) -> [PTPEvent] {
-            condition.lock()
-            defer { condition.unlock() }
-            let deadline = Date(timeIntervalSinceNow: timeout)
-            while !events.contains(where: { $0.code == code }) {
-                if !condition.wait(until: deadline) { break }
-            }
-            return events
+            _ = events.wait(until: .after(timeout)) { $0.contains { $0.code == code } }
+            return events.withLock { $0 }
         }
     }
 

@@ -69,11 +69,11 @@ final class ShellProcess: Sendable {
     let process = Process()
     private let stdout = PipeCollector()
     private let stderr = PipeCollector()
-    private let exited = DispatchSemaphore(value: 0)
+    private let exited = Mailbox<Void>()
 
     init(_ arguments: [String], environment: [String: String]) throws {
         let exited = self.exited
-        process.terminationHandler = { _ in exited.signal() }
+        process.terminationHandler = { _ in exited.put(()) }
         process.executableURL = URL(fileURLWithPath: BuildProducts.mediashell)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -95,19 +95,19 @@ final class ShellProcess: Sendable {
     /// SIGINT, as Ctrl-C; the exit status, or nil when it did not end within 10 s.
     func interrupt() -> Int32? {
         Foundation.kill(process.processIdentifier, SIGINT)
-        guard exited.wait(timeout: .now() + 10) == .success else { return nil }
+        guard exited.take(timeout: 10) != nil else { return nil }
         return process.terminationStatus
     }
 
     /// Waits for the end (up to `timeout`); the exit status, or nil when it did not end.
     func wait(timeout: TimeInterval = 60) -> Int32? {
-        guard exited.wait(timeout: .now() + timeout) == .success else { return nil }
+        guard exited.take(timeout: timeout) != nil else { return nil }
         return process.terminationStatus
     }
 
     func kill() {
         guard process.isRunning else { return }
         process.terminate()
-        _ = exited.wait(timeout: .now() + 5)
+        _ = exited.take(timeout: 5)
     }
 }

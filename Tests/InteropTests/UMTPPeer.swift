@@ -17,7 +17,7 @@ final class UMTPPeer: @unchecked Sendable {
     let card: String
     let port: UInt16
     private let process = Process()
-    private let exited = DispatchSemaphore(value: 0)
+    private let exited = Mailbox<Void>()
     private let output = PipeCollector()
 
     /// Starts the peer on a copy of `source`; `hiddenOperations` are dropped from its DeviceInfo by the
@@ -28,7 +28,7 @@ final class UMTPPeer: @unchecked Sendable {
         try FileManager.default.copyItem(atPath: source, toPath: card)
         port = try Self.freePort()
         let exited = self.exited
-        process.terminationHandler = { _ in exited.signal() }
+        process.terminationHandler = { _ in exited.put(()) }
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [folder + "/serve-umtp.sh", card, String(port), Self.responder, scratch + "/run"]
         var environment = ProcessInfo.processInfo.environment
@@ -56,9 +56,9 @@ final class UMTPPeer: @unchecked Sendable {
     func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
-        if exited.wait(timeout: .now() + 10) == .timedOut {
+        if exited.take(timeout: 10) == nil {
             kill(process.processIdentifier, SIGKILL)
-            _ = exited.wait(timeout: .now() + 5)
+            _ = exited.take(timeout: 5)
         }
     }
 

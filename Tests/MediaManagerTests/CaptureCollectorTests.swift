@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 @testable import MediaManager
 
@@ -11,7 +12,7 @@ import Testing
         let collector = CaptureCollector()
         collector.record(.added(1))
         collector.record(.captureComplete)
-        let lateDone = DispatchSemaphore(value: 0)
+        let lateDone = Mailbox<Void>()
         let capturing = Atomic(true)
         Thread {
             // Late ObjectAdded events for as long as the capture is returning (relaxed: no ordering of its
@@ -21,12 +22,12 @@ import Testing
                 collector.record(.added(handle))
                 handle += 1
             }
-            lateDone.signal()
+            lateDone.put(())
         }.start()
         #expect(collector.waitForCompletion(timeout: 10))
         let added = collector.added
         capturing.store(false, ordering: .relaxed)
         #expect(added.first == 1)
-        #expect(lateDone.wait(timeout: .now() + 30) == .success)
+        #expect(lateDone.take(timeout: 30) != nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PTP
+import TestSupport
 import Testing
 import VirtualCamera
 @testable import MediaManager
@@ -18,12 +19,12 @@ struct LargeFileTests {
         card.add(name: "DJI_0100.MP4", in: "DCIM/100MEDIA", content: .generated(length: size))
         let camera = VirtualCamera(card: card)
         let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 1 << 20, timeout: 30)
-        let done = DispatchSemaphore(value: 0)
-        Thread { camera.serve(responder); done.signal() }.start()
+        let done = Mailbox<Void>()
+        Thread { camera.serve(responder); done.put(()) }.start()
         let session = MediaSession(camera: try Camera(transport: initiator, location: "sim:big"), url: .simulator(path: nil))
         defer {
             session.close()
-            _ = done.wait(timeout: .now() + 10)
+            _ = done.take(timeout: 10)
         }
         try session.catalog.ensureLoaded()
         let file = try #require(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0100.MP4"))

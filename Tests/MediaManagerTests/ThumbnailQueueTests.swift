@@ -1,25 +1,25 @@
 import Foundation
+import POSIX
 import TestSupport
 import Testing
 @testable import MediaManager
 
 @Suite struct ThumbnailQueueTests {
     /// A fetch that blocks until the test opens the gate, so ordering can be arranged first.
-    final class Gate: @unchecked Sendable {
-        let semaphore = DispatchSemaphore(value: 0)
-        let entered = DispatchSemaphore(value: 0)
-        let lock = NSLock()
-        var order: [String] = []
+    final class Gate: Sendable {
+        let semaphore = Mailbox<Void>()
+        let entered = Mailbox<Void>()
+        let order = Locked<[String]>([])
         func fetch(_ key: String) throws -> [UInt8] {
             if key == "first" {
-                entered.signal()
-                _ = semaphore.wait(timeout: .now() + 10)
+                entered.put(())
+                _ = semaphore.take(timeout: 10)
             }
-            lock.withLock { order.append(key) }
+            order.withLock { $0.append(key) }
             if key.hasPrefix("bad") { throw CancellationError() }
             return Array(key.utf8)
         }
-        var seen: [String] { lock.withLock { order } }
+        var seen: [String] { order.withLock { $0 } }
     }
 
     @Test func runsInOrderAndHonoursMovesToFrontAndEnd() throws {
@@ -30,12 +30,12 @@ import Testing
             results.mutate { $0[key] = (try? result.get())?.count ?? -1 }
         }
         queue.enqueue("first", completion: record)
-        #expect(gate.entered.wait(timeout: .now() + 10) == .success)
+        #expect(gate.entered.take(timeout: 10) != nil)
         for key in ["a", "b", "c", "d"] { queue.enqueue(key, completion: record) }
         #expect(queue.pending == ["a", "b", "c", "d"])
         queue.moveToFront("c")
         queue.moveToEnd("a")
-        gate.semaphore.signal()
+        gate.semaphore.put(())
         #expect(queue.waitUntilIdle(timeout: 10))
         #expect(gate.seen == ["first", "c", "b", "d", "a"])
         #expect(results.value == ["first": 5, "a": 1, "b": 1, "c": 1, "d": 1])

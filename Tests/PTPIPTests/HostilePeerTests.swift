@@ -148,8 +148,7 @@ extension Network {
 final class FakeDevice: @unchecked Sendable {
     let listener: Socket
     private var thread: JoinableThread?
-    private let lock = NSLock()
-    private var sockets: [Socket] = []
+    private let sockets = Locked<[Socket]>([])
 
     init(handshake: Bool, script: @escaping @Sendable (PacketStream) throws -> Void) throws {
         listener = try Socket.listen(host: "127.0.0.1", port: 0)
@@ -177,16 +176,16 @@ final class FakeDevice: @unchecked Sendable {
 
     var port: UInt16 { listener.localPort }
 
-    private func keep(_ socket: Socket) { lock.withLock { sockets.append(socket) } }
+    private func keep(_ socket: Socket) { sockets.withLock { $0.append(socket) } }
 
     /// Closes what the script left open, as a device that hangs up.
-    func hangUp() { lock.withLock { sockets.forEach { $0.shutdown() } } }
+    func hangUp() { sockets.withLock { kept in kept.forEach { $0.shutdown() } } }
 
     func stop() {
         listener.shutdown()
         hangUp()
         thread?.join()
-        lock.withLock { sockets.forEach { $0.close() } }
+        sockets.withLock { kept in kept.forEach { $0.close() } }
         listener.close()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PTP
+import TestSupport
 import Testing
 
 @testable import PTPUSB
@@ -12,12 +13,12 @@ struct USBCloseInterruptTests {
     /// A sink that signals once the first bytes of the data phase arrived.
     final class FirstBytesSink: DataSink, @unchecked Sendable {
         // Safe because `count` is written on the transaction's thread only, and the test reads it only after
-        // that thread signalled its Outcome (the semaphore orders the two).
-        let arrived = DispatchSemaphore(value: 0)
+        // that thread signalled its Outcome (the mailbox orders the two).
+        let arrived = Mailbox<Void>()
         private(set) var count = 0
         func begin(expectedLength: UInt64?) throws {}
         func write(_ chunk: UnsafeRawBufferPointer) throws {
-            if count == 0 { arrived.signal() }
+            if count == 0 { arrived.put(()) }
             count += chunk.count
         }
     }
@@ -25,28 +26,28 @@ struct USBCloseInterruptTests {
     /// What a transaction on another thread ended with.
     final class Outcome: @unchecked Sendable {
         // Safe because `error` is written once before `done` is signalled and read only after waiting on it.
-        let done = DispatchSemaphore(value: 0)
+        let done = Mailbox<Void>()
         var error: Error?
     }
 
     static let patient = USBTimeouts(transfer: 300, control: 300, recovery: 300)
 
-    /// Runs `command` on a thread of its own; the returned outcome's semaphore is signalled when it ends.
+    /// Runs `command` on a thread of its own; the returned outcome's `done` gets an item when it ends.
     static func start(_ command: PTPCommand, on transport: USBTransport, into sink: FirstBytesSink?) -> Outcome {
         let outcome = Outcome()
         Thread {
             do { _ = try transport.transact(command, dataOut: nil, dataIn: sink) } catch { outcome.error = error }
-            outcome.done.signal()
+            outcome.done.put(())
         }.start()
         return outcome
     }
 
     /// Closes `transport` on a thread of its own; signalled when `close` returned.
-    static func closeAside(_ transport: USBTransport) -> DispatchSemaphore {
-        let closed = DispatchSemaphore(value: 0)
+    static func closeAside(_ transport: USBTransport) -> Mailbox<Void> {
+        let closed = Mailbox<Void>()
         Thread {
             transport.close()
-            closed.signal()
+            closed.put(())
         }.start()
         return closed
     }
@@ -62,11 +63,11 @@ struct USBCloseInterruptTests {
         let transport = device.transport(timeouts: Self.patient)
         let sink = FirstBytesSink()
         let outcome = Self.start(PTPCommand(.getObject, transactionID: 1), on: transport, into: sink)
-        #expect(sink.arrived.wait(timeout: .now() + 30) == .success)
+        #expect(sink.arrived.take(timeout: 30) != nil)
 
         let closed = Self.closeAside(transport)
-        #expect(closed.wait(timeout: .now() + 30) == .success, "close waited for the transfer")
-        #expect(outcome.done.wait(timeout: .now() + 30) == .success, "the transaction still waits on the device")
+        #expect(closed.take(timeout: 30) != nil, "close waited for the transfer")
+        #expect(outcome.done.take(timeout: 30) != nil, "the transaction still waits on the device")
         guard case PTPError.connectionClosed(.closedHere("USB", _, during: "GetObject")) = try #require(outcome.error) else {
             Issue.record("expected the USB connection closed during GetObject, got \(String(describing: outcome.error))")
             return
@@ -80,17 +81,17 @@ struct USBCloseInterruptTests {
 
     @Test func closeBeforeTheDeviceAnsweredACommandEndsTheWait() throws {
         let device = FakePTPDevice()
-        let taken = DispatchSemaphore(value: 0)
+        let taken = Mailbox<Void>()
         device.script = { _ in  // takes the command, never answers
-            taken.signal()
+            taken.put(())
             return []
         }
         let transport = device.transport(timeouts: Self.patient)
         let outcome = Self.start(PTPCommand(.getStorageIDs, transactionID: 1), on: transport, into: nil)
-        #expect(taken.wait(timeout: .now() + 30) == .success)
+        #expect(taken.take(timeout: 30) != nil)
 
-        #expect(Self.closeAside(transport).wait(timeout: .now() + 30) == .success)
-        #expect(outcome.done.wait(timeout: .now() + 30) == .success)
+        #expect(Self.closeAside(transport).take(timeout: 30) != nil)
+        #expect(outcome.done.take(timeout: 30) != nil)
         #expect {
             if let error = outcome.error { throw error }
         } throws: { error in

@@ -1,5 +1,6 @@
 import Foundation
 import PTP
+import TestSupport
 import Testing
 
 @testable import PTPUSB
@@ -13,8 +14,8 @@ struct USBQueuedTransferTests {
     /// A sink that signals once `signalAt` bytes arrived.
     final class AllBytesSink: DataSink, @unchecked Sendable {
         // Safe because `count` is written on the transaction's thread only, and the test reads it only after
-        // that thread signalled its Outcome (the semaphore orders the two).
-        let arrived = DispatchSemaphore(value: 0)
+        // that thread signalled its Outcome (the mailbox orders the two).
+        let arrived = Mailbox<Void>()
         let signalAt: Int
         private(set) var count = 0
         init(signalAt: Int) { self.signalAt = signalAt }
@@ -22,14 +23,14 @@ struct USBQueuedTransferTests {
         func write(_ chunk: UnsafeRawBufferPointer) throws {
             let before = count
             count += chunk.count
-            if before < signalAt, count >= signalAt { arrived.signal() }
+            if before < signalAt, count >= signalAt { arrived.put(()) }
         }
     }
 
     /// What the transaction on another thread ended with.
     final class Outcome: @unchecked Sendable {
         // Safe because `error` is written once before `done` is signalled and read only after waiting on it.
-        let done = DispatchSemaphore(value: 0)
+        let done = Mailbox<Void>()
         var error: Error?
     }
 
@@ -228,12 +229,12 @@ struct USBQueuedTransferTests {
             do { _ = try transport.transact(PTPCommand(.getObject, transactionID: 1), dataOut: nil, dataIn: sink) } catch {
                 outcome.error = error
             }
-            outcome.done.signal()
+            outcome.done.put(())
         }.start()
-        #expect(sink.arrived.wait(timeout: .now() + 30) == .success)
+        #expect(sink.arrived.take(timeout: 30) != nil)
 
-        #expect(USBCloseInterruptTests.closeAside(transport).wait(timeout: .now() + 30) == .success)
-        #expect(outcome.done.wait(timeout: .now() + 30) == .success, "the transaction still waits on the device")
+        #expect(USBCloseInterruptTests.closeAside(transport).take(timeout: 30) != nil)
+        #expect(outcome.done.take(timeout: 30) != nil, "the transaction still waits on the device")
         guard case PTPError.connectionClosed(.closedHere("USB", _, during: "GetObject")) = try #require(outcome.error) else {
             Issue.record("expected the USB connection closed during GetObject, got \(String(describing: outcome.error))")
             return

@@ -1,5 +1,6 @@
 import Foundation
 import PTP
+import TestSupport
 import Testing
 
 @testable import PTPUSB
@@ -16,13 +17,13 @@ extension USBVMTests {
         let outcome = USBCloseInterruptTests.Outcome()
         Thread {
             do { try opened.session.getObject(big.handle, into: sink) } catch { outcome.error = error }
-            outcome.done.signal()
+            outcome.done.put(())
         }.start()
-        try #require(sink.arrived.wait(timeout: .now() + 120) == .success, "no data arrived")
+        try #require(sink.arrived.take(timeout: 120) != nil, "no data arrived")
 
         let closed = USBCloseInterruptTests.closeAside(opened.transport)
-        #expect(closed.wait(timeout: .now() + 30) == .success, "close waited for the download")
-        #expect(outcome.done.wait(timeout: .now() + 30) == .success, "the download still runs")
+        #expect(closed.take(timeout: 30) != nil, "close waited for the download")
+        #expect(outcome.done.take(timeout: 30) != nil, "the download still runs")
         print("usb-vm: closed mid-download after \(sink.count) of \(big.info.compressedSize) bytes: \(String(describing: outcome.error))")
         #expect(sink.count < Int(big.info.compressedSize), "the whole file arrived before the close")
         if case PTPError.connectionClosed = try #require(outcome.error) {} else {

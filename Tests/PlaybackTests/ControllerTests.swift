@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import MediaFormats
 import Testing
 
@@ -144,9 +145,8 @@ struct ControllerTests {
 }
 
 /// The players a launcher made, in order.
-final class PlayerLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var made: [RangeReadingPlayer] = []
-    func append(_ player: RangeReadingPlayer) { lock.withLock { made.append(player) } }
-    var players: [RangeReadingPlayer] { lock.withLock { made } }
+final class PlayerLog: Sendable {
+    private let made = Locked<[RangeReadingPlayer]>([])
+    func append(_ player: RangeReadingPlayer) { made.withLock { $0.append(player) } }
+    var players: [RangeReadingPlayer] { made.withLock { $0 } }
 }

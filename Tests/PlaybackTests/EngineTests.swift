@@ -281,12 +281,11 @@ struct EngineTests {
 }
 
 /// Statuses an observer saw, in order.
-final class StatusLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var statuses: [PlaybackStatus] = []
+final class StatusLog: Sendable {
+    private let statuses = Locked<[PlaybackStatus]>([])
 
-    func append(_ status: PlaybackStatus) { lock.withLock { statuses.append(status) } }
-    var states: [PlaybackState] { lock.withLock { statuses.map(\.state) } }
+    func append(_ status: PlaybackStatus) { statuses.withLock { $0.append(status) } }
+    var states: [PlaybackState] { statuses.withLock { $0.map(\.state) } }
 }
 
 @Suite("Time text")

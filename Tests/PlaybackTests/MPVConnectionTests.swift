@@ -1,5 +1,6 @@
 import Foundation
 import POSIX
+import TestSupport
 import Testing
 @testable import Playback
 
@@ -10,23 +11,23 @@ import Testing
     /// handler for longer than that; `close` must still return only once the reader has finished.
     @Test func closeReturnsOnlyOnceTheReaderThreadHasFinished() throws {
         let (ours, mpv) = try Socket.pair()
-        let inHandler = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
+        let inHandler = Mailbox<Void>()
+        let release = Mailbox<Void>()
         let readerDone = Flag()
         let connection = try MPVConnection(socket: ours) { event in
             if event.name == "slow" {
-                inHandler.signal()
+                inHandler.put(())
                 // Held until `close` returns, or 3 s: longer than the old bounded wait, and bounded itself,
                 // since a `close` that waits for this thread returns only once it lets go.
-                _ = release.wait(timeout: .now() + 3)
+                _ = release.take(timeout: 3)
             }
             if event.name == "connection-closed" { readerDone.set() }
         }
         try mpv.send(Array(#"{"event":"slow"}"#.utf8) + [10], .until(.after(10)))
-        #expect(inHandler.wait(timeout: .now() + 30) == .success)
+        #expect(inHandler.take(timeout: 30) != nil)
         connection.close()
         #expect(readerDone.isSet, "close returned while the reader thread was still running")
-        release.signal()
+        release.put(())
         #expect(!connection.isOpen)
     }
 }

@@ -75,17 +75,18 @@ struct MPVTests {
         let clip = try Clip()
         let controller = PlaybackController(player: .mpv(extraArguments: Self.quiet))
         defer { controller.shutdown() }
-        let ended = NSCondition()
+        // Each status seen counts one, and wakes the wait below.
+        let seen = LockedCondition(0)
         let log = StatusLog()
         controller.setObserver { status in
             log.append(status)
-            ended.withLock { ended.broadcast() }
+            seen.change { $0 += 1 }
         }
         try controller.play(try clip.media())
         try #require(controller.status()?.player?.running == true)
         try controller.seek(.absolute(seconds: 7.5))
         // mpv plays the last half second and says it reached the end; wait for that, bounded.
-        let sawEnd = ended.wait(until: Date().addingTimeInterval(20)) { log.states.last == .ended }
+        let sawEnd = seen.wait(until: .after(20)) { _ in log.states.last == .ended }
         #expect(sawEnd, "no end after \(log.states)")
         #expect(controller.status()?.state == .ended)
     }
@@ -105,11 +106,12 @@ struct MPVTests {
     @Test func mpvQuitsWhenTheShellsLifelineCloses() throws {
         let clip = try Clip()
         let player = MPVPlayer(executable: try #require(MPVPlayer.locate()), extraArguments: Self.quiet)
-        let exited = NSCondition()
+        // Each event seen counts one, and wakes the wait below.
+        let seen = LockedCondition(0)
         let events = EventLog()
         player.setEventHandler { event in
             events.append(event)
-            exited.withLock { exited.broadcast() }
+            seen.change { $0 += 1 }
         }
         let media = try clip.media()
         let server = MediaStreamServer(source: media.source, name: media.name)
@@ -119,7 +121,7 @@ struct MPVTests {
         let process = try #require(player.process)
 
         player.dropLifeline()
-        let quit = exited.wait(until: Date().addingTimeInterval(10)) { events.events.contains(.exited) }
+        let quit = seen.wait(until: .after(10)) { _ in events.events.contains(.exited) }
         #expect(quit, "mpv did not quit when its lifeline closed")
         process.reap(blocking: true)
         let status = try #require(process.status)
@@ -174,9 +176,8 @@ struct MPVTests {
 }
 
 /// Player events seen, in order.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seen: [PlayerEvent] = []
-    func append(_ event: PlayerEvent) { lock.withLock { seen.append(event) } }
-    var events: [PlayerEvent] { lock.withLock { seen } }
+final class EventLog: Sendable {
+    private let seen = Locked<[PlayerEvent]>([])
+    func append(_ event: PlayerEvent) { seen.withLock { $0.append(event) } }
+    var events: [PlayerEvent] { seen.withLock { $0 } }
 }

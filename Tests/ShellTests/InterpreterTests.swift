@@ -318,10 +318,9 @@ import VirtualCamera
 }
 
 /// An interrupt source that never fires but cuts the camera's cable when polled `after` times.
-final class CutOnPoll: InterruptSource, @unchecked Sendable {
+final class CutOnPoll: InterruptSource, Sendable {
     private let probe: ProbeTransport
-    private let lock = NSLock()
-    private var polls = 0
+    private let polls = Locked(0)
     private let after: Int
 
     init(probe: ProbeTransport, after: Int) {
@@ -330,7 +329,7 @@ final class CutOnPoll: InterruptSource, @unchecked Sendable {
     }
 
     var isPending: Bool {
-        lock.withLock {
+        polls.withLock { polls in
             polls += 1
             if polls == after { probe.cut() }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import POSIX
 import PTP
 import TestSupport
 import Testing
@@ -8,31 +9,30 @@ import VirtualCamera
 @testable import Shell
 
 /// Every request the initiator sends, with its parameters, so a test can count round trips.
-final class RequestLog: InitiatorTransport, @unchecked Sendable {
+final class RequestLog: InitiatorTransport, Sendable {
     let inner: InitiatorTransport
-    private let lock = NSLock()
-    private var sent: [PTPCommand] = []
+    private let state = Locked<(sent: [PTPCommand], cutsDepth: Bool)>(([], false))
 
     init(_ inner: InitiatorTransport) { self.inner = inner }
 
-    var requests: [PTPCommand] { lock.withLock { sent } }
+    var requests: [PTPCommand] { state.withLock { $0.sent } }
     var codes: [OperationCode] { requests.map(\.code) }
-    func reset() { lock.withLock { sent = [] } }
+    func reset() { state.withLock { $0.sent = [] } }
 
     /// Sends GetObjectPropList's Depth all as Depth 1: a device that cuts the depth short.
     var depthAllAsOne: Bool {
-        get { lock.withLock { cutsDepth } }
-        set { lock.withLock { cutsDepth = newValue } }
+        get { state.withLock { $0.cutsDepth } }
+        set { state.withLock { $0.cutsDepth = newValue } }
     }
-    private var cutsDepth = false
 
     func transact(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
-        var command = command
-        lock.withLock {
-            sent.append(command)
-            if cutsDepth && command.code == .getObjectPropList && command.parameter(4) == 0xFFFF_FFFF { command.parameters[4] = 1 }
+        let passed = state.withLock { state -> PTPCommand in
+            var passed = command
+            state.sent.append(command)
+            if state.cutsDepth && command.code == .getObjectPropList && command.parameter(4) == 0xFFFF_FFFF { passed.parameters[4] = 1 }
+            return passed
         }
-        return try inner.transact(command, dataOut: dataOut, dataIn: dataIn)
+        return try inner.transact(passed, dataOut: dataOut, dataIn: dataIn)
     }
 
     func setEventHandler(_ handler: (@Sendable (PTPEvent) -> Void)?) { inner.setEventHandler(handler) }

@@ -1,6 +1,7 @@
 import POSIX
 import Foundation
 import PTP
+import TestSupport
 import Testing
 @testable import VirtualCamera
 
@@ -15,21 +16,21 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let card = try Card(folder: folder.path)
         let newFile = folder.appendingPathComponent("DCIM/NEW.JPG")
-        let otherDone = DispatchSemaphore(value: 0)
+        let otherDone = Mailbox<Void>()
         let first = FirstCall()
         card.onScanListed {
             guard first.take() else { return }
             try? Data([1, 2, 3]).write(to: newFile)
             Thread {
                 card.refresh()
-                otherDone.signal()
+                otherDone.put(())
             }.start()
             // Before the fix the other refresh ran to its end here; now it waits for this one, so this
             // wait runs out (bounded) and this refresh goes on first.
-            if otherDone.wait(timeout: .now() + 1) == .success { otherDone.signal() }
+            if otherDone.take(timeout: 1) != nil { otherDone.put(()) }
         }
         card.refresh()
-        #expect(otherDone.wait(timeout: .now() + 30) == .success)
+        #expect(otherDone.take(timeout: 30) != nil)
         card.onScanListed(nil)
         let handle = card.handle(forPath: "DCIM/NEW.JPG")
         #expect(handle != nil, "a stale scan removed the new file")
@@ -44,23 +45,23 @@ import Testing
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("DCIM"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let card = try Card(folder: folder.path)
-        let waiting = DispatchSemaphore(value: 0)
-        let otherDone = DispatchSemaphore(value: 0)
+        let waiting = Mailbox<Void>()
+        let otherDone = Mailbox<Void>()
         let added = Locked<[UInt32]>([])
         let first = FirstCall()
-        card.onScanTurnWanted { waiting.signal() }
+        card.onScanTurnWanted { waiting.put(()) }
         card.onScanListed {
             guard first.take() else { return }
             try? Data([1, 2, 3]).write(to: folder.appendingPathComponent("DCIM/NEW.JPG"))
             Thread {
                 let result = card.refresh()
                 added.withLock { $0 = result.added }
-                otherDone.signal()
+                otherDone.put(())
             }.start()
-            #expect(waiting.wait(timeout: .now() + 30) == .success)
+            #expect(waiting.take(timeout: 30) != nil)
         }
         #expect(card.backgroundRefresh() == nil, "the background scan did not give up")
-        #expect(otherDone.wait(timeout: .now() + 30) == .success)
+        #expect(otherDone.take(timeout: 30) != nil)
         card.onScanListed(nil)
         card.onScanTurnWanted(nil)
         let handle = try #require(card.handle(forPath: "DCIM/NEW.JPG"))

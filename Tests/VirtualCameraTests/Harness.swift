@@ -1,5 +1,7 @@
 import Foundation
+import POSIX
 import PTP
+import TestSupport
 @testable import VirtualCamera
 
 /// A folder on disk served by a virtual camera over the in-memory transport, with an open session.
@@ -9,7 +11,7 @@ final class Harness: @unchecked Sendable {
     let camera: VirtualCamera
     let session: PTPSession
     let events = EventRecorder()
-    private let done = DispatchSemaphore(value: 0)
+    private let done = Mailbox<Void>()
 
     init(
         files: [String: [UInt8]] = [:], readOnly: Bool = false, uploads: UploadPolicy? = nil,
@@ -30,7 +32,7 @@ final class Harness: @unchecked Sendable {
         let done = self.done
         Thread {
             camera.serve(responder)
-            done.signal()
+            done.put(())
         }.start()
         session = PTPSession(transport: initiator)
         let events = self.events
@@ -61,32 +63,25 @@ final class Harness: @unchecked Sendable {
     /// Closes the session and waits (bounded) until the responder's loop has ended.
     func finish() -> Bool {
         session.close()
-        let ended = done.wait(timeout: .now() + 10) == .success
+        let ended = done.take(timeout: 10) != nil
         try? FileManager.default.removeItem(at: folder)
         return ended
     }
 }
 
 /// Collects events and lets a test wait for a condition on them, with a bound.
-final class EventRecorder: @unchecked Sendable {
-    private let condition = NSCondition()
-    private(set) var events: [PTPEvent] = []
+final class EventRecorder: Sendable {
+    private let recorded = LockedCondition<[PTPEvent]>([])
+
+    var events: [PTPEvent] { recorded.withLock { $0 } }
 
     func record(_ event: PTPEvent) {
-        condition.lock()
-        events.append(event)
-        condition.broadcast()
-        condition.unlock()
+        recorded.change { $0.append(event) }
     }
 
     /// Waits until `predicate` holds for the events so far, or `timeout` passes; returns the events.
     func wait(timeout: TimeInterval = 10, until predicate: ([PTPEvent]) -> Bool) -> [PTPEvent] {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !predicate(events) {
-            if !condition.wait(until: deadline) { break }
-        }
+        _ = recorded.wait(until: .after(timeout)) { predicate($0) }
         return events
     }
 }

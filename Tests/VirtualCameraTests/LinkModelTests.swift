@@ -7,16 +7,15 @@ import Testing
 
 /// A clock that only moves when the shaped link sleeps, so the modelled cost of a session is exactly what
 /// the clock reads at its end, whatever the machine does meanwhile.
-final class ManualLinkClock: LinkClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = 0.0
-    private(set) var sleeps: [Double] = []
+final class ManualLinkClock: LinkClock, Sendable {
+    private let state = Locked<(current: Double, sleeps: [Double])>((0, []))
 
-    func now() -> Double { lock.withLock { current } }
+    var sleeps: [Double] { state.withLock { $0.sleeps } }
+    func now() -> Double { state.withLock { $0.current } }
     func sleep(until moment: Double) {
-        lock.withLock {
-            sleeps.append(moment)
-            current = max(current, moment)
+        state.withLock { state in
+            state.sleeps.append(moment)
+            state.current = max(state.current, moment)
         }
     }
 }
@@ -43,14 +42,14 @@ final class ManualLinkClock: LinkClock, @unchecked Sendable {
     @Test func theSleepingThreadSleepsPrecisely() {
         let clock = MonotonicLinkClock()
         let slacks = LockedBox<[Int]>([])
-        let done = DispatchSemaphore(value: 0)
+        let done = Mailbox<Void>()
         Thread {
             slacks.append(timerSlackNanoseconds())
             clock.sleep(until: 0)  // a moment long past: no wait, but the slack is set all the same
             slacks.append(timerSlackNanoseconds())
-            done.signal()
+            done.put(())
         }.start()
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(done.take(timeout: 10) != nil)
         #expect(slacks.value.count == 2 && slacks.value[0] > 1 && slacks.value[1] == 1, "\(slacks.value)")
     }
 }
@@ -59,7 +58,7 @@ final class ManualLinkClock: LinkClock, @unchecked Sendable {
     /// A card served over the in-memory pair through the shaped link, on a thread of its own.
     struct Served {
         let session: PTPSession
-        let finished: DispatchSemaphore
+        let finished: Mailbox<Void>
         let stats: LockedBox<SessionStats?>
     }
 
@@ -73,11 +72,11 @@ final class ManualLinkClock: LinkClock, @unchecked Sendable {
         let camera = VirtualCamera(card: try Card(folder: folder.path, readOnly: true))
         let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 256 << 10, timeout: 10)
         let shaped = LinkShapedTransport(responder, link: link, clock: clock)
-        let finished = DispatchSemaphore(value: 0)
+        let finished = Mailbox<Void>()
         let stats = LockedBox<SessionStats?>(nil)
         Thread {
             stats.set(camera.serve(shaped))
-            finished.signal()
+            finished.put(())
         }.start()
         return (Served(session: PTPSession(transport: initiator), finished: finished, stats: stats), folder)
     }
@@ -99,7 +98,7 @@ final class ManualLinkClock: LinkClock, @unchecked Sendable {
         let sink = Collector()
         try served.session.getObject(handle, into: sink)
         served.session.close()
-        #expect(served.finished.wait(timeout: .now() + 10) == .success)
+        #expect(served.finished.take(timeout: 10) != nil)
         #expect(sink.bytes == content, "the bytes cross the shaped link unchanged")
 
         let stats = try #require(served.stats.value)

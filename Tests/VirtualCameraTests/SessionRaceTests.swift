@@ -1,6 +1,7 @@
 import Foundation
 import PTP
 import Synchronization
+import TestSupport
 import Testing
 @testable import VirtualCamera
 
@@ -12,7 +13,7 @@ import Testing
         let h = try Harness(files: ["DCIM/100MEDIA/A.JPG": pattern(10)])
         defer { #expect(h.finish()) }
         let session = h.session
-        let readerDone = DispatchSemaphore(value: 0)
+        let readerDone = Mailbox<Void>()
         let opening = Atomic(true)
         Thread {
             // Asks for as long as the reopening lasts (relaxed: no ordering of its own to hide a race).
@@ -21,11 +22,11 @@ import Testing
                 _ = session.supports(.getObjectPropList)
                 asked += 1
             }
-            readerDone.signal()
+            readerDone.put(())
         }.start()
         for _ in 0..<20 { try session.open() }
         opening.store(false, ordering: .relaxed)
-        #expect(readerDone.wait(timeout: .now() + 30) == .success)
+        #expect(readerDone.take(timeout: 30) != nil)
         #expect(session.supports(.getObjectPropList))
     }
 }

@@ -8,19 +8,30 @@ import POSIX
 /// player needs to show the frame: the file's head up to the end of the movie box, then every sample from the
 /// keyframe at or before the position up to the frame shown. It records the commands it was given and checks
 /// each range against the file when it knows the file's bytes.
-final class RangeReadingPlayer: Player, @unchecked Sendable {
-    private let lock = NSLock()
+final class RangeReadingPlayer: Player, Sendable {
+    private struct State {
+        var url: String?
+        var position = 0.0
+        var paused = true
+        var running = false
+        var handler: (@Sendable (PlayerEvent) -> Void)?
+        var calls: [String] = []
+        var bytesFetched = 0
+        var mismatches = 0
+        var failOpen = false
+    }
+
+    private let state = Locked(State())
     private let media: PlaybackMedia
     private let reference: [UInt8]?
-    private var url: String?
-    private var position = 0.0
-    private var paused = true
-    private var running = false
-    private var handler: (@Sendable (PlayerEvent) -> Void)?
-    private(set) var calls: [String] = []
-    private(set) var bytesFetched = 0
-    private(set) var mismatches = 0
-    var failOpen = false
+
+    var calls: [String] { state.withLock { $0.calls } }
+    var bytesFetched: Int { state.withLock { $0.bytesFetched } }
+    var mismatches: Int { state.withLock { $0.mismatches } }
+    var failOpen: Bool {
+        get { state.withLock { $0.failOpen } }
+        set { state.withLock { $0.failOpen = newValue } }
+    }
 
     /// What `open` throws when `failOpen` is set.
     static let refusedToStart = PlaybackError(.player("range-reader", .didNotStart(SystemError(.start, on: "range-reader", errno: EPERM))))
@@ -31,16 +42,19 @@ final class RangeReadingPlayer: Player, @unchecked Sendable {
     }
 
     var name: String? { "range-reader" }
-    var isRunning: Bool { lock.withLock { running } }
+    var isRunning: Bool { state.withLock { $0.running } }
 
     func open(url: String, title: String, at position: Double, paused: Bool) throws(PlaybackError) {
-        lock.withLock { calls.append("open \(title) at \(position) \(paused ? "paused" : "playing")") }
-        if failOpen { throw Self.refusedToStart }
-        lock.withLock {
-            self.url = url
-            running = true
-            self.position = position
-            self.paused = paused
+        let refused = state.withLock { state in
+            state.calls.append("open \(title) at \(position) \(paused ? "paused" : "playing")")
+            return state.failOpen
+        }
+        if refused { throw Self.refusedToStart }
+        state.withLock { state in
+            state.url = url
+            state.running = true
+            state.position = position
+            state.paused = paused
         }
         let movieEnd = media.movie.movieBoxOffset + media.movie.movieBoxSize
         try fetch(media.movie.isFastStart ? 0..<movieEnd : media.movie.movieBoxOffset..<movieEnd)
@@ -48,39 +62,44 @@ final class RangeReadingPlayer: Player, @unchecked Sendable {
     }
 
     func setPaused(_ paused: Bool) throws(PlaybackError) {
-        lock.withLock {
-            calls.append(paused ? "pause" : "resume")
-            self.paused = paused
+        state.withLock { state in
+            state.calls.append(paused ? "pause" : "resume")
+            state.paused = paused
         }
     }
 
     func seek(to seconds: Double) throws(PlaybackError) {
-        lock.withLock {
-            calls.append("seek \(String(format: "%.4f", seconds))")
-            position = seconds
+        state.withLock { state in
+            state.calls.append("seek \(String(format: "%.4f", seconds))")
+            state.position = seconds
         }
         try show(seconds)
     }
 
     func observe() -> PlayerObservation? {
-        lock.withLock { running ? PlayerObservation(position: position, paused: paused, reachedEnd: false) : nil }
+        state.withLock { state -> PlayerObservation? in
+            state.running ? PlayerObservation(position: state.position, paused: state.paused, reachedEnd: false) : nil
+        }
     }
 
     func close() {
-        lock.withLock {
-            if running { calls.append("close") }
-            running = false
+        state.withLock { state in
+            if state.running { state.calls.append("close") }
+            state.running = false
         }
     }
 
     func setEventHandler(_ handler: @escaping @Sendable (PlayerEvent) -> Void) {
-        lock.withLock { self.handler = handler }
+        state.withLock { $0.handler = handler }
     }
 
     /// Pretends the player did something by itself.
     func send(_ event: PlayerEvent) {
-        if event == .exited { lock.withLock { running = false } }
-        lock.withLock { handler }?(event)
+        let handler = state.withLock { state in
+            if event == .exited { state.running = false }
+            return state.handler
+        }
+        handler?(event)
     }
 
     /// Fetches the samples needed to show `seconds`: keyframe to frame, in decode order.
@@ -97,15 +116,16 @@ final class RangeReadingPlayer: Player, @unchecked Sendable {
     }
 
     private func fetch(_ range: Range<UInt64>) throws(PlaybackError) {
-        guard let url = lock.withLock({ url }), !range.isEmpty else { return }
+        guard let url = state.withLock({ $0.url }), !range.isEmpty else { return }
         do {
             let parsed = URLComponents(string: url)!
             let client = try TestHTTPClient(port: UInt16(parsed.port!))
             let response = try client.request("GET", parsed.percentEncodedPath, headers: ["Range: bytes=\(range.lowerBound)-\(range.upperBound - 1)"])
-            lock.withLock {
-                bytesFetched += response.body.count
-                if response.status != 206 || response.body.count != range.count { mismatches += 1 }
-                if let reference, response.body != Array(reference[Int(range.lowerBound)..<Int(range.upperBound)]) { mismatches += 1 }
+            let reference = self.reference
+            state.withLock { state in
+                state.bytesFetched += response.body.count
+                if response.status != 206 || response.body.count != range.count { state.mismatches += 1 }
+                if let reference, response.body != Array(reference[Int(range.lowerBound)..<Int(range.upperBound)]) { state.mismatches += 1 }
             }
         } catch {
             throw PlaybackError(.player("range-reader", .couldNotOpenStream(why: "\(error)")))

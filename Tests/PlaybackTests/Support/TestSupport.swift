@@ -67,18 +67,6 @@ struct ProbedVideo {
     }
 }
 
-/// Waits for `condition` with a bound, checking each time `signal` reports progress (never a fixed sleep).
-extension NSCondition {
-    func wait(until deadline: Date, for condition: () -> Bool) -> Bool {
-        lock()
-        defer { unlock() }
-        while !condition() {
-            if !wait(until: deadline) { return condition() }
-        }
-        return true
-    }
-}
-
 extension MediaSession {
     /// A camera video as the shell plays it: its movie box read through partial reads.
     func playbackMedia(for file: MediaFile) throws -> PlaybackMedia {

@@ -1,4 +1,6 @@
 import Foundation
+import POSIX
+import TestSupport
 
 /// The built `mediashell` binary run as a process, with a bound on how long it may take.
 enum ShellBinary {
@@ -49,8 +51,8 @@ enum ShellBinary {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
+        let finished = Mailbox<Void>()
+        process.terminationHandler = { _ in finished.put(()) }
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try? stdin.fileHandleForWriting.close()
@@ -58,10 +60,13 @@ enum ShellBinary {
         let outputData = ReadAll(stdout.fileHandleForReading)
         let errorData = ReadAll(stderr.fileHandleForReading)
         var timedOut = false
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
+        if finished.take(timeout: timeout) == nil {
             timedOut = true
             process.terminate()
-            finished.wait()
+            if finished.take(timeout: 10) == nil {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
         }
         return Result(
             status: process.terminationStatus, standardOutput: outputData.text(), standardError: errorData.text(),
@@ -70,20 +75,21 @@ enum ShellBinary {
 }
 
 /// Reads a pipe to its end on a thread of its own.
-final class ReadAll: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
+final class ReadAll: Sendable {
+    private let data = LockedCondition<Data?>(nil)
 
     init(_ handle: FileHandle) {
-        let thread = Thread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
+        let thread = Thread { [data] in
+            let all = handle.readDataToEndOfFile()
+            data.change { $0 = all }
         }
         thread.start()
     }
 
+    /// What was read, once the pipe's end came (at most a minute after the program ended: its writers are
+    /// gone by then).
     func text() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
+        let read = data.wait(until: .after(60), for: { $0 != nil }) { $0 }
+        return String(decoding: (read ?? nil) ?? Data(), as: UTF8.self)
     }
 }

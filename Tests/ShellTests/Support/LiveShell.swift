@@ -10,15 +10,13 @@ import VirtualCamera
 
 /// An interpreter's output as it comes, line by line, for a test that waits on a line while a command that
 /// runs until Ctrl-C (`events`, `watch`) is still running on another thread.
-final class LiveOutput: ShellOutput, @unchecked Sendable {
-    // Safety: `pending` is only touched with `lock` held; the mailboxes are thread-safe.
+final class LiveOutput: ShellOutput, Sendable {
     let lines = Mailbox<String>()
     let errors = Mailbox<String>()
-    private let lock = NSLock()
-    private var pending = ""
+    private let pending = Locked("")
 
     func write(_ text: String) {
-        let complete: [String] = lock.withLock {
+        let complete: [String] = pending.withLock { pending in
             pending += text
             var parts = pending.components(separatedBy: "\n")
             pending = parts.removeLast()

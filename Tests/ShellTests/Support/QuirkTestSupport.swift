@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import POSIX
 import PTP
 import TestSupport
 import VirtualCamera
@@ -7,18 +8,17 @@ import VirtualCamera
 @testable import Shell
 
 /// A transport that records the operations it passes on, so a test can say what was (never) sent.
-final class RecordingTransport: InitiatorTransport, @unchecked Sendable {
+final class RecordingTransport: InitiatorTransport, Sendable {
     let inner: InitiatorTransport
-    private let lock = NSLock()
-    private var sent: [OperationCode] = []
+    private let sent = Locked<[OperationCode]>([])
 
     init(_ inner: InitiatorTransport) { self.inner = inner }
 
-    var operations: [OperationCode] { lock.withLock { sent } }
+    var operations: [OperationCode] { sent.withLock { $0 } }
     func count(_ code: OperationCode) -> Int { operations.filter { $0 == code }.count }
 
     func transact(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
-        lock.withLock { sent.append(command.code) }
+        sent.withLock { $0.append(command.code) }
         return try inner.transact(command, dataOut: dataOut, dataIn: dataIn)
     }
 

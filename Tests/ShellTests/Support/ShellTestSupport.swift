@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import POSIX
 import PTP
 import TestSupport
 import VirtualCamera
@@ -59,44 +60,45 @@ final class CapturedOutput: ShellOutput {
 
 /// Ctrl-C under the test's control: pending when the test says so, or once it was asked `trigger` times
 /// since the last clear (a download asks once per chunk, so `trigger: 2` stops after the first chunk).
-final class ScriptedInterrupt: InterruptSource, @unchecked Sendable {
-    private let lock = NSLock()
-    private var pending = false
-    private var polls = 0
-    private var trigger: Int?
+final class ScriptedInterrupt: InterruptSource, Sendable {
+    private struct State {
+        var pending = false
+        var polls = 0
+        var trigger: Int?
+    }
 
-    func arm(afterPolls count: Int?) { lock.withLock { trigger = count; polls = 0 } }
-    func press() { lock.withLock { pending = true } }
+    private let state = Locked(State())
+
+    func arm(afterPolls count: Int?) { state.withLock { $0.trigger = count; $0.polls = 0 } }
+    func press() { state.withLock { $0.pending = true } }
 
     var isPending: Bool {
-        lock.withLock {
-            polls += 1
-            if let trigger, polls >= trigger { pending = true }
-            return pending
+        state.withLock { state in
+            state.polls += 1
+            if let trigger = state.trigger, state.polls >= trigger { state.pending = true }
+            return state.pending
         }
     }
 
-    func clear() { lock.withLock { pending = false; polls = 0 } }
+    func clear() { state.withLock { $0.pending = false; $0.polls = 0 } }
 
     func waitForInterrupt(upTo seconds: Double) -> Bool { isPending }
 }
 
 /// A transport that counts the transactions it passes on, and can be cut like a pulled cable.
-final class ProbeTransport: InitiatorTransport, @unchecked Sendable {
+final class ProbeTransport: InitiatorTransport, Sendable {
     let inner: InitiatorTransport
-    private let lock = NSLock()
-    private var count = 0
-    private var isCut = false
+    private let state = Locked<(count: Int, isCut: Bool)>((0, false))
 
     init(_ inner: InitiatorTransport) { self.inner = inner }
 
-    var transactions: Int { lock.withLock { count } }
-    func cut() { lock.withLock { isCut = true } }
+    var transactions: Int { state.withLock { $0.count } }
+    func cut() { state.withLock { $0.isCut = true } }
 
     func transact(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
-        let cut = lock.withLock { () -> Bool in
-            count += 1
-            return isCut
+        let cut = state.withLock { state -> Bool in
+            state.count += 1
+            return state.isCut
         }
         if cut { throw PTPError.connectionClosed(.hungUp(peer: "the cut cable", moment: .during("\(command.code)"))) }
         return try inner.transact(command, dataOut: dataOut, dataIn: dataIn)

@@ -1,6 +1,7 @@
 import Foundation
 import MediaFormats
 import MediaManager
+import POSIX
 import PTP
 import TestSupport
 import Thumbnails
@@ -29,27 +30,25 @@ let ffmpegIsInstalled = KeyframeDecoder.find(environment: ProcessInfo.processInf
 
 /// A camera transport that answers every GetThumb with NoThumbnailPresent, as many cameras do for videos,
 /// and counts the bytes of file data the device sends (GetObject and partial reads).
-final class NoThumbnailTransport: InitiatorTransport, @unchecked Sendable {
+final class NoThumbnailTransport: InitiatorTransport, Sendable {
     let inner: InitiatorTransport
-    private let lock = NSLock()
-    private var received: UInt64 = 0
-    private var wholeObjects = 0
+    private let counts = Locked<(received: UInt64, wholeObjects: Int)>((0, 0))
 
     init(_ inner: InitiatorTransport) { self.inner = inner }
 
-    var fileBytesReceived: UInt64 { lock.withLock { received } }
-    var getObjectRequests: Int { lock.withLock { wholeObjects } }
+    var fileBytesReceived: UInt64 { counts.withLock { $0.received } }
+    var getObjectRequests: Int { counts.withLock { $0.wholeObjects } }
 
-    func resetCounts() { lock.withLock { received = 0; wholeObjects = 0 } }
+    func resetCounts() { counts.withLock { $0 = (0, 0) } }
 
     func transact(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
         switch command.code {
         case .getThumb:
             return PTPResponse(.noThumbnailPresent, transactionID: command.transactionID)
         case .getObject, .getPartialObject, .getPartialObject64:
-            if command.code == .getObject { lock.withLock { wholeObjects += 1 } }
+            if command.code == .getObject { counts.withLock { $0.wholeObjects += 1 } }
             let counting = dataIn.map { CountingDataSink($0) }
-            defer { if let counting { lock.withLock { received += counting.count } } }
+            defer { if let counting { counts.withLock { $0.received += counting.count } } }
             return try inner.transact(command, dataOut: dataOut, dataIn: counting)
         default:
             return try inner.transact(command, dataOut: dataOut, dataIn: dataIn)
