@@ -26,9 +26,37 @@ public func liveThreads(of process: String = "self") -> [pid_t: String] {
 /// (PIDFD_THREAD, Linux 6.9 and later).
 public func waitForThreadsToEnd(_ threads: some Sequence<pid_t>, until deadline: Deadline) throws -> Bool {
     var all = true
-    for thread in threads {
-        guard let end = try EndWatch(thread: thread) else { continue }  // ended already
-        if try !end.wait(until: deadline) { all = false }
-    }
+    for thread in threads where !(try threadEnded(thread, until: deadline)) { all = false }
     return all
+}
+
+/// Whether `thread` ended by `deadline`: woken by its pidfd, or, on a kernel without one for threads,
+/// looked at as `waitForThreadToLeaveProcWithoutPidfd` says.
+private func threadEnded(_ thread: pid_t, until deadline: Deadline) throws -> Bool {
+    do {
+        guard let end = try EndWatch(thread: thread) else { return true }  // ended already
+        return try end.wait(until: deadline)
+    } catch where error.errno == EINVAL {
+        return waitForThreadToLeaveProcWithoutPidfd(thread, until: deadline)
+    }
+}
+
+/// For a kernel before 6.9 only, which has no pidfd for one thread: nothing there announces a thread's end
+/// to another thread than its joiner (and a joined thread is still on its way out of the kernel), so its
+/// /proc entry is looked at every 10 ms until it is gone or dead, at most until `deadline`.
+private func waitForThreadToLeaveProcWithoutPidfd(_ thread: pid_t, until deadline: Deadline) -> Bool {
+    while !isGoneOrDead(thread) {
+        if deadline.hasPassed { return false }
+        pause(until: .after(0.01))
+    }
+    return true
+}
+
+/// True when /proc has no `thread`, or its state is Z or X.
+private func isGoneOrDead(_ thread: pid_t) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(thread)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return true }
+    let state = stat[close...].dropFirst().first { $0 != " " }
+    return state == "Z" || state == "X"
 }
