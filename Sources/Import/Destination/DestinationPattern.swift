@@ -85,6 +85,9 @@ public struct DestinationPattern: Sendable, Equatable {
     /// The local path for a file with these values. The user's literal text is kept as written; a part
     /// with a token in it is made safe as a whole (length, a leading dot, an empty value).
     public func path(for values: PatternValues) -> String {
+        // The date's fields are worked out once for the path (a calendar's are not cheap: a thousand photos
+        // are placed several times in one import), and only when a token asks for them.
+        let date = usesDate ? values.dateFields() : nil
         let rendered = parts.map { part -> String in
             var hasToken = false
             let text = part.map { piece -> String in
@@ -92,7 +95,7 @@ public struct DestinationPattern: Sendable, Equatable {
                 case .literal(let s): return s
                 case .token(let t):
                     hasToken = true
-                    return values.text(for: t)
+                    return values.text(for: t, date: date)
                 }
             }.joined()
             return hasToken ? LocalFileName.sanitize(text) : text
@@ -125,25 +128,41 @@ public struct PatternValues: Sendable {
         self.timeZone = timeZone
     }
 
-    func text(for token: Character) -> String {
+    /// The calendar fields of `date` in `timeZone`: year, month, day, hour, minute, second.
+    struct DateFields {
+        var year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0
+    }
+
+    func dateFields() -> DateFields {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return DateFields(
+            year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0, hour: c.hour ?? 0, minute: c.minute ?? 0,
+            second: c.second ?? 0)
+    }
+
+    /// A token's text; `date` holds the date's fields (worked out here when not given).
+    func text(for token: Character, date given: DateFields? = nil) -> String {
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return value >= 0 && digits.count < width ? String(repeating: "0", count: width - digits.count) + digits : digits
+        }
+        func date() -> DateFields { given ?? dateFields() }
         let dot = fileName.lastIndex(of: ".").flatMap { $0 == fileName.startIndex ? nil : $0 }
         switch token {
-        case "Y": return String(format: "%04d", c.year ?? 0)
-        case "m": return two(c.month ?? 0)
-        case "d": return two(c.day ?? 0)
-        case "H": return two(c.hour ?? 0)
-        case "M": return two(c.minute ?? 0)
-        case "S": return two(c.second ?? 0)
+        case "Y": return padded(date().year, 4)
+        case "m": return padded(date().month, 2)
+        case "d": return padded(date().day, 2)
+        case "H": return padded(date().hour, 2)
+        case "M": return padded(date().minute, 2)
+        case "S": return padded(date().second, 2)
         case "f": return fileName
         case "b": return dot.map { String(fileName[..<$0]) } ?? fileName
         case "e": return dot.map { String(fileName[fileName.index(after: $0)...]) } ?? ""
         case "F": return LocalFileName.sanitize(cardFolder.split(separator: "/").last.map(String.init) ?? "card")
         case "c": return LocalFileName.sanitize(cameraModel.isEmpty ? "camera" : cameraModel)
-        case "n": return String(format: "%04d", sequence)
+        case "n": return padded(sequence, 4)
         default: return ""
         }
     }

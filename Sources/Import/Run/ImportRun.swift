@@ -68,22 +68,27 @@ public struct ImportRun {
     /// Groups left to the run are counted at their capture times where known, else at the camera's date;
     /// when that is more than the room there is, `resolve` gives the times not known yet (a header read
     /// each, made only then), so that a `.part` in the folder of the day a photo was shot counts.
+    /// Returns the bytes it found the plan needs, for `checkBackups`.
+    @discardableResult
     public static func checkFreeSpace(
         _ plan: ImportPlan, resolve: ((PendingGroup) -> ResolvedCaptureTime?)? = nil
-    ) throws {
+    ) throws -> UInt64 {
         var needed = plan.bytesToFetch
         if needed > 0, let problem = LocalDisk.writeProblem(near: plan.root) { throw ImportError.local(problem) }
-        guard needed > 0, let free = LocalDisk.freeBytes(near: plan.root) else { return }
+        guard needed > 0, let free = LocalDisk.freeBytes(near: plan.root) else { return needed }
         if needed > free, let resolve, !plan.unplaced.isEmpty {
             needed = plan.bytesToFetch { $0.known ?? resolve($0) }
         }
         if needed > free { throw ImportError.notEnoughSpace(needed: needed, available: free, folder: plan.root) }
+        return needed
     }
 
     /// Refuses backup destinations that are not there, or that have too little room or cannot be written
     /// (as `checkFreeSpace` does for the pattern's root); `--force` goes on without them.
-    public static func checkBackups(_ plan: ImportPlan, roots: [String]) throws {
-        let needed = plan.bytesToFetch
+    /// `needed`: what `checkFreeSpace` found (placing every file of the plan again costs a lookup of each
+    /// name on the disk); nil: worked out here.
+    public static func checkBackups(_ plan: ImportPlan, roots: [String], needed known: UInt64? = nil) throws {
+        let needed = known ?? plan.bytesToFetch
         for root in roots {
             guard LocalDisk.isDirectory(root) else { throw ImportError.backupMissing(root: root) }
             guard needed > 0 else { continue }

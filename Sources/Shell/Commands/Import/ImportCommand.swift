@@ -96,8 +96,9 @@ struct ImportCommand: ShellCommand {
     func run(_ invocation: Invocation, in shell: any JobContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         // The card as it is now, read afresh: files added since the last listing come too, on a card folder
-        // or a camera that sends no events (one listing: what a no-op import costs).
-        try session.catalog.reload()
+        // or a camera that sends no events (one listing: what a no-op import costs). A script's first
+        // command after the open has that listing already.
+        if !shell.cardListedJustNow { try session.catalog.reload() }
         let catalog = try shell.loadedCatalog()
         shell.state.catalogReloaded(lookup: { catalog.file(atPath: $0) }, folderExists: { catalog.isFolder($0) })
         let files = try Self.chosenFiles(invocation.arguments, catalog: catalog, shell)
@@ -152,7 +153,7 @@ struct ImportCommand: ShellCommand {
             for line in lines { shell.output.line(line) }
             return .success
         }
-        if !options.force { try ImportRun.checkFreeSpace(plan) { session.resolveCaptureTime($0.main) } }
+        let needed = options.force ? nil : try ImportRun.checkFreeSpace(plan) { session.resolveCaptureTime($0.main) }
         // Every --backup given, else the import-backup setting's; each once, never the pattern's own root.
         let backupWords = invocation.values(of: .backup).map(\.text)
         var backups: [BackupTarget] = []
@@ -167,7 +168,7 @@ struct ImportCommand: ShellCommand {
             if !backups.contains(target) { backups.append(target) }
         }
         if !backups.isEmpty {
-            if !options.force { try ImportRun.checkBackups(plan, roots: backups.map(\.root)) }
+            if !options.force { try ImportRun.checkBackups(plan, roots: backups.map(\.root), needed: needed) }
             runOptions.backups = backups
         }
         try shell.refuseFilesOfRunningJobs(files, "import")
