@@ -29,6 +29,31 @@ public enum LocalDisk {
 
     public static func exists(_ path: String) -> Bool { lstatus(path) != nil }
 
+    /// What tells one version of a file from another without reading it: its device, inode, size, and
+    /// modification and change times (symlinks not followed); nil when nothing is there. A file replaced
+    /// by a rename, or written, has another.
+    public struct Version: Equatable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: timespec
+        let changed: timespec
+
+        public static func == (a: Version, b: Version) -> Bool {
+            a.device == b.device && a.inode == b.inode && a.size == b.size
+                && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+                && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+        }
+    }
+
+    public static func version(of path: String) -> Version? {
+        lstatus(path).map {
+            Version(
+                device: UInt64($0.st_dev), inode: UInt64($0.st_ino), size: Int64($0.st_size), modified: $0.st_mtim,
+                changed: $0.st_ctim)
+        }
+    }
+
     /// True for a folder, or a symlink to one.
     public static func isDirectory(_ path: String) -> Bool {
         var info = stat()

@@ -72,6 +72,43 @@ import Testing
         #expect(ledger.sequence == (writers - 1) * 100 + each - 1)
     }
 
+    @Test func theLedgerIsWrittenAsTheWholeDocumentEncodesWhenEntriesAreKeptBetweenWrites() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A camera name with the field's own name and quotes in it: the entries still go in their field.
+        let key = #"cam "entries":[] \ é"#
+        let ledger = try ImportLedger(cameraKey: key, folder: folder)
+        try ledger.record([entry(1), entry(2, path: "/a \"quoted\" path")], sequence: 2)
+        try ledger.saveShift(3600)
+        // An entry replaced, one added: the kept JSON of the replaced one is not written again.
+        try ledger.record([entry(2, path: "/moved"), entry(3)], sequence: 3)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: ledger.path))
+        var document = LedgerDocument(camera: key)
+        document.sequence = 3
+        document.shift = 3600
+        document.entries = ledger.entries
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(bytes == (try encoder.encode(document)) + Data([0x0A]))
+        #expect(ledger.entries.map(\.path) == ["/x", "/moved", "/x"])
+        let again = try ImportLedger(cameraKey: key, folder: folder)
+        #expect(again.entries == ledger.entries && again.shift == 3600)
+    }
+
+    @Test func aWriteByAnotherProcessBetweenTwoRecordsIsKept() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let one = try ImportLedger(cameraKey: "cam", folder: folder)
+        try one.record([entry(1)], sequence: 1)
+        // Another process (another ledger object) records in between: this one's next record reads it.
+        let other = try ImportLedger(cameraKey: "cam", folder: folder)
+        try other.record([entry(2)], sequence: 2)
+        try one.record([entry(3)], sequence: 3)
+        let after = try ImportLedger(cameraKey: "cam", folder: folder)
+        #expect(Set(after.entries.map(\.name)) == ["IMG_1.JPG", "IMG_2.JPG", "IMG_3.JPG"])
+        #expect(after.sequence == 3)
+    }
+
     @Test func oneRunAtATimePerCamera() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -15,13 +15,20 @@ public final class ImportLedger: Sendable {
     private struct State {
         var document: LedgerDocument
         var known: [ObjectIdentity: Int]
+        /// The file as this process last read or wrote it: while it is still that, it holds `document`.
+        var version: LocalDisk.Version?
 
-        init(_ document: LedgerDocument) {
+        init(_ document: LedgerDocument, version: LocalDisk.Version? = nil) {
             self.document = document
+            self.version = version
             known = [:]
             for (i, e) in document.entries.enumerated() { known[e.identity] = i }
         }
     }
+    /// Each entry's JSON as last written, written again as it is while the entry is unchanged: an import
+    /// records a group of files at a time, and encoding every entry of the ledger for each group made the
+    /// cost of a group grow with the ledger.
+    private let written = Locked<[ObjectIdentity: (entry: LedgerEntry, json: [UInt8])]>([:])
     private let state: Locked<State>
     /// Ledgers past this size are refused rather than read into memory.
     static let maximumBytes = 256 << 20
@@ -102,18 +109,52 @@ public final class ImportLedger: Sendable {
         try ImportError.onDisk { try LocalDisk.makeDirectory(LocalDisk.parentFolder(of: path)) }
         guard let fd = try ImportError.onDisk({ try LocalDisk.lock(path + ".lock", wait: true) }) else { return }
         defer { LocalDisk.unlock(fd) }
-        var latest = try Self.load(path, cameraKey: cameraKey) ?? LedgerDocument(camera: cameraKey)
+        // The file is read again only when another process changed it since this one last did.
+        let before = LocalDisk.version(of: path)
+        let held = state.withLock { state in before != nil && state.version == before ? state.document : nil }
+        var latest = try held ?? Self.load(path, cameraKey: cameraKey) ?? LedgerDocument(camera: cameraKey)
         change(&latest)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         let bytes: [UInt8]
         do {
-            bytes = Array(try encoder.encode(latest)) + [0x0A]
+            bytes = try encode(latest)
         } catch {
             throw ImportError.local(SystemError(.encode, path: path, errno: EINVAL, detail: "\(error)"))
         }
         try ImportError.onDisk { try LocalDisk.writeAtomically(bytes, to: path) }
-        state.withLock { $0 = State(latest) }
+        let after = LocalDisk.version(of: path)
+        state.withLock { $0 = State(latest, version: after) }
+    }
+
+    /// The document as JSON (keys sorted, one line): the entries each encoded once and kept (`written`),
+    /// spliced into the rest of the document encoded without them. The same bytes as encoding it whole.
+    func encode(_ document: LedgerDocument) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var bare = document
+        bare.entries = []
+        let frame = Array(try encoder.encode(bare))
+        // Keys are sorted and a string's quotes are escaped: the first `"entries":[]` is the field's.
+        let slot = Array(#""entries":[]"#.utf8)
+        guard let at = frame.firstRange(of: slot)?.lowerBound else { return Array(try encoder.encode(document)) + [0x0A] }
+        var kept = written.withLock { $0 }
+        var bytes = Array(frame[..<at])
+        bytes.reserveCapacity(frame.count + document.entries.count * 400)
+        bytes += Array(#""entries":["#.utf8)
+        for (index, entry) in document.entries.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if let cached = kept[entry.identity], cached.entry == entry {
+                bytes += cached.json
+            } else {
+                let json = Array(try encoder.encode(entry))
+                kept[entry.identity] = (entry, json)
+                bytes += json
+            }
+        }
+        bytes += Array("]".utf8)
+        bytes += frame[(at + slot.count)...]
+        bytes.append(0x0A)
+        written.withLock { $0 = kept }
+        return bytes
     }
 
     /// Takes the ledger's run lock (`FILE.run`) for the length of one import, so that two imports from
