@@ -85,6 +85,26 @@ import Testing
         #expect(trace.contains("bytes 01 0E 1B 28 35 42"), "\(trace)")
     }
 
+    /// `mediashell -c import` lists the card once: the open's listing is the card as it is now. After
+    /// another command, `import` lists it afresh (a file may have come meanwhile).
+    @Test func aScriptThatImportsRightAfterTheOpenListsTheCardOnce() throws {
+        let fixture = try Fixture()
+        func listings(_ commands: String) throws -> Int {
+            let trace = fixture.work + "/trace-\(UUID().uuidString).txt"
+            let result = try ProcessRunner.run(
+                BuildProducts.mediashell,
+                ["--camera", "dir:" + fixture.card, "--debug-ptp", trace, "-c", commands],
+                environment: ["NO_COLOR": "1", "XDG_DATA_HOME": fixture.work + "/data-\(UUID().uuidString)"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").filter { $0.contains("> command  GetObjectPropList") }.count
+        }
+        #expect(try listings("import --to '\(fixture.work)/first/%f'") == 1)
+        #expect(FileManager.default.fileExists(atPath: fixture.work + "/first/IMG_4711.JPG"))
+        #expect(try listings("ls DCIM; import --to '\(fixture.work)/second/%f'") == 2)
+        #expect(FileManager.default.fileExists(atPath: fixture.work + "/second/IMG_4711.JPG"))
+    }
+
     @Test func redactionRemovesEveryNameSerialAndPath() throws {
         let fixture = try Fixture()
         let (result, trace) = try fixture.run("dir:" + fixture.card, redact: true, Self.commands)

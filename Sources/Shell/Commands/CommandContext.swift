@@ -31,6 +31,9 @@ protocol CommandContext: AnyObject {
     var transferClock: any WaitClock { get }
     /// Who this computer was to the Wi-Fi camera opened last (its GUID and name), nil for other cameras.
     var wifiIdentityInUse: WiFiIdentity? { get }
+    /// True in a script whose camera's card was listed by its open, before this command and no other:
+    /// the listing is the card as it is now.
+    var cardListedJustNow: Bool { get }
 
     /// One line on standard error, with the script's `FILE:LINE:` when in one.
     func report(_ message: String, severity: ReportSeverity)

@@ -50,6 +50,9 @@ public final class Interpreter {
     public internal(set) var openNote: String?
     /// Who this computer was to the Wi-Fi camera opened last (its GUID and name), for `summary`.
     var wifiIdentityInUse: WiFiIdentity?
+    /// In a script, true from the moment `open` listed the card until the end of the next command: that
+    /// command need not list the card again to see it as it is now (`import` does otherwise).
+    private(set) var cardListedJustNow = false
     /// The GUID of this run, when the state folder could not keep this computer's own (said once).
     var unsavedWiFiIdentity: WiFiIdentity?
     /// Names offered on Tab, from the cached catalog.
@@ -156,6 +159,8 @@ public final class Interpreter {
         reportUSBLink(session)
         reportCameraClock(session)
         lendLedgerTimes(session)
+        // At a prompt any time may pass before the next command; in a script, none does.
+        cardListedJustNow = !isInteractive
     }
 
     /// Uses an already open session (tests, and cameras opened by other means).
@@ -251,6 +256,7 @@ public final class Interpreter {
     }
 
     private func executeUnchecked(_ invocation: Invocation) -> LineStatus {
+        defer { cardListedJustNow = false }
         guard let command = table.implementation(of: invocation.id) as? any ShellCommand else {
             report("\(invocation.name.text): not implemented")
             return .failure
