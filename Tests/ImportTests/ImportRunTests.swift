@@ -19,6 +19,31 @@ import VirtualCamera
             datesFromDownload: datesFromDownload)
     }
 
+    /// A first copy that cannot be written (a folder squats its `.part`'s name), its bytes read ahead whole:
+    /// that file fails in a line; the others are brought; the ledger does not record it, and the next
+    /// import brings exactly it.
+    @Test func aFirstCopyThatCannotBeWrittenFailsThatFileAlone() throws {
+        let card = try CardOnDisk()
+        let squatter = card.pictures + "/2024/06-01/DJI_0002.JPG.part"
+        try FileManager.default.createDirectory(atPath: squatter + "/inside", withIntermediateDirectories: true)
+        let session = try MediaSession.open(.folder(path: card.card))
+        defer { session.close() }
+        let first = try runImport(card, session: session, chunkSize: 8 << 20)
+        #expect(first.failedNames == ["DJI_0002.JPG"])
+        #expect(first.summary.failed == 1 && first.summary.fetched == first.plan.toFetch.count + first.plan.unplacedFiles.count - 1)
+        #expect(!first.fetchedNames.contains("DJI_0002.JPG"))
+        if case .failed(_, let error)? = first.events.first(where: { if case .failed = $0 { true } else { false } }) {
+            #expect(error is DownloadError, "\(error)")
+        }
+        #expect(!card.files(under: card.pictures).contains("2024/06-01/DJI_0002.JPG"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/2024/06-01/DJI_0001.MP4")) == Data(try card.bytes("DCIM/100MEDIA/DJI_0001.MP4")))
+
+        try FileManager.default.removeItem(atPath: squatter)
+        let again = try runImport(card, session: session, chunkSize: 8 << 20)
+        #expect(again.fetchedNames == ["DJI_0002.JPG"] && again.summary.failed == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/2024/06-01/DJI_0002.JPG")) == Data(try card.bytes("DCIM/100MEDIA/DJI_0002.JPG")))
+    }
+
     /// Run both ways: every date read before the run (as a dry run does), and a JPEG's date read from the
     /// first bytes of its download (16 kB here: smaller than the photos, so the rest comes after them).
     @Test(arguments: [false, true]) func bringsEveryNewFileOnceWithSidecarsAndCaptureTimes(datesFromDownload: Bool) throws {
