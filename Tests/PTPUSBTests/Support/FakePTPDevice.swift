@@ -28,36 +28,50 @@ final class FakePTPDevice: @unchecked Sendable {
     }
 
     let pipe: InMemoryUSBPipe
-    private let lock = NSLock()
     var script: (Received) -> [Action] = { _ in [.response(.ok)] }
     /// Operations whose command is followed by a data phase from the host.
     var dataOutOperations: Set<OperationCode> = [.sendObjectInfo, .sendObject]
-    /// What Get Device Status answers; nil refuses the request (stalls the control pipe, as QEMU does).
-    var status: USBDeviceStatus? = USBDeviceStatus(code: .ok)
 
     /// How long a transaction that another program left in flight keeps the device stuck.
     enum Stuck { case untilCancel, untilReset, forever }
+
+    /// What the device side knows, touched by the host's thread (through the pipe's callbacks) and the test's.
+    private struct State {
+        var stuck: Stuck?
+        var status: USBDeviceStatus? = USBDeviceStatus(code: .ok)
+        var assembling: [UInt8] = []
+        var expectingZeroLengthPacket = false
+        var pendingCommand: PTPCommand?
+        var pendingAfterClearHalt: [Action] = []
+        var received: [Received] = []
+        var zeroLengthPacketsSeen = 0
+        var hostErrors: [String] = []
+        var cancelledTransactions: [UInt32] = []
+        var resets = 0
+        var statusRequests = 0
+    }
+
+    private let state = Locked(State())
+
+    /// What Get Device Status answers; nil refuses the request (stalls the control pipe, as QEMU does).
+    var status: USBDeviceStatus? {
+        get { state.withLock { $0.status } }
+        set { state.withLock { $0.status = newValue } }
+    }
     /// While set, every command's packet is refused with a stall, as QEMU's responder does while a
     /// transaction is "inflight"; a Cancel or a port reset ends it as the case says.
     var stuck: Stuck? {
-        get { lock.withLock { _stuck } }
-        set { lock.withLock { _stuck = newValue } }
+        get { state.withLock { $0.stuck } }
+        set { state.withLock { $0.stuck = newValue } }
     }
-    private var _stuck: Stuck?
-
-    private var assembling: [UInt8] = []
-    private var expectingZeroLengthPacket = false
-    private var pendingCommand: PTPCommand?
-    private var pendingAfterClearHalt: [Action] = []
-    private(set) var received: [Received] = []
-    private(set) var zeroLengthPacketsSeen = 0
+    var received: [Received] { state.withLock { $0.received } }
+    var zeroLengthPacketsSeen: Int { state.withLock { $0.zeroLengthPacketsSeen } }
     /// Problems in what the host sent: a missing zero-length packet, a short packet mid-container, ...
-    private(set) var hostErrors: [String] = []
-    private(set) var cancelledTransactions: [UInt32] = []
-    private(set) var resets = 0
+    var hostErrors: [String] { state.withLock { $0.hostErrors } }
+    var cancelledTransactions: [UInt32] { state.withLock { $0.cancelledTransactions } }
+    var resets: Int { state.withLock { $0.resets } }
     /// How many Get Device Status requests the host sent.
-    var statusRequestCount: Int { lock.withLock { statusRequests } }
-    private var statusRequests = 0
+    var statusRequestCount: Int { state.withLock { $0.statusRequests } }
 
     init(packetSize: Int = 512, interruptPacketSize: Int = 8) {
         pipe = InMemoryUSBPipe(packetSize: packetSize, interruptPacketSize: interruptPacketSize)
@@ -67,44 +81,46 @@ final class FakePTPDevice: @unchecked Sendable {
             case StillImageRequest.cancel:
                 guard data.count >= 6, data[0] == 0x01, data[1] == 0x40 else { throw LibUSBError.pipe }
                 let id = USBContainer.parameters(data[2..<6])[0]
-                lock.withLock {
-                    cancelledTransactions.append(id)
-                    pendingCommand = nil
-                    assembling = []
-                    if _stuck == .untilCancel { _stuck = nil }
+                state.withLock { state in
+                    state.cancelledTransactions.append(id)
+                    state.pendingCommand = nil
+                    state.assembling = []
+                    if state.stuck == .untilCancel { state.stuck = nil }
                 }
                 pipe.deviceFlushIn()
             case StillImageRequest.deviceReset:
-                lock.withLock { resets += 1 }
+                state.withLock { $0.resets += 1 }
                 pipe.deviceFlushIn()
             default:
                 throw LibUSBError.pipe
             }
         }
         pipe.onClassIn = { [unowned self] request in
-            if request == StillImageRequest.getDeviceStatus { lock.withLock { statusRequests += 1 } }
-            guard request == StillImageRequest.getDeviceStatus, let status = lock.withLock({ self.status }) else {
-                throw LibUSBError.pipe
+            guard request == StillImageRequest.getDeviceStatus else { throw LibUSBError.pipe }
+            let status = state.withLock { state in
+                state.statusRequests += 1
+                return state.status
             }
+            guard let status else { throw LibUSBError.pipe }
             return USBDeviceStatus.encode(status)
         }
         pipe.refusesPacket = { [unowned self] packet in
             // A command container's first packet: type 1 at bytes 4 and 5.
-            lock.withLock { _stuck != nil && assembling.isEmpty && packet.count >= 12 && packet[4] == 1 && packet[5] == 0 }
+            state.withLock { $0.stuck != nil && $0.assembling.isEmpty && packet.count >= 12 && packet[4] == 1 && packet[5] == 0 }
         }
         pipe.onPortReset = { [unowned self] in
-            lock.withLock {
-                if _stuck == .untilReset || _stuck == .untilCancel { _stuck = nil }
-                pendingCommand = nil
-                assembling = []
-                expectingZeroLengthPacket = false
+            state.withLock { state in
+                if state.stuck == .untilReset || state.stuck == .untilCancel { state.stuck = nil }
+                state.pendingCommand = nil
+                state.assembling = []
+                state.expectingZeroLengthPacket = false
             }
         }
         pipe.onClearHalt = { [unowned self] endpoint in
             guard endpoint == .bulkIn else { return }
-            let actions = lock.withLock {
-                defer { pendingAfterClearHalt = [] }
-                return pendingAfterClearHalt
+            let actions = state.withLock { state in
+                defer { state.pendingAfterClearHalt = [] }
+                return state.pendingAfterClearHalt
             }
             perform(actions)
         }
@@ -137,34 +153,35 @@ final class FakePTPDevice: @unchecked Sendable {
     // MARK: Joining packets
 
     private func packet(_ packet: [UInt8]) {
-        var complete: [UInt8]?
-        lock.withLock {
-            if expectingZeroLengthPacket {
-                expectingZeroLengthPacket = false
+        let packetSize = pipe.bulkOutPacketSize
+        let complete: [UInt8]? = state.withLock { state in
+            if state.expectingZeroLengthPacket {
+                state.expectingZeroLengthPacket = false
                 if packet.isEmpty {
-                    zeroLengthPacketsSeen += 1
-                    return
+                    state.zeroLengthPacketsSeen += 1
+                    return nil
                 }
-                hostErrors.append("no zero-length packet after an exact-multiple container")
+                state.hostErrors.append("no zero-length packet after an exact-multiple container")
             }
             if packet.isEmpty {
-                hostErrors.append("unexpected zero-length packet")
-                return
+                state.hostErrors.append("unexpected zero-length packet")
+                return nil
             }
-            assembling += packet
-            guard assembling.count >= 12 else {
-                if packet.count < pipe.bulkOutPacketSize { hostErrors.append("short packet inside a container header") }
-                return
+            state.assembling += packet
+            guard state.assembling.count >= 12 else {
+                if packet.count < packetSize { state.hostErrors.append("short packet inside a container header") }
+                return nil
             }
-            let length = Int(USBContainer.parameters(assembling[0..<4])[0])
-            if assembling.count < length {
-                if packet.count < pipe.bulkOutPacketSize { hostErrors.append("short packet inside a container") }
-                return
+            let length = Int(USBContainer.parameters(state.assembling[0..<4])[0])
+            if state.assembling.count < length {
+                if packet.count < packetSize { state.hostErrors.append("short packet inside a container") }
+                return nil
             }
-            if assembling.count > length { hostErrors.append("two containers in one packet") }
-            complete = Array(assembling[0..<length])
-            assembling = []
-            if length % pipe.bulkOutPacketSize == 0 { expectingZeroLengthPacket = true }
+            if state.assembling.count > length { state.hostErrors.append("two containers in one packet") }
+            let complete = Array(state.assembling[0..<length])
+            state.assembling = []
+            if length % packetSize == 0 { state.expectingZeroLengthPacket = true }
+            return complete
         }
         if let complete { container(complete) }
     }
@@ -177,24 +194,27 @@ final class FakePTPDevice: @unchecked Sendable {
                 OperationCode(header.code), transactionID: header.transactionID,
                 parameters: USBContainer.parameters(bytes[12...]))
             if dataOutOperations.contains(command.code) {
-                lock.withLock { pendingCommand = command }
+                state.withLock { $0.pendingCommand = command }
             } else {
                 run(Received(command: command, data: nil))
             }
         case .data:
-            guard let command = lock.withLock({ pendingCommand }) else {
-                lock.withLock { hostErrors.append("data without a command") }
+            let pending = state.withLock { state in
+                defer { state.pendingCommand = nil }
+                return state.pendingCommand
+            }
+            guard let command = pending else {
+                state.withLock { $0.hostErrors.append("data without a command") }
                 return
             }
-            lock.withLock { pendingCommand = nil }
             run(Received(command: command, data: Array(bytes[12...])))
         default:
-            lock.withLock { hostErrors.append("host sent a \(header.kind) container") }
+            state.withLock { $0.hostErrors.append("host sent a \(header.kind) container") }
         }
     }
 
     private func run(_ request: Received) {
-        lock.withLock { received.append(request) }
+        state.withLock { $0.received.append(request) }
         func resolve(_ action: Action) -> Action {
             switch action {
             case .data(let payload, let zlp):
@@ -232,10 +252,10 @@ final class FakePTPDevice: @unchecked Sendable {
             case .raw(let bytes, let zlp): pipe.deviceSend(bytes, zeroLengthPacket: zlp)
             case .packets(let packets): pipe.deviceSendPackets(packets)
             case .stall(let endpoint): pipe.stall(endpoint)
-            case .afterClearHalt(let later): lock.withLock { pendingAfterClearHalt = later }
+            case .afterClearHalt(let later): state.withLock { $0.pendingAfterClearHalt = later }
             case .unplug: pipe.unplug(afterQueued: true)
             case .data, .response:
-                lock.withLock { hostErrors.append("unresolved action \(index)") }
+                state.withLock { $0.hostErrors.append("unresolved action \(index)") }
             }
         }
     }
