@@ -305,8 +305,11 @@ final class TeeSink: DataSink {
 enum LocalCopy {
     /// Copies `source` to `path` (through `path.part`, flushed, renamed; the next free name when a different
     /// file has that one), checking the source against `expected` as it is read from the disk; returns
-    /// where the copy went. A source that no longer gives `expected` is not copied.
+    /// where the copy went. A source that no longer gives `expected` is not copied. A file at `path` that
+    /// gives `expected` already (a copy an earlier import wrote there but could not list in the manifest,
+    /// its disk full) is the copy: nothing is written.
     static func make(from source: String, to path: String, expected: Checksum) throws -> String {
+        if LocalDisk.regularFileSize(path) != nil, holds(path, expected) { return path }
         try ImportError.onDisk { try LocalDisk.makeDirectory(LocalDisk.parentFolder(of: path)) }
         let part = path + ".part"
         let fd = try ImportError.onDisk { try LocalDisk.openForWriting(part) }
@@ -347,5 +350,12 @@ enum LocalCopy {
         try ImportError.onDisk { try LocalDisk.rename(part, to: final) }
         LocalDisk.syncFolder(of: final)
         return final
+    }
+
+    /// True when the file at `path`, read from the disk, gives `expected`.
+    static func holds(_ path: String, _ expected: Checksum) -> Bool {
+        let hash = expected.algorithm.makeHasher()
+        guard (try? LocalDisk.readFromDisk(path, { hash.update($0) })) != nil else { return false }
+        return hash.checksum() == expected
     }
 }

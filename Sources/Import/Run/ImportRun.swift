@@ -137,6 +137,8 @@ public struct ImportRun {
         let roots = [plan.root] + options.backups.map(\.root)
         var manifests = options.writesManifest ? roots.map { ImportManifest(root: $0) } : []
         var manifestLinesWritten = manifests.map { _ in 0 }
+        /// The manifests written at least once (a backup's can fail from the first group on: none then).
+        var manifestsWritten = Set<Int>()
         var pending: [(ImportItem, CompletedPart, Checksum?, [BackupPart])] = []
         var pendingBytes: UInt64 = 0
         var toRecord: [(MediaFile, LedgerEntry)] = []
@@ -239,9 +241,34 @@ public struct ImportRun {
             pending = []
             pendingBytes = 0
             // The manifests before the ledger: a file the ledger records is in the manifest of each copy.
+            // A backup whose manifest cannot be written (its disk filled up with the last copies, or went)
+            // stops there: its copies of this group are recorded as missing in it, and stay on the camera.
+            var unlisted: [String] = []
             for index in manifests.indices where manifests[index].count != manifestLinesWritten[index] {
-                try manifests[index].write(durable: false)
+                do {
+                    try manifests[index].write(durable: false)
+                    manifestsWritten.insert(index)
+                } catch ImportError.local(let error) where index > 0 {
+                    backups[index - 1].stop(error)
+                    unlisted.append(manifests[index].root)
+                }
                 manifestLinesWritten[index] = manifests[index].count
+            }
+            if !unlisted.isEmpty {
+                var nowMissing = Set<String>()
+                for index in toRecord.indices {
+                    var entry = toRecord[index].1
+                    let gone = unlisted.filter { root in entry.copies?.contains { Self.isUnder(root, $0) } == true }
+                    guard !gone.isEmpty else { continue }
+                    entry.copies = entry.copies?.filter { path in !gone.contains { Self.isUnder($0, path) } }
+                    entry.missing = Array(Set((entry.missing ?? []) + gone)).sorted()
+                    toRecord[index].1 = entry
+                    nowMissing.insert(entry.name + "\u{0}" + entry.folder)
+                }
+                let stillWhole = { (item: ImportItem) in !nowMissing.contains(item.file.name + "\u{0}" + item.file.folder) }
+                for item in (complete + completedLater).filter({ !stillWhole($0) }) { summary.missingCopies.append(item.file.name) }
+                complete = complete.filter(stillWhole)
+                completedLater = completedLater.filter(stillWhole)
             }
             if let ledgers, !toRecord.isEmpty {
                 let seq = toRecord.compactMap { $0.1.sequence }.max() ?? 0
@@ -497,9 +524,17 @@ public struct ImportRun {
             }
         }
         try flush()
-        for manifest in manifests { try manifest.sync() }
+        // The first copy's manifest must reach its disk; a backup's that cannot stops that backup (said in
+        // the summary), its copies already recorded.
+        for (index, manifest) in manifests.enumerated() where manifestsWritten.contains(index) {
+            do {
+                try manifest.sync()
+            } catch ImportError.local(let error) where index > 0 {
+                backups[index - 1].stop(error)
+            }
+        }
         summary.seconds = monotonicSeconds() - started
-        summary.manifests = manifests.filter { !$0.isEmpty }.map(\.path)
+        summary.manifests = manifests.indices.filter(manifestsWritten.contains).map { manifests[$0].path }
         summary.stoppedDestinations = backups.compactMap { backup in backup.stopped.map { StoppedDestination(root: backup.root, why: $0) } }
         return summary
     }
@@ -585,6 +620,11 @@ public struct ImportRun {
         try ImportError.onDisk { try LocalDisk.rename(path, to: aside) }
         throw ImportError.copyReadBackWrong(
             path: path, keptAs: aside, expected: expected.description, found: Checksum(expected.algorithm, hex: found).description)
+    }
+
+    /// True when `path` is under the folder `root`.
+    static func isUnder(_ root: String, _ path: String) -> Bool {
+        path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 
     /// One folder per filesystem among `folders`, so that a group is synced once per disk.
