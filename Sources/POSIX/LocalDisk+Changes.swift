@@ -62,6 +62,24 @@ extension LocalDisk {
         }
     }
 
+    /// As `makeDirectory`, but never makes `root` or a folder above it: a root that is gone (a drive pulled,
+    /// its mount point removed with it) is an error (ENOENT), not a folder made again on the disk beneath.
+    public static func makeDirectory(_ path: String, within root: String) throws(SystemError) {
+        if isDirectory(path) { return }
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        guard path.hasPrefix(prefix) else { throw SystemError(.mkdir, path: root, errno: ENOENT, detail: "gone") }
+        let parent = parentFolder(of: path)
+        if parent != path, !isDirectory(parent) {
+            if exists(parent) { throw SystemError(.mkdir, path: path, errno: ENOTDIR) }
+            try makeDirectory(parent, within: root)
+        }
+        do {
+            try systemCall(.mkdir, path: path) { mkdir(path, 0o755) }
+        } catch where error.errno == EEXIST && isDirectory(path) {
+            return  // made meanwhile by someone else
+        }
+    }
+
     /// Reads the first `count` bytes of a regular file (not through a symlink), chunk by chunk, into `body`.
     /// A file shorter than `count` is an error (EIO, "shorter than N bytes").
     public static func readPrefix(_ path: String, count: UInt64, _ body: (UnsafeRawBufferPointer) -> Void) throws(SystemError) {

@@ -17,6 +17,23 @@ import Testing
         #expect(error?.category == .localIO)
     }
 
+    @Test func makeDirectoryWithinARootNeverMakesTheRootAgain() throws {
+        let folder = try TemporaryFolder("msh-localdisk")
+        let root = folder.path("drive")
+        try LocalDisk.makeDirectory(root)
+        try LocalDisk.makeDirectory(root + "/2024/06-01", within: root)
+        #expect(LocalDisk.isDirectory(root + "/2024/06-01"))
+        // The drive pulled, its mount point gone with it: nothing is made, on the disk beneath or anywhere.
+        try FileManager.default.removeItem(atPath: root)
+        #expect(throws: SystemError.self) { try LocalDisk.makeDirectory(root + "/2024/06-02", within: root) }
+        do {
+            try LocalDisk.makeDirectory(root + "/2024/06-02", within: root)
+        } catch {
+            #expect(error.errno == ENOENT)
+        }
+        #expect(!LocalDisk.exists(root))
+    }
+
     @Test func readWholeIsNilForNoFileAndRefusesOneOverTheLimit() throws {
         let folder = try TemporaryFolder("msh-localdisk")
         #expect(try LocalDisk.readWhole(folder.path("none"), limit: 10) == nil)

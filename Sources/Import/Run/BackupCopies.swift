@@ -219,11 +219,13 @@ final class BackupPart: Sendable {
     // On the destination's thread.
 
     private func openPart(resumeAt: UInt64, primaryPart: String, firstBytes: [UInt8]) {
-        guard destination.stopped == nil else { return }
+        // The run asked for this copy a moment ago: the drive may have gone since. Its root is never made
+        // again (a pulled drive's mount point is not filled with the rest of the import).
+        guard destination.stillThere() else { return }
         let path = path
         let partPath = partPath
         do throws(SystemError) {
-            try LocalDisk.makeDirectory(LocalDisk.parentFolder(of: path))
+            try LocalDisk.makeDirectory(LocalDisk.parentFolder(of: path), within: destination.root)
             let fd = try LocalDisk.openForWriting(partPath)
             state.withLock { $0.fd = fd }
             let have = LocalDisk.size(fd)
