@@ -4,6 +4,7 @@ import Foundation
 import MediaManager
 import POSIX
 import Testing
+import TestSupport
 @testable import Import
 
 /// A small filesystem of its own (tmpfs, mounted by root), for a backup disk that really fills up: every
@@ -31,14 +32,8 @@ enum TinyDisk {
     static func unmount(_ folder: String) { _ = run(["umount", folder]) }
 
     private static func run(_ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        guard let tool = ExternalTool.find(arguments[0]) else { return false }
+        return (try? tool.run(Array(arguments.dropFirst()))) != nil
     }
 }
 
