@@ -11,7 +11,9 @@ public final class SerialWorker: Sendable {
     }
 
     private struct State {
-        var jobs: [Job] = []
+        /// Queued jobs from `next` on; a taken one is nil, so that what it holds (a chunk's bytes) is freed
+        /// as soon as it has run, not when the array is next trimmed.
+        var jobs: [Job?] = []
         /// The first job not taken yet (jobs before it are done or running).
         var next = 0
         /// What the jobs queued and the one running cost.
@@ -78,9 +80,10 @@ public final class SerialWorker: Sendable {
 
     private static func runJobs(_ state: LockedCondition<State>) {
         while true {
-            let taken = state.wait(until: nil, for: { $0.next < $0.jobs.count || $0.closing }) { state -> Job? in
+            var current: Job? = state.wait(until: nil, for: { $0.next < $0.jobs.count || $0.closing }) { state -> Job? in
                 guard state.next < state.jobs.count else { return nil }
                 let job = state.jobs[state.next]
+                state.jobs[state.next] = nil
                 state.next += 1
                 state.running = true
                 // The taken jobs are dropped now and then, so the array does not grow for a whole run.
@@ -89,13 +92,15 @@ public final class SerialWorker: Sendable {
                     state.next = 0
                 }
                 return job
-            }
+            } ?? nil
             // (No deadline: the wait ends with a job, or with nil once closing and nothing is left.)
-            guard let job = taken ?? nil else { return }
-            job.work()
+            guard let cost = current?.cost else { return }
+            current?.work()
+            // Released before anyone hears it ran: after `drain`, nothing a piece held is still held.
+            current = nil
             state.change { state in
                 state.running = false
-                state.queuedCost -= job.cost
+                state.queuedCost -= cost
             }
         }
     }

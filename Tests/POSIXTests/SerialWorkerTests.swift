@@ -42,6 +42,22 @@ import Testing
         #expect(done.withLock { $0 } == count)
     }
 
+    /// What a piece holds (a chunk of a file, 8 MiB for a video) is let go once it has run, not kept until
+    /// the worker ends: a long import holds no more than the bound.
+    @Test func whatAPieceHoldsIsFreedOnceItRan() {
+        final class Held: Sendable {}
+        let worker = SerialWorker(name: "test-worker", maxQueuedCost: 1 << 20)
+        defer { worker.close() }
+        weak var watched: Held?
+        do {
+            let held = Held()
+            watched = held
+            worker.submit(cost: 10) { _ = held }
+        }
+        worker.drain()
+        #expect(watched == nil)
+    }
+
     @Test func closeRunsWhatWasGivenThenWorkRunsOnTheCaller() {
         let worker = SerialWorker(name: "test-worker", maxQueuedCost: 1 << 20)
         let ran = Locked(0)
