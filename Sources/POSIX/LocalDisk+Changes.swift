@@ -48,28 +48,20 @@ extension LocalDisk {
 
     /// Makes a folder and the folders above it that are missing (mkdir -p); one already there is fine.
     public static func makeDirectory(_ path: String) throws(SystemError) {
-        if isDirectory(path) { return }
-        let parent = parentFolder(of: path)
-        if parent != path, !isDirectory(parent) {
-            // A file where a folder on the way should be: this folder cannot be made under it.
-            if exists(parent) { throw SystemError(.mkdir, path: path, errno: ENOTDIR) }
-            try makeDirectory(parent)
-        }
-        do {
-            try systemCall(.mkdir, path: path) { mkdir(path, 0o755) }
-        } catch where error.errno == EEXIST && isDirectory(path) {
-            return  // made meanwhile by someone else
-        }
+        try makeDirectory(path, within: nil)
     }
 
     /// As `makeDirectory`, but never makes `root` or a folder above it: a root that is gone (a drive pulled,
     /// its mount point removed with it) is an error (ENOENT), not a folder made again on the disk beneath.
-    public static func makeDirectory(_ path: String, within root: String) throws(SystemError) {
+    /// Nil: any folder on the way is made.
+    public static func makeDirectory(_ path: String, within root: String?) throws(SystemError) {
         if isDirectory(path) { return }
-        let prefix = root.hasSuffix("/") ? root : root + "/"
-        guard path.hasPrefix(prefix) else { throw SystemError(.mkdir, path: root, errno: ENOENT, detail: "gone") }
+        if let root, !path.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
+            throw SystemError(.mkdir, path: root, errno: ENOENT, detail: "gone")
+        }
         let parent = parentFolder(of: path)
         if parent != path, !isDirectory(parent) {
+            // A file where a folder on the way should be: this folder cannot be made under it.
             if exists(parent) { throw SystemError(.mkdir, path: path, errno: ENOTDIR) }
             try makeDirectory(parent, within: root)
         }

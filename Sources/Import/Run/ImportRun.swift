@@ -258,9 +258,9 @@ public struct ImportRun {
                 var nowMissing = Set<String>()
                 for index in toRecord.indices {
                     var entry = toRecord[index].1
-                    let gone = unlisted.filter { root in entry.copies?.contains { Self.isUnder(root, $0) } == true }
+                    let gone = unlisted.filter { root in entry.copies?.contains { CopyVerifier.isUnder($0, root) } == true }
                     guard !gone.isEmpty else { continue }
-                    entry.copies = entry.copies?.filter { path in !gone.contains { Self.isUnder($0, path) } }
+                    entry.copies = entry.copies?.filter { path in !gone.contains { CopyVerifier.isUnder(path, $0) } }
                     entry.missing = Array(Set((entry.missing ?? []) + gone)).sorted()
                     toRecord[index].1 = entry
                     nowMissing.insert(entry.name + "\u{0}" + entry.folder)
@@ -620,11 +620,6 @@ public struct ImportRun {
         try ImportError.onDisk { try LocalDisk.rename(path, to: aside) }
         throw ImportError.copyReadBackWrong(
             path: path, keptAs: aside, expected: expected.description, found: Checksum(expected.algorithm, hex: found).description)
-    }
-
-    /// True when `path` is under the folder `root`.
-    static func isUnder(_ root: String, _ path: String) -> Bool {
-        path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 
     /// One folder per filesystem among `folders`, so that a group is synced once per disk.
