@@ -1,3 +1,4 @@
+import CMediaShellShim
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -27,6 +28,21 @@ extension LocalDisk {
 
     public static func rename(_ from: String, to: String) throws(SystemError) {
         try systemCall(.rename, path: from) { Glibc.rename(from, to) }
+    }
+
+    /// Renames `from` to `to` unless something is there already (a file, a folder, a link): then it throws
+    /// EEXIST and `to` is untouched. One call (renameat2's RENAME_NOREPLACE) where the filesystem can
+    /// refuse that way, so that nothing can appear at `to` between a look and the rename; elsewhere (a
+    /// filesystem without it answers EINVAL) a look at `to`, then the rename.
+    public static func renameKeepingExisting(_ from: String, to: String) throws(SystemError) {
+        do throws(SystemError) {
+            try systemCall(.rename, path: from) { msh_rename_noreplace(from, to) }
+        } catch where error.errno == EEXIST {
+            throw SystemError(.rename, path: to, errno: EEXIST)
+        } catch where [EINVAL, ENOSYS, ENOTSUP].contains(error.errno) {
+            if exists(to) { throw SystemError(.rename, path: to, errno: EEXIST) }
+            try rename(from, to: to)
+        }
     }
 
     /// Sets a file's access and modification times to `seconds` since 1970 (a symlink is not followed).

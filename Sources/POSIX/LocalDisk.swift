@@ -92,6 +92,23 @@ public enum LocalDisk {
         return SystemError(.access, path: probe, errno: errno)
     }
 
+    /// The names in `folder` (not "." and ".."), read in one pass: empty when there is no such folder
+    /// (nothing can be at a name in it), nil when it cannot be read (the caller looks each name up).
+    /// Names that are not valid UTF-8 are left out: no name made from a String is one of them.
+    public static func names(in folder: String) -> [String]? {
+        guard let dir = opendir(folder) else { return errno == ENOENT || errno == ENOTDIR ? [] : nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let item = readdir(dir) {
+            let name = withUnsafePointer(to: item.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(validatingCString: $0) }
+            }
+            guard let name, name != ".", name != ".." else { continue }
+            names.append(name)
+        }
+        return names
+    }
+
     /// The device number of the filesystem holding `path`, nil when it cannot be read.
     public static func device(of path: String) -> UInt64? {
         var info = stat()

@@ -112,6 +112,29 @@ import Testing
         }
     }
 
+    /// A resolver reads each folder once (its first question there) instead of looking each name up: a
+    /// file that appears in the folder afterwards is not seen, so its name can be given out, and it is
+    /// still never replaced: the download's rename refuses (`DownloadError.exists`), the file untouched.
+    @Test func aFileThatAppearsAfterItsFolderWasReadIsNeverReplaced() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(folder + "/A.JPG", patternedBytes(10, seed: 1), mtime: captured)
+        var resolver = ClashResolver()
+        #expect(resolver.place(folder + "/A.JPG", size: 20, captured: captured).placement == .write(path: folder + "/A (2).JPG", partBytes: 0))
+        try write(folder + "/B.JPG", [7, 7], mtime: captured)
+        try write(folder + "/B.JPG.part", patternedBytes(5, seed: 2), mtime: captured)
+        let placed = resolver.place(folder + "/B.JPG", size: 20, captured: captured).placement
+        #expect(placed == .write(path: folder + "/B.JPG", partBytes: 0))
+
+        try write(folder + "/B.JPG.part", patternedBytes(20, seed: 3), mtime: captured)
+        let part = CompletedPart(partPath: folder + "/B.JPG.part", destination: folder + "/B.JPG", size: 20, resumedFrom: 0, overwrite: false)
+        #expect(throws: DownloadError.exists(path: folder + "/B.JPG")) { try part.commit() }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/B.JPG")) == Data([7, 7]))
+        // A new resolver reads the folder again, and finds both.
+        var next = ClashResolver()
+        #expect(next.place(folder + "/B.JPG", size: 20, captured: captured).placement == .write(path: folder + "/B (2).JPG", partBytes: 0))
+    }
+
     @Test func aPartIsContinuedAndAFolderNeverReplaced() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

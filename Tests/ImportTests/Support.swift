@@ -103,11 +103,13 @@ struct ImportOutcome {
 
 /// Imports every DCIM file of `card` through `session` (the ledgers in `card.ledgers`, by default into
 /// `card.pictures/%Y/%m-%d`), `chunkSize` bytes a request; Ctrl-C once `cancelAfterBytes` arrived. With
-/// `datesFromDownload`, a JPEG's date comes from the first bytes of its download, as in a real run.
+/// `datesFromDownload`, a JPEG's date comes from the first bytes of its download, as in a real run;
+/// Ctrl-C too once `stopWhen` says so, asked at every progress report.
 func runImport(
     _ card: CardOnDisk, session: MediaSession, pattern: String? = nil,
     configure: (inout ImportOptions) -> Void = { _ in }, run: ImportRun.Options = .init(), chunkSize: Int = 16 << 10,
-    cancelAfterBytes: UInt64? = nil, datesFromDownload: Bool = false, stopAfter: ((Error) -> Bool)? = nil
+    cancelAfterBytes: UInt64? = nil, datesFromDownload: Bool = false, stopAfter: ((Error) -> Bool)? = nil,
+    stopWhen: ((BatchProgress) -> Bool)? = nil
 ) throws -> ImportOutcome {
     try session.catalog.ensureLoaded()
     var options = ImportOptions(pattern: try DestinationPattern(pattern ?? card.pictures + "/%Y/%m-%d"))
@@ -122,7 +124,10 @@ func runImport(
     importRun.options.chunkSize = chunkSize
     let summary = try importRun.run(
         cancellation: cancellation,
-        progress: { p in if let limit = cancelAfterBytes, p.bytesDone >= limit { cancellation.cancel() } },
+        progress: { p in
+            if let limit = cancelAfterBytes, p.bytesDone >= limit { cancellation.cancel() }
+            if stopWhen?(p) == true { cancellation.cancel() }
+        },
         event: { events.append($0) }, stopAfter: stopAfter)
     return ImportOutcome(plan: plan, summary: summary, events: events)
 }

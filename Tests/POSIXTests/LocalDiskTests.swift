@@ -77,6 +77,42 @@ import Testing
         #expect(error?.call == .open && error?.errno == ELOOP)
     }
 
+    /// The rename of a whole `.part` into place: in one step, refused (EEXIST, nothing changed) when any
+    /// file, folder or link is at the name.
+    @Test func renameKeepingExistingNeverReplacesWhatIsThere() throws {
+        let folder = try TemporaryFolder("msh-localdisk")
+        try folder.write("A.JPG.part", [1, 2])
+        try LocalDisk.renameKeepingExisting(folder.path("A.JPG.part"), to: folder.path("A.JPG"))
+        #expect(folder.read("A.JPG") == [1, 2] && !folder.exists("A.JPG.part"))
+
+        try folder.write("A.JPG.part", [3])
+        try LocalDisk.makeDirectory(folder.path("D.JPG"))
+        symlink(folder.path("nowhere"), folder.path("L.JPG"))
+        for taken in ["A.JPG", "D.JPG", "L.JPG"] {
+            let error = #expect(throws: SystemError.self) {
+                try LocalDisk.renameKeepingExisting(folder.path("A.JPG.part"), to: folder.path(taken))
+            }
+            #expect(error?.errno == EEXIST && error?.call == .rename && error?.path == folder.path(taken))
+        }
+        #expect(folder.read("A.JPG") == [1, 2] && folder.read("A.JPG.part") == [3])
+        #expect(LocalDisk.isDirectory(folder.path("D.JPG")))
+        // Nothing to rename is an error about the source.
+        let missing = #expect(throws: SystemError.self) {
+            try LocalDisk.renameKeepingExisting(folder.path("none.part"), to: folder.path("none"))
+        }
+        #expect(missing?.errno == ENOENT && missing?.path == folder.path("none.part"))
+    }
+
+    @Test func namesInAFolderAreReadInOnePassAndNoneForNoFolder() throws {
+        let folder = try TemporaryFolder("msh-localdisk")
+        try folder.write("a", [1])
+        try folder.write("B.JPG.part", [1])
+        try LocalDisk.makeDirectory(folder.path("sub"))
+        #expect(LocalDisk.names(in: folder.path)?.sorted() == ["B.JPG.part", "a", "sub"])
+        #expect(LocalDisk.names(in: folder.path("not/there")) == [])
+        #expect(LocalDisk.names(in: folder.path("a")) == [], "a file where the folder would be holds no names")
+    }
+
     @Test func theQuestionsAnswerForWhatIsThereAndNil() throws {
         let folder = try TemporaryFolder("msh-localdisk")
         try folder.write("f", [1, 2, 3])

@@ -26,6 +26,9 @@ int msh_take_resize(void);
 int msh_unblock_terminal_signals(void);
 /// syncfs(2): flushes the filesystem holding `fd`. A GNU extension Swift's Glibc module does not export.
 int msh_syncfs(int fd);
+/// renameat2(2) with RENAME_NOREPLACE: renames `from` to `to` unless something is at `to` (-1, EEXIST), in
+/// one step. -1 with EINVAL (or ENOSYS) where the filesystem or kernel cannot refuse that way.
+int msh_rename_noreplace(const char *from, const char *to);
 /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34): the child closes every descriptor from `lowest`
 /// up. `actions` is a posix_spawn_file_actions_t *. Returns 0, or an errno value (ENOSYS without it).
 int msh_spawn_close_from(void *actions, int lowest);

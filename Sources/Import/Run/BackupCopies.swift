@@ -200,11 +200,15 @@ final class BackupPart: Sendable {
         let wanted = path
         var final = wanted
         var attempt = 2
-        while LocalDisk.exists(final) {
-            final = ClashResolver.numberedPath(wanted, attempt)
-            attempt += 1
+        while true {
+            do throws(SystemError) {
+                try LocalDisk.renameKeepingExisting(wanted + ".part", to: final)
+                break
+            } catch where error.errno == EEXIST {
+                final = ClashResolver.numberedPath(wanted, attempt)
+                attempt += 1
+            }
         }
-        try LocalDisk.rename(wanted + ".part", to: final)
         state.withLock { $0.path = final }
     }
 

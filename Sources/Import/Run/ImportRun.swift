@@ -145,6 +145,8 @@ public struct ImportRun {
         var recordedLater: [ImportItem] = []
         /// Imported before, and now in every destination thanks to copies made here (deleted with the group).
         var completedLater: [ImportItem] = []
+        /// The first copy's folders made (or found there) in this run.
+        var foldersMade = Set<String>()
 
         /// The copies of one file that reached a destination in this group: where, and whether proven.
         struct Copy {
@@ -367,7 +369,15 @@ public struct ImportRun {
             let folder = (item.destination as NSString).deletingLastPathComponent
             let name = (item.destination as NSString).lastPathComponent
             var jobOptions = DownloadJob.Options()
-            if case .fetch(_, let overwrite) = item.action { jobOptions.overwrite = overwrite }
+            if case .fetch(_, let overwrite) = item.action {
+                jobOptions.overwrite = overwrite
+                // The placement has just found the name free (`ClashResolver`); the rename still never
+                // replaces a file that appeared meanwhile.
+                jobOptions.nameFound = !overwrite
+            }
+            // Its capture time becomes its modification time through the open `.part`.
+            let time = item.captureTime?.instant(assuming: plan.placer.options.timeZone).timeIntervalSince1970
+            jobOptions.modificationTime = time
             jobOptions.chunkSize = options.chunkSize
             jobOptions.chunkSizing = options.chunkSizing
             // A camera without partial reads gives a file only whole (one GetObject), from byte 0.
@@ -384,7 +394,11 @@ public struct ImportRun {
                     destination: $0, path: $0.path(for: item.destination, values: item.patternValues, primaryRoot: plan.root))
             }
             let result: Result<(CompletedPart, Checksum?, [BackupPart]), Error> = Result {
-                try ImportError.onDisk { try LocalDisk.makeDirectory(folder) }
+                // Each folder once a run (a lookup less for every file after the first in it).
+                if !foldersMade.contains(folder) {
+                    try ImportError.onDisk { try LocalDisk.makeDirectory(folder) }
+                    foldersMade.insert(folder)
+                }
                 let part = job.partialSize ?? 0
                 let kept = !jobOptions.wholeFile && part <= item.file.size ? part : 0
                 // The first bytes in hand replace what the `.part` kept, when they reach further.
@@ -420,10 +434,6 @@ public struct ImportRun {
                     syncToDisk: false)
                 guard case .complete(let part) = transferred else {
                     throw ImportError.appeared(path: item.destination)
-                }
-                let time = item.captureTime?.instant(assuming: plan.placer.options.timeZone).timeIntervalSince1970
-                if let time {
-                    try ImportError.onDisk { try LocalDisk.setModificationTime(part.partPath, to: time) }
                 }
                 for copy in copies { copy.finish(size: item.file.size, modificationTime: time) }
                 return (part, hash?.checksum(), copies)

@@ -11,6 +11,12 @@ public struct ClashResolver: Sendable {
     /// Paths given out in this run, lowercased (as on a FAT card or a Mac, names differing only in case
     /// collide).
     private var reserved: Set<String> = []
+    /// The names in each folder a candidate was in, lowercased, read once (one readdir): a name not among
+    /// them, nor its `.part`, is free without a lookup of its own (a fetch or an import into a new or
+    /// sparse folder makes no lookup per file). A name that is, or any in a folder that could not be read
+    /// (nil), is looked up as before. Lowercased as `reserved` is: on a filesystem where case does not
+    /// count, a name differing only in case is looked up, and found.
+    private var folderNames: [String: Set<String>?] = [:]
     public var overwrite: Bool
 
     public init(overwrite: Bool = false) { self.overwrite = overwrite }
@@ -45,7 +51,7 @@ public struct ClashResolver: Sendable {
             attempt += 1
             let key = candidate.lowercased()
             if reserved.contains(key) { continue }
-            if LocalDisk.exists(candidate) {
+            if mightBeThere(candidate), LocalDisk.exists(candidate) {
                 guard let existing = LocalDisk.regularFileSize(candidate) else { continue }  // a folder or a link: never touched
                 if existing == size
                     && (Self.sameContent(candidate, captured: captured, knownHash: knownHash)
@@ -61,9 +67,26 @@ public struct ClashResolver: Sendable {
                 continue
             }
             reserved.insert(key)
-            let part = measuringPart ? LocalDisk.regularFileSize(candidate + ".part") ?? 0 : 0
+            let partPath = candidate + ".part"
+            let part = measuringPart && mightBeThere(partPath) ? LocalDisk.regularFileSize(partPath) ?? 0 : 0
             return (.write(path: candidate, partBytes: part <= size ? part : 0), attempt > 2)
         }
+    }
+
+    /// False when `path`'s folder, as read the first time one of its names was asked about, has no name
+    /// like it.
+    private mutating func mightBeThere(_ path: String) -> Bool {
+        let folder = LocalDisk.parentFolder(of: path)
+        let names: Set<String>?
+        if let known = folderNames[folder] {
+            names = known
+        } else {
+            names = LocalDisk.names(in: folder).map { Set($0.map { $0.lowercased() }) }
+            folderNames[folder] = .some(names)
+        }
+        guard let names else { return true }
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        return names.contains(name.lowercased())
     }
 
     /// Same size and a modification time within two seconds of the capture, or the recorded hash.

@@ -281,10 +281,27 @@ public struct CompletedPart: Sendable {
     public var resumedFrom: UInt64
     public var overwrite: Bool
 
+    public init(partPath: String, destination: String, size: UInt64, resumedFrom: UInt64, overwrite: Bool) {
+        self.partPath = partPath
+        self.destination = destination
+        self.size = size
+        self.resumedFrom = resumedFrom
+        self.overwrite = overwrite
+    }
+
     /// Renames the `.part` into place (refusing to replace a file that appeared meanwhile, unless overwriting).
     public func commit() throws -> DownloadOutcome {
-        if !overwrite, LocalDisk.size(destination) != nil { throw DownloadError.exists(path: destination) }
-        try DownloadError.onDisk { try LocalDisk.rename(partPath, to: destination) }
+        do throws(SystemError) {
+            if overwrite {
+                try LocalDisk.rename(partPath, to: destination)
+            } else {
+                try LocalDisk.renameKeepingExisting(partPath, to: destination)
+            }
+        } catch where error.errno == EEXIST && !overwrite {
+            throw DownloadError.exists(path: destination)
+        } catch {
+            throw DownloadError.local(error)
+        }
         return .downloaded(path: destination, bytes: size, resumedFrom: resumedFrom)
     }
 }
