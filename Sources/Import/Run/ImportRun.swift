@@ -20,9 +20,10 @@ public enum CopyVerification: String, Sendable, CaseIterable {
 
 /// Carries out an import plan: downloads each file through its `.part` (continuing what an interrupted
 /// run left), gives it the capture time as its modification time, and commits files in groups: one
-/// filesystem sync, the renames, a second sync, the ledger written, and only then (with `deleteAfter`)
-/// the camera's copies deleted. A file is never recorded before it is on disk under its name, and never
-/// deleted from the camera before it is recorded.
+/// filesystem sync, the renames, a second sync (on a thread of their own while the next group downloads:
+/// `ImportCommitter`), then on the run's thread the manifests and the ledger written, and only then (with
+/// `deleteAfter`) the camera's copies deleted. A file is never recorded before it is on disk under its
+/// name, and never deleted from the camera before it is recorded.
 public struct ImportRun {
     public struct Options: Sendable {
         public var deleteAfter = false
@@ -139,7 +140,7 @@ public struct ImportRun {
         var manifestLinesWritten = manifests.map { _ in 0 }
         /// The manifests written at least once (a backup's can fail from the first group on: none then).
         var manifestsWritten = Set<Int>()
-        var pending: [(ImportItem, CompletedPart, Checksum?, [BackupPart])] = []
+        var pending: [PendingFile] = []
         var pendingBytes: UInt64 = 0
         var toRecord: [(MediaFile, LedgerEntry)] = []
         var recordedLater: [ImportItem] = []
@@ -148,79 +149,44 @@ public struct ImportRun {
         /// The first copy's folders made (or found there) in this run.
         var foldersMade = Set<String>()
 
-        /// The copies of one file that reached a destination in this group: where, and whether proven.
-        struct Copy {
-            var root: String
-            var path: String
+        // Each group's syncs and renames, on a thread of their own while the next group downloads.
+        let committer = ImportCommitter(
+            ImportCommitter.Setup(
+                root: plan.root, verification: options.verification, beforeReadBack: options.beforeReadBack))
+        defer { committer.close() }
+
+        /// A group is whole: the one handed off before is settled, and this one handed off.
+        func handOff() throws {
+            try settle(committer.take())
+            guard !pending.isEmpty else { return }
+            committer.start(pending, backups: backups)
+            pending = []
+            pendingBytes = 0
         }
 
+        /// Everything so far committed, recorded and acted on, now (the run's end, a failure, Ctrl-C).
         func flush() throws {
-            // What each backup's thread was given is written first; a copy counts only when it is whole.
-            for backup in backups { backup.queue.drain() }
-            for index in pending.indices { pending[index].3 = pending[index].3.filter(\.isWhole) }
-            let folders = pending.flatMap { item in
-                [(item.1.destination as NSString).deletingLastPathComponent] + item.3.map { LocalDisk.parentFolder(of: $0.path) }
-            }
-            for folder in Self.distinctFilesystems(folders) { LocalDisk.syncFilesystem(containing: folder) }
-            // Each file's copies under their names: the first copy's rename, then each backup's.
-            var committed: [(item: ImportItem, bytes: UInt64, from: UInt64, hash: Checksum?, copies: [Copy])] = []
-            for (item, part, hash, backupParts) in pending {
-                var copies: [Copy] = []
-                var bytes: UInt64 = 0
-                var from: UInt64 = 0
-                do {
-                    let outcome = try part.commit()
-                    if case .downloaded(_, let b, let f) = outcome {
-                        (bytes, from) = (b, f)
-                        copies.append(Copy(root: plan.root, path: item.destination))
-                    } else {
-                        toRecord.append((item.file, entry(for: item, hash: hash)))
-                        continue
-                    }
-                } catch {
+            try handOff()
+            try settle(committer.take())
+        }
+
+        /// What a group's commit did, told (events), written down (manifests, then the ledger) and acted on
+        /// (`deleteAfter`), with the files recorded since the group before (skipped, completed).
+        func settle(_ outcome: GroupOutcome?) throws {
+            for problem in outcome?.problems ?? [] {
+                switch problem {
+                case .failed(let item, let error):
                     summary.failed += 1
                     event?(.failed(item, error))
+                case .copyFailed(let item, let destination, let error):
+                    event?(.copyFailed(item, destination: destination, error))
                 }
-                for backup in backupParts {
-                    do throws(SystemError) {
-                        try backup.commit()
-                        copies.append(Copy(root: backup.destination.root, path: backup.path))
-                    } catch {
-                        backup.destination.stop(error)
-                        event?(.copyFailed(item, destination: backup.destination.root, ImportError.local(error)))
-                    }
-                }
-                if !copies.isEmpty { committed.append((item, bytes, from, hash, copies)) }
             }
-            let renamed = committed.flatMap { $0.copies.map { LocalDisk.parentFolder(of: $0.path) } }
-            for folder in Self.distinctFilesystems(renamed) { LocalDisk.syncFilesystem(containing: folder) }
-            // Each copy read back from the disk where asked: one that does not give the checksum its bytes
-            // had as they arrived is set aside and does not count; a file is recorded with the copies that
-            // do, and deleted from the camera only when every destination has one.
-            if options.verification == .readBack {
-                for index in committed.indices {
-                    guard let hash = committed[index].hash else { continue }
-                    let item = committed[index].item
-                    committed[index].copies = committed[index].copies.filter { copy in
-                        options.beforeReadBack?(copy.path)
-                        do {
-                            try Self.readBack(copy.path, expecting: hash)
-                            return true
-                        } catch {
-                            if copy.root == plan.root {
-                                summary.failed += 1
-                                event?(.failed(item, error))
-                            } else {
-                                event?(.copyFailed(item, destination: copy.root, error))
-                            }
-                            return false
-                        }
-                    }
-                }
-                committed.removeAll { $0.copies.isEmpty }
-            }
+            for (item, hash) in outcome?.done ?? [] { toRecord.append((item.file, entry(for: item, hash: hash))) }
+            let committed = outcome?.files ?? []
             var complete: [ImportItem] = []
-            for (item, _, _, hash, copies) in committed {
+            for file in committed {
+                let (item, hash, copies) = (file.item, file.hash, file.copies)
                 if let hash {
                     for copy in copies {
                         if let i = manifests.firstIndex(where: { $0.root == copy.root }) { manifests[i].add(copy.path, hash) }
@@ -240,8 +206,6 @@ public struct ImportRun {
                     summary.missingCopies.append(item.file.name)
                 }
             }
-            pending = []
-            pendingBytes = 0
             // The manifests before the ledger: a file the ledger records is in the manifest of each copy.
             // A backup whose manifest cannot be written (its disk filled up with the last copies, or went)
             // stops there: its copies of this group are recorded as missing in it, and stay on the camera.
@@ -277,10 +241,10 @@ public struct ImportRun {
                 try ledgers.record(toRecord, sequence: seq)
             }
             toRecord = []
-            for (item, bytes, from, _, copies) in committed where copies.first?.root == plan.root {
+            for file in committed where file.copies.first?.root == plan.root {
                 summary.fetched += 1
-                if item.renamed { summary.renamed += 1 }
-                event?(.fetched(item, bytes: bytes, resumedFrom: from))
+                if file.item.renamed { summary.renamed += 1 }
+                event?(.fetched(file.item, bytes: file.bytes, resumedFrom: file.resumedFrom))
             }
             for item in recordedLater { event?(.skipped(item)) }
             let deletable = complete + recordedLater + completedLater
@@ -442,11 +406,11 @@ public struct ImportRun {
             case .success(let (part, hash, copies)):
                 fresh += part.size - part.resumedFrom
                 summary.bytes += part.size - part.resumedFrom
-                pending.append((item, part, hash, copies))
+                pending.append(PendingFile(item: item, part: part, hash: hash, backups: copies))
                 pendingBytes += part.size
                 bytesBefore += item.file.size
                 filesDone += 1
-                if pending.count >= Self.groupFiles || pendingBytes >= Self.groupBytes { try flush() }
+                if pending.count >= Self.groupFiles || pendingBytes >= Self.groupBytes { try handOff() }
                 return true
             case .failure(let error as DownloadError) where error.cancelledAt != nil:
                 try flush()
