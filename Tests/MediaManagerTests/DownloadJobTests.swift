@@ -114,6 +114,36 @@ func randomBytes(_ count: Int) -> [UInt8] {
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/DJI_0001.MP4"))) == remote.bytes)
     }
 
+    /// The caller's word for what the `.part` holds (an import primes its checksum with those bytes): the
+    /// download continues from exactly there, a longer `.part` cut back to it; one cut shorter meanwhile
+    /// fails as a local error, the `.part` left as it is, nothing asked of the camera.
+    @Test func keptBytesIsWhereTheDownloadGoesOnAndAShorterPartFails() throws {
+        let folder = try temporaryFolder()
+        let remote = FakeRemote(randomBytes(10_500))
+        let partPath = folder + "/DJI_0001.MP4.part"
+        try Data(remote.bytes[0..<3_000] + [9, 9, 9, 9]).write(to: URL(fileURLWithPath: partPath))
+        var kept = job(remote, folder)
+        kept.options.keptBytes = 3_000
+        let outcome = try kept.run(read: remote.read)
+        #expect(outcome == .downloaded(path: folder + "/DJI_0001.MP4", bytes: 10_500, resumedFrom: 3_000))
+        #expect(remote.requests.first?.0 == 3_000)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/DJI_0001.MP4"))) == remote.bytes)
+
+        try Data(remote.bytes[0..<1_000]).write(to: URL(fileURLWithPath: partPath))
+        remote.requests = []
+        var cut = job(remote, folder, name: "DJI_0001.MP4")
+        cut.options.keptBytes = 2_000
+        cut.options.overwrite = true
+        let error = #expect(throws: DownloadError.self) { try cut.run(read: remote.read) }
+        guard case .local(let cause)? = error else {
+            Issue.record("not a local error: \(String(describing: error))")
+            return
+        }
+        #expect(cause.errno == ESTALE && cause.path == partPath && error?.failureCategory == .localIO)
+        #expect(remote.requests.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: partPath)).count == 1_000)
+    }
+
     @Test func cancellationStopsWithinOneChunkAndKeepsThePart() throws {
         let folder = try temporaryFolder()
         let remote = FakeRemote(randomBytes(10_000))

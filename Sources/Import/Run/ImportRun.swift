@@ -347,6 +347,16 @@ public struct ImportRun {
             // A camera without partial reads gives a file only whole (one GetObject), from byte 0.
             jobOptions.wholeFile = !session.camera.canReadRanges
             jobOptions.firstBytes = firstBytes
+            // What the `.part` holds, as the placement found it (it looks only when its folder has a name
+            // like it); one replacing a file (`--force`) is looked at here. The download goes on from there.
+            let part: UInt64
+            if case .fetch(let partBytes, false) = item.action {
+                part = partBytes
+            } else {
+                part = LocalDisk.size(item.destination + ".part") ?? 0
+            }
+            let kept = !jobOptions.wholeFile && part <= item.file.size ? part : 0
+            if !jobOptions.wholeFile { jobOptions.keptBytes = kept }
             let job = DownloadJob(
                 remoteName: item.file.name, size: item.file.size, destinationFolder: folder, localName: name,
                 options: jobOptions)
@@ -363,8 +373,6 @@ public struct ImportRun {
                     try ImportError.onDisk { try LocalDisk.makeDirectory(folder) }
                     foldersMade.insert(folder)
                 }
-                let part = job.partialSize ?? 0
-                let kept = !jobOptions.wholeFile && part <= item.file.size ? part : 0
                 // The first bytes in hand replace what the `.part` kept, when they reach further.
                 let fromFirstBytes = job.startsFromFirstBytes(kept: kept)
                 let resumeAt = fromFirstBytes ? 0 : kept

@@ -95,6 +95,11 @@ public struct DownloadJob {
         public var onlyNew = false
         /// Start from this offset instead of the `.part`'s size (the shell's `offset` command).
         public var startOffset: UInt64?
+        /// What the `.part` holds as the caller found it a moment ago (an import's placement, whose
+        /// checksum starts from those bytes): the download continues from there, and a longer `.part` is
+        /// cut back to it. One that holds less now was cut under the caller: the download fails rather
+        /// than leave a hole. Nil: from the `.part`'s size as it is when opened.
+        public var keptBytes: UInt64?
         /// Bytes asked for per request; cancellation is checked between requests.
         public var chunkSize = 8 << 20
         /// When set (background jobs), each request is sized from the link's measured rate instead, at most
@@ -191,7 +196,11 @@ public struct DownloadJob {
         let fd = try DownloadError.onDisk { try LocalDisk.openForWriting(partPath) }
         defer { close(fd) }
         let onDisk = LocalDisk.size(fd)
-        var offset = options.wholeFile ? 0 : options.startOffset ?? onDisk
+        if !options.wholeFile, options.startOffset == nil, let kept = options.keptBytes, onDisk < kept {
+            throw DownloadError.local(
+                SystemError(.open, path: partPath, errno: ESTALE, detail: "cut to \(onDisk) of its \(kept) bytes meanwhile"))
+        }
+        var offset = options.wholeFile ? 0 : options.startOffset ?? options.keptBytes ?? onDisk
         if offset > size { offset = 0 }  // a .part longer than the file is from something else: start over
         let fromFirstBytes = startsFromFirstBytes(kept: offset)
         if fromFirstBytes { offset = 0 }
