@@ -1,7 +1,7 @@
 import Checksums
 import Foundation
 import MediaFormats
-import MediaManager
+@testable import MediaManager
 import Testing
 @testable import Import
 

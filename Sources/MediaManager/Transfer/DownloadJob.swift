@@ -290,14 +290,6 @@ public struct CompletedPart: Sendable {
     public var resumedFrom: UInt64
     public var overwrite: Bool
 
-    public init(partPath: String, destination: String, size: UInt64, resumedFrom: UInt64, overwrite: Bool) {
-        self.partPath = partPath
-        self.destination = destination
-        self.size = size
-        self.resumedFrom = resumedFrom
-        self.overwrite = overwrite
-    }
-
     /// Renames the `.part` into place (refusing to replace a file that appeared meanwhile, unless overwriting).
     public func commit() throws -> DownloadOutcome {
         do throws(SystemError) {
