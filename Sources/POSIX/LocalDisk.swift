@@ -126,10 +126,16 @@ public enum LocalDisk {
 
     /// Flushes a folder's entries (a rename into it) to disk, best effort.
     public static func syncFolder(of path: String) {
-        let fd = open(parentFolder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
+        _ = syncDirectory(parentFolder(of: path))
+    }
+
+    /// Flushes `folder`'s own entries (the renames made in it) to disk; false when that cannot be done
+    /// there (a filesystem without fsync on a folder), for the caller to sync its whole filesystem instead.
+    public static func syncDirectory(_ folder: String) -> Bool {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return fsync(fd) == 0
     }
 
     /// Flushes everything written to the filesystem holding `folder`: one journal commit for a batch of

@@ -47,7 +47,7 @@ struct GroupOutcome: Sendable {
 
 /// Commits an import's groups on a thread of its own, one group at a time, while the run's thread goes on
 /// downloading the next: each backup's writes of the group are waited for, then one sync of each
-/// filesystem, the renames, a second sync, and the read-back where asked. The run takes the outcome
+/// filesystem, the renames, an fsync of each folder renamed in, and the read-back where asked. The run takes the outcome
 /// (`take`) before it hands off the next group, and only then writes manifests and the ledger and deletes
 /// from the camera, on its own thread, in order: a file is still never recorded before it is on disk under
 /// its name. (Before, the run's thread waited for each group's syncs and made its renames itself: a tenth
@@ -98,8 +98,7 @@ final class ImportCommitter {
     func close() { worker.close() }
 
     /// One sync of each filesystem the group was written to, each file's copies renamed into place (the
-    /// first copy's, then each backup's), a second sync for the renames, then each copy read back where
-    /// asked.
+    /// first copy's, then each backup's), the renames flushed, then each copy read back where asked.
     static func commit(_ files: [PendingFile], _ setup: Setup) -> GroupOutcome {
         var outcome = GroupOutcome()
         // A backup's copy counts only when it came out whole.
@@ -142,11 +141,25 @@ final class ImportCommitter {
                     GroupOutcome.File(item: file.item, bytes: bytes, resumedFrom: from, hash: file.hash, copies: copies))
             }
         }
-        let renamed = outcome.files.flatMap { $0.copies.map { LocalDisk.parentFolder(of: $0.path) } }
-        for folder in ImportRun.distinctFilesystems(renamed) { LocalDisk.syncFilesystem(containing: folder) }
+        syncRenames(in: Set(outcome.files.flatMap { $0.copies.map { LocalDisk.parentFolder(of: $0.path) } }))
         if setup.verification == .readBack { readBack(&outcome, setup) }
         return outcome
     }
+
+    /// The folders a group's copies were renamed in, flushed: each with an fsync of its own (its entries;
+    /// the files' data and any folder made for them went with the group's first sync), rather than a
+    /// second sync of each filesystem, which would also wait for the next group's data being written
+    /// meanwhile. Past `foldersSyncedOneByOne` folders, or where a folder cannot be, its filesystem.
+    static func syncRenames(in folders: Set<String>) {
+        var rest = folders.count > foldersSyncedOneByOne ? Array(folders) : []
+        if rest.isEmpty {
+            rest = folders.sorted().filter { !LocalDisk.syncDirectory($0) }
+        }
+        for folder in ImportRun.distinctFilesystems(rest) { LocalDisk.syncFilesystem(containing: folder) }
+    }
+
+    /// Above this many folders in one group, a sync of each filesystem costs less than an fsync of each.
+    static let foldersSyncedOneByOne = 16
 
     /// Each copy read back from the disk: one that does not give the checksum its bytes had as they
     /// arrived is set aside and does not count.

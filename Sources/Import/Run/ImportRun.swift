@@ -20,10 +20,10 @@ public enum CopyVerification: String, Sendable, CaseIterable {
 
 /// Carries out an import plan: downloads each file through its `.part` (continuing what an interrupted
 /// run left), gives it the capture time as its modification time, and commits files in groups: one
-/// filesystem sync, the renames, a second sync (on a thread of their own while the next group downloads:
-/// `ImportCommitter`), then on the run's thread the manifests and the ledger written, and only then (with
-/// `deleteAfter`) the camera's copies deleted. A file is never recorded before it is on disk under its
-/// name, and never deleted from the camera before it is recorded.
+/// filesystem sync, the renames, an fsync of each folder renamed in (on a thread of their own while the
+/// next group downloads: `ImportCommitter`), then on the run's thread the manifests and the ledger
+/// written, and only then (with `deleteAfter`) the camera's copies deleted. A file is never recorded
+/// before it is on disk under its name, and never deleted from the camera before it is recorded.
 public struct ImportRun {
     public struct Options: Sendable {
         public var deleteAfter = false
