@@ -109,6 +109,23 @@ import Testing
         #expect(after.sequence == 3)
     }
 
+    /// A ledger opened from its file records without reading it again, unless another process wrote it
+    /// after it was opened: that write is kept.
+    @Test func aWriteByAnotherProcessBetweenOpeningAndTheFirstRecordIsKept() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try ImportLedger(cameraKey: "cam", folder: folder).record([entry(1)], sequence: 1)
+        let opened = try ImportLedger(cameraKey: "cam", folder: folder)
+        try ImportLedger(cameraKey: "cam", folder: folder).record([entry(2)], sequence: 2)
+        try opened.record([entry(3)], sequence: 3)
+        let after = try ImportLedger(cameraKey: "cam", folder: folder)
+        #expect(Set(after.entries.map(\.name)) == ["IMG_1.JPG", "IMG_2.JPG", "IMG_3.JPG"])
+        // Unchanged since it was opened: its own record keeps what it read, and adds.
+        let again = try ImportLedger(cameraKey: "cam", folder: folder)
+        try again.record([entry(4)], sequence: 4)
+        #expect(try ImportLedger(cameraKey: "cam", folder: folder).entries.count == 4)
+    }
+
     @Test func oneRunAtATimePerCamera() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

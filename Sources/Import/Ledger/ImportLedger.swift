@@ -41,7 +41,12 @@ public final class ImportLedger: Sendable {
     public init(path: String, cameraKey: String) throws {
         self.path = path
         self.cameraKey = cameraKey
-        state = Locked(State(try Self.load(path, cameraKey: cameraKey) ?? LedgerDocument(camera: cameraKey)))
+        // The version the file had before and after it was read: when they agree, the first `record` need
+        // not read it again (a ledger of 50,000 entries took 0.9 s to decode, twice per import).
+        let before = LocalDisk.version(of: path)
+        let document = try Self.load(path, cameraKey: cameraKey) ?? LedgerDocument(camera: cameraKey)
+        let after = LocalDisk.version(of: path)
+        state = Locked(State(document, version: before != nil && before == after ? after : nil))
     }
 
     /// Opens a ledger file whatever camera it belongs to (`verify` reads every one). Anything else than a
