@@ -13,11 +13,9 @@ import Testing
 /// then import again, finishes both destinations with no byte read from the camera twice.
 @Suite struct BackupFaultTests: BackupSuite {
     let card: CardOnDisk
-    let backup: String
 
     init() throws {
-        card = try CardOnDisk()
-        backup = try Self.backupFolder(of: card)
+        card = try Self.cardWithBackup()
     }
 
     /// Every file under `root` but the manifests, relative, and its bytes.

@@ -11,11 +11,9 @@ import Testing
 /// copy's are; a copy the backup missed completed later where its pattern says, from the proven first copy.
 @Suite struct BackupPatternTests: BackupSuite {
     let card: CardOnDisk
-    let backup: String
 
     init() throws {
-        card = try CardOnDisk()
-        backup = try Self.backupFolder(of: card)
+        card = try Self.cardWithBackup()
     }
 
     /// A run to the card's pictures and to `pattern` under the backup folder.

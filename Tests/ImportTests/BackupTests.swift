@@ -14,11 +14,9 @@ import Testing
 /// only.
 @Suite struct BackupTests: BackupSuite {
     let card: CardOnDisk
-    let backup: String
 
     init() throws {
-        card = try CardOnDisk()
-        backup = try Self.backupFolder(of: card)
+        card = try Self.cardWithBackup()
     }
 
     @Test func everyFileReachesBothDestinationsFromOneReadOfTheCamera() throws {

@@ -40,11 +40,9 @@ enum TinyDisk {
 @Suite(.enabled(if: TinyDisk.available, "a full backup disk is a tmpfs of 400 kB, which only root may mount"))
 struct FullDiskTests: BackupSuite {
     let card: CardOnDisk
-    let backup: String
 
     init() throws {
-        card = try CardOnDisk()
-        backup = try Self.backupFolder(of: card)
+        card = try Self.cardWithBackup()
     }
 
     /// The backup disk holds 400 kB: the video and its sidecars fit, the photos after them do not, nor does

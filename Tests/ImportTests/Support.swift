@@ -135,17 +135,20 @@ func runImport(
 /// What the suites of `--backup` share: a card on disk with a backup folder beside its pictures, the run's
 /// options for two destinations with each copy read back, and the ledger's entries.
 protocol BackupSuite {
+    /// Made by `cardWithBackup()`.
     var card: CardOnDisk { get }
-    var backup: String { get }
 }
 
 extension BackupSuite {
-    /// The backup folder of `card`, made.
-    static func backupFolder(of card: CardOnDisk) throws -> String {
-        let backup = card.root + "/Backup"
-        try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: true)
-        return backup
+    /// A card on disk with its backup folder made beside its pictures.
+    static func cardWithBackup() throws -> CardOnDisk {
+        let card = try CardOnDisk()
+        try FileManager.default.createDirectory(atPath: card.root + "/Backup", withIntermediateDirectories: true)
+        return card
     }
+
+    /// The backup destination (a test may remove it, as a pulled drive).
+    var backup: String { card.root + "/Backup" }
 
     func options(_ change: (inout ImportRun.Options) -> Void = { _ in }) -> ImportRun.Options {
         var options = ImportRun.Options()
