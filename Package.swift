@@ -126,7 +126,7 @@ let package = Package(
 
         // Tests: the doubles and helpers every test target shares (lock box, seeded generators, temporary
         // folders, bounded waits, external tools); a library only test targets link, never the product.
-        .target(name: "TestSupport", dependencies: ["POSIX", "PTP"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["POSIX", "PTP", "MediaManager", "Checksums"], path: "Tests/TestSupport"),
         .testTarget(name: "PTPTests", dependencies: ["TestSupport", "PTP", "Failures", "POSIX"]),
         .testTarget(name: "POSIXTests", dependencies: ["TestSupport", "Failures", "POSIX"]),
         .testTarget(name: "PTPIPTests", dependencies: ["TestSupport", "PTP", "PTPIP", "POSIX"]),
@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "FujiWiFiTests", dependencies: ["TestSupport", "PTP", "FujiWiFi", "POSIX"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats", "POSIX"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["TestSupport", "PTP", "POSIX", "VirtualCamera", "MediaFormats"]),
-        .testTarget(name: "MediaManagerTests", dependencies: ["TestSupport", "MediaManager", "Connectors", "MediaFormats", "PTP", "PTPIP", "FujiWiFi", "Failures", "POSIX", "VirtualCamera"]),
+        .testTarget(name: "MediaManagerTests", dependencies: ["TestSupport", "MediaManager", "Checksums", "Connectors", "MediaFormats", "PTP", "PTPIP", "FujiWiFi", "Failures", "POSIX", "VirtualCamera"]),
         .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "Failures", "POSIX", "VirtualCamera"]),
         .testTarget(
             name: "ShellTests",

@@ -58,9 +58,9 @@ public final class MediaSession: Sendable {
         public var outcome: Result<DownloadOutcome, Error>
         /// Set when `deleteAfter` was asked and the delete failed.
         public var deleteError: Error?
-        /// The bytes an earlier attempt had kept in the `.part`, when this camera cannot read part of a file
-        /// and the download therefore started again from byte 0.
-        public var restartedDespite: UInt64? = nil
+        /// Why the `.part` an earlier attempt had kept was not continued, and the download started again from
+        /// byte 0 (`PartProof`); with the bytes it held.
+        public var restarted: (why: PartRestart, kept: UInt64)? = nil
         /// True when a different file had the name and `overwrite` replaced it.
         public var replacedExisting = false
     }
@@ -159,8 +159,7 @@ public final class MediaSession: Sendable {
             if case .success(let first)? = readAhead.take(file) { jobOptions.firstBytes = first.bytes }
             let job = DownloadJob(
                 remoteName: file.name, size: file.size, destinationFolder: folder,
-                localName: (placement.path as NSString).lastPathComponent, options: jobOptions)
-            let kept = jobOptions.wholeFile ? job.partialSize.flatMap { $0 > 0 ? $0 : nil } : nil
+                localName: (placement.path as NSString).lastPathComponent, options: jobOptions, source: partSource(file))
             let transferred = Result {
                 try job.transfer(
                     read: { offset, count, sink in try self.camera.read(file, offset: offset, count: count, into: sink) },
@@ -174,7 +173,7 @@ public final class MediaSession: Sendable {
                 var placeholder = FileResult(
                     file: file,
                     outcome: .failure(DownloadError.local(SystemError(.commit, path: part.partPath, errno: EINPROGRESS, detail: "not committed"))),
-                    deleteError: nil, restartedDespite: kept)
+                    deleteError: nil, restarted: part.restart.map { ($0, part.setAside) })
                 if case .overwrite = placement { placeholder.replacedExisting = true }
                 results.append(placeholder)
                 uncommitted.insert(results.count - 1)
@@ -202,6 +201,15 @@ public final class MediaSession: Sendable {
             chosen.append(file)
         }
         return chosen.count >= 2 ? chosen : []
+    }
+
+    /// `file` as a `.part`'s record names it: this camera (maker, model, serial number) and the object.
+    public func partSource(_ file: MediaFile) -> PartRecord.Source {
+        let info = camera.session.deviceInfo
+        return PartRecord.Source(
+            camera: [info.manufacturer, info.model, info.serialNumber].joined(separator: " / "), storage: file.storageID,
+            handle: file.id, folder: file.folder, name: file.deviceName ?? file.name, size: file.size,
+            captured: file.captureDate)
     }
 
     // MARK: Delete

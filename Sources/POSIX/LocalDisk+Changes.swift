@@ -8,8 +8,9 @@ import CMediaShellShim
 /// The calls on local files that can fail: each throws a `SystemError` with the call, the path and errno.
 extension LocalDisk {
     /// Opens (creating) a file for writing without following a symlink planted at its name (a `.part`).
+    /// It can be read through the descriptor too: what an earlier run kept is checked before it is continued.
     public static func openForWriting(_ path: String) throws(SystemError) -> Int32 {
-        try systemCall(.open, path: path) { open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        try systemCall(.open, path: path) { open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
     }
 
     public static func truncate(_ fd: Int32, to size: UInt64, path: String) throws(SystemError) {
@@ -111,7 +112,15 @@ extension LocalDisk {
     ) throws(SystemError) {
         let fd = try systemCall(.open, path: path) { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
         defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        try readRange(fd, path: path, from: offset, count: count, body)
+    }
+
+    /// As `readRange(_:from:count:_:)`, from a file open for reading as `fd` (`path` names it in errors).
+    public static func readRange(
+        _ fd: Int32, path: String, from offset: UInt64, count: UInt64,
+        _ body: (UnsafeRawBufferPointer) throws(SystemError) -> Void
+    ) throws(SystemError) {
+        var buffer = [UInt8](repeating: 0, count: Int(min(count, 1 << 20)))
         var done: UInt64 = 0
         while done < count {
             let want = Int(min(UInt64(buffer.count), count - done))
@@ -124,6 +133,30 @@ extension LocalDisk {
             }.get()
             done += UInt64(n)
         }
+    }
+
+    /// How many of the first `count` bytes of the file open as `fd` (`path`) are the same as those of the
+    /// file at `other`: `count` when all are; less where they first differ, or where either ends.
+    public static func matchingPrefix(_ fd: Int32, path: String, _ other: String, count: UInt64) throws(SystemError) -> UInt64 {
+        let otherFD = try systemCall(.open, path: other) { open(other, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        defer { close(otherFD) }
+        let size = Int(min(count, 1 << 20))
+        var mine = [UInt8](repeating: 0, count: size)
+        var theirs = [UInt8](repeating: 0, count: size)
+        var done: UInt64 = 0
+        while done < count {
+            let want = Int(min(UInt64(size), count - done))
+            let a = try systemCall(.read, path: path) { mine.withUnsafeMutableBytes { pread(fd, $0.baseAddress, want, off_t(done)) } }
+            let b = try systemCall(.read, path: other) {
+                theirs.withUnsafeMutableBytes { pread(otherFD, $0.baseAddress, want, off_t(done)) }
+            }
+            let both = min(a, b)
+            var same = 0
+            while same < both, mine[same] == theirs[same] { same += 1 }
+            done += UInt64(same)
+            if same < want { return done }
+        }
+        return done
     }
 
     /// Reads a file as the disk holds it rather than as the page cache remembers it: its cached pages are

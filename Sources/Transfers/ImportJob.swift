@@ -55,7 +55,7 @@ public struct ImportJob: Sendable {
                     },
                     event: { event in
                         switch event {
-                        case .fetched(let item, _, _):
+                        case .fetched(let item, _, _, _):
                             updates.append(.fetched(item.file))
                             progress.filesDone = min(progress.filesDone + 1, progress.filesTotal)
                             job.report(progress)

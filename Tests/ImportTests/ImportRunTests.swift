@@ -133,7 +133,7 @@ import VirtualCamera
         #expect(!second.summary.interrupted)
         let planned = second.plan.items.count + second.plan.unplaced.reduce(0) { $0 + $1.members.count }
         #expect(second.summary.fetched + first.summary.fetched == planned)
-        #expect(second.events.contains { if case .fetched(_, _, let from) = $0 { from > 0 } else { false } })
+        #expect(second.events.contains { if case .fetched(_, _, let from, _) = $0 { from > 0 } else { false } })
         let files = card.files(under: card.pictures)
         #expect(!files.contains { $0.hasSuffix(".part") || $0.contains(" (2)") })
         #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/2024/06-01/DJI_0001.MP4")) == Data(try card.bytes("DCIM/100MEDIA/DJI_0001.MP4")))

@@ -98,7 +98,7 @@ struct ImportOutcome {
 
     /// The names of the files that failed, in order.
     var failedNames: [String] { events.compactMap { if case .failed(let item, _) = $0 { item.file.name } else { nil } } }
-    var fetchedNames: [String] { events.compactMap { if case .fetched(let item, _, _) = $0 { item.file.name } else { nil } } }
+    var fetchedNames: [String] { events.compactMap { if case .fetched(let item, _, _, _) = $0 { item.file.name } else { nil } } }
 }
 
 /// Imports every DCIM file of `card` through `session` (the ledgers in `card.ledgers`, by default into

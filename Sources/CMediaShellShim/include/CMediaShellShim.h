@@ -29,6 +29,11 @@ int msh_syncfs(int fd);
 /// renameat2(2) with RENAME_NOREPLACE: renames `from` to `to` unless something is at `to` (-1, EEXIST), in
 /// one step. -1 with EINVAL (or ENOSYS) where the filesystem or kernel cannot refuse that way.
 int msh_rename_noreplace(const char *from, const char *to);
+/// fgetxattr(2), fsetxattr(2) (flags 0: create or replace), fremovexattr(2): a file's extended attributes,
+/// from <sys/xattr.h>, which the Swift Glibc module does not export.
+long msh_fgetxattr(int fd, const char *name, void *value, unsigned long size);
+int msh_fsetxattr(int fd, const char *name, const void *value, unsigned long size);
+int msh_fremovexattr(int fd, const char *name);
 /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34): the child closes every descriptor from `lowest`
 /// up. `actions` is a posix_spawn_file_actions_t *. Returns 0, or an errno value (ENOSYS without it).
 int msh_spawn_close_from(void *actions, int lowest);

@@ -169,8 +169,9 @@ final class BackupPart: Sendable {
     var isWhole: Bool { state.withLock { $0.whole } }
 
     /// Queues the opening of the `.part`, made to hold what the first copy's `.part` holds up to `resumeAt`
-    /// (bytes an earlier run wrote to both; any it lacks are copied from the first copy's, on this disk),
-    /// then `firstBytes` from byte 0 when the download starts from them.
+    /// (proven to be the file's before the download goes on): bytes an earlier run wrote here are kept as
+    /// far as they are the same, the rest copied from the first copy's, on this disk; then `firstBytes`
+    /// from byte 0 when the download starts from them.
     func prepare(resumeAt: UInt64, primaryPart: String, firstBytes: [UInt8]) {
         destination.queue.submit(cost: firstBytes.count) { [self] in
             openPart(resumeAt: resumeAt, primaryPart: primaryPart, firstBytes: firstBytes)
@@ -232,7 +233,9 @@ final class BackupPart: Sendable {
             try LocalDisk.makeDirectory(LocalDisk.parentFolder(of: path), within: destination.root)
             let fd = try LocalDisk.openForWriting(partPath)
             state.withLock { $0.fd = fd }
-            let have = LocalDisk.size(fd)
+            // What an earlier run wrote here stays only as far as it is the first copy's proven bytes.
+            var have = min(LocalDisk.size(fd), resumeAt)
+            if have > 0 { have = try LocalDisk.matchingPrefix(fd, path: partPath, primaryPart, count: have) }
             if have < resumeAt {
                 var offset = have
                 try LocalDisk.readRange(primaryPart, from: have, count: resumeAt - have) { chunk throws(SystemError) in

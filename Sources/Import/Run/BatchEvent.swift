@@ -3,7 +3,9 @@ import MediaManager
 /// What the run tells its caller about each file, in order, once its outcome is final (a fetched file
 /// once it is on disk under its name and recorded).
 public enum BatchEvent: Sendable {
-    case fetched(ImportItem, bytes: UInt64, resumedFrom: UInt64)
+    /// On disk under its name and recorded; `restarted` says why a `.part` an earlier run kept was not
+    /// continued (and how many bytes it held).
+    case fetched(ImportItem, bytes: UInt64, resumedFrom: UInt64, restarted: (why: PartRestart, kept: UInt64)?)
     case skipped(ImportItem)
     case failed(ImportItem, Error)
     /// The file arrived but deleting it from the camera failed.

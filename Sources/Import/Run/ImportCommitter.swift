@@ -26,6 +26,8 @@ struct GroupOutcome: Sendable {
         var item: ImportItem
         var bytes: UInt64
         var resumedFrom: UInt64
+        /// Why a `.part` an earlier run kept was not continued, with its bytes.
+        var restarted: (why: PartRestart, kept: UInt64)? = nil
         var hash: Checksum?
         /// The first copy's first when it has one, then each backup's.
         var copies: [PlacedCopy]
@@ -138,7 +140,9 @@ final class ImportCommitter {
             }
             if !copies.isEmpty {
                 outcome.files.append(
-                    GroupOutcome.File(item: file.item, bytes: bytes, resumedFrom: from, hash: file.hash, copies: copies))
+                    GroupOutcome.File(
+                        item: file.item, bytes: bytes, resumedFrom: from,
+                        restarted: file.part.restart.map { ($0, file.part.setAside) }, hash: file.hash, copies: copies))
             }
         }
         syncRenames(in: Set(outcome.files.flatMap { $0.copies.map { LocalDisk.parentFolder(of: $0.path) } }))

@@ -244,7 +244,7 @@ public struct ImportRun {
             for file in committed where file.copies.first?.root == plan.root {
                 summary.fetched += 1
                 if file.item.renamed { summary.renamed += 1 }
-                event?(.fetched(file.item, bytes: file.bytes, resumedFrom: file.resumedFrom))
+                event?(.fetched(file.item, bytes: file.bytes, resumedFrom: file.resumedFrom, restarted: file.restarted))
             }
             for item in recordedLater { event?(.skipped(item)) }
             let deletable = complete + recordedLater + completedLater
@@ -347,19 +347,9 @@ public struct ImportRun {
             // A camera without partial reads gives a file only whole (one GetObject), from byte 0.
             jobOptions.wholeFile = !session.camera.canReadRanges
             jobOptions.firstBytes = firstBytes
-            // What the `.part` holds, as the placement found it (it looks only when its folder has a name
-            // like it); one replacing a file (`--force`) is looked at here. The download goes on from there.
-            let part: UInt64
-            if case .fetch(let partBytes, false) = item.action {
-                part = partBytes
-            } else {
-                part = LocalDisk.size(item.destination + ".part") ?? 0
-            }
-            let kept = !jobOptions.wholeFile && part <= item.file.size ? part : 0
-            if !jobOptions.wholeFile { jobOptions.keptBytes = kept }
             let job = DownloadJob(
                 remoteName: item.file.name, size: item.file.size, destinationFolder: folder, localName: name,
-                options: jobOptions)
+                options: jobOptions, source: session.partSource(item.file))
             let done = bytesBefore
             let before = fresh
             // Its copy in each backup destination still going.
@@ -373,23 +363,16 @@ public struct ImportRun {
                     try ImportError.onDisk { try LocalDisk.makeDirectory(folder) }
                     foldersMade.insert(folder)
                 }
-                // The first bytes in hand replace what the `.part` kept, when they reach further.
-                let fromFirstBytes = job.startsFromFirstBytes(kept: kept)
-                let resumeAt = fromFirstBytes ? 0 : kept
-                // No checksum at all with `--verify none`.
-                let hash = options.verification == .none ? nil : try Self.hashOfPart(job, bytes: resumeAt)
-                if fromFirstBytes { hash?.update(firstBytes) }
+                // Where the download goes on from: what the `.part` kept, as far as it is proven to be this
+                // file's (`PartProof`), or the first bytes in hand when they reach further.
+                var resumeAt: UInt64 = 0
                 // Each backup's `.part` is opened, written and closed on its destination's thread, in step.
                 let copies = backupParts
-                for copy in copies {
-                    copy.prepare(resumeAt: resumeAt, primaryPart: job.partPath, firstBytes: fromFirstBytes ? firstBytes : [])
-                }
                 let transferred = try job.transfer(
                     read: { offset, count, sink in
-                        let hashed: DataSink = hash.map { HashingSink(sink, hash: $0) } ?? sink
-                        return try session.camera.read(
+                        try session.camera.read(
                             item.file, offset: offset, count: count,
-                            into: copies.isEmpty ? hashed : TeeSink(hashed, backups: copies, offset: offset))
+                            into: copies.isEmpty ? sink : TeeSink(sink, backups: copies, offset: offset))
                     },
                     cancellation: cancellation,
                     progress: { p in
@@ -403,12 +386,19 @@ public struct ImportRun {
                         batch.bytesMoved = moved
                         progress(batch)
                     },
-                    syncToDisk: false)
+                    syncToDisk: false,
+                    willWrite: { from, fromFirstBytes in
+                        resumeAt = from
+                        for copy in copies {
+                            copy.prepare(resumeAt: from, primaryPart: job.partPath, firstBytes: fromFirstBytes ? firstBytes : [])
+                        }
+                    })
                 guard case .complete(let part) = transferred else {
                     throw ImportError.appeared(path: item.destination)
                 }
                 for copy in copies { copy.finish(size: item.file.size, modificationTime: time) }
-                return (part, hash?.checksum(), copies)
+                // The checksum of the bytes as they came (kept ones proven); none with `--verify none`.
+                return (part, options.verification == .none ? nil : part.checksum, copies)
             }
             switch result {
             case .success(let (part, hash, copies)):
@@ -582,13 +572,6 @@ public struct ImportRun {
     /// SHA-256 and sixty times cheaper than the SHA-256 of our own the ledger had before (README,
     /// Importing).
     static let algorithm = Checksum.Algorithm.xxh128
-
-    /// A hash primed with what the `.part` already holds, so the finished file's hash covers all of it.
-    static func hashOfPart(_ job: DownloadJob, bytes: UInt64) throws -> any ChecksumHasher {
-        let hash = algorithm.makeHasher()
-        if bytes > 0 { try ImportError.onDisk { try LocalDisk.readPrefix(job.partPath, count: bytes) { hash.update($0) } } }
-        return hash
-    }
 
     /// Reads a synced copy back from the disk (not the page cache) and compares its checksum with the one
     /// its bytes had as they arrived; on a mismatch the copy is renamed `NAME.verify-failed` (replacing an

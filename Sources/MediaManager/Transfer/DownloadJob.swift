@@ -1,3 +1,4 @@
+import Checksums
 import Failures
 import Foundation
 import POSIX
@@ -95,11 +96,9 @@ public struct DownloadJob {
         public var onlyNew = false
         /// Start from this offset instead of the `.part`'s size (the shell's `offset` command).
         public var startOffset: UInt64?
-        /// What the `.part` holds as the caller found it a moment ago (an import's placement, whose
-        /// checksum starts from those bytes): the download continues from there, and a longer `.part` is
-        /// cut back to it. One that holds less now was cut under the caller: the download fails rather
-        /// than leave a hole. Nil: from the `.part`'s size as it is when opened.
-        public var keptBytes: UInt64?
+        /// Keep the `.part`'s record in its sidecar even where the filesystem has extended attributes (a
+        /// test of the path a memory card's FAT takes).
+        public var recordsInSidecar = false
         /// Bytes asked for per request; cancellation is checked between requests.
         public var chunkSize = 8 << 20
         /// When set (background jobs), each request is sized from the link's measured rate instead, at most
@@ -132,13 +131,20 @@ public struct DownloadJob {
     /// The local name (already sanitized and made unique by the caller).
     public var localName: String
     public var options: Options
+    /// The camera object downloaded, as the `.part`'s record names it: a `.part` is continued only when
+    /// its record names this object (and its bytes prove it: `PartProof`).
+    public var source: PartRecord.Source
 
-    public init(remoteName: String, size: UInt64, destinationFolder: String, localName: String, options: Options = Options()) {
+    public init(
+        remoteName: String, size: UInt64, destinationFolder: String, localName: String, options: Options = Options(),
+        source: PartRecord.Source? = nil
+    ) {
         self.remoteName = remoteName
         self.size = size
         self.destinationFolder = destinationFolder
         self.localName = localName
         self.options = options
+        self.source = source ?? .named(remoteName, size: size)
     }
 
     public var destination: String { destinationFolder + "/" + localName }
@@ -158,7 +164,7 @@ public struct DownloadJob {
     public func run(
         read: RangeReader, cancellation: CancellationFlag? = nil, progress: ((TransferProgress) -> Void)? = nil
     ) throws -> DownloadOutcome {
-        switch try transfer(read: read, cancellation: cancellation, progress: progress, syncToDisk: true) {
+        switch try transfer(read: read, cancellation: cancellation, progress: progress, syncToDisk: true, willWrite: nil) {
         case .skipped(let outcome): return outcome
         case .complete(let part): return try part.commit()
         }
@@ -172,22 +178,30 @@ public struct DownloadJob {
 
     /// Streams the file into its `.part` and checks its size, without renaming it. With `syncToDisk` false
     /// the caller must make the data durable (e.g. one `syncfs` for a batch) before `CompletedPart.commit()`,
-    /// so that no file ever appears under its final name without its bytes on disk.
+    /// so that no file ever appears under its final name without its bytes on disk. A `.part` an earlier
+    /// run kept is continued only as far as it is proven to be this file's (`PartProof`): `willWrite` is
+    /// told where the download goes on from (0: from the start), and whether from the first bytes in hand,
+    /// before anything is written.
     public func transfer(
         read: RangeReader, cancellation: CancellationFlag? = nil, progress: ((TransferProgress) -> Void)? = nil,
-        syncToDisk: Bool
+        syncToDisk: Bool, willWrite: ((_ from: UInt64, _ fromFirstBytes: Bool) -> Void)? = nil
     ) throws -> TransferResult {
         do {
-            return try stream(read: read, cancellation: cancellation, progress: progress, syncToDisk: syncToDisk)
+            return try stream(
+                read: read, cancellation: cancellation, progress: progress, syncToDisk: syncToDisk, willWrite: willWrite)
         } catch {
             // A failed attempt that got no byte leaves no empty .part behind.
-            if LocalDisk.size(partPath) == 0 { LocalDisk.remove(partPath) }
+            if LocalDisk.size(partPath) == 0 {
+                LocalDisk.remove(partPath)
+                LocalDisk.remove(PartRecord.sidecarPath(of: partPath))
+            }
             throw error
         }
     }
 
     private func stream(
-        read: RangeReader, cancellation: CancellationFlag?, progress: ((TransferProgress) -> Void)?, syncToDisk: Bool
+        read: RangeReader, cancellation: CancellationFlag?, progress: ((TransferProgress) -> Void)?, syncToDisk: Bool,
+        willWrite: ((_ from: UInt64, _ fromFirstBytes: Bool) -> Void)?
     ) throws -> TransferResult {
         if !options.nameFound || options.overwrite || options.onlyNew, let existing = LocalDisk.size(destination) {
             if options.onlyNew && existing == size { return .skipped(.skippedExisting(path: destination)) }
@@ -195,22 +209,63 @@ public struct DownloadJob {
         }
         let fd = try DownloadError.onDisk { try LocalDisk.openForWriting(partPath) }
         defer { close(fd) }
+        let records = PartRecordStore(partPath: partPath, sidecarOnly: options.recordsInSidecar)
         let onDisk = LocalDisk.size(fd)
-        if !options.wholeFile, options.startOffset == nil, let kept = options.keptBytes, onDisk < kept {
-            throw DownloadError.local(
-                SystemError(.open, path: partPath, errno: ESTALE, detail: "cut to \(onDisk) of its \(kept) bytes meanwhile"))
+        // What is kept of the `.part` is what is proven to be this file's (`PartProof`); first bytes in hand
+        // that reach further replace it unchecked, as they came from the camera just now.
+        let fromFirstBytes = startsFromFirstBytes(kept: onDisk)
+        var proof: PartProof
+        if fromFirstBytes || options.wholeFile || onDisk == 0 {
+            let restart: PartRestart? = options.wholeFile && onDisk > 0 && !fromFirstBytes ? .cannotReadRanges : nil
+            proof = PartProof(
+                proven: 0, hash: PartRecord.algorithm.makeHasher(), restart: restart, setAside: restart == nil ? 0 : onDisk)
+        } else if !options.firstBytes.isEmpty, !(try keptBytesBegin(fd, with: options.firstBytes)) {
+            proof = PartProof(proven: 0, hash: PartRecord.algorithm.makeHasher(), restart: .cameraDiffers, setAside: onDisk)
+        } else {
+            do {
+                proof = try PartProof.check(
+                    fd, path: partPath, onDisk: onDisk, record: records.load(fd), source: source,
+                    limit: options.startOffset, read: read)
+            } catch let error as DownloadError {
+                throw error
+            } catch {
+                throw interrupted(at: onDisk, by: error)
+            }
         }
-        var offset = options.wholeFile ? 0 : options.startOffset ?? options.keptBytes ?? onDisk
-        if offset > size { offset = 0 }  // a .part longer than the file is from something else: start over
-        let fromFirstBytes = startsFromFirstBytes(kept: offset)
-        if fromFirstBytes { offset = 0 }
+        var offset = proof.proven
+        /// A record an earlier run left (removed when the file is whole, or now when none of it is kept).
+        var earlierRecord = onDisk > 0
+        if earlierRecord, offset == 0 {
+            records.remove(fd, from: nil)
+            earlierRecord = false
+        }
         // Only a .part that holds more than where this run starts is cut. (A truncate of a new, empty file
         // is not free on ext4: a file truncated to 0 is written out when it is closed, one small write per
         // file on the download's path, where the batch's sync would have written it with the others.)
         if onDisk != offset { try DownloadError.onDisk { try LocalDisk.truncate(fd, to: offset, path: partPath) } }
         let resumedFrom = offset
-        let sink = FileSink(fd: fd, path: partPath, offset: offset)
+        willWrite?(resumedFrom, fromFirstBytes)
+        let sink = FileSink(fd: fd, path: partPath, offset: offset, hash: proof.hash)
         let started = Date()
+        /// Where this `.part`'s record was written in this run (nil: not yet).
+        var recorded: PartRecordStore.Place?
+        var lastRecord = 0.0
+        /// Records what the `.part` holds now, so that a later run can prove it: whenever a download is
+        /// left unfinished, and while it runs at most once a second (a crash loses at most that).
+        func record(force: Bool) {
+            guard !options.wholeFile else { return }
+            let now = monotonicSeconds()
+            guard force || recorded == nil || now - lastRecord >= 1 else { return }
+            lastRecord = now
+            let entry = PartRecord(source: source, bytes: sink.hashed, checksum: proof.hash.checksum())
+            recorded = (try? records.store(entry, fd)) ?? recorded
+        }
+        /// The download stops here: what arrived reaches the disk and is recorded.
+        func stopping(_ error: Error) -> Error {
+            LocalDisk.sync(fd)
+            record(force: true)
+            return error
+        }
         // Reported after every chunk; a terminal meter redraws at its own pace.
         func report() {
             guard let progress else { return }
@@ -227,10 +282,7 @@ public struct DownloadJob {
             report()
         }
         while offset < size {
-            if cancellation?.isCancelled == true {
-                LocalDisk.sync(fd)
-                throw interrupted(at: offset, by: CancellationError())
-            }
+            if cancellation?.isCancelled == true { throw stopping(interrupted(at: offset, by: CancellationError())) }
             let chunk = options.chunkSizing.map { min($0.nextSize, options.chunkSize) } ?? options.chunkSize
             let want = options.wholeFile ? Int(clamping: size) : Int(min(UInt64(chunk), size - offset))
             sink.reset(offset: offset, limit: want)
@@ -249,29 +301,43 @@ public struct DownloadJob {
                     got = try read(offset, want, sink)
                 }
             } catch let error as DownloadError {
-                LocalDisk.sync(fd)
-                throw error
+                throw stopping(error)
             } catch {
-                LocalDisk.sync(fd)
-                throw interrupted(at: offset, by: error)
+                throw stopping(interrupted(at: sink.offset, by: error))
             }
             let written = sink.written
             guard written > 0 || got > 0 else {
-                throw DownloadError.sizeMismatch(path: destination, expected: size, got: offset)
+                throw stopping(DownloadError.sizeMismatch(path: destination, expected: size, got: offset))
             }
             offset += UInt64(written)
+            if offset < size { record(force: false) }
             report()
         }
         report()
         if let time = options.modificationTime ?? options.modificationTimeFromContent?(partPath) {
             try? LocalDisk.setModificationTime(fd, to: time)
         }
-        if syncToDisk { LocalDisk.sync(fd) }
         let final = LocalDisk.size(fd)
-        guard final == size else { throw DownloadError.sizeMismatch(path: destination, expected: size, got: final) }
+        guard final == size else { throw stopping(DownloadError.sizeMismatch(path: destination, expected: size, got: final)) }
+        // Whole: the record goes (it would travel with the file through the rename).
+        if recorded != nil || earlierRecord { records.remove(fd, from: earlierRecord ? nil : recorded) }
+        if syncToDisk { LocalDisk.sync(fd) }
         return .complete(
-            CompletedPart(partPath: partPath, destination: destination, size: size, resumedFrom: resumedFrom,
-                          overwrite: options.overwrite))
+            CompletedPart(
+                partPath: partPath, destination: destination, size: size, resumedFrom: resumedFrom,
+                overwrite: options.overwrite, checksum: sink.hashed == size ? proof.hash.checksum() : nil,
+                restart: proof.restart, setAside: proof.setAside))
+    }
+
+    /// True when the `.part` open as `fd` begins with `first` (the file's first bytes, just read from the
+    /// camera): a `.part` that does not is not a part of this file, whatever its record says.
+    private func keptBytesBegin(_ fd: Int32, with first: [UInt8]) throws -> Bool {
+        var kept: [UInt8] = []
+        kept.reserveCapacity(first.count)
+        try DownloadError.onDisk {
+            try LocalDisk.readRange(fd, path: partPath, from: 0, count: UInt64(first.count)) { kept += $0 }
+        }
+        return kept == first
     }
 }
 
@@ -289,6 +355,27 @@ public struct CompletedPart: Sendable {
     public var size: UInt64
     public var resumedFrom: UInt64
     public var overwrite: Bool
+    /// XXH3-128 of every byte of the file as it came from the camera (a resumed file's kept bytes as proven
+    /// against the `.part`'s record); nil when the bytes did not come in order (never for a whole file).
+    public var checksum: Checksum?
+    /// Why a kept `.part` was not continued (nil: there was none, or it was).
+    public var restart: PartRestart?
+    /// The bytes the kept `.part` held when it was not continued.
+    public var setAside: UInt64
+
+    public init(
+        partPath: String, destination: String, size: UInt64, resumedFrom: UInt64, overwrite: Bool,
+        checksum: Checksum? = nil, restart: PartRestart? = nil, setAside: UInt64 = 0
+    ) {
+        self.partPath = partPath
+        self.destination = destination
+        self.size = size
+        self.resumedFrom = resumedFrom
+        self.overwrite = overwrite
+        self.checksum = checksum
+        self.restart = restart
+        self.setAside = setAside
+    }
 
     /// Renames the `.part` into place (refusing to replace a file that appeared meanwhile, unless overwriting).
     public func commit() throws -> DownloadOutcome {
@@ -308,7 +395,8 @@ public struct CompletedPart: Sendable {
 }
 
 /// Writes a data phase straight into the `.part` file at the right offset, refusing more bytes than the
-/// request asked for (a device that sends more would otherwise write past the file's end).
+/// request asked for (a device that sends more would otherwise write past the file's end), and feeds the
+/// bytes written, in order, to the file's hash.
 final class FileSink: DataSink {
     let fd: Int32
     let path: String
@@ -317,11 +405,17 @@ final class FileSink: DataSink {
     private var limit = Int.max
     /// Called with the file's offset after each chunk written (whole-file reads: progress, pacing, Ctrl-C).
     var afterWrite: ((UInt64) throws -> Void)?
+    /// The hash of the file's first `hashed` bytes, as written.
+    let hash: any ChecksumHasher
+    private(set) var hashed: UInt64
 
-    init(fd: Int32, path: String, offset: UInt64) {
+    /// `hash` covers the file's first `offset` bytes already.
+    init(fd: Int32, path: String, offset: UInt64, hash: any ChecksumHasher) {
         self.fd = fd
         self.path = path
         self.offset = offset
+        self.hash = hash
+        hashed = offset
     }
 
     func reset(offset: UInt64, limit: Int) {
@@ -341,6 +435,11 @@ final class FileSink: DataSink {
             throw DownloadError.overrun("the camera sent more than the \(limit) bytes asked for")
         }
         try DownloadError.onDisk { try LocalDisk.write(fd, chunk, at: offset, path: path) }
+        // Bytes come in order; one written anywhere else leaves the hash short (no checksum for the file).
+        if offset == hashed {
+            hash.update(chunk)
+            hashed += UInt64(chunk.count)
+        }
         offset += UInt64(chunk.count)
         written += chunk.count
         try afterWrite?(offset)

@@ -105,8 +105,8 @@ public final class FetchBatch {
         if resumedFrom > 0 { line += ", continued from \(HumanReadable.size(resumedFrom))" }
         summary.fetched += 1
         summary.bytes += bytes - resumedFrom
-        if let kept = result.restartedDespite {
-            line += "; started again from 0: this camera cannot read part of a file, so the \(HumanReadable.size(kept)) kept were not used"
+        if let (why, kept) = result.restarted {
+            line += "; " + PartRestartWords.clause(why, part: (path as NSString).lastPathComponent + ".part", kept: kept)
         }
         if let deviceName = result.file.deviceName {
             line += "; the camera calls it \(SafeText.display(deviceName))"

@@ -55,11 +55,14 @@ public final class ImportBatch {
     public func event(_ event: BatchEvent) {
         line.clear()
         switch event {
-        case .fetched(let item, let bytes, let resumedFrom):
+        case .fetched(let item, let bytes, let resumedFrom, let restarted):
             host.fileFetched(item.file)
-            guard verbose || item.renamed || resumedFrom > 0 else { return }
+            guard verbose || item.renamed || resumedFrom > 0 || restarted != nil else { return }
             var text = "fetched \(SafeText.display(item.file.name)) -> \(SafeText.display(item.destination)) (\(HumanReadable.size(bytes))"
             if resumedFrom > 0 { text += ", continued from \(HumanReadable.size(resumedFrom))" }
+            if let (why, kept) = restarted {
+                text += "; " + PartRestartWords.clause(why, part: (item.destination as NSString).lastPathComponent + ".part", kept: kept)
+            }
             if item.renamed { text += "; a different file has its name there, --force replaces it instead" }
             host.output.line(text + ")")
         case .skipped(let item):

@@ -79,7 +79,7 @@ public struct TetherDownload {
         let summary = try ImportRun(session: session, plan: plan, ledgers: ledgers, options: runOptions).run(
             cancellation: batch.cancellation, progress: { batch.progress($0) },
             event: { event in
-                if case .fetched(let item, _, _) = event { fetched.append(item.destination) }
+                if case .fetched(let item, _, _, _) = event { fetched.append(item.destination) }
                 batch.event(event)
             },
             stopAfter: { batch.shouldStop(after: $0) })
