@@ -100,7 +100,7 @@ import VirtualCamera
         let again = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: again) }
         let whole = rig.card.files[movie.path]!
-        try Data(whole.prefix(700_000)).write(to: URL(fileURLWithPath: again + "/MVI_0003.MOV.part"))
+        try writeKeptPart(Array(whole.prefix(700_000)), at: again + "/MVI_0003.MOV.part", of: session.partSource(movie))
         let resumed = try session.fetch([movie], to: again)
         guard case .success(.downloaded(_, _, let resumedFrom)) = resumed.first?.outcome else {
             Issue.record("the resumed fetch failed: \(String(describing: resumed.first?.outcome))")

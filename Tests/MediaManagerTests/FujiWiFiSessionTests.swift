@@ -82,7 +82,7 @@ final class FujiLoopbackServer: @unchecked Sendable {
         // Resume: the first 100,000 bytes are already in the .part.
         let destination = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: destination) }
-        try Data(repeating: 7, count: 100_000).write(to: URL(fileURLWithPath: destination + "/DSCF0002.RAF.part"))
+        try writeKeptPart([UInt8](repeating: 7, count: 100_000), at: destination + "/DSCF0002.RAF.part", of: session.partSource(raw))
         let resumed = try session.fetch([raw], to: destination)
         #expect(try resumed[0].outcome.get() == .downloaded(path: destination + "/DSCF0002.RAF", bytes: 300_000, resumedFrom: 100_000))
         #expect(try Data(contentsOf: URL(fileURLWithPath: destination + "/DSCF0002.RAF")) == Data(repeating: 7, count: 300_000))

@@ -31,6 +31,15 @@ import VirtualCamera
         interpreter.run(line: line)
     }
 
+    /// The first `count` bytes of the card's `name` kept in `folder` as an interrupted fetch leaves them
+    /// (the `.part` with its record).
+    private func keepPart(_ count: Int, of name: String, in folder: String) throws {
+        let media = try #require(interpreter.media)
+        let file = try #require(media.catalog.file(atPath: "DCIM/100MEDIA/" + name))
+        let bytes = try #require(card.read("DCIM/100MEDIA/" + name))
+        try writeKeptPart(Array(bytes.prefix(count)), at: folder + "/" + name + ".part", of: media.partSource(file))
+    }
+
     @Test func thePromptShowsTheState() throws {
         #expect(interpreter.prompt == "dir:/DCIM/100MEDIA> ")
         #expect(run("select DJI_0003.MP4; edit") == .success)
@@ -74,7 +83,7 @@ import VirtualCamera
     }
 
     @Test func offsetMovesBackNotPastWhatIsOnDisk() throws {
-        try downloads.write("DJI_0003.MP4.part", Array(card.read("DCIM/100MEDIA/DJI_0003.MP4")!.prefix(1_000)))
+        try keepPart(1_000, of: "DJI_0003.MP4", in: downloads.path)
         #expect(run("select DJI_0003.MP4") == .success)
         #expect(interpreter.state.selection?.offset == 1_000, "selecting picks up the .part")
         #expect(run("offset 2000") == .failure)
@@ -92,7 +101,7 @@ import VirtualCamera
     @Test func selectThenFetchIntoAnotherFolderContinuesItsPart() throws {
         let elsewhere = try TemporaryFolder("msh-out")
         let original = try #require(card.read("DCIM/100MEDIA/DJI_0003.MP4"))
-        _ = try elsewhere.write("DJI_0003.MP4.part", Array(original.prefix(1_000)))
+        try keepPart(1_000, of: "DJI_0003.MP4", in: elsewhere.path)
         #expect(run("select DJI_0003.MP4") == .success)
         #expect(interpreter.state.selection?.offset == 0, "nothing in the default folder")
         #expect(run("fetch -o \(elsewhere.path) DJI_0003.MP4") == .success, "\(output.errors)")
@@ -104,8 +113,8 @@ import VirtualCamera
     @Test func anExplicitOffsetRewindsAFetchIntoAnotherFolder() throws {
         let elsewhere = try TemporaryFolder("msh-out")
         let original = try #require(card.read("DCIM/100MEDIA/DJI_0003.MP4"))
-        _ = try downloads.write("DJI_0003.MP4.part", Array(original.prefix(1_000)))
-        _ = try elsewhere.write("DJI_0003.MP4.part", Array(original.prefix(2_000)))
+        try keepPart(1_000, of: "DJI_0003.MP4", in: downloads.path)
+        try keepPart(2_000, of: "DJI_0003.MP4", in: elsewhere.path)
         #expect(run("select DJI_0003.MP4; offset 400") == .success, "\(output.errors)")
         #expect(run("fetch -o \(elsewhere.path)") == .success, "\(output.errors)")
         #expect(output.lines.last?.contains("continued from 400 B") == true, "\(output.lines)")
