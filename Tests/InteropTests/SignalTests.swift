@@ -40,7 +40,7 @@ import Testing
         let output: String
         let errors: String
 
-        init(_ arguments: [String], in folder: String) throws {
+        init(_ arguments: [String], in folder: String, environment: [String: String] = [:]) throws {
             self.folder = folder
             output = folder + "/shell-\(UUID().uuidString).out"
             errors = output + ".err"
@@ -48,6 +48,7 @@ import Testing
             _ = FileManager.default.createFile(atPath: errors, contents: nil)
             process.executableURL = URL(fileURLWithPath: BuildProducts.mediashell)
             process.arguments = arguments
+            if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
