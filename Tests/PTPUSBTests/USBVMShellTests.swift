@@ -30,11 +30,14 @@ struct USBVMShellTests {
 
     /// Runs the shell on `camera` with `commands`, downloads going to `downloads`; bounded (TCG is slow).
     /// With `trace`, the run writes a `--debug-ptp` trace there.
-    static func run(_ camera: String, _ commands: String, downloads: String, trace: String? = nil, timeout: TimeInterval = 300) throws -> Run {
+    static func run(
+        _ camera: String, _ commands: String, downloads: String, trace: String? = nil, environment: [String: String] = [:],
+        timeout: TimeInterval = 300
+    ) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: shell)
         process.arguments = ["--camera", camera, "--download-dir", downloads] + (trace.map { ["--debug-ptp", $0] } ?? []) + ["-c", commands]
-        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"].merging(environment) { $1 }) { $1 }
         process.standardInput = FileHandle.nullDevice
         let out = Pipe()
         let err = Pipe()
