@@ -80,7 +80,6 @@ public final class MediaSession: Sendable {
         _ files: [MediaFile], to folder: String, options: FetchOptions = .init(), cancellation: CancellationFlag? = nil,
         progress: ((TransferProgress) -> Void)? = nil, each: ((FileResult) -> Void)? = nil
     ) throws -> [FileResult] {
-        try DownloadError.onDisk { try LocalDisk.makeDirectory(folder) }
         var clashes = ClashResolver(overwrite: options.overwrite)
         var results: [FileResult] = []
         let committer = GroupCommitter(folder: folder, policy: options.commits)
@@ -111,10 +110,12 @@ public final class MediaSession: Sendable {
             // The download finds an earlier .part's size from the file it opens: not looked up here.
             // A copy fetched before carries the file's capture time (read only when a file of its size is there).
             return clashes.place(
-                desired, size: file.size, captured: file.captureDate, measuringPart: false,
+                desired, size: file.size, captured: file.captureDate,
                 orCaptured: { self.resolveCaptureTime(file).time?.instant() }
             ).placement
         }
+        try Self.checkFreeSpace(for: files, placements, in: folder, startOffset: options.startOffset)
+        try DownloadError.onDisk { try LocalDisk.makeDirectory(folder) }
         // The files that fit one request are read a few ahead, whole, on a thread of their own: while this
         // thread writes one, the next one's request is on the link (PTP allows one transaction at a time,
         // so this is how the link and the disk work at once). Files already there are not read.
@@ -186,6 +187,28 @@ public final class MediaSession: Sendable {
         }
         report(committer.finish())
         return results
+    }
+
+    /// Refuses a batch whose files need more room in `folder` than its filesystem has, before anything is
+    /// written (a download that fills the disk leaves a `.part` that makes every next one fail too). What a
+    /// kept `.part` holds counts as there; files already there need nothing.
+    static func checkFreeSpace(
+        for files: [MediaFile], _ placements: [ClashResolver.Placement?], in folder: String, startOffset: UInt64?
+    ) throws {
+        var needed: UInt64 = 0
+        for (index, placement) in placements.enumerated() {
+            guard let placement else { continue }
+            let size = files[index].size
+            switch placement {
+            case .alreadyThere: continue
+            case .overwrite: needed += size
+            case .write(_, let kept):
+                let start = index == 0 ? min(startOffset ?? kept, kept) : kept
+                needed += size - min(start, size)
+            }
+        }
+        guard needed > 0, let free = LocalDisk.freeBytes(near: folder), needed > free else { return }
+        throw DownloadError.notEnoughSpace(needed: needed, available: free, folder: folder)
     }
 
     /// The files of a batch worth reading ahead: those to be written that fit one request whole (not

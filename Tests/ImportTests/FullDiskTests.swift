@@ -7,36 +7,6 @@ import Testing
 import TestSupport
 @testable import Import
 
-/// A small filesystem of its own (tmpfs, mounted by root), for a backup disk that really fills up: every
-/// write there fails, the manifest's too, not only the copies' bytes (which a `BackupWriter` can fail).
-enum TinyDisk {
-    /// True when this process may mount a tmpfs (root, and a kernel and container that allow it).
-    static let available: Bool = {
-        guard geteuid() == 0, let probe = try? temporaryFolder() else { return false }
-        defer { try? FileManager.default.removeItem(atPath: probe) }
-        guard mount(probe, bytes: 64 << 10) else { return false }
-        unmount(probe)
-        return true
-    }()
-
-    /// Mounts a tmpfs of `bytes` on `folder`; false when it cannot.
-    static func mount(_ folder: String, bytes: Int) -> Bool {
-        run(["mount", "-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", folder])
-    }
-
-    /// Grows the tmpfs on `folder` to `bytes`, keeping its files: room made.
-    static func grow(_ folder: String, bytes: Int) -> Bool {
-        run(["mount", "-o", "remount,size=\(bytes)", folder])
-    }
-
-    static func unmount(_ folder: String) { _ = run(["umount", folder]) }
-
-    private static func run(_ arguments: [String]) -> Bool {
-        guard let tool = ExternalTool.find(arguments[0]) else { return false }
-        return (try? tool.run(Array(arguments.dropFirst()))) != nil
-    }
-}
-
 @Suite(.enabled(if: TinyDisk.available, "a full backup disk is a tmpfs of 400 kB, which only root may mount"))
 struct FullDiskTests: BackupSuite {
     let card: CardOnDisk

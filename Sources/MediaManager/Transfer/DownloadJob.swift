@@ -30,6 +30,9 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible, 
     case local(SystemError)
     /// The camera sent more than a request asked for.
     case overrun(String)
+    /// The files of a fetch need `needed` more bytes in `folder` than the `available` there (what kept
+    /// `.part`s hold counted as there): nothing was written.
+    case notEnoughSpace(needed: UInt64, available: UInt64, folder: String)
 
     /// Where a cancelled download stopped; nil for any other failure.
     public var cancelledAt: UInt64? {
@@ -43,6 +46,7 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible, 
         case .interrupted(_, _, _, _, let cause): cause.failureCategory
         case .sizeMismatch, .overrun: .deviceFault
         case .local(let error): error.category
+        case .notEnoughSpace: .localIO
         }
     }
 
@@ -57,6 +61,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible, 
             "\(path): got \(got) bytes, the camera listed \(expected); kept as .part"
         case .local(let error): error.description
         case .overrun(let why): why
+        case .notEnoughSpace(let needed, let available, let folder):
+            "not enough space in \(folder): the files need \(needed) bytes, \(available) are free"
         }
     }
 
@@ -70,6 +76,7 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible, 
         case (.sizeMismatch(let p1, let e1, let g1), .sizeMismatch(let p2, let e2, let g2)): p1 == p2 && e1 == e2 && g1 == g2
         case (.local(let a), .local(let b)): a == b
         case (.overrun(let a), .overrun(let b)): a == b
+        case (.notEnoughSpace(let n1, let a1, let f1), .notEnoughSpace(let n2, let a2, let f2)): n1 == n2 && a1 == a2 && f1 == f2
         default: false
         }
     }

@@ -6,6 +6,7 @@ import MediaManager
 import POSIX
 import PTP
 import Playback
+import TerminalKit
 
 /// The one place that turns an error from any layer into the sentence a user reads. Lower layers say the
 /// facts; what to do about them (which command, which option) is added here, from the error's case.
@@ -43,6 +44,9 @@ public enum ErrorWords {
             return LocalFailureWords.sentence(for: failure)
         case .sizeMismatch, .overrun:
             return error.description
+        case .notEnoughSpace(let needed, let available, let folder):
+            return "not enough space in \(SafeText.display(LocalFolderText.shown(folder))): the files need \(HumanReadable.size(needed)), "
+                + "\(HumanReadable.size(available)) is free; nothing was written"
         }
     }
 

@@ -3,6 +3,7 @@ import MediaManager
 import POSIX
 import TerminalKit
 import Transfers
+import Words
 
 /// fetch (get): downloads through `.part` files, with a progress line on a terminal, Ctrl-C keeping the
 /// `.part` and leaving the selection's offset where it stopped, and an optional rate limit. The steps: the
@@ -58,6 +59,13 @@ struct FetchCommand: ShellCommand {
                 clock: shell.transferClock)
             return try shell.startJob(invocation, files: files) { work.run($0) }
         }
+        // A destination that is not there is made, and said (a typo in -o makes a folder nobody meant).
+        var made = !LocalDisk.exists(folder)
+        func sayMade() {
+            guard made, LocalDisk.isDirectory(folder) else { return }
+            made = false
+            shell.output.line(LocalFolderText.made(folder))
+        }
         let batch = FetchBatch(host: shell.batchHost, session: session, folder: folder, options: options, verbose: false)
         batch.showBatch(files)
         var answered = 0
@@ -66,9 +74,14 @@ struct FetchCommand: ShellCommand {
             batch.folder = group.folder
             answered += try session.fetch(
                 group.files, to: group.folder, options: options, cancellation: batch.cancellation,
-                progress: { batch.update($0) }, each: { batch.record($0) }
+                progress: { batch.update($0) },
+                each: { result in
+                    sayMade()
+                    batch.record(result)
+                }
             ).count
         }
+        sayMade()
         return batch.finish(asked: files.count, answered: answered)
     }
 
