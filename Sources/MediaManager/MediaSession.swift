@@ -63,6 +63,9 @@ public final class MediaSession: Sendable {
         public var restarted: (why: PartRestart, kept: UInt64)? = nil
         /// True when a different file had the name and `overwrite` replaced it.
         public var replacedExisting = false
+        /// The bytes this run wrote for it: the whole file less what a kept `.part` held, or, for one that
+        /// stopped, what reached its `.part` (kept there for the next run).
+        public var bytesWritten: UInt64 = 0
     }
 
     /// Downloads `files` into `folder` one after another, each through its own `.part`, placed by the clash
@@ -161,11 +164,19 @@ public final class MediaSession: Sendable {
             let job = DownloadJob(
                 remoteName: file.name, size: file.size, destinationFolder: folder,
                 localName: (placement.path as NSString).lastPathComponent, options: jobOptions, source: partSource(file))
+            // How far this file got in this run, from its first report (where it started) to its last.
+            var reached: (from: UInt64, to: UInt64)?
             let transferred = Result {
                 try job.transfer(
                     read: { offset, count, sink in try self.camera.read(file, offset: offset, count: count, into: sink) },
-                    cancellation: cancellation, progress: progress, syncToDisk: false)
+                    cancellation: cancellation,
+                    progress: { p in
+                        reached = (reached?.from ?? p.bytesDone, p.bytesDone)
+                        progress?(p)
+                    },
+                    syncToDisk: false)
             }
+            let written = reached.map { $0.to - min($0.from, $0.to) } ?? 0
             switch transferred {
             case .success(.skipped(let outcome)):
                 results.append(FileResult(file: file, outcome: .success(outcome), deleteError: nil))
@@ -174,13 +185,13 @@ public final class MediaSession: Sendable {
                 var placeholder = FileResult(
                     file: file,
                     outcome: .failure(DownloadError.local(SystemError(.commit, path: part.partPath, errno: EINPROGRESS, detail: "not committed"))),
-                    deleteError: nil, restarted: part.restart.map { ($0, part.setAside) })
+                    deleteError: nil, restarted: part.restart.map { ($0, part.setAside) }, bytesWritten: written)
                 if case .overwrite = placement { placeholder.replacedExisting = true }
                 results.append(placeholder)
                 uncommitted.insert(results.count - 1)
                 committer.add(part, tag: results.count - 1)
             case .failure(let error):
-                results.append(FileResult(file: file, outcome: .failure(error), deleteError: nil))
+                results.append(FileResult(file: file, outcome: .failure(error), deleteError: nil, bytesWritten: written))
             }
             report(committer.take())
             if case .failure(let error) = transferred, error.isCancellation { break }

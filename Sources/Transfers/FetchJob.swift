@@ -52,10 +52,11 @@ public struct FetchJob: Sendable {
                         },
                         each: { result in
                             meter.fileEnded()
+                            summary.bytes += result.bytesWritten
+                            if case .failure = result.outcome { summary.bytesKept += result.bytesWritten }
                             switch result.outcome {
-                            case .success(.downloaded(_, let bytes, let resumedFrom)):
+                            case .success(.downloaded):
                                 summary.fetched += 1
-                                summary.bytes += bytes - resumedFrom
                                 updates.append(.fetched(result.file))
                                 if options.deleteAfter && result.deleteError == nil { updates.append(.removed(path: result.file.path)) }
                             case .success(.skippedExisting):

@@ -2,6 +2,7 @@ import Checksums
 import Connectors
 import Foundation
 import MediaManager
+import POSIX
 import Testing
 import VirtualCamera
 @testable import Import
@@ -129,6 +130,9 @@ import VirtualCamera
         #expect(first.events.contains { if case .stopped = $0 { true } else { false } })
         let leftParts = card.files(under: card.pictures).filter { $0.hasSuffix(".part") }
         #expect(leftParts.count == 1)
+        // The stopped file's bytes are counted, and said to be kept (issue 41.5: they were left out).
+        let kept = try #require(LocalDisk.size(card.pictures + "/" + (leftParts.first ?? "")))
+        #expect(first.summary.bytesKept == kept && first.summary.bytes >= kept, "\(first.summary)")
         let second = try importCard(card, datesFromDownload: datesFromDownload)
         #expect(!second.summary.interrupted)
         let planned = second.plan.items.count + second.plan.unplaced.reduce(0) { $0 + $1.members.count }

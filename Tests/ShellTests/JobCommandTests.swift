@@ -2,6 +2,7 @@ import Foundation
 import MediaManager
 import POSIX
 import PTP
+import TerminalKit
 import TestSupport
 import Testing
 import Transfers
@@ -61,6 +62,10 @@ import VirtualCamera
         #expect(output.lines.last?.hasPrefix("[1] killed  fetch DJI_0003.MP4") == true)
         let part = try #require(LocalDisk.size(downloads.path + "/DJI_0003.MP4.part"))
         #expect(part > 0 && part < 3_000_000)
+        // What it wrote is counted, and said to be kept (issue 41.5: it said 0 B).
+        #expect(
+            output.lines.last?.contains("; \(HumanReadable.size(part)) in ") == true
+                && output.lines.last?.contains("\(HumanReadable.size(part)) of it kept in .part files") == true, "\(output.lines)")
         output.reset()
         #expect(interpreter.run(line: "fetch DJI_0003.MP4 &") == .success)
         #expect(interpreter.run(line: "wait") == .success)

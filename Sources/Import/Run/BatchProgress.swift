@@ -45,8 +45,10 @@ public struct BatchSummary: Sendable, Equatable {
     /// Fetched under a unique name because a different file had the pattern's name.
     public var renamed = 0
     public var failed = 0
-    /// Bytes written in this run.
+    /// Bytes written in this run, those of files that stopped half-way included (`bytesKept`).
     public var bytes: UInt64 = 0
+    /// Of `bytes`, those written into `.part`s left unfinished (kept for the next run to continue).
+    public var bytesKept: UInt64 = 0
     public var seconds: TimeInterval = 0
     /// Deleted from the camera after import (`--delete-after`).
     public var deleted = 0

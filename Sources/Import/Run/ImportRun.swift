@@ -357,6 +357,8 @@ public struct ImportRun {
                 BackupPart(
                     destination: $0, path: $0.path(for: item.destination, values: item.patternValues, primaryRoot: plan.root))
             }
+            /// The bytes this run wrote into its `.part` so far (what stays there if it stops).
+            var reached: UInt64 = 0
             let result: Result<(CompletedPart, Checksum?, [BackupPart]), Error> = Result {
                 // Each folder once a run (a lookup less for every file after the first in it).
                 if !foldersMade.contains(folder) {
@@ -366,6 +368,7 @@ public struct ImportRun {
                 // Where the download goes on from: what the `.part` kept, as far as it is proven to be this
                 // file's (`PartProof`), or the first bytes in hand when they reach further.
                 var resumeAt: UInt64 = 0
+                reached = 0
                 // Each backup's `.part` is opened, written and closed on its destination's thread, in step.
                 let copies = backupParts
                 let transferred = try job.transfer(
@@ -376,6 +379,7 @@ public struct ImportRun {
                     },
                     cancellation: cancellation,
                     progress: { p in
+                        reached = p.bytesDone - min(resumeAt, p.bytesDone)
                         guard let progress else { return }
                         let elapsed = monotonicSeconds() - started
                         let moved = before + (p.bytesDone - min(p.bytesDone, resumeAt))
@@ -411,11 +415,15 @@ public struct ImportRun {
                 if pending.count >= Self.groupFiles || pendingBytes >= Self.groupBytes { try handOff() }
                 return true
             case .failure(let error as DownloadError) where error.cancelledAt != nil:
+                summary.bytes += reached
+                summary.bytesKept += reached
                 try flush()
                 summary.interrupted = true
                 event?(.stopped(item, at: error.cancelledAt ?? 0))
                 return false
             case .failure(let error):
+                summary.bytes += reached
+                summary.bytesKept += reached
                 return try failed(item, error)
             }
         }

@@ -267,12 +267,6 @@ public struct DownloadJob {
             let entry = PartRecord(source: source, bytes: sink.hashed, checksum: proof.hash.checksum())
             recorded = (try? records.store(entry, fd)) ?? recorded
         }
-        /// The download stops here: what arrived reaches the disk and is recorded.
-        func stopping(_ error: Error) -> Error {
-            LocalDisk.sync(fd)
-            record(force: true)
-            return error
-        }
         // Reported after every chunk; a terminal meter redraws at its own pace.
         func report() {
             guard let progress else { return }
@@ -280,6 +274,17 @@ public struct DownloadJob {
             let elapsed = now.timeIntervalSince(started)
             let rate = elapsed > 0 ? Double(offset - resumedFrom) / elapsed : 0
             progress(TransferProgress(name: remoteName, bytesDone: offset, totalBytes: size, bytesPerSecond: rate, elapsed: elapsed))
+        }
+        /// The download stops here: what arrived reaches the disk and is recorded, and the last report says
+        /// how far it got (the bytes of a request cut short included).
+        func stopping(_ error: Error) -> Error {
+            LocalDisk.sync(fd)
+            record(force: true)
+            if sink.offset > offset {
+                offset = sink.offset
+                report()
+            }
+            return error
         }
         report()
         if fromFirstBytes {

@@ -76,6 +76,8 @@ public final class FetchBatch {
     public func record(_ result: MediaSession.FileResult) {
         display.finish(result)
         batchLine?.clear()
+        summary.bytes += result.bytesWritten
+        if case .failure = result.outcome { summary.bytesKept += result.bytesWritten }
         switch result.outcome {
         case .success(.downloaded(let path, let bytes, let resumedFrom)):
             downloaded(result, to: path, bytes: bytes, resumedFrom: resumedFrom)
@@ -104,7 +106,6 @@ public final class FetchBatch {
         line += " (\(HumanReadable.size(bytes))"
         if resumedFrom > 0 { line += ", continued from \(HumanReadable.size(resumedFrom))" }
         summary.fetched += 1
-        summary.bytes += bytes - resumedFrom
         if let (why, kept) = result.restarted {
             line += "; " + PartRestartWords.clause(why, part: (path as NSString).lastPathComponent + ".part", kept: kept)
         }

@@ -7,9 +7,14 @@ public enum BatchWords {
     /// `import: 12 fetched, 30 skipped (already imported), 1 renamed, 0 failed; 340 MB in 4.2 s`.
     public static func summaryLine(_ s: BatchSummary, command: String) -> String {
         var text = "\(command): \(s.fetched) fetched, \(s.skipped) skipped (already imported), \(s.renamed) renamed, "
-        text += "\(s.failed) failed; \(HumanReadable.size(s.bytes)) in "
+        // A file missing from a destination failed there, though it came home: it counts as failed.
+        let missing = s.missingCopies.count
+        text += "\(s.failed + missing) failed"
+        if missing > 0 { text += " (\(missing) not in every destination)" }
+        text += "; \(HumanReadable.size(s.bytes)) in "
         text += s.seconds < 60 ? String(format: "%.1f s", s.seconds) : HumanReadable.duration(seconds: s.seconds)
         if s.seconds > 0.05 && s.bytes > 0 { text += " (\(HumanReadable.rate(bytesPerSecond: Double(s.bytes) / s.seconds)))" }
+        if s.bytesKept > 0 { text += ", \(HumanReadable.size(s.bytesKept)) of it kept in .part files for the next run to continue" }
         // Where each destination's checksums went: `cd` there and `xxhsum -c NAME` checks every copy.
         for manifest in s.manifests { text += "; checksums in \(SafeText.display(manifest))" }
         if s.completedCopies > 0 {
