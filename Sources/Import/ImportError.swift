@@ -25,6 +25,9 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
     /// A copy read back from the disk did not give the checksum its bytes had as they arrived; it was
     /// renamed `keptAs` (a name that says so), and is not recorded.
     case copyReadBackWrong(path: String, keptAs: String, expected: String, found: String)
+    /// The file at `path` has the camera file's name, size and date but not its bytes (`found` against
+    /// the camera's `expected`): it is not a copy of it, so the camera's is not deleted.
+    case notTheCamerasFile(path: String, expected: String, found: String)
 
     public var description: String {
         switch self {
@@ -43,6 +46,8 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
             "\(path) changed since it was imported (\(found), recorded as \(expected)): no copy made from it"
         case .copyReadBackWrong(let path, let keptAs, let expected, let found):
             "the copy at \(path) read back from the disk wrong (\(found), written as \(expected)); kept as \(keptAs)"
+        case .notTheCamerasFile(let path, let expected, let found):
+            "\(path) has this file's name, size and date but not its bytes (\(found); the camera's give \(expected))"
         }
     }
 
@@ -54,6 +59,7 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
         case .copyReadBackWrong: .localIO
         case .backupMissing: .notFound
         case .sourceChanged: .localIO
+        case .notTheCamerasFile: .alreadyExists
         case .ledgerBusy: .busy
         case .badPattern: .invalidRequest
         }

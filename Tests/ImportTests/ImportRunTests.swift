@@ -194,3 +194,40 @@ import VirtualCamera
         #expect(!FileManager.default.fileExists(atPath: card.pictures))
     }
 }
+
+/// `import --delete-after` with files already at their destinations (a run whose ledger is gone, a copy
+/// made by hand): a file of the same name, size and date is deleted from the camera only once its bytes
+/// prove it is the camera's file (issue 41: nothing carried between runs is trusted by its name).
+@Suite struct AlreadyThereProofTests {
+    @Test func aFileAlreadyThereIsDeletedFromTheCameraOnlyWhenItsBytesAreTheCameras() throws {
+        let card = try CardOnDisk()
+        let session = try MediaSession.open(.folder(path: card.card))
+        defer { session.close() }
+        let first = try runImport(card, session: session)
+        #expect(first.summary.failed == 0 && first.summary.fetched > 2)
+        // The ledger lost; one copy changed in a byte, its size and time kept.
+        try FileManager.default.removeItem(atPath: card.ledgers)
+        let copies = card.files(under: card.pictures).filter { !$0.hasSuffix(".xxh128") }
+        let changed = try #require(copies.first { $0.hasSuffix("DJI_0002.JPG") })
+        let path = card.pictures + "/" + changed
+        let time = try #require(LocalDisk.modificationTime(path))
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[1_000] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try LocalDisk.setModificationTime(path, to: time)
+
+        let again = try runImport(card, session: session, run: { var o = ImportRun.Options(); o.deleteAfter = true; return o }())
+        #expect(again.summary.fetched == 0)
+        #expect(again.failedNames == ["DJI_0002.JPG"])
+        if case .failed(_, let error)? = again.events.first(where: { if case .failed = $0 { true } else { false } }) {
+            guard case ImportError.notTheCamerasFile(let at, _, _) = error else {
+                Issue.record("not notTheCamerasFile: \(error)")
+                return
+            }
+            #expect(at == path)
+        }
+        #expect(again.summary.deleted == first.summary.fetched - 1)
+        #expect(FileManager.default.fileExists(atPath: card.card + "/DCIM/100MEDIA/DJI_0002.JPG"), "kept on the camera")
+        #expect(!FileManager.default.fileExists(atPath: card.card + "/DCIM/100MEDIA/DJI_0001.MP4"), "proven, deleted")
+    }
+}

@@ -273,6 +273,24 @@ public struct ImportRun {
                 } else {
                     event?(.skipped(item))
                 }
+            } else if options.deleteAfter {
+                // The camera's file is deleted only when the one found there is proven to be it: its bytes
+                // and the camera's give one checksum (a file of the same name, size and date is not enough).
+                do {
+                    let camera = try session.checksum(of: item.file, chunkSize: options.chunkSize, cancellation: cancellation)
+                    let local = Self.algorithm.makeHasher()
+                    try ImportError.onDisk { _ = try LocalDisk.readFromDisk(item.destination) { local.update($0) } }
+                    guard local.checksum() == camera else {
+                        throw ImportError.notTheCamerasFile(
+                            path: item.destination, expected: camera.description, found: local.checksum().description)
+                    }
+                    toRecord.append((item.file, entry(for: item, hash: camera)))
+                    recordedLater.append(item)
+                } catch {
+                    summary.skipped -= 1
+                    summary.failed += 1
+                    event?(.failed(item, error))
+                }
             } else {
                 toRecord.append((item.file, entry(for: item, hash: nil)))
                 recordedLater.append(item)

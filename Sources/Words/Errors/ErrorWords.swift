@@ -63,6 +63,8 @@ public enum ErrorWords {
             return error.description + "; make it, or use --force to import without it (its files are then noted as missing there)"
         case .sourceChanged: return error.description + " ('verify' checks every copy)"
         case .copyReadBackWrong: return error.description + "; it is not recorded, so the next 'import' brings it again"
+        case .notTheCamerasFile:
+            return error.description + ": the camera's file stays on the camera; move that file aside and import again"
         }
     }
 
