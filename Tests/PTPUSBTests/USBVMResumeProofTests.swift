@@ -70,9 +70,21 @@ struct USBVMResumeProofTests {
         try handle.write(contentsOf: Data([twin[4_000] ^ 0xFF]))
         try handle.close()
         try again("RW-CARD", Self.writableTwin, says: "changed on disk", "changed on disk")
-        // Stopped, and nothing else: continued.
+        // Stopped, and nothing else: continued, for one request of 4 KiB (timed in a trace of the run).
         try Self.interrupt("fetch \(Self.name)", on: "RW-CARD", part: part, folder: folder)
-        try again("RW-CARD", Self.writableTwin, says: nil, "interrupted")
+        let trace = folder + "/resume.trace"
+        let run = try USBVMShellTests.run(
+            try USBVMShellTests.url(of: "RW-CARD"), "cd /DCIM; fetch \(Self.name)", downloads: folder, trace: trace)
+        #expect(run.status == 0 && run.stdout.contains("continued from"), "\(run.stdout)\(run.stderr)")
+        #expect(USBVMShellTests.same(copy, Self.writableTwin))
+        let lines = (try String(contentsOfFile: trace, encoding: .utf8)).split(separator: "\n")
+        let check = lines.firstIndex { $0.contains("> command  GetPartialObject") && $0.hasSuffix(", 0x1000]") }
+        let answered = check.flatMap { i in lines[(i + 1)...].first { $0.contains("< response") } }
+        let seconds = { (line: Substring?) in line.flatMap { Double($0.split(separator: " ").first ?? "") } }
+        #expect(check != nil, "no 4 KiB check in the trace")
+        if let start = seconds(check.map { lines[$0] }), let end = seconds(answered) {
+            print("usb-vm: resume proof: the 4 KiB check took \(String(format: "%.1f", (end - start) * 1000)) ms over USB")
+        }
     }
 
     /// The read-only card's twin stopped in an import; the writable card's imported with --delete-after:
