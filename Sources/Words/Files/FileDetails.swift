@@ -111,4 +111,22 @@ public struct FileDetails {
         }
         return rows
     }
+
+    /// The `downloaded:` row: a copy proven to be the file (`yes, in DIR`, or `yes, as NAME (2).JPG in DIR`
+    /// where a fetch named it beside a different file), a different file of its name, or the bytes of its
+    /// `.part`; nil when the folder has nothing of it.
+    public func downloadedRow(_ local: LocalCopy, partial: UInt64?, folder: String) -> [String]? {
+        let shownFolder = SafeText.display(folder)
+        let part = partial.map { "\(HumanReadable.size($0)) of \(HumanReadable.size(file.size)) (.part)" }
+        switch local {
+        case .proven(let path):
+            let name = (path as NSString).lastPathComponent
+            let renamed = name == LocalFileName.sanitize(file.name) ? "" : "as \(SafeText.display(name)) "
+            return ["downloaded:", "yes, \(renamed)in \(shownFolder)"]
+        case .different:
+            return ["downloaded:", (part ?? "no") + "; a different file of this name is in \(shownFolder)"]
+        case .absent:
+            return part.map { ["downloaded:", $0] }
+        }
+    }
 }
