@@ -119,6 +119,7 @@ public final class Interpreter {
         closeCamera()
         var options = CameraConnector.Options()
         options.timeout = state.settings.timeout
+        options.writableFolder = state.settings.writable
         options.videoFrames = KeyframeVideoFrames.find(environment: environment)
         options.trace = ptpTrace
         // At a prompt a `usb:` that matches several cameras opens the first and says so; a script must

@@ -26,6 +26,8 @@ public enum SummaryWords {
             ["opened as:", session.camera.location],  // the address opened (`usb:001,004` for a bare `usb:`)
         ]
         if !summary.serialNumber.isEmpty { rows.insert(["serial:", summary.serialNumber], at: 2) }
+        // A folder opened as a camera: whether commands may change its files.
+        if let row = FolderAccessWords.summaryRow(session.url, readOnly: !writable) { rows.append(row) }
         // A camera on USB: the speed its link runs at (and the camera's own best, when the port holds it back).
         if let link = session.camera.usbLink { rows.append(["usb link:", USBLinkWords.describe(link)]) }
         // A vendor dialect is said; a standard camera's summary stays as it was.

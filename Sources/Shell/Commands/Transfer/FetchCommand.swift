@@ -3,6 +3,7 @@ import MediaManager
 import POSIX
 import TerminalKit
 import Transfers
+import Words
 
 /// fetch (get): downloads through `.part` files, with a progress line on a terminal, Ctrl-C keeping the
 /// `.part` and leaving the selection's offset where it stopped, and an optional rate limit. The steps: the
@@ -40,6 +41,7 @@ struct FetchCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: any JobContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
+        if invocation.has(.deleteAfter) { try shell.refuseChangesToReadOnlyFolder(session, FolderAccessWords.deleting) }
         let catalog = try shell.loadedCatalog()
         let folder = try destination(invocation, shell)
         let groups: [FetchGroup]
