@@ -57,9 +57,10 @@ public enum CameraConnector {
             try DemoCard.enableCapture(on: card)
             return try inProcess(card: card, identity: .servingFolder(folder), location: url.description, options: options)
         case .folder(let path):
-            // A card folder says what it is: no camera model, no capture; the card's identity as its serial.
+            // A card folder says what it is: no camera model, no settings, no capture; a folder, not an SD card,
+            // as its store; the card's identity as its serial.
             let folder = try existingFolder(path)
-            let card = try Card(folder: folder)
+            let card = try Card(folder: folder, description: "folder")
             let identity = VirtualCamera.Identity.cardFolder(folder)
             return try inProcess(card: card, identity: identity, location: url.description, options: options)
         case .ptpip(let host, let port, let eventPort):

@@ -72,14 +72,16 @@ public struct FileDetails {
             ["folder:", RemotePath.display(file.folder)],
             ["size:", "\(HumanReadable.size(file.size)) (\(file.size) bytes)"],
         ]
+        // The date the device lists, under its own name: a card folder's is its file's time, not a camera's.
+        let listedName = listed?.source == .fileTime ? "file's time:" : "camera's date:"
         if let time = taken.time {
             rows.append(["taken:", dates.details(time)])
             // The camera's own date beside it, when it says something else (by more than a minute).
             if let listed, time.source != listed.source, abs(listed.instant().timeIntervalSince(time.instant())) > 60 {
-                rows.append(["camera's date:", DateText.clockText(listed.clock(), seconds: true)])
+                rows.append([listedName, DateText.clockText(listed.clock(), seconds: true)])
             }
         } else if let listed {
-            rows.append(["camera's date:", DateText.clockText(listed.clock(), seconds: true) + " (not believed)"])
+            rows.append([listedName, DateText.clockText(listed.clock(), seconds: true) + " (not believed)"])
         }
         if !taken.setAside.isEmpty {
             rows.append(["passed over:", taken.setAside.joined(separator: ", ") + " (nonsense dates)"])
