@@ -27,6 +27,10 @@ public enum CameraConnector {
         /// Told, with `firstContactSeconds`, when a camera seen for the first time has not answered within a
         /// second: it is asking its user.
         public var onFirstContactWait: (@Sendable (Double) -> Void)?
+        /// Whether `sim:PATH` may change the files in PATH (deletes, captures, uploads), as `serve --writable`
+        /// lets clients; false, the default, serves the folder read-only, as `serve` does. `dir:` (the user's
+        /// own card) deletes either way, and the demo card `sim:` changes only its copy in memory.
+        public var writableFolder = false
         /// Given to the in-process virtual camera (`sim:`, `dir:`) for its videos' thumbnails.
         public var videoFrames: VideoFrameDecoder?
         /// Records every container of the session (`--debug-ptp`); nil: none.
@@ -48,13 +52,15 @@ public enum CameraConnector {
             return try inProcess(card: try DemoCard.make(), location: url.description, options: options)
         case .simulator(let path?):
             let folder = try existingFolder(path)
-            let card = try Card(folder: folder)
+            let writable = options.writableFolder
+            let card = try Card(folder: folder, readOnly: !writable, uploads: writable ? UploadPolicy() : nil)
             try DemoCard.enableCapture(on: card)
             return try inProcess(card: card, identity: .servingFolder(folder), location: url.description, options: options)
         case .folder(let path):
-            // A card folder says what it is: no camera model, no capture; the card's identity as its serial.
+            // A card folder says what it is: no camera model, no settings, no capture; a folder, not an SD card,
+            // as its store; the card's identity as its serial.
             let folder = try existingFolder(path)
-            let card = try Card(folder: folder)
+            let card = try Card(folder: folder, description: "folder")
             let identity = VirtualCamera.Identity.cardFolder(folder)
             return try inProcess(card: card, identity: identity, location: url.description, options: options)
         case .ptpip(let host, let port, let eventPort):

@@ -73,6 +73,7 @@ public enum Shell {
         // The command line wins over the config file.
         if arguments.downloadFolder != nil { interpreter.state.settings.downloadFolder = settings.downloadFolder }
         if arguments.ptpipGUID != nil { interpreter.state.settings.ptpipGUID = settings.ptpipGUID }
+        if arguments.writable { interpreter.state.settings.writable = true }
         let camera = arguments.camera ?? (interpreter.state.settings.camera.isEmpty ? nil : interpreter.state.settings.camera)
         if !openFirstCamera(camera, interpreter, interactive: interactive) && !interactive {
             return interrupt.isPending ? ScriptResult.interrupted.exitStatus : 1

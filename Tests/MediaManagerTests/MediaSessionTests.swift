@@ -271,7 +271,7 @@ final class LoopbackServer: @unchecked Sendable {
 
     @Test func captureOnTheSimulatorAddsAFileToTheCatalog() throws {
         let card = try CardFolder(["DCIM/100MEDIA/DJI_0009.JPG": 10])
-        let session = try MediaSession.open(.simulator(path: card.path))
+        let session = try MediaSession.open(.simulator(path: card.path), options: .writingToFolder)
         defer { session.close() }
         try session.catalog.ensureLoaded()
         let added = try session.capture(timeout: 10).files
@@ -322,7 +322,7 @@ final class LoopbackServer: @unchecked Sendable {
 @Suite struct CameraModeTests {
     @Test func theVirtualCameraRefusesMediaAccessInShootModeLikeADrone() throws {
         let card = try CardFolder(["DCIM/100MEDIA/DJI_0001.JPG": 100])
-        let session = try MediaSession.open(.simulator(path: card.path))
+        let session = try MediaSession.open(.simulator(path: card.path), options: .writingToFolder)
         defer { session.close() }
         try session.catalog.ensureLoaded()
         #expect(try session.camera.workMode() == .download)
@@ -345,5 +345,14 @@ final class LoopbackServer: @unchecked Sendable {
         defer { session.close() }
         #expect(try session.camera.workMode() == nil)
         #expect(throws: PTPError.self) { try session.camera.setWorkMode(.shoot) }
+    }
+}
+
+extension CameraConnector.Options {
+    /// A `sim:PATH` that may write into its folder (a capture does), as `--writable` asks.
+    fileprivate static var writingToFolder: Self {
+        var options = Self()
+        options.writableFolder = true
+        return options
     }
 }

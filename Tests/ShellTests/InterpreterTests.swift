@@ -288,8 +288,9 @@ import VirtualCamera
         #expect(output.errors.last?.hasPrefix("error: seek: POS must be seconds") == true)
     }
 
+    /// On the demo camera, which has a work mode as a drone's camera does (a card folder has none).
     @Test func shootModeKeepsTheFilesAwayAndSaysHowToGetThemBack() throws {
-        #expect(run("mode") == .success)
+        #expect(run("open sim:; cd DCIM/100MEDIA; mode") == .success)
         #expect(output.lines.last == "mode download")
         #expect(run("mode shoot; mode") == .success)
         #expect(output.lines.last == "mode shoot")

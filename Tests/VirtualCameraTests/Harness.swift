@@ -15,7 +15,7 @@ final class Harness: @unchecked Sendable {
 
     init(
         files: [String: [UInt8]] = [:], readOnly: Bool = false, uploads: UploadPolicy? = nil,
-        build: ((Card) -> Void)? = nil
+        identity: VirtualCamera.Identity = .init(), build: ((Card) -> Void)? = nil
     ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("vcam-\(UUID().uuidString)")
         for (path, bytes) in files {
@@ -26,7 +26,7 @@ final class Harness: @unchecked Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         card = try Card(folder: folder.path, readOnly: readOnly, uploads: uploads)
         build?(card)
-        camera = VirtualCamera(card: card)
+        camera = VirtualCamera(card: card, identity: identity)
         let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 64 << 10, timeout: 10)
         let camera = self.camera
         let done = self.done

@@ -239,3 +239,35 @@ import Testing
         }
     }
 }
+
+/// A card folder (`dir:`) has no battery, clock, exposure or work mode: its DeviceInfo lists no device
+/// property nor their operations, and a request for one is refused rather than answered with a made-up
+/// value (issue 41, item 4). The virtual camera keeps its simulated settings.
+@Suite struct CardFolderSettingsTests {
+    @Test func aCardFolderListsAndAnswersNoSettings() throws {
+        let harness = try Harness(files: ["DCIM/100MEDIA/A.JPG": pattern(100)], identity: .cardFolder("/media/card"))
+        defer { _ = harness.finish() }
+        let info = try harness.session.getDeviceInfo()
+        #expect(info.devicePropertiesSupported.isEmpty)
+        #expect(info.deviceVersion.isEmpty, "a folder has no firmware")
+        for operation in [OperationCode.getDevicePropDesc, .getDevicePropValue, .setDevicePropValue] {
+            #expect(!info.operationsSupported.contains(operation), "\(operation)")
+        }
+        for operation in [OperationCode.getDevicePropDesc, .getDevicePropValue] {
+            do {
+                let answer = try harness.session.request(operation, [UInt32(DevicePropertyCode.batteryLevel.rawValue)])
+                Issue.record("\(operation) answered \(answer)")
+            } catch PTPError.response(let code, _, _) {
+                #expect(code == .operationNotSupported, "\(operation)")
+            }
+        }
+    }
+
+    @Test func theVirtualCameraHasItsSettings() throws {
+        let harness = try Harness(files: ["DCIM/100MEDIA/A.JPG": pattern(100)])
+        defer { _ = harness.finish() }
+        let info = try harness.session.getDeviceInfo()
+        #expect(info.devicePropertiesSupported.contains(.batteryLevel))
+        #expect(try harness.session.request(.getDevicePropValue, [UInt32(DevicePropertyCode.batteryLevel.rawValue)]) == [87])
+    }
+}

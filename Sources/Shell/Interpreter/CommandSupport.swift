@@ -15,6 +15,15 @@ extension CommandContext {
         return media
     }
 
+    /// Refuses a command that would change the files of a `sim:PATH` served read-only (its stores say so),
+    /// in words that say how to allow it; `doing` is what the command would do (`FolderAccessWords`).
+    func refuseChangesToReadOnlyFolder(_ session: MediaSession, _ doing: String) throws(CommandError) {
+        guard case .simulator(_?) = session.url, let storages = try? session.camera.storages(), !storages.isEmpty,
+            storages.allSatisfy(\.readOnly)
+        else { return }
+        throw CommandError(FolderAccessWords.refusal(session.url, to: doing))
+    }
+
     /// The camera's catalog, with additions the device reported fetched first. Objects the device could
     /// not describe (or whose names needed repair) are one warning line each, once. A card of which no
     /// file could be read although the camera named objects is an error, never an empty card.

@@ -36,7 +36,6 @@ extension Interpreter {
         options.onFirstContactWait = { seconds in
             waitingNote.text.withLock { $0 = "confirm the connection on the camera's screen (waiting up to \(Int(seconds)) s)" }
         }
-        wifiIdentityInUse = options.identity
     }
 }
 

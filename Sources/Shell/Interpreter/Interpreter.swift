@@ -112,13 +112,32 @@ public final class Interpreter {
 
     // MARK: - The camera
 
-    /// Opens the camera at `url` (closing the one open) and reads its file list; the current folder is the
-    /// top of the card, whatever its layout, so that scripts name the same files on every camera.
-    /// Throws a message-bearing error when it cannot.
+    /// Opens the camera at `url` and reads its file list; the current folder is the top of the card, whatever
+    /// its layout, so that scripts name the same files on every camera. Only an open that succeeds replaces
+    /// the camera in use: one that fails or is interrupted leaves it, with its folder, selection and edit
+    /// mode, as it was. A camera that `url` may reach again (the same USB device, claimed by one session at
+    /// a time; a Wi-Fi camera at the same host) is closed first, and opened again where it was when `url`
+    /// fails. Throws a message-bearing error when it cannot.
     public func open(_ url: CameraURL) throws {
+        guard let current = media,
+            CameraConnector.mayReachSameDevice(url, asOpen: current.url, location: current.camera.location)
+        else { return try replaceCamera(with: url) }
+        let earlier = state
         closeCamera()
+        do {
+            try replaceCamera(with: url)
+        } catch {
+            reopen(current.url, as: earlier)
+            throw error
+        }
+    }
+
+    /// Opens `url` and, once its file list is read, makes it the camera in use in place of the one open.
+    /// `reopening` a camera the user had already: what its open said then is not said again.
+    private func replaceCamera(with url: CameraURL, reopening: Bool = false) throws {
         var options = CameraConnector.Options()
         options.timeout = state.settings.timeout
+        options.writableFolder = state.settings.writable
         options.videoFrames = KeyframeVideoFrames.find(environment: environment)
         options.trace = ptpTrace
         // At a prompt a `usb:` that matches several cameras opens the first and says so; a script must
@@ -128,7 +147,6 @@ public final class Interpreter {
         options.onUSBChoice = { choice.text.withLock { [sentence = USBChoiceWords.sentence(for: $0)] in $0 = sentence } }
         let waiting = ChoiceNote()
         if url.isWiFi { prepareWiFi(&options, waitingNote: waiting) }
-        openNote = nil
         ptpTrace?.note("open \(ptpTrace?.redactor == nil ? url.description : url.redactedDescription)")
         let session = try openInterruptibly(url, options: options) {
             // Said from this thread, the one that writes: the open's thread only leaves the sentence.
@@ -140,7 +158,9 @@ public final class Interpreter {
             session.close()
             throw error
         }
+        closeCamera()
         media = session
+        if url.isWiFi { wifiIdentityInUse = options.identity }
         openNote = choice.text.withLock { $0 }.map(SafeText.display)
         if case .folder(let path) = url, !(session.catalog.contents(of: "") ?? []).contains(where: {
             $0.isFolder && $0.name.uppercased() == "DCIM"
@@ -156,11 +176,27 @@ public final class Interpreter {
         } else {
             reportCatalogWarnings(session.catalog)
         }
-        reportUSBLink(session)
-        reportCameraClock(session)
+        if !reopening {
+            reportUSBLink(session)
+            reportCameraClock(session)
+        }
         lendLedgerTimes(session)
         // At a prompt any time may pass before the next command; in a script, none does.
         cardListedJustNow = !isInteractive
+    }
+
+    /// Opens `url` again, after the open that was to replace it failed, with the folder, selection and edit
+    /// mode of `earlier` as far as the card still has them; said when it cannot be.
+    private func reopen(_ url: CameraURL, as earlier: SessionState) {
+        interrupt.clear()  // a Ctrl-C that stopped the other open does not stop this one
+        do {
+            try replaceCamera(with: url, reopening: true)
+        } catch {
+            report("\(URLText.inMessage(url.description)) could not be opened again: \(Interpreter.message(for: error))")
+            return
+        }
+        guard let catalog = media?.catalog else { return }
+        state.reopened(as: earlier, lookup: { catalog.file(atPath: $0) }, folderExists: { catalog.isFolder($0) })
     }
 
     /// Uses an already open session (tests, and cameras opened by other means).

@@ -10,6 +10,8 @@ public struct ShellArguments: Equatable {
     public var downloadFolder: String?
     /// The GUID to give Wi-Fi cameras (`--ptpip-guid HEX`), as typed: the `ptpip-guid` setting.
     public var ptpipGUID: String?
+    /// `--writable`: a `sim:PATH` may change the files in PATH (the `writable` setting).
+    public var writable = false
     /// Where to write a trace of every PTP container (`--debug-ptp FILE`), for reporting a camera.
     public var ptpTraceFile: String?
     /// Replace object names, serial numbers and labels in that trace (`--debug-ptp-redact`).
@@ -36,6 +38,8 @@ public struct ShellArguments: Equatable {
                 "where fetch writes (the download-dir setting)"),
             OptionSpec("ptpip-guid", long: "ptpip-guid", value: ArgumentSpec("HEX", .text),
                 "the GUID to give Wi-Fi cameras instead of this computer's own (the ptpip-guid setting)"),
+            OptionSpec("writable", long: "writable",
+                "let a sim:PATH camera change the files in PATH (delete, put, mkdir, capture), as serve --writable; it is read-only otherwise (the writable setting)"),
             OptionSpec("no-config", short: "n", long: "no-config", "do not run the config file"),
             OptionSpec("release", long: "release", value: ArgumentSpec("URL", .cameraURL),
                 "ask gvfs to let go of the USB camera at URL (gio mount -u), name any other program or driver holding it, and exit"),
@@ -111,6 +115,7 @@ public struct ShellArguments: Equatable {
         ptpTraceFile = invocation.value(of: "debug-ptp")?.text
         ptpTraceRedacted = invocation.has("debug-ptp-redact")
         skipsConfig = invocation.has("no-config")
+        writable = invocation.has("writable")
         release = invocation.value(of: "release")?.text
         if ptpTraceRedacted && ptpTraceFile == nil {
             throw ArgumentError("mediashell: --debug-ptp-redact needs --debug-ptp FILE\(Self.helpHint)")

@@ -107,6 +107,15 @@ public struct SessionState: Sendable, Equatable {
         folder = path
     }
 
+    /// The camera was opened again (after another open failed): the folder, selection and edit mode of
+    /// `earlier` come back, as far as the card still has them.
+    public mutating func reopened(as earlier: SessionState, lookup: (String) -> MediaFile?, folderExists: (String) -> Bool) {
+        folder = earlier.folder
+        selection = earlier.selection
+        isEditing = earlier.isEditing
+        catalogReloaded(lookup: lookup, folderExists: folderExists)
+    }
+
     /// Enters edit mode; false when already in it.
     @discardableResult
     public mutating func enterEditMode() -> Bool {

@@ -40,13 +40,16 @@ public struct Settings: Sendable, Equatable {
     /// The GUID given to Wi-Fi cameras instead of this computer's own (a GUID registered with a Sony); nil:
     /// this computer's own, kept in the state folder.
     public var ptpipGUID: [UInt8]?
+    /// Whether a `sim:PATH` opened from now on may change the files in PATH (`--writable`), as `serve
+    /// --writable`; off serves it read-only, as `serve` does.
+    public var writable = false
 
     public init() {}
 
     /// Every setting's name, in the order `set` lists them.
     public static let names = [
         "errexit", "progress", "timeout", "images", "download-dir", "limit-rate", "player", "import-to", "import-backup",
-        "prompt", "camera", "jobs-on-exit", "ptpip-guid",
+        "prompt", "camera", "jobs-on-exit", "ptpip-guid", "writable",
     ]
 
     /// Each setting's values and meaning, for `help set` and the man page (one line each).
@@ -74,6 +77,9 @@ public struct Settings: Sendable, Equatable {
         ("ptpip-guid", "HEX|auto",
             "the GUID this computer gives Wi-Fi cameras, 32 hex digits (a GUID registered with a Sony); auto is "
                 + "this computer's own, made once and kept in $XDG_STATE_HOME/mediashell/ptpip-guid (auto)"),
+        ("writable", "on|off",
+            "whether a sim:PATH opened after this may change the files in PATH (delete, put, mkdir, capture), as "
+                + "serve --writable; --writable sets it on. dir: always deletes; sim: changes only its copy in memory (off)"),
     ]
 
     /// The value of setting `name` as `set` shows it.
@@ -92,6 +98,7 @@ public struct Settings: Sendable, Equatable {
         case "camera": return camera.isEmpty ? "none" : camera
         case "jobs-on-exit": return jobsOnExit.rawValue
         case "ptpip-guid": return ptpipGUID.map(WiFiIdentity.text) ?? "auto"
+        case "writable": return writable ? "on" : "off"
         default: throw SettingError.unknown(name)
         }
     }
@@ -101,6 +108,7 @@ public struct Settings: Sendable, Equatable {
         switch name {
         case "errexit": errexit = try Self.switchValue(text, for: name)
         case "progress": progress = try Self.switchValue(text, for: name)
+        case "writable": writable = try Self.switchValue(text, for: name)
         case "timeout":
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
                 throw SettingError.invalid(name, "a number of seconds between 0 and 3600, such as 10 or 2.5")

@@ -52,14 +52,18 @@ public final class Card: Sendable {
     }
     public var canCapture: Bool { state.withLock { !$0.captureImage.isEmpty } }
 
-    /// Serves `path` as a card. Files are read when requested, so a card of any size opens at once.
-    public init(folder path: String, readOnly: Bool = false, volumeLabel: String? = nil, uploads: UploadPolicy? = nil) throws {
+    /// Serves `path` as a card. Files are read when requested, so a card of any size opens at once. The
+    /// store's `description` is a camera's ("SD card") unless told (a card folder says "folder").
+    public init(
+        folder path: String, readOnly: Bool = false, volumeLabel: String? = nil, description: String = "SD card",
+        uploads: UploadPolicy? = nil
+    ) throws {
         rootFD = try CardFileSystem.openRoot(path)
         folder = path
         self.readOnly = readOnly
         self.uploads = readOnly ? nil : uploads
         let label = volumeLabel ?? URL(fileURLWithPath: path).lastPathComponent
-        storage = Storage(id: 0x0001_0001, description: "SD card", volumeLabel: label, capacity: 0)
+        storage = Storage(id: 0x0001_0001, description: description, volumeLabel: label, capacity: 0)
         state = Locked(CardState(firstStorageID: storage.id))
         _ = refresh()
     }

@@ -103,6 +103,8 @@ final class ResponderSession {
             answer = quirky
         } else if sessionID == nil && command.code != .getDeviceInfo && command.code != .openSession {
             answer = .fail(.sessionNotOpen)
+        } else if !camera.identity.hasSettings && VirtualCamera.propertyOperations.contains(command.code) {
+            answer = .fail(.operationNotSupported)
         } else if sessionID != nil, let vendor = personaSession?.answer(command, data: nil, in: self) {
             answer = vendor
         } else {
@@ -137,6 +139,9 @@ final class ResponderSession {
 
     private func answerWithData(_ command: PTPCommand, _ bytes: [UInt8]) -> Answer {
         guard sessionID != nil else { return .fail(.sessionNotOpen) }
+        if !camera.identity.hasSettings && VirtualCamera.propertyOperations.contains(command.code) {
+            return .fail(.operationNotSupported)
+        }
         switch command.code {
         case .sendObjectInfo:
             return answerSendObjectInfo(command, bytes)

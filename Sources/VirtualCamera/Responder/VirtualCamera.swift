@@ -10,14 +10,20 @@ public final class VirtualCamera: Sendable {
         public var model = "Virtual Camera"
         public var version = "1.0"
         public var serialNumber = "MSH00000001"
+        /// Whether it has settings to report (battery, clock, exposure, work mode: `CameraSettings`); a card
+        /// folder has none, and lists no device properties rather than simulated ones.
+        public var hasSettings = true
         public init() {}
 
-        /// How a mounted card folder (`dir:`) describes itself: its own model name, and for a serial number
-        /// the card's identity (`CardIdentity`: its volume, else its path, hashed: not the folder's name,
-        /// which a redacted `--debug-ptp` trace must not show), so each card has its own import ledger.
+        /// How a mounted card folder (`dir:`) describes itself: its own model name, no firmware version and
+        /// no settings (a folder has no battery, clock or exposure), and for a serial number the card's
+        /// identity (`CardIdentity`: its volume, else its path, hashed: not the folder's name, which a
+        /// redacted `--debug-ptp` trace must not show), so each card has its own import ledger.
         public static func cardFolder(_ path: String) -> Identity {
             var identity = Identity()
             identity.model = "card folder"
+            identity.version = ""
+            identity.hasSettings = false
             identity.serialNumber = CardIdentity.serialNumber(forFolder: path, prefix: "DIR")
             return identity
         }
@@ -71,7 +77,8 @@ public final class VirtualCamera: Sendable {
     ]
 
     /// The operations this camera answers, and so lists in DeviceInfo: its quirks take some away, capture
-    /// is there only when the card can take a picture, uploads only when it accepts them. A vendor's body
+    /// is there only when the card can take a picture, uploads only when it accepts them, the device
+    /// properties' only when it has settings. A vendor's body
     /// (a persona with capture operations of its own) lists its capture operations on a read-only card too
     /// and refuses the shot (StoreReadOnly), as a body with a locked card does; its vendor's clients open
     /// the camera through them (gphoto2's Fuji client needs InitiateOpenCapture).
@@ -80,6 +87,7 @@ public final class VirtualCamera: Sendable {
         let isBody = !persona.captureOperations.isEmpty
         let offersCapture = card.canCapture && (!card.readOnly || isBody)
         if !offersCapture { operations.removeAll { $0 == .initiateCapture } }
+        if !identity.hasSettings { operations.removeAll(where: Self.propertyOperations.contains) }
         if card.uploads != nil || (card.readOnly && quirks.contains(.uploadsOnReadOnly)) {
             operations += [.sendObjectInfo, .sendObject]
         }
@@ -87,6 +95,9 @@ public final class VirtualCamera: Sendable {
         return operations
     }
     private let advertised: [OperationCode]
+
+    /// The operations on device properties, which a camera without settings neither lists nor answers.
+    static let propertyOperations: Set<OperationCode> = [.getDevicePropDesc, .getDevicePropValue, .setDevicePropValue]
 
     static func operations(with quirks: Quirks) -> [OperationCode] {
         var removed: Set<OperationCode> = []
@@ -111,7 +122,7 @@ public final class VirtualCamera: Sendable {
             .objectAdded, .objectRemoved, .storeAdded, .storeRemoved, .objectInfoChanged, .captureComplete,
             .devicePropChanged,
         ]
-        info.devicePropertiesSupported = persona.properties ?? DeviceProperties.supported
+        info.devicePropertiesSupported = identity.hasSettings ? persona.properties ?? DeviceProperties.supported : []
         info.captureFormats = operations.contains { $0 == .initiateCapture || persona.captureOperations.contains($0) } ? [.exifJPEG] : []
         info.imageFormats = [
             .association, .undefined, .text, .exifJPEG, .dng, .tiff, .png, .heif, .mp4Container, .quickTime,

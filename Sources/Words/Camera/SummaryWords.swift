@@ -22,10 +22,13 @@ public enum SummaryWords {
         let fileCount = catalog.fileCount
         var rows = [
             ["camera:", [summary.manufacturer, summary.model].filter { !$0.isEmpty }.joined(separator: " ")],
-            ["version:", summary.version],
             ["opened as:", session.camera.location],  // the address opened (`usb:001,004` for a bare `usb:`)
         ]
-        if !summary.serialNumber.isEmpty { rows.insert(["serial:", summary.serialNumber], at: 2) }
+        // What the device did not say (a card folder has no firmware) is left out, never shown empty.
+        if !summary.serialNumber.isEmpty { rows.insert(["serial:", summary.serialNumber], at: 1) }
+        if !summary.version.isEmpty { rows.insert(["version:", summary.version], at: 1) }
+        // A folder opened as a camera: whether commands may change its files.
+        if let row = FolderAccessWords.summaryRow(session.url, readOnly: !writable) { rows.append(row) }
         // A camera on USB: the speed its link runs at (and the camera's own best, when the port holds it back).
         if let link = session.camera.usbLink { rows.append(["usb link:", USBLinkWords.describe(link)]) }
         // A vendor dialect is said; a standard camera's summary stays as it was.

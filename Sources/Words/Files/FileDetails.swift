@@ -72,14 +72,16 @@ public struct FileDetails {
             ["folder:", RemotePath.display(file.folder)],
             ["size:", "\(HumanReadable.size(file.size)) (\(file.size) bytes)"],
         ]
+        // The date the device lists, under its own name: a card folder's is its file's time, not a camera's.
+        let listedName = listed?.source == .fileTime ? "file's time:" : "camera's date:"
         if let time = taken.time {
             rows.append(["taken:", dates.details(time)])
             // The camera's own date beside it, when it says something else (by more than a minute).
             if let listed, time.source != listed.source, abs(listed.instant().timeIntervalSince(time.instant())) > 60 {
-                rows.append(["camera's date:", DateText.clockText(listed.clock(), seconds: true)])
+                rows.append([listedName, DateText.clockText(listed.clock(), seconds: true)])
             }
         } else if let listed {
-            rows.append(["camera's date:", DateText.clockText(listed.clock(), seconds: true) + " (not believed)"])
+            rows.append([listedName, DateText.clockText(listed.clock(), seconds: true) + " (not believed)"])
         }
         if !taken.setAside.isEmpty {
             rows.append(["passed over:", taken.setAside.joined(separator: ", ") + " (nonsense dates)"])
@@ -110,5 +112,23 @@ public struct FileDetails {
             rows.append(["sidecars:", sidecars.map { SafeText.display($0.name) }.joined(separator: ", ")])
         }
         return rows
+    }
+
+    /// The `downloaded:` row: a copy proven to be the file (`yes, in DIR`, or `yes, as NAME (2).JPG in DIR`
+    /// where a fetch named it beside a different file), a different file of its name, or the bytes of its
+    /// `.part`; nil when the folder has nothing of it.
+    public func downloadedRow(_ local: LocalCopy, partial: UInt64?, folder: String) -> [String]? {
+        let shownFolder = SafeText.display(folder)
+        let part = partial.map { "\(HumanReadable.size($0)) of \(HumanReadable.size(file.size)) (.part)" }
+        switch local {
+        case .proven(let path):
+            let name = (path as NSString).lastPathComponent
+            let renamed = name == LocalFileName.sanitize(file.name) ? "" : "as \(SafeText.display(name)) "
+            return ["downloaded:", "yes, \(renamed)in \(shownFolder)"]
+        case .different:
+            return ["downloaded:", (part ?? "no") + "; a different file of this name is in \(shownFolder)"]
+        case .absent:
+            return part.map { ["downloaded:", $0] }
+        }
     }
 }

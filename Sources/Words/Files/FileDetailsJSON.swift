@@ -5,8 +5,10 @@ import TerminalKit
 
 extension FileDetails {
     /// `info --json`: the listing's entry with what was read from the file, its sidecars, whether it is the
-    /// selected file (and its offset), and how much of it is downloaded (`downloaded`: whole or a `.part`).
-    public func json(dates: DateText, selectedOffset: UInt64?, downloaded: UInt64?) -> String {
+    /// selected file (and its offset), and how much of it is downloaded (`downloaded`: whole, in the copy
+    /// `localFile` proven to be it, or the bytes of a `.part`); `differentLocalFile` names a file of its
+    /// name that is not it.
+    public func json(dates: DateText, selectedOffset: UInt64?, local: LocalCopy, partial: UInt64?) -> String {
         var object = JSON(entry: FileListing.jsonEntry(
             RemoteEntry(path: file.path, file: file, isFolder: false, shown: file.name), dates: dates,
             time: ShownCaptureTime(time: taken.time, pending: false)))
@@ -19,7 +21,16 @@ extension FileDetails {
         object.sidecars = sidecars.map(\.name)
         object.selected = selectedOffset != nil
         object.offset = selectedOffset
-        object.downloaded = downloaded
+        switch local {
+        case .proven(let path):
+            object.downloaded = file.size
+            object.localFile = path
+        case .different(let path, _):
+            object.downloaded = partial
+            object.differentLocalFile = path
+        case .absent:
+            object.downloaded = partial
+        }
         return FileListing.encode(object)
     }
 
@@ -30,11 +41,13 @@ extension FileDetails {
         var selected = false
         var offset: UInt64?
         var downloaded: UInt64?
+        var localFile: String?
+        var differentLocalFile: String?
         /// A variable-rate video's lowest and highest rate, `[10, 30]` (`fps` is the average).
         var fpsRange: [Double]?
 
         enum Keys: String, CodingKey {
-            case sidecars, selected, offset, downloaded, fpsRange
+            case sidecars, selected, offset, downloaded, localFile, differentLocalFile, fpsRange
         }
 
         func encode(to encoder: Encoder) throws {
@@ -44,6 +57,8 @@ extension FileDetails {
             try container.encode(selected, forKey: .selected)
             try container.encodeIfPresent(offset, forKey: .offset)
             try container.encodeIfPresent(downloaded, forKey: .downloaded)
+            try container.encodeIfPresent(localFile, forKey: .localFile)
+            try container.encodeIfPresent(differentLocalFile, forKey: .differentLocalFile)
             try container.encodeIfPresent(fpsRange, forKey: .fpsRange)
         }
     }

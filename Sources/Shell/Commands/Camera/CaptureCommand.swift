@@ -24,6 +24,7 @@ struct CaptureCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
+        try shell.refuseChangesToReadOnlyFolder(session, FolderAccessWords.capturing)
         guard session.camera.summary.canCapture else {
             // A Fujifilm body on Wi-Fi says why: its mode has no remote capture (the shell names the mode).
             if let fuji = session.camera.dialect as? FujiXDialect, let state = fuji.facts?.state, state != .remoteAccess {

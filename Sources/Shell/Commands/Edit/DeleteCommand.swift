@@ -16,6 +16,7 @@ struct DeleteCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: any JobContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
+        try shell.refuseChangesToReadOnlyFolder(session, FolderAccessWords.deleting)
         guard shell.state.isEditing || invocation.has(.force) else {
             throw CommandError("refused: not in edit mode (type 'edit' first, or use delete --force)")
         }

@@ -95,6 +95,7 @@ struct ImportCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: any JobContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
+        if invocation.has(.deleteAfter) { try shell.refuseChangesToReadOnlyFolder(session, FolderAccessWords.deleting) }
         // The card as it is now, read afresh: files added since the last listing come too, on a card folder
         // or a camera that sends no events (one listing: what a no-op import costs). A script's first
         // command after the open has that listing already.

@@ -1,4 +1,6 @@
 import CommandKit
+import Foundation
+import Import
 import MediaFormats
 import MediaManager
 import POSIX
@@ -25,23 +27,39 @@ struct InfoCommand: ShellCommand {
         }
         let details = FileDetails(file: file, session: session, catalog: catalog)
         let downloadFolder = shell.downloadFolder(nil)
-        let downloaded = LocalDisk.regularFileSize(LocalDisk.join(downloadFolder, LocalFileName.sanitize(file.name)))
-        let partial = shell.partialSize(of: file)
+        let local = Self.localCopy(of: file, in: downloadFolder, taken: details.taken.time?.instant(), session: session, shell: shell)
+        // The .part a fetch would continue: beside its own name, or beside the name it takes off a different file.
+        let partial: UInt64? =
+            switch local {
+            case .proven: nil
+            case .different(_, let free): LocalDisk.regularFileSize(free + ".part")
+            case .absent: shell.partialSize(of: file)
+            }
         let selectedOffset = shell.state.selection?.file.path == file.path ? shell.state.selection?.offset : nil
 
         if invocation.has(.json) {
-            let have = downloaded != nil ? file.size : partial
-            shell.output.line(details.json(dates: shell.dates, selectedOffset: selectedOffset, downloaded: have))
+            shell.output.line(details.json(dates: shell.dates, selectedOffset: selectedOffset, local: local, partial: partial))
             return .success
         }
 
         var rows = details.rows(dates: shell.dates)
-        if downloaded != nil {
-            rows.append(["downloaded:", "yes, in \(SafeText.display(downloadFolder))"])
-        } else if let partial {
-            rows.append(["downloaded:", "\(HumanReadable.size(partial)) of \(HumanReadable.size(file.size)) (.part)"])
-        }
+        if let row = details.downloadedRow(local, partial: partial, folder: downloadFolder) { rows.append(row) }
         if let selectedOffset { rows.append(["selected:", "yes, offset \(selectedOffset)"]) }
         return shell.pictures.printDetails(ColumnTable(rows: rows).lines(), of: file, session: session)
+    }
+
+    /// What the download folder holds of `file`, by the rule `fetch` follows: a copy proven by its size and
+    /// time (the camera's date or the capture time `taken`), else by the checksum the import ledger
+    /// recorded for it (read only when a file of its size is there but not of its time).
+    static func localCopy(
+        of file: MediaFile, in folder: String, taken: Date?, session: MediaSession, shell: any CommandContext
+    ) -> LocalCopy {
+        LocalCopy.find(
+            LocalDisk.join(folder, LocalFileName.sanitize(file.name)), size: file.size, captured: file.captureDate,
+            orCaptured: taken,
+            knownHash: {
+                let ledgers = try? Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: shell.environment))
+                return ledgers?.entry(for: file)?.checksum
+            })
     }
 }

@@ -4,7 +4,8 @@ import MediaManager
 import TerminalKit
 import Words
 
-/// open URL: closes the camera that is open, opens the one at URL and reads its file list.
+/// open URL: opens the camera at URL and reads its file list, in place of the camera that is open; an open
+/// that fails or is interrupted leaves that one as it was.
 struct OpenCommand: ShellCommand {
     let spec = CommandSpec(
         "open", area: .session,
@@ -15,7 +16,8 @@ struct OpenCommand: ShellCommand {
         arguments: [ArgumentSpec("URL", .cameraURL)],
         summary: "open a camera",
         details: """
-            Opens the camera at URL, closing the current one. URLs: usb:, usb:BUS,ADDR, usb:VVVV:PPPP, \
+            Opens the camera at URL in place of the current one, which stays open, with its folder, \
+            selection and edit mode, when URL cannot be opened (or Ctrl-C stops the open). URLs: usb:, usb:BUS,ADDR, usb:VVVV:PPPP, \
             usb:serial=SERIAL, usb:model=NAME (part of the model name, any case), \
             ptpip:HOST[:PORT[:EVENTPORT]], dir:PATH, sim: and sim:PATH. When a usb: URL matches several \
             cameras ('devices' lists them), the prompt opens the first and names the others; a script \

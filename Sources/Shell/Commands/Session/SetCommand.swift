@@ -1,7 +1,9 @@
 import CommandKit
 import Import
+import MediaManager
 import POSIX
 import TerminalKit
+import Words
 
 /// set [NAME [VALUE]]: lists the settings, shows one, or changes one (see `Settings`).
 struct SetCommand: ShellCommand {
@@ -44,6 +46,10 @@ struct SetCommand: ShellCommand {
             }
         }
         shell.state.settings = settings
+        // The folder's rule is the one it was opened with.
+        if name == "writable", let url = shell.media?.url, case .simulator(_?) = url {
+            shell.output.note("writable \(try settings.value(of: name)): \(FolderAccessWords.appliesAtOpen(url))")
+        }
         if invocation.has(.save) {
             guard let path = shell.configPath else {
                 throw CommandError("no config file: neither $XDG_CONFIG_HOME nor $HOME is an absolute folder")

@@ -41,6 +41,7 @@ struct FetchCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: any JobContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
+        if invocation.has(.deleteAfter) { try shell.refuseChangesToReadOnlyFolder(session, FolderAccessWords.deleting) }
         let catalog = try shell.loadedCatalog()
         let folder = try destination(invocation, shell)
         let groups: [FetchGroup]

@@ -11,7 +11,7 @@ struct MkdirCommand: ShellCommand {
         details: "Makes FOLDER (in the current folder, or under the folder its path names) where the camera takes uploads.")
 
     func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
-        let session = try UploadTarget.uploadingSession(shell, "mkdir")
+        let session = try UploadTarget.uploadingSession(shell, "mkdir", doing: FolderAccessWords.makingFolders)
         let catalog = try shell.loadedCatalog()
         guard let word = invocation.arguments.first else { return .success }
         let full = RemotePath.resolve(word.text, from: shell.state.folder)

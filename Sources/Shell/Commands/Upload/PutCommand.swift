@@ -24,7 +24,7 @@ struct PutCommand: ShellCommand {
             """)
 
     func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
-        let session = try UploadTarget.uploadingSession(shell, "put")
+        let session = try UploadTarget.uploadingSession(shell, "put", doing: FolderAccessWords.uploading)
         let catalog = try shell.loadedCatalog()
         let folder = try invocation.value(of: .output).map { try UploadTarget.folder($0, shell, catalog: catalog) }
             ?? shell.state.folder

@@ -12,6 +12,7 @@ struct RmdirCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
+        try shell.refuseChangesToReadOnlyFolder(session, FolderAccessWords.deleting)
         guard session.camera.summary.canDelete else {
             throw CommandError("this camera does not delete (its DeviceInfo offers no DeleteObject), so rmdir cannot work here")
         }

@@ -4,9 +4,11 @@ import TerminalKit
 /// Where `put`, `mkdir` and `rmdir` act on the camera, checked before anything is sent: the camera must
 /// offer the operation, and a named folder must be one folder of the catalog.
 enum UploadTarget {
-    /// The session, once its DeviceInfo offers uploads (SendObjectInfo and SendObject).
-    static func uploadingSession(_ shell: any CommandContext, _ command: String) throws -> MediaSession {
+    /// The session, once its DeviceInfo offers uploads (SendObjectInfo and SendObject) and it is no folder
+    /// served read-only; `doing` is what the command would do there (`FolderAccessWords`).
+    static func uploadingSession(_ shell: any CommandContext, _ command: String, doing: String) throws -> MediaSession {
         let session = try shell.requireCamera()
+        try shell.refuseChangesToReadOnlyFolder(session, doing)
         guard session.camera.canUpload else {
             throw CommandError(
                 "this camera does not take uploads (its DeviceInfo offers no SendObjectInfo and SendObject), "
