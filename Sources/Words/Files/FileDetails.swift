@@ -117,7 +117,7 @@ public struct FileDetails {
     /// The `downloaded:` row: a copy proven to be the file (`yes, in DIR`, or `yes, as NAME (2).JPG in DIR`
     /// where a fetch named it beside a different file), a different file of its name, or the bytes of its
     /// `.part`; nil when the folder has nothing of it.
-    public func downloadedRow(_ local: LocalCopy, partial: UInt64?, folder: String) -> [String]? {
+    public func downloadedRow(_ local: DownloadedCopy, partial: UInt64?, folder: String) -> [String]? {
         let shownFolder = SafeText.display(folder)
         let part = partial.map { "\(HumanReadable.size($0)) of \(HumanReadable.size(file.size)) (.part)" }
         switch local {

@@ -8,7 +8,7 @@ extension FileDetails {
     /// selected file (and its offset), and how much of it is downloaded (`downloaded`: whole, in the copy
     /// `localFile` proven to be it, or the bytes of a `.part`); `differentLocalFile` names a file of its
     /// name that is not it.
-    public func json(dates: DateText, selectedOffset: UInt64?, local: LocalCopy, partial: UInt64?) -> String {
+    public func json(dates: DateText, selectedOffset: UInt64?, local: DownloadedCopy, partial: UInt64?) -> String {
         var object = JSON(entry: FileListing.jsonEntry(
             RemoteEntry(path: file.path, file: file, isFolder: false, shown: file.name), dates: dates,
             time: ShownCaptureTime(time: taken.time, pending: false)))

@@ -53,8 +53,8 @@ struct InfoCommand: ShellCommand {
     /// recorded for it (read only when a file of its size is there but not of its time).
     static func localCopy(
         of file: MediaFile, in folder: String, taken: Date?, session: MediaSession, shell: any CommandContext
-    ) -> LocalCopy {
-        LocalCopy.find(
+    ) -> DownloadedCopy {
+        DownloadedCopy.find(
             LocalDisk.join(folder, LocalFileName.sanitize(file.name)), size: file.size, captured: file.captureDate,
             orCaptured: taken,
             knownHash: {

@@ -6,7 +6,7 @@ import POSIX
 /// copy proven to be this file, at its name or at the numbered name a fetch gave it beside a different
 /// file (`NAME (2).JPG`); a different file at its name; or nothing. A file of its name is never taken for
 /// it on its name alone.
-public enum LocalCopy: Sendable, Equatable {
+public enum DownloadedCopy: Sendable, Equatable {
     /// Nothing at its name: a fetch writes it there.
     case absent
     /// A file proven to hold it: same size and a modification time within two seconds of its capture
@@ -22,7 +22,7 @@ public enum LocalCopy: Sendable, Equatable {
     /// its time: it may read a ledger, and the hash reads the file.
     public static func find(
         _ desired: String, size: UInt64, captured: Date?, orCaptured: Date?, knownHash: () -> Checksum?
-    ) -> LocalCopy {
+    ) -> DownloadedCopy {
         var hash: Checksum??
         var attempt = 1
         while true {
