@@ -177,9 +177,9 @@ public enum Shell {
     static let noCameraMessage = "no camera found (use --camera sim: for the demo card)"
 
     /// `mediashell devices`: the cameras that can be opened.
-    /// `mediashell verify [DIR...]`: the `verify` command, with no camera, from the command line; 0 when
-    /// every copy is as recorded, 1 otherwise, 130 after Ctrl-C.
-    public static func verify(_ folders: [String]) -> Int32 {
+    /// `mediashell verify [--repair] [DIR...]`: the `verify` command, with no camera, from the command line;
+    /// 0 when every copy is as recorded (or, with `repair`, was repaired), 1 otherwise, 130 after Ctrl-C.
+    public static func verify(_ folders: [String], repair: Bool = false) -> Int32 {
         let interrupt: Interrupt
         do {
             interrupt = try Interrupt.install()
@@ -190,7 +190,7 @@ public enum Shell {
         let output = StandardOutput(showsProgress: Terminal.isInteractive, width: { Terminal.columns ?? 80 })
         let interpreter = Interpreter(output: output, interrupt: interrupt, settings: Settings())
         defer { output.flush() }
-        let line = (["verify"] + folders.map(LocalShell.quoted)).joined(separator: " ")
+        let line = (["verify"] + (repair ? ["--repair", "--"] : ["--"]) + folders.map(LocalShell.quoted)).joined(separator: " ")
         switch interpreter.run(line: line) {
         case .success, .quit: return 0
         case .failure: return 1

@@ -43,7 +43,7 @@ enum Entrypoint {
                     print(Programs.help(for: ShellArguments.verifySpec))
                     return 0
                 }
-                return Shell.verify(invocation.arguments.map(\.text))
+                return Shell.verify(invocation.arguments.map(\.text), repair: invocation.has("repair"))
             case "--man-page":
                 print(ManPage.render(table: .standard, programs: Programs.all, version: version), terminator: "")
                 return 0

@@ -12,10 +12,10 @@ import Testing
 @Suite(.enabled(if: ExternalTool.find("xxhsum") != nil, "needs xxhsum (Debian xxhash; scripts/setup installs it)"))
 struct ManifestTests {
     /// `xxhsum -c NAME` run in `folder`: its exit status and what it printed.
-    static func check(_ manifest: String, in folder: String) throws -> (status: Int32, output: String) {
+    static func check(_ manifest: String, in folder: String, strict: Bool = false) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ExternalTool.find("xxhsum")!.executable)
-        process.arguments = ["-c", manifest]
+        process.arguments = ["-c"] + (strict ? ["--strict"] : []) + [manifest]
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         let output = Pipe()
         process.standardOutput = output

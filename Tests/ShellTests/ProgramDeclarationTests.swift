@@ -19,7 +19,7 @@ struct ProgramDeclarationTests {
         let serveHelp = try ShellBinary.run(["serve", "--help"])
         let verifyHelp = try ShellBinary.run(["verify", "-h"])
         #expect(shellHelp.status == 0 && serveHelp.status == 0 && verifyHelp.status == 0)
-        #expect(verifyHelp.outputLines.first?.hasPrefix("usage: mediashell verify [-h] [DIR...]") == true, "\(verifyHelp.outputLines)")
+        #expect(verifyHelp.outputLines.first?.hasPrefix("usage: mediashell verify [-h] [--repair] [DIR...]") == true, "\(verifyHelp.outputLines)")
         let man = try ShellBinary.run(["--man-page"]).standardOutput.replacingOccurrences(of: "\\-", with: "-")
         let completion = try ShellBinary.run(["--bash-completion"]).standardOutput
         for (program, help) in [(ShellArguments.spec, shellHelp.standardOutput), (ServeCommand.spec, serveHelp.standardOutput)] {

@@ -39,5 +39,13 @@ struct VerifyCommandTests {
         let byManifest = try ShellBinary.run(["verify", home.path + "/Backup"], environment: ["XDG_DATA_HOME": home.path + "/none"])
         #expect(byManifest.status == 1 && byManifest.errorLines.count == 1, "\(byManifest.standardError)")
         #expect(byManifest.outputLines.last?.hasPrefix("verify: 9 copies checked") == true, "\(byManifest.standardOutput)")
+
+        // --repair from the command line, no camera: each copy made again from the other, proven.
+        let repaired = try ShellBinary.run(["verify", "--repair"], environment: environment)
+        #expect(repaired.status == 0, "\(repaired.standardError)")
+        #expect(repaired.outputLines.filter { $0.hasPrefix("repaired ") }.count == 2, "\(repaired.standardOutput)")
+        #expect(repaired.outputLines.last?.hasSuffix("; 1 changed, 1 missing; 2 repaired") == true, "\(repaired.standardOutput)")
+        let after = try ShellBinary.run(["verify"], environment: environment)
+        #expect(after.status == 0 && after.outputLines.last?.hasSuffix("; all as recorded") == true, "\(after.standardOutput)")
     }
 }

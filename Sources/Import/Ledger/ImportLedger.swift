@@ -109,6 +109,15 @@ public final class ImportLedger: Sendable {
         if let sequence { latest.sequence = max(latest.sequence, sequence) }
     }
 
+    /// Adds `repair` to the repairs of the entry of `identity` (`verify --repair`), under the ledger's lock;
+    /// nothing when the ledger no longer has that entry.
+    public func recordRepair(_ repair: LedgerRepair, of identity: ObjectIdentity) throws {
+        try update { document in
+            guard let index = document.entries.firstIndex(where: { $0.identity == identity }) else { return }
+            document.entries[index].repairs = (document.entries[index].repairs ?? []) + [repair]
+        }
+    }
+
     /// Changes the ledger under its lock: the file re-read, `change` applied, the file replaced durably.
     private func update(_ change: (inout LedgerDocument) -> Void) throws {
         try ImportError.onDisk { try LocalDisk.makeDirectory(LocalDisk.parentFolder(of: path)) }

@@ -51,6 +51,9 @@ public struct LedgerEntry: Sendable, Equatable, Codable {
     public var imported: Int64
     /// The `%n` number its group was given.
     public var sequence: Int?
+    /// The copies `verify --repair` replaced since, oldest first; nil when none was (and in ledgers written
+    /// before repairs were kept).
+    public var repairs: [LedgerRepair]?
 
     public init(
         name: String, folder: String, size: UInt64, captured: Date?, checksum: Checksum?, path: String, imported: Date,
@@ -92,6 +95,26 @@ public struct LedgerEntry: Sendable, Equatable, Codable {
         var id = ObjectIdentity(name: name, size: size, captured: nil)
         id.captured = captured
         return id
+    }
+}
+
+/// One copy of an entry that `verify --repair` replaced with proven bytes: which, from where, when, and
+/// where the bytes that failed were kept.
+public struct LedgerRepair: Sendable, Equatable, Codable {
+    /// The copy replaced (one of the entry's `allCopies`).
+    public var path: String
+    /// Where its bytes came from: another copy's path, or `camera:FOLDER/NAME`, the camera's file.
+    public var from: String
+    /// When, seconds since 1970.
+    public var at: Int64
+    /// Where the copy that failed was moved (`PATH.verify-failed`); nil when it was missing.
+    public var kept: String?
+
+    public init(path: String, from: String, at: Date, kept: String?) {
+        self.path = path
+        self.from = from
+        self.at = Int64(at.timeIntervalSince1970.rounded(.down))
+        self.kept = kept
     }
 }
 

@@ -310,7 +310,8 @@ final class TeeSink: DataSink {
 }
 
 /// A copy made on this computer from a proven one, for a destination an earlier import did not reach (a
-/// backup that was full or pulled, a copy that read back wrong): the camera is not asked again.
+/// backup that was full or pulled, a copy that read back wrong), or in place of one that failed a re-check
+/// (`verify --repair`): the camera is not asked again.
 enum LocalCopy {
     /// Copies `source` to `path` (through `path.part`, flushed, renamed; the next free name when a different
     /// file has that one), checking the source against `expected` as it is read from the disk; returns
@@ -320,6 +321,28 @@ enum LocalCopy {
     static func make(from source: String, to path: String, expected: Checksum) throws -> String {
         if LocalDisk.regularFileSize(path) != nil, holds(path, expected) { return path }
         try ImportError.onDisk { try LocalDisk.makeDirectory(LocalDisk.parentFolder(of: path)) }
+        let found = try writePart(from: source, for: path, expected: expected)
+        guard found == expected else {
+            throw ImportError.sourceChanged(path: source, expected: expected.description, found: found.description)
+        }
+        let part = path + ".part"
+        var final = path
+        var attempt = 2
+        while LocalDisk.exists(final) {
+            final = ClashResolver.numberedPath(path, attempt)
+            attempt += 1
+        }
+        try ImportError.onDisk { try LocalDisk.rename(part, to: final) }
+        LocalDisk.syncFolder(of: final)
+        return final
+    }
+
+    /// Copies `source` into `path.part` (made afresh), hashing it as it is read from the disk (`progress`
+    /// gets the bytes copied so far); returns the checksum it gave. When that is `expected` the `.part` is
+    /// flushed and closed, with the source's modification time; when not, it is removed.
+    static func writePart(
+        from source: String, for path: String, expected: Checksum, progress: ((UInt64) -> Void)? = nil
+    ) throws -> Checksum {
         let part = path + ".part"
         let fd = try ImportError.onDisk { try LocalDisk.openForWriting(part) }
         var closed = false
@@ -338,33 +361,29 @@ enum LocalCopy {
                     failure = error
                 }
                 offset += UInt64(chunk.count)
+                progress?(offset)
             }
         }
         if let failure { throw ImportError.local(failure) }
         let found = hash.checksum()
         guard found == expected else {
             LocalDisk.remove(part)
-            throw ImportError.sourceChanged(path: source, expected: expected.description, found: found.description)
+            return found
         }
         if let time = LocalDisk.modificationTime(source) { try? LocalDisk.setModificationTime(fd, to: time) }
         LocalDisk.sync(fd)
         _ = Glibc.close(fd)
         closed = true
-        var final = path
-        var attempt = 2
-        while LocalDisk.exists(final) {
-            final = ClashResolver.numberedPath(path, attempt)
-            attempt += 1
-        }
-        try ImportError.onDisk { try LocalDisk.rename(part, to: final) }
-        LocalDisk.syncFolder(of: final)
-        return final
+        return found
     }
 
     /// True when the file at `path`, read from the disk, gives `expected`.
-    static func holds(_ path: String, _ expected: Checksum) -> Bool {
-        let hash = expected.algorithm.makeHasher()
-        guard (try? LocalDisk.readFromDisk(path, { hash.update($0) })) != nil else { return false }
-        return hash.checksum() == expected
+    static func holds(_ path: String, _ expected: Checksum) -> Bool { checksum(of: path, expected.algorithm) == expected }
+
+    /// The checksum of the file at `path` read from the disk; nil when it cannot be read.
+    static func checksum(of path: String, _ algorithm: Checksum.Algorithm) -> Checksum? {
+        let hash = algorithm.makeHasher()
+        guard (try? LocalDisk.readFromDisk(path, { hash.update($0) })) != nil else { return nil }
+        return hash.checksum()
     }
 }

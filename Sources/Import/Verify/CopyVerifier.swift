@@ -57,10 +57,8 @@ public struct VerifyReport: Sendable, Equatable {
 public enum CopyVerifier {
     /// Every copy every ledger in `folder` records (`LedgerLocation.folder`), under `within` when given.
     public static func fromLedgers(folder: String, within roots: [String] = []) throws -> [CopyToCheck] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var copies: [CopyToCheck] = []
-        for name in names.sorted() where name.hasSuffix(".json") {
-            let ledger = try ImportLedger.open(path: folder + "/" + name)
+        for ledger in try ledgers(in: folder) {
             for entry in ledger.entries {
                 for path in entry.allCopies where roots.isEmpty || roots.contains(where: { isUnder(path, $0) }) {
                     copies.append(CopyToCheck(path: path, expected: entry.checksum, size: entry.size, recordedBy: ledger.path))
@@ -68,6 +66,12 @@ public enum CopyVerifier {
             }
         }
         return copies
+    }
+
+    /// Every ledger in `folder` (`LedgerLocation.folder`), in the order of their file names.
+    public static func ledgers(in folder: String) throws -> [ImportLedger] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return try names.sorted().filter { $0.hasSuffix(".json") }.map { try ImportLedger.open(path: folder + "/" + $0) }
     }
 
     /// The copies the manifests at the root of `folder` record (`ImportManifest`), their paths relative to it.

@@ -71,18 +71,22 @@ public struct ShellArguments: Equatable {
         options: [OptionSpec("wifi", long: "wifi", "ask only the network (SSDP and mDNS), not USB")],
         summary: "list the USB cameras attached and the Wi-Fi cameras announcing themselves (about 2 s), with the URL that opens each, and exit")
 
-    /// `mediashell verify [DIR...]`: imported copies re-checked, no camera needed.
+    /// `mediashell verify [--repair] [DIR...]`: imported copies re-checked (and repaired), no camera needed.
     public static let verifySpec = CommandSpec(
-        "verify", area: .program, options: [OptionSpec("help", short: "h", long: "help", "print this help and exit")],
+        "verify", area: .program,
+        options: [OptionSpec("help", short: "h", long: "help", "print this help and exit"), VerifyCommand.repairOption],
         arguments: [ArgumentSpec("DIR", .localFolder, .zeroOrMore)],
         summary: "re-check imported copies against their checksums (the ledgers', and the manifests in each DIR), and exit",
         details: """
             Reads every copy the import ledgers record (with DIRs: the manifests at their roots and the \
             ledgers' copies under them) again from the disk and compares its checksum with the one its \
             bytes had when they arrived from the camera. One line per problem on standard error, a summary on \
-            standard output; exit status 1 when a copy is missing, of another size, changed or unreadable.
+            standard output; exit status 1 when a copy is missing, of another size, changed or unreadable \
+            (with --repair: when one of them could not be repaired). No camera is open here: to fetch a \
+            file from its camera again, run 'verify --repair' in the shell with that camera open. \
+            \(VerifyCommand.repairDetails)
             """,
-        examples: ["mediashell verify", "mediashell verify ~/Pictures /media/ssd/Photos"])
+        examples: ["mediashell verify", "mediashell verify ~/Pictures /media/ssd/Photos", "mediashell verify --repair"])
 
     /// The command line of a program named by the first word (`mediashell verify ...`), checked against its
     /// spec by the shell's parser; a mistake is one line naming where its help is.
