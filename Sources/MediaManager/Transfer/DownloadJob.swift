@@ -226,7 +226,9 @@ public struct DownloadJob {
             let restart: PartRestart? = options.wholeFile && onDisk > 0 && !fromFirstBytes ? .cannotReadRanges : nil
             proof = PartProof(
                 proven: 0, hash: PartRecord.algorithm.makeHasher(), restart: restart, setAside: restart == nil ? 0 : onDisk)
-        } else if !options.firstBytes.isEmpty, !(try keptBytesBegin(fd, with: options.firstBytes)) {
+        } else if !options.firstBytes.isEmpty, UInt64(options.firstBytes.count) <= onDisk,
+            !(try keptBytesBegin(fd, with: options.firstBytes))
+        {
             proof = PartProof(proven: 0, hash: PartRecord.algorithm.makeHasher(), restart: .cameraDiffers, setAside: onDisk)
         } else {
             do {
