@@ -138,32 +138,29 @@ public final class MediaSession: Sendable {
                 report(committer.take())
                 continue
             }
-            var jobOptions = DownloadJob.Options()
-            if case .overwrite = placement { jobOptions.overwrite = true }
-            if case .write = placement { jobOptions.nameFound = true }
-            jobOptions.chunkSize = options.chunkSize
-            jobOptions.chunkSizing = options.chunkSizing
-            jobOptions.wholeFile = !camera.canReadRanges
-            // The capture time as the file's time, set before the group's sync makes it durable.
-            // The capture time as the file's time: known, else read from the `.part` once it is whole.
+            // Read ahead, whole: the download writes them and asks the camera for nothing more. A read that
+            // failed there is made again by the download, which reports it.
+            var first: [UInt8] = []
+            if case .success(let read)? = readAhead.take(file) { first = read.bytes }
+            var replacing = false
+            if case .overwrite = placement { replacing = true }
+            var job = downloadJob(
+                file, to: folder + "/" + (placement.path as NSString).lastPathComponent, replacing: replacing,
+                chunkSize: options.chunkSize, sizing: options.chunkSizing, firstBytes: first)
+            // The capture time as the file's time, set before the group's sync makes it durable: known, else
+            // read from the `.part` once it is whole.
             if let known = captureTimes.known(file) {
-                jobOptions.modificationTime = (known.time ?? listedCaptureTime(file))?.instant().timeIntervalSince1970
+                job.options.modificationTime = (known.time ?? listedCaptureTime(file))?.instant().timeIntervalSince1970
             } else if CaptureTimes.readsContent(file) {
-                jobOptions.modificationTimeFromContent = { [self] path in
+                job.options.modificationTimeFromContent = { [self] path in
                     guard let local = try? FileByteSource(path: path) else { return file.captureDate?.timeIntervalSince1970 }
                     return self.resolveCaptureTime(file, local: local).time?.instant().timeIntervalSince1970
                         ?? file.captureDate?.timeIntervalSince1970
                 }
             } else {
-                jobOptions.modificationTime = file.captureDate?.timeIntervalSince1970
+                job.options.modificationTime = file.captureDate?.timeIntervalSince1970
             }
-            if index == 0 { jobOptions.startOffset = options.startOffset }
-            // Read ahead, whole: the download writes them and asks the camera for nothing more. A read that
-            // failed there is made again by the download, which reports it.
-            if case .success(let first)? = readAhead.take(file) { jobOptions.firstBytes = first.bytes }
-            let job = DownloadJob(
-                remoteName: file.name, size: file.size, destinationFolder: folder,
-                localName: (placement.path as NSString).lastPathComponent, options: jobOptions, source: partSource(file))
+            if index == 0 { job.options.startOffset = options.startOffset }
             // How far this file got in this run, from its first report (where it started) to its last.
             var reached: (from: UInt64, to: UInt64)?
             let transferred = Result {

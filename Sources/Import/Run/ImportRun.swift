@@ -349,25 +349,14 @@ public struct ImportRun {
             var firstBytes = firstBytes
             if firstBytes.isEmpty, case .success(let first) = readAhead.take(item.file) { firstBytes = first.bytes }
             let folder = (item.destination as NSString).deletingLastPathComponent
-            let name = (item.destination as NSString).lastPathComponent
-            var jobOptions = DownloadJob.Options()
-            if case .fetch(_, let overwrite) = item.action {
-                jobOptions.overwrite = overwrite
-                // The placement has just found the name free (`ClashResolver`); the rename still never
-                // replaces a file that appeared meanwhile.
-                jobOptions.nameFound = !overwrite
-            }
+            var replacing = false
+            if case .fetch(_, let overwrite) = item.action { replacing = overwrite }
+            var job = session.downloadJob(
+                item.file, to: item.destination, replacing: replacing, chunkSize: options.chunkSize,
+                sizing: options.chunkSizing, firstBytes: firstBytes)
             // Its capture time becomes its modification time through the open `.part`.
             let time = item.captureTime?.instant(assuming: plan.placer.options.timeZone).timeIntervalSince1970
-            jobOptions.modificationTime = time
-            jobOptions.chunkSize = options.chunkSize
-            jobOptions.chunkSizing = options.chunkSizing
-            // A camera without partial reads gives a file only whole (one GetObject), from byte 0.
-            jobOptions.wholeFile = !session.camera.canReadRanges
-            jobOptions.firstBytes = firstBytes
-            let job = DownloadJob(
-                remoteName: item.file.name, size: item.file.size, destinationFolder: folder, localName: name,
-                options: jobOptions, source: session.partSource(item.file))
+            job.options.modificationTime = time
             let done = bytesBefore
             let before = fresh
             // Its copy in each backup destination still going.
