@@ -168,6 +168,38 @@ private func seeded(_ label: String, _ count: Int) -> [UInt8] {
         #expect(try downloaded(folder) == remote.bytes)
     }
 
+    /// Killed (`kill -9`, a crash) in the middle of a long first request, nothing stops the download to
+    /// record it: the record is kept once a second while bytes arrive, within a request too, from the
+    /// first second on (a file that comes within a second writes none).
+    @Test func theRecordIsKeptOnceASecondWithinARequest() throws {
+        let folder = try temporaryFolder()
+        let remote = FakeRemote(seeded("clip", 20_000))
+        let clock = ManualWaitClock()
+        var first = job(remote, folder, source: source(20_000))
+        first.options.chunkSize = 20_000  // one request for the whole file, arriving in pieces
+        first.options.recordClock = clock
+        let partPath = folder + "/\(name).part"
+        func recorded() -> UInt64? {
+            let fd = open(partPath, O_RDONLY)
+            defer { close(fd) }
+            return PartRecordStore(partPath: partPath).load(fd)?.bytes
+        }
+        var seen: [UInt64?] = []
+        struct Killed: Error {}
+        #expect(throws: DownloadError.self) {
+            try first.run(read: { offset, count, sink in
+                for piece in 0..<3 {
+                    try remote.bytes[(piece * 2_000)..<(piece * 2_000 + 2_000)].withUnsafeBytes { try sink.write($0) }
+                    seen.append(recorded())
+                    clock.pause(0.6)
+                }
+                throw Killed()
+            })
+        }
+        // Nothing in the first second; at 1.2 s the 6,000 bytes written by then.
+        #expect(seen == [nil, nil, 6_000])
+    }
+
     /// `offset N` moves a proven resume back: the download goes on from N with the hash of N bytes.
     @Test func anOffsetMovesAProvenResumeBack() throws {
         let folder = try temporaryFolder()

@@ -55,7 +55,7 @@ struct USBVMResumeProofTests {
         }
         // The other card's twin stopped, this one's asked for.
         try Self.interrupt("fetch \(Self.name)", on: "RO-CARD", part: part, folder: folder)
-        try again("RW-CARD", Self.writableTwin, says: "", "another card's clip")
+        try again("RW-CARD", Self.writableTwin, says: "was part of", "another card's clip")
         // No record (written by something else).
         let twin = try Data(contentsOf: URL(fileURLWithPath: Self.writableTwin))
         try twin.prefix(1 << 20).write(to: URL(fileURLWithPath: part))

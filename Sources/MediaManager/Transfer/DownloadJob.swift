@@ -106,6 +106,8 @@ public struct DownloadJob {
         /// Keep the `.part`'s record in its sidecar even where the filesystem has extended attributes (a
         /// test of the path a memory card's FAT takes).
         public var recordsInSidecar = false
+        /// The clock the `.part`'s record is kept on, once a second (a test's manual clock).
+        public var recordClock: any WaitClock = MonotonicClock()
         /// Bytes asked for per request; cancellation is checked between requests.
         public var chunkSize = 8 << 20
         /// When set (background jobs), each request is sized from the link's measured rate instead, at most
@@ -255,16 +257,19 @@ public struct DownloadJob {
         let resumedFrom = offset
         willWrite?(resumedFrom, fromFirstBytes)
         let sink = FileSink(fd: fd, path: partPath, offset: offset, hash: proof.hash)
+        defer { sink.afterPiece = nil }
         let started = Date()
         /// Where this `.part`'s record was written in this run (nil: not yet).
         var recorded: PartRecordStore.Place?
-        var lastRecord = 0.0
+        var lastRecord = options.recordClock.now()
         /// Records what the `.part` holds now, so that a later run can prove it: whenever a download is
-        /// left unfinished, and while it runs at most once a second (a crash loses at most that).
+        /// left unfinished, and while it runs once a second, from its first second on, within a request
+        /// too (a crash, `kill -9`, loses at most a second; a file that comes within a second, as a photo
+        /// does, costs no record at all).
         func record(force: Bool) {
             guard !options.wholeFile else { return }
-            let now = monotonicSeconds()
-            guard force || recorded == nil || now - lastRecord >= 1 else { return }
+            let now = options.recordClock.now()
+            guard force || now - lastRecord >= 1 else { return }
             lastRecord = now
             let entry = PartRecord(source: source, bytes: sink.hashed, checksum: proof.hash.checksum())
             recorded = (try? records.store(entry, fd)) ?? recorded
@@ -289,6 +294,7 @@ public struct DownloadJob {
             return error
         }
         report()
+        sink.afterPiece = { record(force: false) }
         if fromFirstBytes {
             sink.reset(offset: 0, limit: options.firstBytes.count)
             try options.firstBytes.withUnsafeBytes { try sink.write($0) }
@@ -324,7 +330,6 @@ public struct DownloadJob {
                 throw stopping(DownloadError.sizeMismatch(path: destination, expected: size, got: offset))
             }
             offset += UInt64(written)
-            if offset < size { record(force: false) }
             report()
         }
         report()
@@ -419,6 +424,8 @@ final class FileSink: DataSink {
     private var limit = Int.max
     /// Called with the file's offset after each chunk written (whole-file reads: progress, pacing, Ctrl-C).
     var afterWrite: ((UInt64) throws -> Void)?
+    /// Called after each chunk written and hashed (the `.part`'s record, kept once a second).
+    var afterPiece: (() -> Void)?
     /// The hash of the file's first `hashed` bytes, as written.
     let hash: any ChecksumHasher
     private(set) var hashed: UInt64
@@ -455,6 +462,7 @@ final class FileSink: DataSink {
             hashed += UInt64(chunk.count)
         }
         offset += UInt64(chunk.count)
+        afterPiece?()
         written += chunk.count
         try afterWrite?(offset)
     }
