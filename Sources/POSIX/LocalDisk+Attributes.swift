@@ -7,7 +7,7 @@ import CMediaShellShim
 
 /// Extended attributes of an open file (`user.` names): small records kept with a file that travel with it
 /// through a rename and go with it when it is removed. Not every filesystem has them (FAT and exFAT, the
-/// filesystems of memory cards, have none): `extendedAttributesUnsupported` tells that refusal from others.
+/// filesystems of memory cards, have none; a network share may refuse them).
 extension LocalDisk {
     /// The value of attribute `name` of the open file `fd`, or nil when it has none. At most `limit` bytes:
     /// a longer value is an error (ERANGE), never read in part.
@@ -35,11 +35,6 @@ extension LocalDisk {
         } catch where error.errno == ENODATA {
             return
         }
-    }
-
-    /// True for the errors a filesystem without extended attributes (or without `user.` ones) answers.
-    public static func extendedAttributesUnsupported(_ error: SystemError) -> Bool {
-        [ENOTSUP, EOPNOTSUPP, ENOSYS, EPERM].contains(error.errno)
     }
 }
 

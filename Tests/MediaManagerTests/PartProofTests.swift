@@ -200,6 +200,32 @@ private func seeded(_ label: String, _ count: Int) -> [UInt8] {
         #expect(seen == [nil, nil, 6_000])
     }
 
+    /// A large file is first recorded once 512 KiB arrived, whatever the time: a `kill -9` soon after the
+    /// start of a fast download still leaves bytes a later run can prove.
+    @Test func aLargeFileIsFirstRecordedAfterItsFirst512KiB() throws {
+        let folder = try temporaryFolder()
+        let remote = FakeRemote(seeded("large clip", 2 << 20))
+        var first = job(remote, folder, source: source(2 << 20))
+        first.options.chunkSize = 2 << 20
+        first.options.recordClock = ManualWaitClock()  // time stands still
+        let partPath = folder + "/\(name).part"
+        var seen: [UInt64?] = []
+        struct Killed: Error {}
+        #expect(throws: DownloadError.self) {
+            try first.run(read: { offset, count, sink in
+                for piece in 0..<4 {
+                    let range = (piece << 18)..<((piece + 1) << 18)  // 256 KiB each
+                    try remote.bytes[range].withUnsafeBytes { try sink.write($0) }
+                    let fd = open(partPath, O_RDONLY)
+                    seen.append(PartRecordStore(partPath: partPath).load(fd)?.bytes)
+                    close(fd)
+                }
+                throw Killed()
+            })
+        }
+        #expect(seen == [nil, 512 << 10, 512 << 10, 512 << 10])
+    }
+
     /// `offset N` moves a proven resume back: the download goes on from N with the hash of N bytes.
     @Test func anOffsetMovesAProvenResumeBack() throws {
         let folder = try temporaryFolder()

@@ -263,13 +263,13 @@ public struct DownloadJob {
         var recorded: PartRecordStore.Place?
         var lastRecord = options.recordClock.now()
         /// Records what the `.part` holds now, so that a later run can prove it: whenever a download is
-        /// left unfinished, and while it runs once a second, from its first second on, within a request
-        /// too (a crash, `kill -9`, loses at most a second; a file that comes within a second, as a photo
-        /// does, costs no record at all).
+        /// left unfinished; while it runs, once its first 512 KiB arrived and then once a second, within
+        /// a request too (a crash, `kill -9`, loses at most that; a small file writes no record at all).
         func record(force: Bool) {
             guard !options.wholeFile else { return }
             let now = options.recordClock.now()
-            guard force || now - lastRecord >= 1 else { return }
+            let first = recorded == nil && sink.hashed - resumedFrom >= Self.firstRecordBytes
+            guard force || first || now - lastRecord >= 1 else { return }
             lastRecord = now
             let entry = PartRecord(source: source, bytes: sink.hashed, checksum: proof.hash.checksum())
             recorded = (try? records.store(entry, fd)) ?? recorded
@@ -347,6 +347,10 @@ public struct DownloadJob {
                 overwrite: options.overwrite, checksum: sink.hashed == size ? proof.hash.checksum() : nil,
                 restart: proof.restart, setAside: proof.setAside))
     }
+
+    /// The bytes a download writes before its `.part` is first recorded (a photo smaller than that never
+    /// is, unless it stops); from then on it is recorded once a second.
+    static let firstRecordBytes: UInt64 = 512 << 10
 
     /// True when the `.part` open as `fd` begins with `first` (the file's first bytes, just read from the
     /// camera): a `.part` that does not is not a part of this file, whatever its record says.

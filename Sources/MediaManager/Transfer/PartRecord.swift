@@ -117,8 +117,9 @@ public struct PartRecordStore: Sendable {
             do {
                 try LocalDisk.setExtendedAttribute(fd, PartRecord.attribute, encoded, path: partPath)
                 return .attribute
-            } catch where LocalDisk.extendedAttributesUnsupported(error) {
-                // A card's FAT: the sidecar.
+            } catch {
+                // A card's FAT (no extended attributes), or a filesystem that refuses them otherwise (a
+                // network share): the sidecar.
             }
         }
         try LocalDisk.writeAtomically(encoded, to: sidecar, durable: false)
