@@ -19,7 +19,7 @@ public enum ErrorWords {
         case let error as PlaybackError: return sentence(for: error)
         case let error as UnreadableListing: return sentence(for: error)
         case PTPError.unanswered(let step):
-            return "\(step) (the camera took the connection but did not answer; --debug-ptp FILE records each packet)"
+            return "\(step) (the connection was taken but nothing answered; --debug-ptp FILE records each packet)"
         case let error as SystemError where error.path != nil: return LocalFailureWords.sentence(for: error)
         case let error as MediaFormatError:
             if case .system(let failure) = error.problem, failure.path != nil { return LocalFailureWords.sentence(for: failure) }
@@ -83,8 +83,10 @@ public enum ErrorWords {
 
     private static func sentence(for error: CameraOpenError) -> String {
         switch error {
-        case .fujifilmNotPTPIP(_, let fujiURL, _):
+        case .fujifilmNotPTPIP(_, let fujiURL, _), .fujiPortNotPTPIP(_, let fujiURL):
             return error.description + ": open \(fujiURL) (Fujifilm X bodies speak their own protocol on Wi-Fi)"
+        case .httpServer:
+            return error.description + " (check the address and the port: PTP/IP cameras listen on 15740)"
         case .fujifilmRefused:
             return error.description + ": on the camera, choose its Wi-Fi mode for a computer or phone"
                 + " (\"Wireless communication\" or \"Smartphone\"; not \"PC AutoSave\") and confirm this computer when it asks"
