@@ -24,12 +24,23 @@ public enum ErrorWords {
         case let error as MediaFormatError:
             if case .system(let failure) = error.problem, failure.path != nil { return LocalFailureWords.sentence(for: failure) }
             return error.description
+        case PTPError.response(let code, .deleteObject, _) where code == .objectWriteProtected || code == .storeReadOnly:
+            return deleteRefused(code)
         case let error as CameraOpenError: return sentence(for: error)
         case let error as FujiModeError: return sentence(for: error)
         case let error as CustomStringConvertible: return error.description
         case is CancellationError: return "cancelled"
         default: return String(describing: error)
         }
+    }
+
+    /// A delete the camera refused because the file or its card is write-protected: `the card is read-only: the
+    /// camera keeps its files (store read-only, 0x200E: ...)`.
+    private static func deleteRefused(_ code: ResponseCode) -> String {
+        let what = code == .storeReadOnly ? "the card is read-only: the camera keeps its files" : "write-protected: the camera keeps it"
+        let causes = code == .storeReadOnly ? "a locked card" : "a protected file, a locked card"
+        return "\(what) (\(code), 0x\(String(code.rawValue, radix: 16, uppercase: true)): \(causes), or a card served read-only,"
+            + " as mediashell serve and sim:PATH serve one without --writable)"
     }
 
     private static func sentence(for error: DownloadError) -> String {
