@@ -27,6 +27,8 @@ public enum CameraConnector {
         /// Told, with `firstContactSeconds`, when a camera seen for the first time has not answered within a
         /// second: it is asking its user.
         public var onFirstContactWait: (@Sendable (Double) -> Void)?
+        /// Where a `ptpip:` open that failed looks for a Fujifilm body (Fuji's command port; tests give another).
+        public var fujiPort = CameraURL.defaultFujiPort
         /// Whether `sim:PATH` may change the files in PATH (deletes, captures, uploads), as `serve --writable`
         /// lets clients; false, the default, serves the folder read-only, as `serve` does. `dir:` (the user's
         /// own card) deletes either way, and the demo card `sim:` changes only its copy in memory.
@@ -119,10 +121,14 @@ public enum CameraOpenError: Error, Equatable, CustomStringConvertible, Categori
     case unavailable(String)
     /// The USB camera could not be found, opened or claimed.
     case usb(USBCameraError)
-    /// A `ptpip:` address that is a Fujifilm camera's Wi-Fi protocol, not PTP/IP (the port is Fuji's
-    /// 55740, or PTP/IP failed and Fuji's port accepts a connection): `fuji:HOST` opens it. `cause` is
-    /// what PTP/IP ran into, when it was tried.
-    case fujifilmNotPTPIP(host: String, fujiURL: CameraURL, cause: String?)
+    /// `ptpip:HOST:55740`: the port of Fujifilm's Wi-Fi protocol, not of PTP/IP; nothing was sent there.
+    /// `fuji:HOST` opens it.
+    case fujiPortNotPTPIP(host: String, fujiURL: CameraURL)
+    /// PTP/IP failed (`cause`) and the host answered Fuji's init request on `fujiURL`'s port as a Fujifilm
+    /// body does (its acknowledgement, or Init_Fail to that request): `fujiURL` opens it.
+    case fujifilmNotPTPIP(host: String, fujiURL: CameraURL, cause: String)
+    /// An HTTP server answered PTP/IP's opening request at `address` (its status line): no PTP/IP camera there.
+    case httpServer(address: String, statusLine: String)
     /// A Fujifilm camera answered our init request with Init_Fail: it does not let this computer in (its
     /// Wi-Fi mode is not one that serves a computer, or another device is paired).
     case fujifilmRefused(host: String, reason: UInt32)
@@ -136,8 +142,13 @@ public enum CameraOpenError: Error, Equatable, CustomStringConvertible, Categori
         switch self {
         case .unavailable(let why): why
         case .usb(let error): error.description
-        case .fujifilmNotPTPIP(let host, _, let cause):
-            "\(host) speaks Fujifilm's Wi-Fi protocol, not PTP/IP" + (cause.map { " (PTP/IP: \($0))" } ?? "")
+        case .fujiPortNotPTPIP(_, let fujiURL):
+            "port \(Self.port(of: fujiURL)) is the port of Fujifilm's Wi-Fi protocol, not of PTP/IP"
+        case .fujifilmNotPTPIP(let host, let fujiURL, let cause):
+            "\(host) answered Fuji's init request on port \(Self.port(of: fujiURL)): it speaks "
+                + "Fujifilm's Wi-Fi protocol, not PTP/IP (PTP/IP: \(cause))"
+        case .httpServer(let address, let statusLine):
+            "\(address): an HTTP server answered (\(statusLine)), not a PTP/IP camera"
         case .fujifilmRefused(let host, let reason):
             "\(host) refused this computer (Init_Fail, reason 0x\(String(reason, radix: 16, uppercase: true)))"
         case .refused(let host, let reason, _):
@@ -147,11 +158,17 @@ public enum CameraOpenError: Error, Equatable, CustomStringConvertible, Categori
         }
     }
 
+    private static func port(of url: CameraURL) -> UInt16 {
+        if case .fuji(_, let port, _) = url { return port }
+        return CameraURL.defaultFujiPort
+    }
+
     public var category: FailureCategory {
         switch self {
         case .unavailable: .notFound
         case .usb(let error): error.category
-        case .fujifilmNotPTPIP: .invalidRequest
+        case .fujiPortNotPTPIP, .fujifilmNotPTPIP: .invalidRequest
+        case .httpServer: .notFound
         case .fujifilmRefused: .deviceFault
         case .refused(_, let reason, _): reason == .busy ? .busy : .deviceFault
         case .notConfirmed: .timedOut
@@ -162,11 +179,12 @@ public enum CameraOpenError: Error, Equatable, CustomStringConvertible, Categori
 extension CameraConnector {
     /// PTP/IP. Fujifilm bodies do not speak it on Wi-Fi: `ptpip:HOST:55740` is refused before anything is
     /// sent (a PTP/IP request is not a Fuji init, and a Fuji body gives no answer a PTP/IP client could
-    /// read), and a PTP/IP open that fails on a host whose port 55740 takes a connection says so.
+    /// read). A PTP/IP open that fails says what was seen: nothing (refused, no answer in time), an HTTP
+    /// server, a refusal (Init_Fail), or a Fujifilm body, only when one answers Fuji's own init request (see
+    /// `fujiCandidatePorts`).
     static func openPTPIP(host: String, port: UInt16, eventPort: UInt16, url: CameraURL, options: Options) throws -> Camera {
-        let fuji = CameraURL.fuji(host: host, port: CameraURL.defaultFujiPort, eventPort: CameraURL.defaultFujiPort + 1)
         if port == CameraURL.defaultFujiPort {
-            throw CameraOpenError.fujifilmNotPTPIP(host: host, fujiURL: fuji, cause: nil)
+            throw CameraOpenError.fujiPortNotPTPIP(host: host, fujiURL: fujiURL(host, port: port))
         }
         let timeouts = PTPIPTimeouts(connect: options.timeout, read: options.timeout, handshake: options.timeout)
         let firstContact = options.wifiState.map { !$0.knows(host: host) } ?? false
@@ -178,14 +196,15 @@ extension CameraConnector {
                 host: host, port: port, eventPort: eventPort, name: options.identity.name, guid: options.identity.guid,
                 timeouts: timeouts, trace: options.trace, firstContact: wait)
         } catch let refusal as PTPIPRefusal {
-            if answersOnFujiPort(host, timeout: min(options.timeout, 2)) {
-                throw CameraOpenError.fujifilmNotPTPIP(host: host, fujiURL: fuji, cause: refusal.description)
-            }
+            // A PTP/IP responder answered: it is not asked again, in Fuji's words or any other.
             throw CameraOpenError.refused(
                 host: url.description, reason: WiFiRefusal(refusal.reason), guid: options.identity.guidText)
+        } catch let http as HTTPServerAnswer {
+            throw CameraOpenError.httpServer(address: url.description, statusLine: http.statusLine)
         } catch let error as PTPError {
-            if answersOnFujiPort(host, timeout: min(options.timeout, 2)) {
-                throw CameraOpenError.fujifilmNotPTPIP(host: host, fujiURL: fuji, cause: error.description)
+            for candidate in fujiCandidatePorts(after: error, port: port, options: options)
+            where answersFujiHandshake(host, port: candidate, options: options) {
+                throw CameraOpenError.fujifilmNotPTPIP(host: host, fujiURL: fujiURL(host, port: candidate), cause: error.description)
             }
             if let wait, case .unanswered(let step) = error, step.awaited == "\(PTPIPPacketType.initCommandAck)" {
                 throw CameraOpenError.notConfirmed(host: url.description, seconds: wait.seconds)
@@ -196,12 +215,5 @@ extension CameraConnector {
         // Known from now on: the next connection is not a first contact.
         try? options.wifiState?.remember(host: host, cameraGUID: transport.deviceGUID, name: transport.deviceName)
         return camera
-    }
-
-    /// True when `host` takes a TCP connection on Fuji's command port (closed at once, nothing sent).
-    static func answersOnFujiPort(_ host: String, timeout: Double) -> Bool {
-        guard let socket = try? Socket.connect(host: host, port: CameraURL.defaultFujiPort, timeout: timeout) else { return false }
-        socket.close()
-        return true
     }
 }

@@ -7,7 +7,7 @@ import PTP
 /// fixed 0x44-byte packet, then containers; and an event port (55741) that takes a host only once that
 /// host's InitiateOpenCapture was answered OK (before, a connection to it is closed at once).
 ///
-/// Each accepted socket gets a thread. A socket that sends garbage, a PTP/IP request (answered Init_Fail),
+/// Each accepted socket gets a thread. A socket that sends garbage, a PTP/IP request (no answer, as a body),
 /// a lying length, stops half-way or sends nothing within `timeouts.handshake` is closed with one line to
 /// `log`; the server keeps serving.
 public final class FujiServer: Sendable {
@@ -205,13 +205,10 @@ public final class FujiServer: Sendable {
                 log("fuji: \(socket.peer): closed before sending its init request")
                 return
             }
-            do {
-                request = try FujiHandshake.decodeRequest(first)
-            } catch {
-                // A PTP/IP initiator (or anything else) is told no, as a camera in this mode would.
-                try? stream.write(FujiHandshake.fail(reason: 1))
-                throw error
-            }
+            // A PTP/IP initiator (or anything else) gets no answer: the connection is closed, as an X-T4 closes
+            // it on any request that is not Fuji's. (Init_Fail would tell a PTP/IP client it was refused, which
+            // it was not: it spoke the wrong protocol, and its client can find that out with Fuji's request.)
+            request = try FujiHandshake.decodeRequest(first)
         } catch {
             log("fuji: \(socket.peer): dropped: \(error)")
             return

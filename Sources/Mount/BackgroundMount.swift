@@ -43,7 +43,7 @@ public final class BackgroundMount: Sendable {
         }
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         session.camera.watchForChanges()
-        let fileSystem = CameraFileSystem(session: session, readOnly: readOnly, spoolFolder: state, log: log)
+        let fileSystem = CameraFileSystem(session: session, readOnly: readOnly, mountPoint: point, spoolFolder: state, log: log)
         let options = ["fsname=mediashell", "subtype=mediashell", "default_permissions"] + (fileSystem.changesAllowed ? [] : ["ro"])
         let mount = BackgroundMount(point: point, readOnly: !fileSystem.changesAllowed)
         let started = LockedCondition(Bool?.none)

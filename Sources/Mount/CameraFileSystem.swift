@@ -15,14 +15,16 @@ final class CameraFileSystem: FileSystemOperations {
     let cache: ReadCache
     /// Where spool files are made (and unlinked at once): the mount's state folder.
     let spoolFolder: String
+    /// Where it is mounted, for the advice of the log.
+    let mountPoint: String
     /// A camera without partial reads has its files read whole into the cache, up to this size; larger
     /// ones are refused at open (EFBIG).
     let wholeFileLimit: Int
     /// One line for the mount's log (standard error).
     let log: @Sendable (String) -> Void
     private let canReadRanges: Bool
-    private let canUpload: Bool
-    private let canDelete: Bool
+    /// What the card takes, store by store: a change it refuses is EROFS, one the camera cannot make EPERM.
+    let changes: CardChanges
     private let state = Locked(State())
     private let changeToken = Locked<Int?>(nil)
 
@@ -42,17 +44,22 @@ final class CameraFileSystem: FileSystemOperations {
         var fetchers: [JoinableThread] = []
     }
 
-    init(session: MediaSession, readOnly: Bool, spoolFolder: String, cache: ReadCache = ReadCache(), log: @escaping @Sendable (String) -> Void) {
+    init(
+        session: MediaSession, readOnly: Bool, mountPoint: String, spoolFolder: String, cache: ReadCache = ReadCache(),
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.session = session
         self.readOnly = readOnly
+        self.mountPoint = mountPoint
         self.cache = cache
         self.spoolFolder = spoolFolder
         self.log = log
         wholeFileLimit = cache.limit
         let summary = session.camera.summary
         canReadRanges = summary.canReadRanges
-        canUpload = summary.canUpload
-        canDelete = summary.canDelete
+        // The stores' StorageInfo is asked only where a change could be let through.
+        let mayChange = !readOnly && (summary.canDelete || summary.canUpload)
+        changes = CardChanges(summary, storages: mayChange ? (try? session.camera.storages()) ?? [] : [])
         let token = session.camera.addChangeHandler { [cache] change in
             switch change {
             case .removed(let id), .changed(let id): cache.forget(file: id)
@@ -66,8 +73,21 @@ final class CameraFileSystem: FileSystemOperations {
         if let token = changeToken.withLock({ $0 }) { session.camera.removeChangeHandler(token) }
     }
 
-    /// Whether the mount may change the card at all (files writable in `stat`).
-    var changesAllowed: Bool { !readOnly && (canUpload || canDelete) }
+    /// Whether the mount may change the card at all (files writable in `stat`); when not, it is mounted
+    /// read-only and the kernel answers every change with EROFS.
+    var changesAllowed: Bool { !readOnly && (changes.uploads || changes.deletes) }
+
+    /// What the mount lets programs do, for its log: `read-only (the card is write-protected: ...)`.
+    var accessWords: String {
+        if readOnly { return "read-only" }
+        if changes.cardRefusesChanges { return "read-only (the card is write-protected: its StorageInfo says read-only)" }
+        switch (changes.uploads, changes.deletes) {
+        case (true, true): return "new files, deletes and folders allowed"
+        case (false, true): return "deletes allowed, no new files"
+        case (true, false): return "new files and folders allowed, no deletes"
+        case (false, false): return "read-only (the camera takes no changes)"
+        }
+    }
 
     /// The reason the camera went away, once it did.
     var goneBecause: String? { state.withLock { $0.gone } }
@@ -275,13 +295,14 @@ final class CameraFileSystem: FileSystemOperations {
 
     func create(_ path: String) throws(FileSystemError) -> UInt64 {
         if readOnly { throw FileSystemError(EROFS) }
-        guard canUpload else { throw FileSystemError(EROFS) }
+        guard changes.cameraUploads else { throw FileSystemError(EPERM) }
         let catalog = try current()
         let (folder, name) = Self.split(path)
         if catalog.file(atPath: path) != nil || state.withLock({ $0.writing[path] != nil }) { throw FileSystemError(EEXIST) }
         guard catalog.isFolder(folder) else { throw FileSystemError(ENOENT) }
         // The top of a camera with several stores holds the stores, not files.
         guard let storage = session.storageID(ofFolder: folder) else { throw FileSystemError(EACCES) }
+        guard changes.uploads(on: storage) else { throw FileSystemError(EROFS) }
         let free: UInt64
         do {
             free = try session.camera.storages().first { $0.id == storage }?.free ?? UInt64.max
@@ -364,7 +385,7 @@ final class CameraFileSystem: FileSystemOperations {
         let catalog = try current()
         guard let file = catalog.file(atPath: path) else { throw FileSystemError(ENOENT) }
         if file.isFolder { throw FileSystemError(EISDIR) }
-        guard canDelete else { throw FileSystemError(EPERM) }
+        try checkDeletes(file)
         do {
             try session.delete(file)
         } catch {
@@ -375,12 +396,13 @@ final class CameraFileSystem: FileSystemOperations {
 
     func makeFolder(_ path: String) throws(FileSystemError) {
         if readOnly { throw FileSystemError(EROFS) }
-        guard canUpload else { throw FileSystemError(EPERM) }
+        guard changes.cameraUploads else { throw FileSystemError(EPERM) }
         let catalog = try current()
         if catalog.file(atPath: path) != nil || catalog.isFolder(path) { throw FileSystemError(EEXIST) }
         let (folder, name) = Self.split(path)
         guard catalog.isFolder(folder) else { throw FileSystemError(ENOENT) }
-        guard session.storageID(ofFolder: folder) != nil else { throw FileSystemError(EACCES) }
+        guard let storage = session.storageID(ofFolder: folder) else { throw FileSystemError(EACCES) }
+        guard changes.uploads(on: storage) else { throw FileSystemError(EROFS) }
         do {
             try session.makeFolder(name, in: folder)
         } catch {
@@ -396,12 +418,18 @@ final class CameraFileSystem: FileSystemOperations {
         guard folder.isFolder else { throw FileSystemError(ENOTDIR) }
         guard folder.id != 0 else { throw FileSystemError(EACCES) }
         if let inside = catalog.contents(of: path), !inside.isEmpty { throw FileSystemError(ENOTEMPTY) }
-        guard canDelete else { throw FileSystemError(EPERM) }
+        try checkDeletes(folder)
         do {
             try session.delete(folder)
         } catch {
             throw failure(error)
         }
+    }
+
+    /// EPERM where the camera cannot delete at all, EROFS where the file's store refuses it.
+    private func checkDeletes(_ file: MediaFile) throws(FileSystemError) {
+        guard changes.cameraDeletes else { throw FileSystemError(EPERM) }
+        guard changes.deletes(on: file.storageID) else { throw FileSystemError(EROFS) }
     }
 
     // MARK: Failures
@@ -457,7 +485,7 @@ final class CameraFileSystem: FileSystemOperations {
             defer { state.gone = state.gone ?? "\(error)" }
             return state.gone == nil
         }
-        if first { log("the camera is gone (\(error)): every call now fails with EIO; unmount with fusermount3 -u") }
+        if first { log("the camera is gone (\(error)): every call now fails with EIO; unmount with fusermount3 -u \(mountPoint)") }
     }
 
     static func split(_ path: String) -> (folder: String, name: String) {

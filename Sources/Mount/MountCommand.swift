@@ -138,7 +138,7 @@ public struct MountCommand {
         // A card folder announces its changes only when asked to watch.
         session.camera.watchForChanges()
         let summary = session.camera.summary
-        let fileSystem = CameraFileSystem(session: session, readOnly: readOnly, spoolFolder: state, log: log)
+        let fileSystem = CameraFileSystem(session: session, readOnly: readOnly, mountPoint: point, spoolFolder: state, log: log)
         if !summary.canReadRanges {
             log("this camera cannot read part of a file: each file is read whole into memory when opened, "
                 + "and files over \(fileSystem.wholeFileLimit >> 20) MiB are refused (EFBIG)")
@@ -149,9 +149,7 @@ public struct MountCommand {
         do {
             try bridge.run(mountPoint: point, options: mountOptions) {
                 let files = session.catalog.fileCount
-                let mode = readOnly ? "read-only" : !fileSystem.changesAllowed ? "read-only (the camera takes no changes)"
-                    : summary.canUpload ? "new files, deletes and folders allowed" : "deletes allowed, no new files"
-                log("\(url) (\(summary.model.isEmpty ? "camera" : summary.model)) on \(point): \(files) files; \(mode); "
+                log("\(url) (\(summary.model.isEmpty ? "camera" : summary.model)) on \(point): \(files) files; \(fileSystem.accessWords); "
                     + "fusermount3 -u \(point) or Ctrl-C unmounts")
             }
         } catch {

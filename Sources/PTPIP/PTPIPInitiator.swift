@@ -53,7 +53,8 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
     ///   - guid: 16 bytes identifying this host.
     ///   - firstContact: for a camera that has not seen this host before: Init_Command_Ack may wait for its
     ///     user's confirmation, that long; nil waits `timeouts.read`.
-    /// A responder that answers with Init_Fail is `PTPIPRefusal` (its reason).
+    /// A responder that answers with Init_Fail is `PTPIPRefusal` (its reason); an HTTP server that answers
+    /// is `HTTPServerAnswer`.
     public static func connect(
         host: String, port: UInt16 = 15740, eventPort: UInt16? = nil, name: String? = nil,
         guid: [UInt8] = processGUID, timeouts: PTPIPTimeouts = PTPIPTimeouts(), trace: PTPTrace? = nil,
@@ -134,6 +135,10 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
         } catch let error as PTPError where error.isTimeout {
             throw PTPError.unanswered(
                 UnansweredStep(awaited: "\(awaited)", sent: "\(request.type)", peer: peer, seconds: total))
+        } catch PTPError.malformed(let malformation) {
+            // Not a packet at all: an HTTP server's status line is said as one, anything else as what failed.
+            if let http = HTTPServerAnswer(stream.unreadBytes(limit: 128), peer: peer) { throw http }
+            throw PTPError.malformed(malformation)
         }
         if let reply { steps.received(reply, from: peer) }
         return reply

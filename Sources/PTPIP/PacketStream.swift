@@ -81,6 +81,12 @@ final class PacketStream: Sendable {
         }
     }
 
+    /// At most `limit` of the bytes received and not taken: what a peer sent that did not decode as a packet,
+    /// for saying what it was instead (an HTTP server's status line).
+    func unreadBytes(limit: Int) -> [UInt8] {
+        received.withLock { [UInt8]($0.bytes(min($0.count, limit))) }
+    }
+
     /// A control packet, refusing a data packet (whose payload is then still unread: the caller should
     /// give up on the connection).
     func readControl(firstByteTimeout: TimeInterval?) throws -> PTPIPPacket? {

@@ -98,3 +98,25 @@ extension DiscoveryTargets {
         DiscoveryTargets(ssdp: [.init(host: "127.0.0.1", port: ports.0)], mdns: [.init(host: "127.0.0.1", port: ports.1)])
     }
 }
+
+/// Where `devices` asks, and how the answers become one line per camera.
+struct DiscoveryTargetTests {
+    /// The network's groups, and loopback at the same ports: a `serve --advertise` on 127.0.0.1 answers only
+    /// there.
+    @Test func theLocalTargetsAskLoopbackToo() {
+        let targets = DiscoveryTargets.local()
+        #expect(targets.ssdp.map(\.host) == ["239.255.255.250", "127.0.0.1"] && targets.ssdp.allSatisfy { $0.port == 1900 })
+        #expect(targets.mdns.map(\.host) == ["224.0.0.251", "127.0.0.1"] && targets.mdns.allSatisfy { $0.port == 5353 })
+        #expect(DiscoveryTargets.local(ssdpPort: 1, mdnsPort: 2).ssdp.allSatisfy { $0.port == 1 })
+    }
+
+    /// A server of this computer answering on loopback and at its network address is one camera, at the
+    /// latter; a camera on loopback beside another one on the network at the same port is kept.
+    @Test func aServerHeardOnLoopbackAndOnTheNetworkIsListedOnce() {
+        let local = NetworkCamera(name: "mediashell serve", host: "127.0.0.1", port: 15740, via: "SSDP")
+        let own = NetworkCamera(name: "Virtual Camera on box", host: "192.168.1.20", port: 15740, via: "mDNS")
+        let other = NetworkCamera(name: "Canon camera", host: "192.168.1.30", port: 15740, via: "SSDP")
+        #expect(CameraBrowser.merged([local, own, other], ownAddresses: ["192.168.1.20"]) == [own, other])
+        #expect(CameraBrowser.merged([local, other], ownAddresses: ["192.168.1.20"]) == [local, other])
+    }
+}

@@ -101,8 +101,9 @@ extension FujiNetwork {
             #expect(header.kind == .response && header.code == ResponseCode.ok.rawValue)
         }
 
-        /// A PTP/IP initiator's request is answered Init_Fail and the server keeps serving.
-        @Test func aPTPIPRequestIsToldNo() throws {
+        /// A PTP/IP initiator's request gets no answer (no Init_Fail, which a PTP/IP client reads as a refusal
+        /// of this computer): the connection is closed, as a body closes it, and the server keeps serving.
+        @Test func aPTPIPRequestIsClosedWithoutAnAnswer() throws {
             let log = Mailbox<String>()
             let server = try startServer(log: log)
             defer { server.stop() }
@@ -110,8 +111,9 @@ extension FujiNetwork {
             var request: [UInt8] = [0, 0, 0, 0, 1, 0, 0, 0] + Array(repeating: 7, count: 16) + [0x68, 0, 0, 0, 0, 0, 1, 0]
             request[0] = UInt8(request.count)
             try socket.send(request, .eachWait(5))
-            let answer = try socket.read(12)
-            #expect(try FujiHandshake.decodeAnswer(answer) == .refused(reason: 1))
+            var answer = [UInt8](repeating: 0, count: 12)
+            let got = try answer.withUnsafeMutableBytes { try socket.receive(into: $0, .eachWait(10)) }
+            #expect(got == 0, "the server answered \(answer.prefix(got))")
             socket.close()
             #expect(log.take(timeout: 5) { $0.contains("dropped") } != nil)
             let initiator = try connect(server)

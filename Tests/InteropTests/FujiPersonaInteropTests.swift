@@ -106,8 +106,9 @@ import Testing
         #expect(result.stdout.contains("deleted /DCIM/100_FUJI/DSCF0002.JPG"), "\(result.stdout)")
     }
 
-    /// `ptpip:` pointed at the persona's port is told what it is: a PTP/IP request is answered Init_Fail,
-    /// and the words name fuji:.
+    /// `ptpip:` pointed at the persona's port is told what it is: the PTP/IP request gets no answer (no
+    /// Init_Fail: nobody refused this computer), Fuji's init request is answered, and the words name the
+    /// `fuji:` URL of that port.
     @Test func ptpipAtTheFujiPortIsToldWhatItIs() throws {
         let fixture = try Fixture()
         let server = try ServeProcess(arguments: ["--persona", "fuji-x", fixture.card])
@@ -116,7 +117,10 @@ import Testing
             BuildProducts.mediashell, ["--camera", "ptpip:127.0.0.1:\(server.port)", "-n", "-c", "summary"],
             directory: fixture.work, environment: ["HOME": fixture.home, "LANG": "C"], timeout: 60)
         #expect(result.status != 0)
-        #expect(result.stderr.contains("Init_Fail"), "\(result.stderr)")
+        #expect(result.stderr.contains("answered Fuji's init request on port \(server.port)"), "\(result.stderr)")
+        #expect(result.stderr.contains("open fuji:127.0.0.1:\(server.port) "), "\(result.stderr)")
+        #expect(!result.stderr.contains("Init_Fail") && !result.stderr.contains("Pair it again"), "\(result.stderr)")
+        #expect(!server.log.contains("Init_Fail"), "\(server.log)")
     }
 
     // MARK: libgphoto2's Fuji Wi-Fi client

@@ -378,6 +378,27 @@ struct MountTests {
         #expect(FileManager.default.fileExists(atPath: fixture.card + "/DCIM/101TEST/NOTE.TXT"))
     }
 
+    /// `serve` without --writable lists DeleteObject and refuses it (its StorageInfo says read-only), as a camera
+    /// with a locked card does: the mount is read-only, its log says why, and every change, delete included, is
+    /// the one answer EROFS.
+    @Test func aWriteProtectedCardRefusesEveryChangeWithEROFS() throws {
+        let fixture = try Fixture(bigSize: 1 << 10)
+        let server = try ServeProcess(arguments: [fixture.card])
+        defer { _ = server.stop() }
+        let mount = try MountProcess(camera: "ptpip:127.0.0.1:\(server.port)", point: fixture.point)
+        defer { mount.unmount() }
+        #expect(mount.log.contains("read-only (the card is write-protected"), "\(mount.log)")
+        let note = fixture.point + "/DCIM/101TEST/NOTE.TXT"
+        for (tool, arguments) in [("cp", [fixture.card + "/DCIM/101TEST/NOTE.TXT", fixture.point + "/DCIM/100TEST/COPY.TXT"]),
+            ("rm", [note]), ("mkdir", [fixture.point + "/DCIM/NEW"]), ("touch", [fixture.point + "/DCIM/100TEST/NEW.TXT"]),
+            ("sh", ["-c", "echo more >> '\(note)'"]), ("rmdir", [fixture.point + "/DCIM/100TEST"])]
+        {
+            let result = try run(tool, arguments)
+            #expect(result.status != 0 && result.stderr.contains("Read-only file system"), "\(tool): \(result.stderr)")
+        }
+        #expect(FileManager.default.contents(atPath: fixture.card + "/DCIM/101TEST/NOTE.TXT") == Data("a note\n".utf8))
+    }
+
     /// Events: a file copied into the served folder appears in the mount; one removed goes.
     @Test func cameraEventsShowInTheMount() throws {
         let fixture = try Fixture(bigSize: 1 << 10)
@@ -436,8 +457,9 @@ struct MountTests {
         let result = try ProcessRunner.run(BuildProducts.mediashell, ["--camera", "sim:" + fixture.card, "-c", commands], timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
+        // sim:PATH serves the folder read-only (its StorageInfo says so), so its mount is read-only.
         #expect(lines == [
-            "mounted the card on \(point); umount ends it", "same", "unmounted \(point)", "0",
+            "mounted the card on \(point) (read-only); umount ends it", "same", "unmounted \(point)", "0",
             "mounted the card on \(point) (read-only); umount ends it", "\(point) (read-only)",
         ], "\(result.stdout)")
         let mounts = try String(contentsOfFile: "/proc/mounts", encoding: .utf8)
@@ -456,7 +478,7 @@ struct MountTests {
         let result = try ProcessRunner.run(BuildProducts.mediashell, ["--camera", "sim:" + fixture.card, "-c", commands], timeout: 60)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines == [
-            "mounted the card on \(point); umount ends it", "same", "unmounted \(point)", "closed sim:\(fixture.card)",
+            "mounted the card on \(point) (read-only); umount ends it", "same", "unmounted \(point)", "closed sim:\(fixture.card)",
         ], "\(result.stdout) \(result.stderr)")
         let refusals = result.stderr.split(separator: "\n").filter { $0.hasSuffix("the card is mounted on \(point): 'umount \(point)' first") }
         #expect(refusals.count == 2 && refusals[0].contains("close") && refusals[1].contains("open"), "\(result.stderr)")
@@ -489,6 +511,7 @@ struct MountTests {
         #expect(failure == EIO, "the read fails with EIO once the camera is gone (errno \(failure))")
         #expect(waited < 15, "within the transport's timeout (10 s), not a hang: \(waited) s")
         #expect(mount.waitForLog("the camera is gone"), "\(mount.log)")
+        #expect(mount.waitForLog("unmount with fusermount3 -u \(fixture.point)"), "the advice names the folder: \(mount.log)")
         let listing = try run("ls", [fixture.point + "/DCIM"], timeout: 20)
         #expect(listing.status != 0 && listing.stderr.contains("Input/output error"), "\(listing.stderr)")
     }

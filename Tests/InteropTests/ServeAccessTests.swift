@@ -167,23 +167,26 @@ import Testing
     }
 
     /// Discovery finds `serve --advertise`. Multicast does not reach loopback on the test machines (`lo` has
-    /// no MULTICAST flag), so serve answers on 127.0.0.1 at ports it chooses (`MEDIASHELL_TEST_ADVERTISE_PORTS`)
-    /// and `devices --wifi` asks there, unicast (`MEDIASHELL_DISCOVERY_TARGETS`): the same SSDP and mDNS
+    /// no MULTICAST flag), so serve answers on 127.0.0.1 at ports it chooses (`MEDIASHELL_TEST_ADVERTISE_PORTS`),
+    /// says it is announced "to this computer only", and `devices --wifi` finds it: asked there unicast
+    /// (`MEDIASHELL_DISCOVERY_TARGETS`), and without being told where, since besides the network's groups it
+    /// asks loopback (only the stand-ins for 1900 and 5353 given, as serve takes them). The same SSDP and mDNS
     /// questions and answers as on a network.
     @Test func devicesFindsServeAdvertise() throws {
         let fixture = try Fixture()
         let server = try ServeProcess(
             arguments: ["--advertise", fixture.card], environment: ["MEDIASHELL_TEST_ADVERTISE_PORTS": "0,0"])
         defer { _ = server.stop() }
-        #expect(server.waitForLog("announced as", count: 1), "\(server.log)")
+        #expect(server.waitForLog("(to this computer only)", count: 1), "\(server.log)")
         let ports = try #require(server.log.firstMatch(of: #/SSDP on 127\.0\.0\.1:(\d+) and mDNS on 127\.0\.0\.1:(\d+)/#), "\(server.log)")
-        for targets in ["ssdp=127.0.0.1:\(ports.1)", "mdns=127.0.0.1:\(ports.2)", "ssdp=127.0.0.1:\(ports.1),mdns=127.0.0.1:\(ports.2)"] {
-            let result = try ProcessRunner.run(
-                BuildProducts.mediashell, ["devices", "--wifi"], environment: ["MEDIASHELL_DISCOVERY_TARGETS": targets], timeout: 30)
+        let asked = ["ssdp=127.0.0.1:\(ports.1)", "mdns=127.0.0.1:\(ports.2)", "ssdp=127.0.0.1:\(ports.1),mdns=127.0.0.1:\(ports.2)"]
+            .map { ["MEDIASHELL_DISCOVERY_TARGETS": $0] } + [["MEDIASHELL_TEST_ADVERTISE_PORTS": "\(ports.1),\(ports.2)"]]
+        for environment in asked {
+            let result = try ProcessRunner.run(BuildProducts.mediashell, ["devices", "--wifi"], environment: environment, timeout: 30)
             #expect(result.status == 0)
             let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("ptpip:") }
-            #expect(lines.count == 1, "\(targets): \(result.stdout)")
-            #expect(lines.first?.hasPrefix("ptpip:127.0.0.1:\(server.port) ") == true, "\(targets): \(result.stdout)")
+            #expect(lines.count == 1, "\(environment): \(result.stdout)")
+            #expect(lines.first?.hasPrefix("ptpip:127.0.0.1:\(server.port) ") == true, "\(environment): \(result.stdout)")
         }
     }
 }

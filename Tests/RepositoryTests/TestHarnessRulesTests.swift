@@ -23,3 +23,22 @@ import Testing
         #expect(offenders.isEmpty, "use PipeCollector: \(offenders)")
     }
 }
+
+/// The scripts that run `serve` read its log in one place, scripts/serve-log (which InteropTests'
+/// ServeLogScriptTests runs against a real serve): none greps serve's lines itself.
+@Suite struct ScriptRulesTests {
+    @Test func serveLogIsReadOnlyThroughServeLog() throws {
+        let scripts = LayerCheckTests.root.appendingPathComponent("scripts")
+        var offenders: [String] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: scripts.path).sorted() where name != "serve-log" {
+            var isFolder: ObjCBool = false
+            let path = scripts.appendingPathComponent(name).path
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            guard text.contains(" serve --listen") else { continue }
+            let readsItself = ["bytes) sent", " requests\"", "'ptpip:127.0.0.1:[0-9]*'", "grep -c 'serve: session"].filter(text.contains)
+            if !text.contains("source scripts/serve-log") || !readsItself.isEmpty { offenders.append("\(name) \(readsItself)") }
+        }
+        #expect(offenders.isEmpty, "read serve's log through scripts/serve-log: \(offenders)")
+    }
+}

@@ -29,7 +29,10 @@ public struct StorageSummary: Sendable, Equatable {
     public var description: String
     public var capacity: UInt64
     public var free: UInt64
+    /// Its StorageInfo says read-only (AccessCapability 1, or 2: read-only but for deletes).
     public var readOnly: Bool
+    /// Its files may be deleted: a read-write store, or one whose StorageInfo allows deletes only.
+    public var deletesAllowed = true
 }
 
 /// What changed on the device, from its events.
@@ -238,7 +241,8 @@ public final class Camera: Sendable {
             guard let info = try? session.getStorageInfo(id) else { return nil }
             return StorageSummary(
                 id: id, label: info.volumeLabel, description: info.storageDescription,
-                capacity: info.maxCapacity, free: info.freeSpaceInBytes, readOnly: info.isReadOnly)
+                capacity: info.maxCapacity, free: info.freeSpaceInBytes, readOnly: info.isReadOnly,
+                deletesAllowed: !info.isReadOnly || info.accessCapability == StorageInfo.AccessCapability.readOnlyWithDeletion.rawValue)
         }
     }
 

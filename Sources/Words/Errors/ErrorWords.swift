@@ -19,17 +19,28 @@ public enum ErrorWords {
         case let error as PlaybackError: return sentence(for: error)
         case let error as UnreadableListing: return sentence(for: error)
         case PTPError.unanswered(let step):
-            return "\(step) (the camera took the connection but did not answer; --debug-ptp FILE records each packet)"
+            return "\(step) (the connection was taken but nothing answered; --debug-ptp FILE records each packet)"
         case let error as SystemError where error.path != nil: return LocalFailureWords.sentence(for: error)
         case let error as MediaFormatError:
             if case .system(let failure) = error.problem, failure.path != nil { return LocalFailureWords.sentence(for: failure) }
             return error.description
+        case PTPError.response(let code, .deleteObject, _) where code == .objectWriteProtected || code == .storeReadOnly:
+            return deleteRefused(code)
         case let error as CameraOpenError: return sentence(for: error)
         case let error as FujiModeError: return sentence(for: error)
         case let error as CustomStringConvertible: return error.description
         case is CancellationError: return "cancelled"
         default: return String(describing: error)
         }
+    }
+
+    /// A delete the camera refused because the file or its card is write-protected: `the card is read-only: the
+    /// camera keeps its files (store read-only, 0x200E: ...)`.
+    private static func deleteRefused(_ code: ResponseCode) -> String {
+        let what = code == .storeReadOnly ? "the card is read-only: the camera keeps its files" : "write-protected: the camera keeps it"
+        let causes = code == .storeReadOnly ? "a locked card" : "a protected file, a locked card"
+        return "\(what) (\(code), 0x\(String(code.rawValue, radix: 16, uppercase: true)): \(causes), or a card served read-only,"
+            + " as mediashell serve and sim:PATH serve one without --writable)"
     }
 
     private static func sentence(for error: DownloadError) -> String {
@@ -83,8 +94,10 @@ public enum ErrorWords {
 
     private static func sentence(for error: CameraOpenError) -> String {
         switch error {
-        case .fujifilmNotPTPIP(_, let fujiURL, _):
+        case .fujifilmNotPTPIP(_, let fujiURL, _), .fujiPortNotPTPIP(_, let fujiURL):
             return error.description + ": open \(fujiURL) (Fujifilm X bodies speak their own protocol on Wi-Fi)"
+        case .httpServer:
+            return error.description + " (check the address and the port: PTP/IP cameras listen on 15740)"
         case .fujifilmRefused:
             return error.description + ": on the camera, choose its Wi-Fi mode for a computer or phone"
                 + " (\"Wireless communication\" or \"Smartphone\"; not \"PC AutoSave\") and confirm this computer when it asks"
