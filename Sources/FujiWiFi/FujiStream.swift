@@ -11,7 +11,7 @@ final class FujiStream: Sendable {
     let socket: Socket
     /// Bounds each wait for more bytes once a container has begun, and each wait while sending.
     let timeout: TimeInterval
-    private let window = Locked(ReceiveWindow())
+    private let window = Locked(SocketReceiveBuffer(initialCapacity: 4096, payloadCapacity: FujiStream.chunkSize + (64 << 10)))
     /// Largest piece of a payload handed on at once, and of a data container's payload sent at once.
     static let chunkSize = 1 << 20
 
@@ -33,7 +33,7 @@ final class FujiStream: Sendable {
     /// Waits (`firstByteTimeout`, nil: for ever) for the first byte of the next packet; false when the
     /// peer closed the stream cleanly between packets.
     private func begin(
-        _ window: ReceiveWindow, firstByteTimeout: TimeInterval?, waitingFor: @autoclosure () -> String
+        _ window: SocketReceiveBuffer, firstByteTimeout: TimeInterval?, waitingFor: @autoclosure () -> String
     ) throws -> Bool {
         do {
             return try window.fill(1, from: socket, firstByteTimeout.map { .until(.after($0)) } ?? .forever)
@@ -46,7 +46,7 @@ final class FujiStream: Sendable {
 
     /// Holds at least `count` bytes, each wait bounded by `timeout`; a peer that ends the stream first is
     /// `connectionClosed(closedEarly(bytes held))`.
-    private func fill(_ window: ReceiveWindow, _ count: Int, closedEarly: (Int) -> PTPError.ConnectionEnd.CutShort) throws {
+    private func fill(_ window: SocketReceiveBuffer, _ count: Int, closedEarly: (Int) -> PTPError.ConnectionEnd.CutShort) throws {
         let complete: Bool
         do { complete = try window.fill(count, from: socket, .eachWait(timeout)) } catch { throw PTPError(error) }
         if !complete { throw PTPError.connectionClosed(.cutShort(peer: peer, closedEarly(window.count))) }
@@ -177,71 +177,5 @@ final class FujiStream: Sendable {
             Result { () throws(SystemError) in try socket.send(UnsafeRawBufferPointer(rebasing: raw[0..<count]), .eachWait(timeout)) }
         }
         do { try result.get() } catch { throw PTPError(error) }
-    }
-}
-
-/// What a Fuji reader received and has not taken yet: each `recv` asks for all the room there is, and a
-/// wait (poll) happens only when the socket has nothing. One reader at a time.
-final class ReceiveWindow {
-    /// Room for any handshake or control container; grown once for a large data payload.
-    static let initialCapacity = 4096
-    static let payloadCapacity = FujiStream.chunkSize + (64 << 10)
-
-    private var storage: UnsafeMutableRawBufferPointer
-    private var start = 0
-    private var end = 0
-
-    init() { storage = .allocate(byteCount: Self.initialCapacity, alignment: 8) }
-    deinit { storage.deallocate() }
-
-    var count: Int { end - start }
-
-    /// The first `count` bytes held, valid until the next `fill` (`count` at most `self.count`).
-    func bytes(_ count: Int) -> UnsafeRawBufferPointer {
-        precondition(count <= self.count)
-        return UnsafeRawBufferPointer(rebasing: storage[start..<(start + count)])
-    }
-
-    /// The u32 (little-endian) at `offset` of what is held.
-    func uint32(at offset: Int) -> UInt32 {
-        let b = bytes(offset + 4)
-        return UInt32(b[offset]) | UInt32(b[offset + 1]) << 8 | UInt32(b[offset + 2]) << 16 | UInt32(b[offset + 3]) << 24
-    }
-
-    func consume(_ count: Int) {
-        precondition(count <= self.count)
-        start += count
-        if start == end {
-            start = 0
-            end = 0
-        }
-    }
-
-    /// Receives until at least `wanted` bytes are held, each wait bounded by `patience`. False when the
-    /// peer ended the stream first (what came is still held).
-    func fill(_ wanted: Int, from socket: Socket, _ patience: Patience) throws(SystemError) -> Bool {
-        if count >= wanted { return true }
-        makeRoom(for: wanted)
-        while count < wanted {
-            let got = try socket.receiveSome(into: UnsafeMutableRawBufferPointer(rebasing: storage[end...]), patience)
-            if got == 0 { return false }
-            end += got
-        }
-        return true
-    }
-
-    private func makeRoom(for wanted: Int) {
-        if start + wanted <= storage.count { return }
-        let held = count
-        if wanted > storage.count {
-            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: max(wanted, Self.payloadCapacity), alignment: 8)
-            if held > 0 { grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: storage[start..<end])) }
-            storage.deallocate()
-            storage = grown
-        } else if held > 0 {
-            storage.baseAddress!.copyMemory(from: storage.baseAddress! + start, byteCount: held)
-        }
-        start = 0
-        end = held
     }
 }

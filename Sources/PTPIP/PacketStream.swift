@@ -25,7 +25,9 @@ final class PacketStream: Sendable {
     /// Bounds every wait for more bytes once a packet has begun, and every write.
     let timeout: TimeInterval
     /// What arrived and was not taken yet: packets are read out of it, not one recv per field.
-    private let received = Locked(ReceiveBuffer())
+    private let received = Locked(
+        SocketReceiveBuffer(
+            initialCapacity: Int(PTPIPHeader.maxControlPacketLength), payloadCapacity: PacketStream.chunkSize + (64 << 10)))
     /// Largest piece of a payload handed to a reader at once (and of a Data packet sent).
     static let chunkSize = 1 << 20
 
@@ -51,7 +53,7 @@ final class PacketStream: Sendable {
         try received.withLock { received in try read(from: received, firstByteTimeout: firstByteTimeout) }
     }
 
-    private func read(from received: ReceiveBuffer, firstByteTimeout: TimeInterval?) throws -> IncomingPacket? {
+    private func read(from received: SocketReceiveBuffer, firstByteTimeout: TimeInterval?) throws -> IncomingPacket? {
         let began: Bool
         do {
             began = try received.fill(1, from: socket, firstByteTimeout.map { .until(.after($0)) } ?? .forever)
@@ -101,7 +103,7 @@ final class PacketStream: Sendable {
 
     /// Holds at least `count` bytes, each wait bounded by `timeout`; a peer that ends the stream first is
     /// `closedEarly(bytes it sent)`.
-    private func fill(_ received: ReceiveBuffer, _ count: Int, closedEarly: (Int) -> PTPError.ConnectionEnd.CutShort) throws {
+    private func fill(_ received: SocketReceiveBuffer, _ count: Int, closedEarly: (Int) -> PTPError.ConnectionEnd.CutShort) throws {
         let complete: Bool
         do { complete = try received.fill(count, from: socket, .eachWait(timeout)) } catch { throw PTPError(error) }
         if !complete { throw PTPError.connectionClosed(.cutShort(peer: peer, closedEarly(received.count))) }

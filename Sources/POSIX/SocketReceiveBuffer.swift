@@ -1,44 +1,52 @@
-import Foundation
-import POSIX
-import PTP
-
-/// What a PTP/IP reader received and has not yet taken. Each `recv` asks for all the room there is, so
-/// the packets the peer sent together (a small file's Start_Data, End_Data and response: three headers,
-/// a transaction id, the payload and the response's fields) come in one call instead of one per field,
-/// and a wait (poll) happens only when the socket has nothing: never before a read that would not block.
-/// Bytes past the packet being read stay here for the next one. One reader at a time.
-final class ReceiveBuffer {
-    /// Room for the largest control packet; grown once to `payloadCapacity` by a large data payload.
-    static let initialCapacity = Int(PTPIPHeader.maxControlPacketLength)
-    static let payloadCapacity = PacketStream.chunkSize + (64 << 10)
-
+/// What a stream's reader received from a socket and has not yet taken (PTP/IP's packets, Fujifilm's
+/// containers). Each `recv` asks for all the room there is, so what the peer sent together (a small file's
+/// Start_Data, End_Data and response) comes in one call instead of one per field, and a wait (poll) happens
+/// only when the socket has nothing: never before a read that would not block. Bytes past the packet being
+/// read stay here for the next one. One reader at a time.
+public final class SocketReceiveBuffer {
+    /// Room for the largest control packet of the protocol; grown once to `payloadCapacity` by a large data
+    /// payload.
+    private let payloadCapacity: Int
     private var storage: UnsafeMutableRawBufferPointer
     private var start = 0
     private var end = 0
 
-    init() { storage = .allocate(byteCount: ReceiveBuffer.initialCapacity, alignment: 8) }
+    public init(initialCapacity: Int, payloadCapacity: Int) {
+        self.payloadCapacity = payloadCapacity
+        storage = .allocate(byteCount: initialCapacity, alignment: 8)
+    }
+
     deinit { storage.deallocate() }
 
     /// Bytes received and not taken.
-    var count: Int { end - start }
+    public var count: Int { end - start }
 
     /// The first `count` bytes held, valid until the next `fill` (`count` at most `self.count`).
-    func bytes(_ count: Int) -> UnsafeRawBufferPointer {
+    public func bytes(_ count: Int) -> UnsafeRawBufferPointer {
         precondition(count <= self.count)
         return UnsafeRawBufferPointer(rebasing: storage[start..<(start + count)])
     }
 
+    /// The u32 (little-endian) at `offset` of what is held.
+    public func uint32(at offset: Int) -> UInt32 {
+        let b = bytes(offset + 4)
+        return UInt32(b[offset]) | UInt32(b[offset + 1]) << 8 | UInt32(b[offset + 2]) << 16 | UInt32(b[offset + 3]) << 24
+    }
+
     /// Drops the first `count` bytes held (they were taken).
-    func consume(_ count: Int) {
+    public func consume(_ count: Int) {
         precondition(count <= self.count)
         start += count
-        if start == end { start = 0; end = 0 }
+        if start == end {
+            start = 0
+            end = 0
+        }
     }
 
     /// Receives until at least `wanted` bytes are held (taking whatever more the socket has, up to the room
     /// left), each wait bounded by `patience`. False when the peer ended the stream first (what came is
     /// still held).
-    func fill(_ wanted: Int, from socket: Socket, _ patience: Patience) throws(SystemError) -> Bool {
+    public func fill(_ wanted: Int, from socket: Socket, _ patience: Patience) throws(SystemError) -> Bool {
         if count >= wanted { return true }
         makeRoom(for: wanted)
         while count < wanted {
@@ -54,8 +62,7 @@ final class ReceiveBuffer {
         if start + wanted <= storage.count { return }
         let held = count
         if wanted > storage.count {
-            let grown = UnsafeMutableRawBufferPointer.allocate(
-                byteCount: max(wanted, ReceiveBuffer.payloadCapacity), alignment: 8)
+            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: max(wanted, payloadCapacity), alignment: 8)
             if held > 0 { grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: storage[start..<end])) }
             storage.deallocate()
             storage = grown
