@@ -30,7 +30,7 @@ struct EventsCommand: ShellCommand {
         defer { queue.stop() }
         session.camera.watchForChanges()
         let json = invocation.has(.json)
-        if !json { shell.output.line("waiting for the camera's events (Ctrl-C ends)") }
+        if !json { shell.output.note("waiting for the camera's events (Ctrl-C ends)") }
         shell.output.flush()
         let idle = IdleCheck(session: session)
         // Ctrl-C ends the command however it finds it: between two waits, or while the camera is asked

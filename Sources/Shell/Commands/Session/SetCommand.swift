@@ -66,7 +66,7 @@ struct SetCommand: ShellCommand {
         let ledgers = try Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: shell.environment))
         guard let value else {
             let shift = ledgers.shift.map { ShiftText.format($0) } ?? "0 (none)"
-            shell.output.line("time-shift \(shift) (this camera's, kept in its import ledger)")
+            shell.output.note("time-shift \(shift) (this camera's, kept in its import ledger)")
             return .success
         }
         guard let seconds = ShiftText.parse(value) ?? (value == "0" ? 0 : nil) else {
