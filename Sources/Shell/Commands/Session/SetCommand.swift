@@ -10,7 +10,7 @@ struct SetCommand: ShellCommand {
     let spec = CommandSpec(
         "set", area: .session,
         options: [OptionSpec(.save, long: "save", "also write the setting to the config file")],
-        arguments: [ArgumentSpec("NAME", .settingName, .optional), ArgumentSpec("VALUE", .text, .optional)],
+        arguments: [ArgumentSpec("NAME", .settingName, .optional), ArgumentSpec("VALUE", .settingValue, .optional)],
         summary: "show or change a setting",
         details: "With no argument, lists the settings; with NAME, shows one; with NAME VALUE, changes it. "
             + "--save also writes it to the config file, so that every later session starts with it.",
