@@ -91,6 +91,11 @@ public struct FileListing {
         return widths.reduce(0, +) + 2 * widths.count + name
     }
 
+    /// True when `long` shows one of `entries` with the camera's date standing in (`~`).
+    public func showsPendingDate(_ entries: [RemoteEntry]) -> Bool {
+        entries.contains { entry in entry.file.map { !entry.isFolder && times.shown($0).pending } ?? false }
+    }
+
     /// A JSON array with one object per entry; keys sorted, absent facts left out.
     public func json(_ entries: [RemoteEntry]) -> String {
         let objects = entries.map { entry in Self.jsonEntry(entry, dates: dates, time: entry.file.map(times.shown)) }

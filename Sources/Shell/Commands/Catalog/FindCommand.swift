@@ -31,6 +31,7 @@ struct FindCommand: ShellCommand {
             var listing = FileListing(dates: shell.dates)
             listing.times = CaptureTimeTable(entries.compactMap(\.file), session: session)
             for line in listing.long(entries, width: shell.output.terminalColumns) { shell.output.line(line) }
+            shell.explainPendingDates(listing, entries)
         } else {
             for entry in entries { shell.output.line(SafeText.display(entry.shown)) }
         }
