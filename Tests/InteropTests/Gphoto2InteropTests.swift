@@ -161,8 +161,8 @@ import Testing
         let result = try fixture.gphoto2(server.port, ["--capture-image"])
         #expect(result.status == 0, "\(result.stderr)\n\(result.stdout)")
         let after = try FileManager.default.contentsOfDirectory(atPath: fixture.card + "/DCIM/101MEDIA")
-        #expect(Set(after).subtracting(before) == ["DJI_0011.JPG"])
-        #expect(result.stdout.contains("DJI_0011.JPG"))
+        #expect(Set(after).subtracting(before) == ["IMG_0001.JPG"])
+        #expect(result.stdout.contains("IMG_0001.JPG"))
     }
 
     @Test(.enabled(if: gphoto2 != nil)) func thumbnailOfAPhoto() throws {

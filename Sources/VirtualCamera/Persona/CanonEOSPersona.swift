@@ -13,6 +13,8 @@ enum CanonEOSPersona {
         var persona = Persona(name: .canonEOS, behaviour: CanonEOSBehaviour())
         persona.manufacturer = "Canon Inc."
         persona.model = "Canon EOS 80D"
+        // DCIM/100CANON/IMG_0001.JPG; movies (MVI_) and Adobe RGB stills (_MG_) count on the same counter.
+        persona.shotNaming = ShotNaming(prefix: "IMG_", sharedWith: ["MVI_", "_MG_"], folderSuffix: "CANON")
         persona.version = "3-1.0.2"
         persona.vendorExtensionID = VendorExtensionID.canon.rawValue
         persona.vendorExtensionVersion = 100
@@ -239,7 +241,7 @@ final class CanonEOSSession: PersonaSession {
         let newFolder = camera.quirks.contains(.captureNewFolder)
         return ResponderSession.Answer(parameters: result ? [0] : [], after: {
             do {
-                _ = try card.capture(newFolder: newFolder)
+                _ = try card.capture(newFolder: newFolder, naming: camera.persona.shotNaming)
                 camera.settings.drainForShot()
                 card.publish(PTPEvent(.devicePropChanged, parameters: [UInt32(DevicePropertyCode.batteryLevel.rawValue)]))
             } catch {
