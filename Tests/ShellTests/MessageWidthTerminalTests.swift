@@ -46,9 +46,7 @@ struct MessageWidthTerminalTests {
             """)
         #expect(result.status == 0, "expect failed: \(result.standardOutput)")
 
-        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: log)), as: UTF8.self)
-        let lines = text.components(separatedBy: "\r\n").flatMap { $0.components(separatedBy: "\r") }
-            .map(strippingEscapes)
+        let lines = try Expect.transcriptLines(at: log)
         let wide = lines.filter { TerminalWidth.of($0) > columns }
         #expect(wide.isEmpty, "lines wider than the terminal: \(wide)")
 
