@@ -15,8 +15,16 @@ import Testing
             "DJI_0003.MP4 ‖ paused 0:02.0/0:03.0  frame 60/90", "30 fps  640x360 landscape",
             "last seek 0:03.3 → keyframe #2 at 0:02.0",
         ])
-        // A field wider than a line breaks between its words; a plain sentence as before.
-        #expect(WordWrap.lines("a b  one two three four", width: 9) == ["a b", "one two", "three", "four"])
+        // A field wider than a line goes on beside what comes before it, its further lines under its start;
+        // a plain sentence as before.
+        #expect(WordWrap.lines("a b  one two three four", width: 11) == ["a b  one", "     two", "     three", "     four"])
+        #expect(WordWrap.lines("can:   list in one request, read ranges (resume, playback), delete", width: 30) == [
+            "can:   list in one request,", "       read ranges (resume,", "       playback), delete",
+        ])
+        // Past the left half, the further lines start at the margin.
+        #expect(WordWrap.lines("a long key name:  one two three four five six", width: 24) == [
+            "a long key name:  one", "two three four five six",
+        ])
         #expect(WordWrap.lines("skipped DJI_0001.JPG: it is already here", width: 24) == [
             "skipped DJI_0001.JPG: it", "is already here",
         ])

@@ -4,7 +4,9 @@
 public enum WordWrap {
     /// `line` as it is when it fits `width` cells, else broken at spaces into lines that fit. A line of
     /// fields set apart by two spaces or more (`status`: `paused 0:02.0/0:03.0  frame 60/90  30 fps`) breaks
-    /// between fields first, keeping the gaps inside a line; a field wider than a line breaks between words.
+    /// between fields first, keeping the gaps inside a line. A field wider than a line goes on from where it
+    /// starts, broken between words, its further lines under its start (`can:   list in one request, ...`
+    /// keeps its value beside its name) when that is in the left half.
     public static func lines(_ line: String, width: Int) -> [String] {
         guard width > 0, TerminalWidth.of(line) > width else { return [line] }
         var lines: [String] = []
@@ -15,13 +17,22 @@ public enum WordWrap {
                 current = joined
                 continue
             }
-            if !current.isEmpty { lines.append(current) }
-            current = field
-            if TerminalWidth.of(field) > width {
-                var filled = fill(field.split(separator: " ").map(String.init), width: width, first: 0, rest: 0)
-                current = filled.removeLast()
-                lines += filled
+            let words = field.split(separator: " ").map(String.init)
+            if TerminalWidth.of(field) <= width || TerminalWidth.of(current + gap + (words.first ?? "")) > width {
+                // Whole on a line of its own, or not even its first word fits after what is there.
+                if !current.isEmpty { lines.append(current) }
+                current = ""
+                if TerminalWidth.of(field) <= width {
+                    current = field
+                    continue
+                }
             }
+            let lead = current.isEmpty ? "" : current + gap
+            let start = TerminalWidth.of(lead)
+            var filled = fill(words, width: width, first: start, rest: start <= width / 2 ? start : 0)
+            filled[0] = lead + filled[0].dropFirst(start)
+            current = filled.removeLast()
+            lines += filled
         }
         lines.append(current)
         return lines
