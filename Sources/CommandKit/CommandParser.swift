@@ -171,7 +171,7 @@ extension CommandTable {
             problem = command(named: text) == nil ? "unknown command '\(shown)'" : nil
         case .remoteName, .remoteFolder, .localPath, .localFolder, .cameraURL, .settingName:
             problem = text.isEmpty ? "\(spec.placeholder) must not be empty" : nil
-        case .text, .propertyName, .propertyValue:
+        case .text, .propertyName, .propertyValue, .settingValue:
             problem = nil
         }
         if let problem { throw UsageError(command: typed, problem, column: word.column) }

@@ -43,6 +43,8 @@ public enum ArgumentKind: Sendable, Hashable {
     case propertyName
     /// A value for the property named by the positional argument before it (`prop NAME VALUE`).
     case propertyValue
+    /// A value for the setting named by the positional argument before it (`set NAME VALUE`).
+    case settingValue
 }
 
 /// How many words a positional argument takes.

@@ -10,6 +10,9 @@ public protocol CompletionContext {
     func localEntries(inFolder folder: String) -> NameIndex
     /// The names `set` accepts.
     func settingNames() -> [String]
+    /// The words setting `name` takes from a fixed list (`on`, `off`; `auto`, `mpv`, `none`), for `set NAME
+    /// VALUE`; empty for free text (a folder, a number).
+    func settingValues(for name: String) -> [String]
     /// The camera URL schemes `open` accepts, with their colon: `usb:`, `ptpip:`, `dir:`, `sim:`.
     func cameraURLSchemes() -> [String]
     /// The user's aliases, offered beside the command names.
@@ -32,6 +35,9 @@ extension CompletionContext {
     /// No aliases unless the context has some.
     public func aliasNames() -> [String] { [] }
     public func aliasBody(_ name: String) -> String? { nil }
+
+    /// No fixed values unless the context knows its settings.
+    public func settingValues(for name: String) -> [String] { [] }
 
     /// No camera properties unless the context has a camera.
     public func propertyNames() -> [String] { [] }

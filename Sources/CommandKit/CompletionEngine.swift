@@ -113,6 +113,12 @@ public struct CompletionEngine: Sendable {
             }
             return nameMatches(NameIndex(names: context.propertyValues(for: name)), base: "", typed: typed)
         }
+        if case .settingValue = argument.kind {
+            guard let name = positional.last, command.argument(at: positional.count - 1)?.kind == .settingName else {
+                return Matches()
+            }
+            return nameMatches(NameIndex(names: context.settingValues(for: name)), base: "", typed: typed)
+        }
         return argumentMatches(argument.kind, base: "", typed: typed, context)
     }
 
@@ -160,7 +166,7 @@ public struct CompletionEngine: Sendable {
             var matches = nameMatches(NameIndex(names: context.cameraURLSchemes()), base: base, typed: typed)
             matches.uniqueIsFinal = false
             return matches
-        case .text, .seekPosition, .integer, .byteCount, .propertyValue:
+        case .text, .seekPosition, .integer, .byteCount, .propertyValue, .settingValue:
             return Matches()
         }
     }

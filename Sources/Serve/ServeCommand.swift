@@ -278,6 +278,9 @@ public struct ServeCommand {
                 return 1
             }
             Console.error("serve: \(what) as a PTP/IP camera\(quirky) on ptpip:\(host):\(server.port)\(shaped) (Ctrl-C to stop)")
+            // gphoto2 takes the event port from a third field, else 15740: the port twice, as this server has one.
+            let reach = Self.isWildcard(host) ? "127.0.0.1" : host
+            Console.error("serve: gphoto2 reaches it with --port ptpip:\(reach):\(server.port):\(server.port) --camera 'PTP/IP Camera'")
             if let exposure = exposureWarning(port: server.port) { Console.error(exposure) }
             stopServer = server.stop
             advertisedPort = server.port

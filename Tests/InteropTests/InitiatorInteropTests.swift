@@ -100,7 +100,7 @@ import Testing
         let completeIndex = try #require(seen.firstIndex { $0.code == .captureComplete })
         #expect(addedIndex < completeIndex)
         let info = try session.getObjectInfo(added.parameter(0))
-        #expect(info.filename == "DJI_0012.JPG")
-        #expect(FileManager.default.fileExists(atPath: fixture.card + "/DCIM/101MEDIA/DJI_0012.JPG"))
+        #expect(info.filename == "IMG_0001.JPG")
+        #expect(FileManager.default.fileExists(atPath: fixture.card + "/DCIM/101MEDIA/IMG_0001.JPG"))
     }
 }

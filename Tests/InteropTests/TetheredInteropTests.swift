@@ -18,15 +18,15 @@ import Testing
             environment: ["HOME": fixture.home, "XDG_DATA_HOME": fixture.home + "/data"])
         defer { watch.kill() }
         #expect(watch.waitForOutput("watching for new files"), "\(watch.output)")
-        for name in ["DJI_0011.JPG", "DJI_0012.JPG"] {
+        for name in ["IMG_0001.JPG", "IMG_0002.JPG"] {
             let shot = try fixture.gphoto2(server.port, ["--capture-image"])
             #expect(shot.status == 0, "\(shot.stderr)")
             #expect(watch.waitForOutput("fetched \(name) -> "), "\(watch.output)\n\(watch.errors)")
         }
         #expect(watch.interrupt() == 0, "\(watch.errors)")
         let hooked = (try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? ""
-        #expect(hooked == "\(fixture.work)/in/DJI_0011.JPG\n\(fixture.work)/in/DJI_0012.JPG\n", "\(watch.output)")
-        for name in ["DJI_0011.JPG", "DJI_0012.JPG"] {
+        #expect(hooked == "\(fixture.work)/in/IMG_0001.JPG\n\(fixture.work)/in/IMG_0002.JPG\n", "\(watch.output)")
+        for name in ["IMG_0001.JPG", "IMG_0002.JPG"] {
             #expect(FileManager.default.contents(atPath: fixture.work + "/in/" + name)
                 == FileManager.default.contents(atPath: fixture.card + "/DCIM/101MEDIA/" + name))
         }

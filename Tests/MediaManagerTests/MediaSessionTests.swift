@@ -275,9 +275,9 @@ final class LoopbackServer: @unchecked Sendable {
         defer { session.close() }
         try session.catalog.ensureLoaded()
         let added = try session.capture(timeout: 10).files
-        #expect(added.map(\.path) == ["DCIM/100MEDIA/DJI_0010.JPG"])
-        #expect(session.catalog.file(atPath: "DCIM/100MEDIA/DJI_0010.JPG") != nil)
-        #expect(FileManager.default.fileExists(atPath: card.path + "/DCIM/100MEDIA/DJI_0010.JPG"))
+        #expect(added.map(\.path) == ["DCIM/100MEDIA/IMG_0001.JPG"])
+        #expect(session.catalog.file(atPath: "DCIM/100MEDIA/IMG_0001.JPG") != nil)
+        #expect(FileManager.default.fileExists(atPath: card.path + "/DCIM/100MEDIA/IMG_0001.JPG"))
     }
 
     @Test func theDemoCardLooksLikeADrone() throws {

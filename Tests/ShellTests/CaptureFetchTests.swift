@@ -21,8 +21,8 @@ import Testing
 
     @Test func theShotArrivesWithItsCaptureTimeAndIsImportedOnce() throws {
         #expect(interpreter.run(line: "open sim:; capture --fetch") == .success, "\(output.errors)")
-        let shot = home.path + "/down/DJI_0007.JPG"
-        #expect(output.lines.contains("fetched DJI_0007.JPG -> \(shot) (79.4 kB)"), "\(output.lines)")
+        let shot = home.path + "/down/IMG_0001.JPG"
+        #expect(output.lines.contains("fetched IMG_0001.JPG -> \(shot) (79.4 kB)"), "\(output.lines)")
         let attributes = try FileManager.default.attributesOfItem(atPath: shot)
         #expect(attributes[.size] as? Int == 79_387)
         // The demo photo's EXIF says 2024-05-01 10:12:03.
@@ -30,8 +30,8 @@ import Testing
         #expect(Calendar(identifier: .gregorian).component(.year, from: modified) == 2024)
 
         #expect(interpreter.run(line: "capture --to '\(home.path)/by-date/%Y-%m/%b.%e'") == .success, "\(output.errors)")
-        #expect(FileManager.default.fileExists(atPath: home.path + "/by-date/2024-05/DJI_0008.JPG"))
-        #expect(interpreter.run(line: "import --list DCIM/100MEDIA/DJI_0007.JPG DCIM/100MEDIA/DJI_0008.JPG") == .success)
+        #expect(FileManager.default.fileExists(atPath: home.path + "/by-date/2024-05/IMG_0002.JPG"))
+        #expect(interpreter.run(line: "import --list DCIM/100MEDIA/IMG_0001.JPG DCIM/100MEDIA/IMG_0002.JPG") == .success)
         #expect(output.lines.last == "0 new files (0 B); 2 imported before", "\(output.lines)")
     }
 
@@ -44,7 +44,7 @@ import Testing
         output.reset()
         #expect(interpreter.run(line: "capture --fetch") == .success, "\(output.errors)")
         #expect(output.errors.isEmpty, "\(output.errors)")
-        #expect(FileManager.default.fileExists(atPath: home.path + "/down/DJI_0007.JPG"))
+        #expect(FileManager.default.fileExists(atPath: home.path + "/down/IMG_0001.JPG"))
         #expect(output.lines.contains { $0.hasPrefix("switched the camera to download mode for the fetch") }, "\(output.lines)")
         #expect(interpreter.run(line: "mode") == .success)
         #expect(output.lines.last == "mode shoot", "back to shooting")
@@ -56,6 +56,6 @@ import Testing
     @Test func aBadPatternTakesNoPicture() {
         #expect(interpreter.run(line: "open sim:; capture --to '/x/%q'") == .failure)
         #expect(output.errors.last?.contains("unknown token %q") == true, "\(output.errors)")
-        #expect(interpreter.run(line: "ls DCIM/100MEDIA/DJI_0007.JPG") == .failure)
+        #expect(interpreter.run(line: "ls DCIM/100MEDIA/IMG_0001.JPG") == .failure)
     }
 }

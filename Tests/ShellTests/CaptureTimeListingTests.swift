@@ -4,6 +4,8 @@ import PTP
 import TestSupport
 import Testing
 @testable import Shell
+import TerminalKit
+import Words
 
 /// A listing never waits on reading every file's header: `ls -l` reads the capture times of at most
 /// `CaptureTimes.filesPerListing` files (one request each) and shows the camera's date for the rest,
@@ -54,5 +56,35 @@ import Testing
         #expect(shell.run(line: "ls -l DCIM/100TEST") == .success)
         #expect(camera.log.codes.filter(reads.contains).isEmpty)
         #expect(!output.lines.contains { $0.hasPrefix("~") })
+    }
+
+    /// The `~` is explained (issue 48, item 6b): under the first long listing of a session that shows it, on a
+    /// terminal, one line; not again, and never in a script's data.
+    @Test func theMarkIsExplainedOnceOnATerminal() throws {
+        let count = 120
+        let card = try RoundTripBudgetTests.card(photos: count)
+        let camera = try RoundTripBudgetTests.CountedCamera(folder: card.path)
+        defer { camera.session.close() }
+        let (shell, output, _) = makeInterpreter()
+        output.columns = 100
+        shell.attach(camera.session)
+
+        #expect(shell.run(line: "ls -l DCIM/100TEST") == .success, "\(output.errors)")
+        let legend = output.lines.filter { $0.hasPrefix("~ before a date") }
+        #expect(legend == [DateText.pendingLegend], "\(output.lines.suffix(3))")
+        #expect(output.lines.last == DateText.pendingLegend, "said under the listing")
+        #expect(output.lines.contains { $0.hasPrefix("~") && $0.hasSuffix(".JPG") }, "the mark was shown")
+        // Still marked the second time (120 files, 32 read a listing): not said again.
+        output.reset()
+        #expect(shell.run(line: "ls -l DCIM/100TEST") == .success)
+        #expect(output.lines.contains { $0.hasPrefix("~") && $0.hasSuffix(".JPG") })
+        #expect(!output.lines.contains { $0.hasPrefix("~ before a date") })
+
+        // In a pipe the listing is data only.
+        let (piped, pipedOutput, _) = makeInterpreter()
+        piped.attach(camera.session)
+        #expect(piped.run(line: "find -l DCIM") == .success)
+        #expect(pipedOutput.lines.contains { $0.hasPrefix("~") })
+        #expect(!pipedOutput.lines.contains { $0.hasPrefix("~ before a date") })
     }
 }

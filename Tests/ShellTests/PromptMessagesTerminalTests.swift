@@ -54,9 +54,7 @@ struct PromptMessagesTerminalTests {
         #expect(result.status == 0, "expect failed: \(result.standardOutput)")
 
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: log)), as: UTF8.self)
-        // A carriage return starts the row again (a progress line, a redrawn prompt): each part is a line.
-        let lines = text.components(separatedBy: "\r\n").flatMap { $0.components(separatedBy: "\r") }
-            .map(strippingEscapes)
+        let lines = try Expect.transcriptLines(at: log)
         let wide = lines.filter { TerminalWidth.of($0) > Self.columns }
         #expect(wide.isEmpty, "lines wider than the terminal: \(wide)")
         #expect(!text.contains("column"), "a line just typed gets no column number")

@@ -37,6 +37,39 @@ import VirtualCamera
         #expect(probe.transactions == before)
     }
 
+    /// `set NAME <Tab>` offers the values of every setting that takes a fixed list of them (issue 48, item
+    /// 6a): `set images <Tab>` offered nothing.
+    @Test(arguments: [
+        ("images", ["auto", "blocks", "iterm", "kitty", "off"]), ("errexit", ["off", "on"]), ("progress", ["off", "on"]),
+        ("writable", ["off", "on"]), ("player", ["auto", "mpv", "none"]), ("jobs-on-exit", ["ask", "kill", "wait"]),
+        ("limit-rate", ["off"]), ("import-backup", ["none"]), ("camera", ["none"]), ("ptpip-guid", ["auto"]),
+        ("timeout", []), ("download-dir", []), ("import-to", []), ("prompt", []),
+    ])
+    func setOffersTheFixedValuesOfEachSetting(name: String, values: [String]) {
+        let (interpreter, _, _) = makeInterpreter()
+        let all = engine.complete(marked: "set \(name) |", in: interpreter.completion)
+        if values.count == 1 {
+            #expect(all.line == "set \(name) \(values[0]) |")
+        } else {
+            #expect(all.candidates == values)
+        }
+        if let first = values.first {
+            let typed = String(first.prefix(2))
+            let matching = values.filter { $0.hasPrefix(typed) }
+            let one = engine.complete(marked: "set \(name) \(typed)|", in: interpreter.completion)
+            if matching.count == 1 { #expect(one.line == "set \(name) \(first) |") }
+        }
+        #expect(Settings.names.contains(name))
+    }
+
+    @Test func everySettingIsCoveredByTheValuesTest() {
+        let covered = [
+            "images", "errexit", "progress", "writable", "player", "jobs-on-exit", "limit-rate", "import-backup", "camera",
+            "ptpip-guid", "timeout", "download-dir", "import-to", "prompt",
+        ]
+        #expect(Set(Settings.names) == Set(covered))
+    }
+
     @Test func completesOverTheDemoCameraAfterItsTransportIsClosed() throws {
         let (interpreter, _, _) = makeInterpreter()
         try interpreter.open(.simulator(path: nil))

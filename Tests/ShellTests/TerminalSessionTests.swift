@@ -237,6 +237,13 @@ enum Expect {
 
         """#
 
+    /// The lines of a pty transcript (`log_file`) with the terminal's escapes taken out. A carriage return
+    /// starts the row again (a progress line, a redrawn prompt): each part is a line.
+    static func transcriptLines(at path: String) throws -> [String] {
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        return text.components(separatedBy: "\r\n").flatMap { $0.components(separatedBy: "\r") }.map(strippingEscapes)
+    }
+
     static func run(_ steps: String) throws -> ShellBinary.Result {
         let folder = try TemporaryFolder("msh-expect")
         let script = try folder.write("session.exp", text: preamble + steps + "\n")

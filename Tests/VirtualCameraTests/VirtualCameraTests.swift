@@ -115,7 +115,9 @@ import Testing
     }
 
     @Test func captureWritesANewFileAndSendsObjectAddedThenCaptureComplete() throws {
-        let h = try Harness(files: ["DCIM/100MEDIA/DJI_0007.JPG": pattern(5)]) { $0.captureImage = pattern(777) }
+        // Named as the camera names its shots, after its own highest number, not after another's files.
+        let files = ["DCIM/100MEDIA/IMG_0006.JPG": pattern(5), "DCIM/100MEDIA/BIG_0009.BIN": pattern(3)]
+        let h = try Harness(files: files) { $0.captureImage = pattern(777) }
         defer { #expect(h.finish()) }
         try h.session.initiateCapture()
         let events = h.events.wait { $0.contains { $0.code == .captureComplete } }
@@ -124,8 +126,8 @@ import Testing
         let complete = try #require(codes.firstIndex(of: .captureComplete))
         #expect(added < complete)
         let newHandle = events[added].parameter(0)
-        #expect(try h.session.getObjectInfo(newHandle).filename == "DJI_0008.JPG")
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: h.path("DCIM/100MEDIA/DJI_0008.JPG")))
+        #expect(try h.session.getObjectInfo(newHandle).filename == "IMG_0007.JPG")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: h.path("DCIM/100MEDIA/IMG_0007.JPG")))
         #expect(Array(bytes) == pattern(777))
     }
 

@@ -25,6 +25,8 @@ public final class SessionCompletion: CompletionContext {
 
     public func settingNames() -> [String] { Settings.names }
 
+    public func settingValues(for name: String) -> [String] { Settings.fixedValues(of: name) }
+
     /// The schemes, and the URLs of the cameras the last `devices` found.
     public func cameraURLSchemes() -> [String] {
         ["dir:", "fuji:", "ptpip:", "sim:", "usb:"] + (interpreter?.state.discoveredURLs ?? [])

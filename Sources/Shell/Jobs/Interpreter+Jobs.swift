@@ -17,7 +17,7 @@ extension Interpreter {
         let batch = Job.Progress(filesTotal: wanted.count, bytesTotal: wanted.reduce(0) { $0 + $1.size })
         let job = try jobs.start(commandLine: line, remotePaths: Set(files.map(\.path)), progress: batch, work)
         quitWarned = false
-        output.line("[\(job.number)] \(line)")
+        output.note("[\(job.number)] \(line)")
         return .success
     }
 
@@ -30,7 +30,7 @@ extension Interpreter {
             for problem in ending.problems {
                 output.error("[\(job.number)] " + SafeText.display(JobWords.problem(problem, command: ending.command)))
             }
-            output.line(JobWords.endLine(job, ending))
+            output.note(JobWords.endLine(job, ending))
             for update in ending.updates {
                 switch update {
                 case .fetched(let file): state.fetchCompleted(file)

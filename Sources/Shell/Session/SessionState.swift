@@ -32,6 +32,8 @@ public struct SessionState: Sendable, Equatable {
     public var settings = Settings()
     /// The URLs of the cameras the last `devices` found, which `open` completes on Tab.
     public var discoveredURLs: [String] = []
+    /// True once a long listing showed what its `~` before a date means (it is said once a session).
+    public var explainedPendingDates = false
 
     public init(settings: Settings = Settings()) {
         self.settings = settings

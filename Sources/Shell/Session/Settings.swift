@@ -82,6 +82,15 @@ public struct Settings: Sendable, Equatable {
                 + "serve --writable; --writable sets it on. dir: always deletes; sim: changes only its copy in memory (off)"),
     ]
 
+    /// The words among setting `name`'s values in `help` (`on|off`, `BYTES|off`): its fixed values, which Tab
+    /// offers after `set NAME`; a placeholder in capitals (`BYTES`, `DIR`) is free text and left out.
+    public static func fixedValues(of name: String) -> [String] {
+        guard let values = help.first(where: { $0.name == name })?.values else { return [] }
+        return values.split(separator: "|").map(String.init).filter { word in
+            word.allSatisfy { $0.isLowercase || $0 == "-" }
+        }
+    }
+
     /// The value of setting `name` as `set` shows it.
     public func value(of name: String) throws(SettingError) -> String {
         switch name {

@@ -85,7 +85,7 @@ public final class FetchBatch {
             summary.skipped += 1
             // One file named is said either way; a batch counts them in its summary.
             if verbose || batchLine == nil {
-                host.output.line(
+                host.output.note(
                     "skipped \(SafeText.display(result.file.name)): \(SafeText.display(path)) is already here")
             }
         case .failure(let error as DownloadError) where error.cancelledAt != nil:
@@ -117,10 +117,10 @@ public final class FetchBatch {
             summary.renamed += 1
             line += "; a different file has its name here, fetch --force replaces it instead"
         }
-        host.output.line(line + ")")
+        host.output.note(line + ")")
         host.fileFetched(result.file)
         if deleteAfter && result.deleteError == nil {
-            host.output.line("deleted \(RemotePath.display(result.file.path)) from the camera")
+            host.output.note("deleted \(RemotePath.display(result.file.path)) from the camera")
             host.fileRemoved(path: result.file.path)
         }
     }
@@ -149,7 +149,7 @@ public final class FetchBatch {
         if asked > 1 {
             summary.seconds = display.pacer.now - started
             summary.interrupted = stopped != nil
-            host.output.line(BatchWords.summaryLine(summary, command: "fetch").replacingOccurrences(of: "(already imported)", with: "(already here)"))
+            host.output.note(BatchWords.summaryLine(summary, command: "fetch").replacingOccurrences(of: "(already imported)", with: "(already here)"))
         }
         if let disconnected {
             host.reportCameraGone(during: "fetch", disconnected)

@@ -64,13 +64,13 @@ public final class ImportBatch {
                 text += "; " + PartRestartWords.clause(why, part: (item.destination as NSString).lastPathComponent + ".part", kept: kept)
             }
             if item.renamed { text += "; a different file has its name there, --force replaces it instead" }
-            host.output.line(text + ")")
+            host.output.note(text + ")")
         case .skipped(let item):
             guard verbose else { return }
             if case .imported(let entry) = item.action {
-                host.output.line("skipped \(SafeText.display(item.file.name)): imported before, to \(SafeText.display(entry.path))")
+                host.output.note("skipped \(SafeText.display(item.file.name)): imported before, to \(SafeText.display(entry.path))")
             } else {
-                host.output.line("skipped \(SafeText.display(item.file.name)): already at \(SafeText.display(item.destination))")
+                host.output.note("skipped \(SafeText.display(item.file.name)): already at \(SafeText.display(item.destination))")
             }
         case .failed(let item, let error):
             failures += 1
@@ -86,7 +86,7 @@ public final class ImportBatch {
                     + ErrorWords.sentence(for: error))
         case .deleted(let item):
             host.fileRemoved(path: item.file.path)
-            if verbose { host.output.line("deleted \(RemotePath.display(item.file.path)) from the camera") }
+            if verbose { host.output.note("deleted \(RemotePath.display(item.file.path)) from the camera") }
         case .copyFailed(let item, let destination, let error):
             failures += 1
             host.report(
@@ -94,7 +94,7 @@ public final class ImportBatch {
                     + ErrorWords.sentence(for: error))
         case .completed(let item, let destination, let path):
             guard verbose else { return }
-            host.output.line(
+            host.output.note(
                 "copied \(SafeText.display(item.file.name)) -> \(SafeText.display(path)) (missing in \(SafeText.display(destination)); from a proven copy, not the camera)")
         case .stopped(let item, let at):
             stopped = (item, at)
@@ -121,7 +121,7 @@ public final class ImportBatch {
     /// The summary line, and how the batch ended.
     public func finish(_ summary: BatchSummary) -> CommandOutcome {
         line.clear()
-        host.output.line(BatchWords.summaryLine(summary, command: command))
+        host.output.note(BatchWords.summaryLine(summary, command: command))
         for stopped in summary.stoppedDestinations {
             failures += 1
             host.report("\(command): the backup destination \(SafeText.display(stopped.description)); it was left for the rest of the import")

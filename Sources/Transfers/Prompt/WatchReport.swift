@@ -27,7 +27,7 @@ public struct WatchReport {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             host.output.line((try? encoder.encode(line)).map { String(decoding: $0, as: UTF8.self) } ?? "{}")
         } else {
-            host.output.line(text)
+            host.output.note(text)
         }
         host.output.flush()
     }
@@ -75,6 +75,6 @@ public struct WatchReport {
     }
 
     public func ended() {
-        if !json { host.output.line("watch: ended") }
+        if !json { host.output.note("watch: ended") }
     }
 }

@@ -237,14 +237,15 @@ public final class Card: Sendable {
         state.withLock { $0.objects[handle]?.isFolder == true && $0.diskFolders.contains(handle) }
     }
 
-    /// Takes a picture: a new JPEG in the last DCIM folder (created if missing), named after the highest
-    /// number there; with `newFolder`, in a new DCIM folder numbered one past the last, as some cameras do.
+    /// Takes a picture: a new JPEG named as the camera names its shots (`naming`: its prefix and counter,
+    /// one past the highest number of its own names on the card), in the last DCIM folder (created if
+    /// missing); with `newFolder`, in a new DCIM folder numbered one past the last, as some cameras do.
     /// Sends ObjectAdded; the responder sends CaptureComplete.
-    public func capture(newFolder: Bool = false) throws -> UInt32 {
+    public func capture(newFolder: Bool = false, naming: ShotNaming = .generic) throws -> UInt32 {
         guard !readOnly else { throw CardError.readOnly }
         let image = captureImage
         guard !image.isEmpty else { throw CardError.unsupported("this card has no image to capture") }
-        var (folderPath, name) = state.withLock { $0.nextCaptureName() }
+        var (folderPath, name) = state.withLock { $0.nextCaptureName(naming) }
         if newFolder { folderPath = state.withLock { $0.nextCaptureFolder() } }
         if rootFD >= 0 {
             try CardFileSystem.makeDirectory(rootFD, "DCIM")
@@ -260,6 +261,12 @@ public final class Card: Sendable {
             return handle
         }
         return add(name: name, in: folderPath, content: .bytes(image))
+    }
+
+    /// The highest counter among the card's files named in `naming`'s pattern (0 for none): where a camera
+    /// that keeps a shot off the card (Nikon's SDRAM) counts on from.
+    public func highestNumber(of naming: ShotNaming) -> Int {
+        state.withLock { $0.highestNumber(of: naming) }
     }
 
     // MARK: Events

@@ -68,41 +68,40 @@ struct CardState {
         id == firstStorageID ? path : String(id, radix: 16) + ":" + path
     }
 
-    /// "DCIM/NNNMSHOT", numbered one past the highest numbered DCIM folder.
-    func nextCaptureFolder() -> String {
+    /// "DCIM/NNN" + `suffix` ("MSHOT" by default), numbered one past the highest numbered DCIM folder.
+    func nextCaptureFolder(suffix: String = "MSHOT") -> String {
         let numbers = handleByPath.keys.compactMap { path -> Int? in
             guard path.hasPrefix("DCIM/"), path.split(separator: "/").count == 2 else { return nil }
             return Int(path.dropFirst(5).prefix(3))
         }
         var number = (numbers.max() ?? 99) + 1
-        while handleByPath["DCIM/" + String(format: "%03d", number) + "MSHOT"] != nil { number += 1 }
-        return "DCIM/" + String(format: "%03d", number) + "MSHOT"
+        while handleByPath["DCIM/" + String(format: "%03d", number) + suffix] != nil { number += 1 }
+        return "DCIM/" + String(format: "%03d", number) + suffix
     }
 
-    /// The next picture's folder (the last DCIM folder) and name (one past the highest number there).
-    func nextCaptureName() -> (folder: String, name: String) {
+    /// The next picture's folder and name as `naming` says: the camera's counter one past the highest number
+    /// of its own names on the card, in the last DCIM folder (`DCIM/100` + the camera's suffix on a card
+    /// without one); past 9999, from 0001 in a new folder one past the last.
+    func nextCaptureName(_ naming: ShotNaming) -> (folder: String, name: String) {
         let dcimFolders = handleByPath.keys.filter {
             $0.hasPrefix("DCIM/") && $0.split(separator: "/").count == 2
                 && objects[handleByPath[$0]!]?.isFolder == true
         }.sorted()
-        let folder = dcimFolders.last ?? "DCIM/100MEDIA"
-        var highest = 0
-        var prefix = "DJI_"
-        for h in children[handleByPath[folder] ?? UInt32.max] ?? [] {
-            guard let name = objects[h]?.name, let underscore = name.firstIndex(of: "_") else { continue }
-            let digits = name[name.index(after: underscore)...].prefix { $0.isNumber }
-            if let n = Int(digits), n > highest {
-                highest = n
-                prefix = String(name[...underscore])
-            }
+        var folder = dcimFolders.last ?? "DCIM/100" + naming.folderSuffix
+        var number = highestNumber(of: naming) + 1
+        if number > 9999 {
+            folder = nextCaptureFolder(suffix: naming.folderSuffix)
+            number = 1
         }
-        var number = highest + 1
-        var name = prefix + String(format: "%04d", number) + ".JPG"
-        while handleByPath[folder + "/" + name] != nil {
-            number += 1
-            name = prefix + String(format: "%04d", number) + ".JPG"
+        while handleByPath[folder + "/" + naming.name(number)] != nil { number += 1 }
+        return (folder, naming.name(number))
+    }
+
+    /// The highest counter among the card's files named in `naming`'s pattern; 0 for none.
+    func highestNumber(of naming: ShotNaming) -> Int {
+        objects.values.reduce(0) { highest, object in
+            object.isFolder ? highest : max(highest, naming.number(of: object.name) ?? 0)
         }
-        return (folder, name)
     }
 
     // MARK: What the last scan saw

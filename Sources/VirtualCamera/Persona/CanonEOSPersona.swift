@@ -13,6 +13,8 @@ enum CanonEOSPersona {
         var persona = Persona(name: .canonEOS, behaviour: CanonEOSBehaviour())
         persona.manufacturer = "Canon Inc."
         persona.model = "Canon EOS 80D"
+        // DCIM/100CANON/IMG_0001.JPG; movies (MVI_) and Adobe RGB stills (_MG_) count on the same counter.
+        persona.shotNaming = ShotNaming(prefix: "IMG_", sharedWith: ["MVI_", "_MG_"], folderSuffix: "CANON")
         persona.version = "3-1.0.2"
         persona.vendorExtensionID = VendorExtensionID.canon.rawValue
         persona.vendorExtensionVersion = 100
@@ -22,12 +24,18 @@ enum CanonEOSPersona {
             .canonEOSRequestDevicePropValue, .canonEOSRemoteReleaseOn, .canonEOSRemoteReleaseOff,
         ]
         persona.captureOperations = [.canonEOSRemoteRelease, .canonEOSRemoteReleaseOn, .canonEOSRemoteReleaseOff]
-        // An EOS body takes pictures its own way and lists folders one GetObjectHandles at a time.
+        // An EOS body takes pictures its own way and lists folders one GetObjectHandles at a time; of the
+        // standard property operations it has GetDevicePropDesc and SetDevicePropValue (the 80D's DeviceInfo).
         persona.withoutOperations = [
             .initiateCapture, .getObjectPropList, .getObjectPropsSupported, .getObjectPropDesc, .getObjectPropValue,
+            .getDevicePropValue,
         ]
         persona.events = [0xC181, 0xC182, 0xC186, 0xC187, 0xC189, 0xC18A, 0xC18B].map(EventCode.init(_:))
-        persona.properties = []
+        // Its EOS properties come in GetEvent records; DeviceInfo lists what the 80D lists (libgphoto2's
+        // camlibs/ptp2/cameras/canon-80d.txt). An empty list is no EOS body's, and makes libgphoto2's
+        // single-setting lookup answer OK with no setting: gphoto2 then fails on a full path
+        // (`--get-config /main/imgsettings/iso`: Bad parameters) or crashes (`--set-config`, in gp_widget_free).
+        persona.properties = CanonEOSStandardProperties.listed
         return persona
     }
 }
@@ -151,6 +159,8 @@ final class CanonEOSSession: PersonaSession {
         /// The next GetEvent starts with every property (after SetRemoteMode or SetEventMode).
         var dumpDue = false
         var queue: [CanonEOSEvent] = []
+        /// What the initiator said it is (SetDevicePropValue of SessionInitiatorInfo).
+        var initiatorInfo = CanonEOSStandardProperties.unknownInitiator
     }
 
     /// The most records kept for a session that never asks (the oldest go first).
@@ -223,6 +233,21 @@ final class CanonEOSSession: PersonaSession {
             return release(in: session, camera: camera, result: false)
         case .canonEOSRemoteReleaseOff:
             return ResponderSession.Answer()
+        case .getDevicePropDesc:
+            let code = DevicePropertyCode(UInt16(truncatingIfNeeded: command.parameter(0)))
+            let initiator = state.withLock { $0.initiatorInfo }
+            guard let description = CanonEOSStandardProperties.description(of: code, camera: camera, initiator: initiator) else {
+                return .fail(.devicePropNotSupported)
+            }
+            return .data(description.encoded())
+        case .setDevicePropValue:
+            let code = DevicePropertyCode(UInt16(truncatingIfNeeded: command.parameter(0)))
+            guard CanonEOSStandardProperties.listed.contains(code) else { return .fail(.devicePropNotSupported) }
+            guard code == .mtpSessionInitiatorInfo else { return .fail(.accessDenied) }
+            var reader = PTPReader(data ?? [], context: "SessionInitiatorInfo")
+            guard let text = try? reader.string() else { return .fail(.invalidDevicePropFormat) }
+            state.withLock { $0.initiatorInfo = text }
+            return ResponderSession.Answer()
         default:
             return nil
         }
@@ -239,7 +264,7 @@ final class CanonEOSSession: PersonaSession {
         let newFolder = camera.quirks.contains(.captureNewFolder)
         return ResponderSession.Answer(parameters: result ? [0] : [], after: {
             do {
-                _ = try card.capture(newFolder: newFolder)
+                _ = try card.capture(newFolder: newFolder, naming: camera.persona.shotNaming)
                 camera.settings.drainForShot()
                 card.publish(PTPEvent(.devicePropChanged, parameters: [UInt32(DevicePropertyCode.batteryLevel.rawValue)]))
             } catch {
@@ -271,5 +296,47 @@ final class CanonEOSSession: PersonaSession {
             break
         }
         return false
+    }
+}
+
+/// The standard (PTP and MTP) properties an EOS body lists in DeviceInfo and describes with
+/// GetDevicePropDesc, as a real one answers (libgphoto2's dump of an EOS Rebel T3, whose list is the 80D's).
+enum CanonEOSStandardProperties {
+    static let listed: [DevicePropertyCode] = [
+        .mtpDeviceFriendlyName, .mtpPerceivedDeviceType, .mtpSessionInitiatorInfo, .mtpUseDeviceStage, .batteryLevel,
+    ]
+    static let unknownInitiator = "Unknown Initiator"
+    /// The battery levels the body's BatteryLevel enumerates, in its order (0 twice, as the body lists it).
+    static let batteryLevels: [UInt8] = [100, 0, 75, 0, 50]
+
+    static func description(of code: DevicePropertyCode, camera: VirtualCamera, initiator: String) -> DevicePropertyDescription? {
+        switch code {
+        case .mtpDeviceFriendlyName:
+            let model = PTPValue.string(camera.identity.model)
+            return DevicePropertyDescription(code: code, dataType: .string, writable: false, factoryDefault: model, current: model)
+        case .mtpPerceivedDeviceType:
+            return DevicePropertyDescription(code: code, dataType: .uint32, writable: false, factoryDefault: .uint32(1), current: .uint32(1))
+        case .mtpSessionInitiatorInfo:
+            return DevicePropertyDescription(
+                code: code, dataType: .string, writable: true, factoryDefault: .string(unknownInitiator), current: .string(initiator))
+        case .mtpUseDeviceStage:
+            return DevicePropertyDescription(code: code, dataType: .uint8, writable: false, factoryDefault: .uint8(1), current: .uint8(1))
+        case .batteryLevel:
+            return DevicePropertyDescription(
+                code: code, dataType: .uint8, writable: false, factoryDefault: .uint8(100),
+                current: .uint8(battery(camera.settings.batteryLevel)), form: .enumeration(batteryLevels.map(PTPValue.uint8)))
+        default:
+            return nil
+        }
+    }
+
+    /// The listed level a battery of `percent` reports: the same steps as its EOS BatteryPower.
+    static func battery(_ percent: UInt8) -> UInt8 {
+        switch percent {
+        case 88...: 100
+        case 63...: 75
+        case 38...: 50
+        default: 0
+        }
     }
 }

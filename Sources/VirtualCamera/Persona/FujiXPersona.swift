@@ -39,6 +39,8 @@ enum FujiXPersona {
         var persona = Persona(name: .fujiX, behaviour: Behaviour(cameraState: cameraState, waitingReads: waitingReads))
         persona.manufacturer = "FUJIFILM"
         persona.model = "X-T20"
+        // DCIM/100_FUJI/DSCF0001.JPG (movies too), _DSF0001.JPG in Adobe RGB, on one counter.
+        persona.shotNaming = ShotNaming(prefix: "DSCF", sharedWith: ["_DSF"], folderSuffix: "_FUJI")
         persona.version = "1.30"
         persona.vendorExtensionID = VendorExtensionID.fuji.rawValue
         persona.vendorExtensionVersion = 100

@@ -14,6 +14,8 @@ enum NikonPersona {
         var persona = Persona(name: .nikon, behaviour: NikonBehaviour())
         persona.manufacturer = "Nikon Corporation"
         persona.model = "D750"
+        // DSC_0001.JPG (sRGB; movies too), _DSC0001.JPG in Adobe RGB, on one counter.
+        persona.shotNaming = ShotNaming(prefix: "DSC_", sharedWith: ["_DSC"], folderSuffix: "NIKON")
         persona.version = "V1.10"
         persona.vendorExtensionID = VendorExtensionID.nikon.rawValue
         persona.vendorExtensionVersion = 100
@@ -139,19 +141,21 @@ final class NikonSession: PersonaSession {
             switch target {
             case .card:
                 do {
-                    _ = try card.capture(newFolder: camera.quirks.contains(.captureNewFolder))
+                    _ = try card.capture(newFolder: camera.quirks.contains(.captureNewFolder), naming: camera.persona.shotNaming)
                     camera.settings.drainForShot()
                     enqueue([PTPEvent(.captureComplete)])
                 } catch {
                     camera.log("capture: \(error)")
                 }
             case .sdram:
-                let number = behaviour.shots.withLock { count in
-                    count += 1
-                    return count
+                // The body's counter goes on for a shot kept off the card too.
+                let naming = camera.persona.shotNaming
+                let number = behaviour.shots.withLock { last in
+                    last = max(last, card.highestNumber(of: naming)) % 9999 + 1
+                    return last
                 }
                 behaviour.sdram.withLock {
-                    $0 = NikonBehaviour.SDRAMShot(name: String(format: "DSC_%04d.JPG", number), bytes: card.captureImage, taken: camera.settings.clock)
+                    $0 = NikonBehaviour.SDRAMShot(name: naming.name(number), bytes: card.captureImage, taken: camera.settings.clock)
                 }
                 camera.settings.drainForShot()
                 enqueue([PTPEvent(.nikonObjectAddedInSDRAM, parameters: [NikonBehaviour.sdramHandle]), PTPEvent(.nikonCaptureCompleteRecInSdram)])

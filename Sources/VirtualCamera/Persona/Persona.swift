@@ -53,6 +53,8 @@ public struct Persona: Sendable {
     public var events: [EventCode]?
     /// The properties DeviceInfo lists; nil: the generic camera's.
     public var properties: [DevicePropertyCode]?
+    /// How the body names the pictures it takes (`IMG_0007.JPG`).
+    public var shotNaming = ShotNaming.generic
     /// Answers the vendor operations, shared by every session of one camera; nil: none.
     let behaviour: (any PersonaBehaviour)?
 

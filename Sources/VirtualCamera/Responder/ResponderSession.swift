@@ -261,7 +261,7 @@ final class ResponderSession {
             let newFolder = quirks.contains(.captureNewFolder)
             return Answer(after: {
                 do {
-                    _ = try card.capture(newFolder: newFolder)
+                    _ = try card.capture(newFolder: newFolder, naming: self.camera.persona.shotNaming)
                     settings.drainForShot()
                     card.publish(PTPEvent(.devicePropChanged, parameters: [UInt32(DevicePropertyCode.batteryLevel.rawValue)]))
                     card.publish(PTPEvent(.captureComplete, transactionID: transaction))

@@ -11,6 +11,11 @@ extension DateText {
     /// The mark of a camera's date shown where the file's own time was not read yet.
     public static let pendingMark = "~"
 
+    /// What the mark means, said under the first listing that shows it.
+    public static let pendingLegend =
+        "~ before a date: the camera's date for the file, shown until the file's own capture time is read "
+        + "('info NAME' reads it; each ls -l reads more)"
+
     /// `2024-05-01 10:20` in `ls -l`; `~2024-06-01 12:00` for the camera's date standing in; `-` for none.
     public func listing(_ shown: ShownCaptureTime) -> String {
         guard let time = shown.time else { return "-" }

@@ -39,16 +39,61 @@ public struct FileListing {
 
     /// `2024-05-01 10:15  12.3 MB  video  0:12 1920x1080 30 fps  DJI_0003.MP4`: date, size, kind,
     /// what the listing told of a video, and the name last (so names with spaces do not break columns).
-    /// Names are quoted as in `short` when `quoted` (on a terminal).
-    public func long(_ entries: [RemoteEntry], quoted: Bool = false) -> [String] {
+    /// Names are quoted as in `short` when `quoted` (on a terminal). The video column is left out when no
+    /// entry has anything in it; on a terminal `width` cells wide it says less (no rate, then the duration
+    /// alone, then nothing) until the rows fit.
+    public func long(_ entries: [RemoteEntry], quoted: Bool = false, width: Int? = nil) -> [String] {
         let names = Self.names(entries, quoted: quoted)
-        let rows = zip(entries, names).map { entry, name -> [String] in
+        let fixed = entries.map { entry -> [String] in
             let file = entry.file
             let date = file.map { dates.listing(times.shown($0)) } ?? "-"
-            if entry.isFolder { return [date, "-", "folder", "", name] }
-            return [date, HumanReadable.size(file?.size ?? 0), Self.kind(of: file), Self.videoSummary(file?.video), name]
+            if entry.isFolder { return [date, "-", "folder"] }
+            return [date, HumanReadable.size(file?.size ?? 0), Self.kind(of: file)]
+        }
+        let videos = entries.map { $0.isFolder ? nil : $0.file?.video }
+        let detail = Self.videoDetail(videos, fitting: width.map { $0 - Self.width(of: fixed, names: names) })
+        let rows = fixed.indices.map { index -> [String] in
+            guard let detail else { return fixed[index] + [names[index]] }
+            return fixed[index] + [Self.videoSummary(videos[index], detail), names[index]]
         }
         return ColumnTable(rows: rows, alignments: [.left, .right]).lines()
+    }
+
+    /// How much of a video `ls -l` shows: all it knows, less as the terminal narrows.
+    public enum VideoDetail: CaseIterable, Sendable {
+        /// `0:12 1920x1080 30 fps`
+        case full
+        /// `0:12 1920x1080`
+        case withoutRate
+        /// `0:12`
+        case duration
+    }
+
+    /// The most detail whose column (with its gap) fits in `room` cells (any, when nil); nil when no video
+    /// has anything to show, or not even its duration fits.
+    static func videoDetail(_ videos: [VideoDetails?], fitting room: Int?) -> VideoDetail? {
+        guard videos.contains(where: { !videoSummary($0).isEmpty }) else { return nil }
+        return VideoDetail.allCases.first { detail in
+            guard let room else { return true }
+            let column = videos.reduce(0) { max($0, TerminalWidth.of(videoSummary($1, detail))) }
+            return column > 0 && column + 2 <= room
+        }
+    }
+
+    /// The cells the widest row takes without a video column: the fixed columns padded as `ColumnTable`
+    /// pads them, two spaces between columns, and the widest name.
+    private static func width(of fixed: [[String]], names: [String]) -> Int {
+        var widths = [0, 0, 0]
+        for row in fixed {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], TerminalWidth.of(cell)) }
+        }
+        let name = names.reduce(0) { max($0, TerminalWidth.of($1)) }
+        return widths.reduce(0, +) + 2 * widths.count + name
+    }
+
+    /// True when `long` shows one of `entries` with the camera's date standing in (`~`).
+    public func showsPendingDate(_ entries: [RemoteEntry]) -> Bool {
+        entries.contains { entry in entry.file.map { !entry.isFolder && times.shown($0).pending } ?? false }
     }
 
     /// A JSON array with one object per entry; keys sorted, absent facts left out.
@@ -121,13 +166,13 @@ public struct FileListing {
         }
     }
 
-    /// `0:12 1920x1080 30 fps` from what is known, or "".
-    public static func videoSummary(_ video: VideoDetails?) -> String {
+    /// `0:12 1920x1080 30 fps` from what is known, or "": as much as `detail` asks for.
+    public static func videoSummary(_ video: VideoDetails?, _ detail: VideoDetail = .full) -> String {
         guard let video else { return "" }
         var parts: [String] = []
         if let duration = video.duration { parts.append(HumanReadable.duration(seconds: duration)) }
-        if let width = video.width, let height = video.height { parts.append("\(width)x\(height)") }
-        if let fps = video.framesPerSecond, fps > 0 { parts.append(frameRate(fps)) }
+        if detail != .duration, let width = video.width, let height = video.height { parts.append("\(width)x\(height)") }
+        if detail == .full, let fps = video.framesPerSecond, fps > 0 { parts.append(frameRate(fps)) }
         return parts.joined(separator: " ")
     }
 

@@ -46,7 +46,7 @@ public struct ThumbnailDrawing {
         let presenter = self.presenter
         let summary = session.camera.summary
         guard presenter.drawsPictures, summary.hasThumbnails || summary.canReadRanges else {
-            for line in lines { host.output.line(line) }
+            for line in lines { host.output.note(line) }
             return .success
         }
         let renderer = TerminalImageRenderer(method: presenter.method)
@@ -67,7 +67,7 @@ public struct ThumbnailDrawing {
         case .success:
             host.output.write(BesideLayout.render(image, lines: lines, terminalColumns: presenter.columns))
         case .interrupted:
-            for line in lines { host.output.line(line) }
+            for line in lines { host.output.note(line) }
         case .failed:
             break
         }

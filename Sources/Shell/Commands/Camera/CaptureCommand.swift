@@ -42,22 +42,22 @@ struct CaptureCommand: ShellCommand {
         }
         if result.foundByListing {
             let what = result.cameraSentNoEvents ? "no events" : "no ObjectAdded event"
-            shell.output.line("the camera sent \(what); its folders were listed again to find the new file")
+            shell.output.note("the camera sent \(what); its folders were listed again to find the new file")
         }
         guard !result.files.isEmpty else {
             let text = "the camera took a picture but reported no new file ('refresh' reads the list again)"
             if fetching { throw CommandError(text) }
-            shell.output.line(text)
+            shell.output.note(text)
             return .success
         }
         for file in result.files {
-            shell.output.line("captured \(RemotePath.display(file.path)) (\(HumanReadable.size(file.size)))")
+            shell.output.note("captured \(RemotePath.display(file.path)) (\(HumanReadable.size(file.size)))")
         }
         guard let download else { return .success }
         // A camera in shoot mode gives no files (DeviceBusy, as a drone's camera does): download mode for the
         // fetch, then back to shooting.
         guard session.camera.isShooting else { return try download.fetch(result.files).result }
-        shell.output.line("switched the camera to download mode for the fetch; it goes back to shoot mode after")
+        shell.output.note("switched the camera to download mode for the fetch; it goes back to shoot mode after")
         return try download.fetchWhileShooting(result.files).result
     }
 }

@@ -30,14 +30,22 @@ struct EventsCommand: ShellCommand {
         defer { queue.stop() }
         session.camera.watchForChanges()
         let json = invocation.has(.json)
-        if !json { shell.output.line("waiting for the camera's events (Ctrl-C ends)") }
+        if !json { shell.output.note("waiting for the camera's events (Ctrl-C ends)") }
         shell.output.flush()
         let idle = IdleCheck(session: session)
+        // Ctrl-C ends the command however it finds it: between two waits, or while the camera is asked
+        // whether it is still there (the check then throws `Interrupted`).
+        var stopped: Interrupted?
         while !shell.interrupt.isPending {
             let (arrivals, dropped) = queue.take(upTo: 0.1)
             if dropped > 0 { shell.report("events: \(dropped) events came faster than they could be printed and were lost", severity: .notice) }
             if arrivals.isEmpty {
-                try idle.check(guarded: { try shell.interruptibly(session, $0) })
+                do {
+                    try idle.check(guarded: { try shell.interruptibly(session, $0) })
+                } catch let interrupted as Interrupted {
+                    stopped = interrupted
+                    break
+                }
                 continue
             }
             idle.heard()
@@ -52,6 +60,8 @@ struct EventsCommand: ShellCommand {
         shell.interrupt.clear()
         // Ends the line the terminal echoed `^C` on, so that the prompt starts a line of its own.
         if !json { shell.output.line("events: ended") }
+        // The check found the camera not answering, and closed it: said, as the next command will need it.
+        if let detail = stopped?.detail { shell.report("events: \(detail)", severity: .notice) }
         return .success
     }
 

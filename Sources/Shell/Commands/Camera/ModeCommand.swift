@@ -24,7 +24,7 @@ struct ModeCommand: ShellCommand {
         if wanted == .shoot {
             shell.output.note("mode shoot: the camera's files cannot be read or deleted until 'mode download'")
         } else {
-            shell.output.line("mode download")
+            shell.output.note("mode download")
         }
         return .success
     }

@@ -32,7 +32,7 @@ struct MountFolderCommand: ShellCommand {
                 session, on: point, readOnly: invocation.has("read-only"), environment: shell.environment,
                 // From the mount's threads, while the prompt may be writing: one whole line on standard error.
                 log: { Console.error("mount: " + SafeText.display($0)) })
-            shell.output.line("mounted the card on \(SafeText.display(mount.point))\(mount.readOnly ? " (read-only)" : ""); umount ends it")
+            shell.output.note("mounted the card on \(SafeText.display(mount.point))\(mount.readOnly ? " (read-only)" : ""); umount ends it")
         } catch {
             throw CommandError("mount: \(SafeText.display("\(error)"))")
         }
@@ -67,7 +67,7 @@ struct UmountCommand: ShellCommand {
         } catch {
             throw CommandError("umount: \(SafeText.display("\(error)"))")
         }
-        shell.output.line("unmounted \(SafeText.display(chosen.point))")
+        shell.output.note("unmounted \(SafeText.display(chosen.point))")
         return .success
     }
 }

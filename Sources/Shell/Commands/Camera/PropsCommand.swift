@@ -22,7 +22,7 @@ struct PropsCommand: ShellCommand {
             if invocation.has(.json) {
                 shell.output.line("[]")
             } else {
-                shell.output.line(PropertyWords.noProperties)
+                shell.output.note(PropertyWords.noProperties)
             }
             return .success
         }

@@ -22,7 +22,7 @@ struct SyncTimeCommand: ShellCommand {
         let after = try camera.describeProperty(.dateTime)
         let meaning = PropertyMeaning.of(.dateTime)
         let shown = { SafeText.display(meaning.display($0)) }
-        shell.output.line("datetime \(shown(after.current)) (was \(shown(before.current)))")
+        shell.output.note("datetime \(shown(after.current)) (was \(shown(before.current)))")
         return .success
     }
 }

@@ -73,7 +73,9 @@ struct WatchCommand: ShellCommand {
                     ? download.fetchWhileShooting(pending, summarize: false) : download.fetch(pending, summarize: false)
                 if outcome.disconnected { throw CameraWentAway() }
                 pending = []
-                if outcome.result != .success { failures += 1 }
+                // Ctrl-C cutting a download short ends the watch as Ctrl-C between files does: the file
+                // stays as .part (said), which is no failure of the watch.
+                if outcome.result == .failed { failures += 1 }
                 for path in outcome.fetched {
                     report.fetched(path)
                     if let hook, let failure = hook.run(for: path, output: shell.output) {

@@ -30,7 +30,8 @@ struct FindCommand: ShellCommand {
         if invocation.has(.long) {
             var listing = FileListing(dates: shell.dates)
             listing.times = CaptureTimeTable(entries.compactMap(\.file), session: session)
-            for line in listing.long(entries) { shell.output.line(line) }
+            for line in listing.long(entries, width: shell.output.terminalColumns) { shell.output.line(line) }
+            shell.explainPendingDates(listing, entries)
         } else {
             for entry in entries { shell.output.line(SafeText.display(entry.shown)) }
         }

@@ -82,7 +82,8 @@ struct ListCommand: ShellCommand {
             } else if invocation.has(.json) {
                 shell.output.line(listing.json(entries))
             } else if invocation.has(.long) {
-                for line in listing.long(entries, quoted: quoted) { shell.output.line(line) }
+                for line in listing.long(entries, quoted: quoted, width: shell.output.terminalColumns) { shell.output.line(line) }
+                shell.explainPendingDates(listing, entries)
             } else {
                 let lines = listing.short(
                     entries, columns: shell.output.terminalColumns, onePerLine: invocation.has(.onePerLine))

@@ -13,7 +13,7 @@ struct StoragesCommand: ShellCommand {
         let session = try shell.requireCamera()
         let storages = try session.camera.storages()
         guard !storages.isEmpty else {
-            shell.output.line("no storage (is a card in the camera?)")
+            shell.output.note("no storage (is a card in the camera?)")
             return .success
         }
         for line in StorageWords.table(storages) { shell.output.line(line) }

@@ -41,7 +41,7 @@ struct DeleteCommand: ShellCommand {
                             + shell.modeHint(for: error))
                 }
             } else {
-                shell.output.line("deleted \(RemotePath.display(file.path))")
+                shell.output.note("deleted \(RemotePath.display(file.path))")
                 shell.state.fileRemoved(path: file.path)
             }
         }

@@ -8,7 +8,7 @@ struct DoneCommand: ShellCommand {
         details: "Leaves edit mode.")
 
     func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
-        if !shell.state.leaveEditMode() { shell.output.line("not in edit mode") }
+        if !shell.state.leaveEditMode() { shell.output.note("not in edit mode") }
         return .success
     }
 }

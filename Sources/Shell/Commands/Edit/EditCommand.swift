@@ -9,9 +9,9 @@ struct EditCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         if shell.state.enterEditMode() {
-            shell.output.line("edit mode: 'delete NAME' removes files from the camera; 'done' leaves")
+            shell.output.note("edit mode: 'delete NAME' removes files from the camera; 'done' leaves")
         } else {
-            shell.output.line("already in edit mode")
+            shell.output.note("already in edit mode")
         }
         return .success
     }

@@ -151,7 +151,7 @@ struct ImportCommand: ShellCommand {
         if invocation.has(.list) || invocation.has(.dryRun) {
             let lines =
                 invocation.has(.list) ? ImportWords.list(plan, dates: shell.dates) : ImportWords.dryRun(plan, verbose: verbose)
-            for line in lines { shell.output.line(line) }
+            for line in lines { shell.output.note(line) }
             return .success
         }
         let needed = options.force ? nil : try ImportRun.checkFreeSpace(plan) { session.resolveCaptureTime($0.main) }

@@ -79,7 +79,7 @@ struct VerifyCommand: ShellCommand {
             repairs = try repair(report.problems, ledgers: ledgers, shell, line)
         }
         line.clear()
-        shell.output.line(VerifyWords.summary(report, repairs: repairs))
+        shell.output.note(VerifyWords.summary(report, repairs: repairs))
         if report.interrupted || repairs?.interrupted == true {
             shell.interrupt.clear()
             return .interrupted
@@ -102,7 +102,7 @@ struct VerifyCommand: ShellCommand {
             each: { result in
                 line.clear()
                 switch result {
-                case .repaired(let repair): shell.output.line(VerifyWords.repaired(repair))
+                case .repaired(let repair): shell.output.note(VerifyWords.repaired(repair))
                 case .notRepaired(let refused): shell.report("verify: " + VerifyWords.notRepaired(refused))
                 }
             })

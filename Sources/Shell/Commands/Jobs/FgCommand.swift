@@ -24,7 +24,7 @@ struct FgCommand: ShellCommand {
         while job.waitForEnd(upTo: 0.1) == nil {
             if shell.interrupt.isPending {
                 line.clear()
-                shell.output.line("[\(job.number)] running in the background  \(job.commandLine)")
+                shell.output.note("[\(job.number)] running in the background  \(job.commandLine)")
                 return .success
             }
             let p = job.progress

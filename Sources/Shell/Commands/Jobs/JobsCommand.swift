@@ -17,7 +17,7 @@ struct JobsCommand: ShellCommand {
         shell.sayEndedJobs()
         let width = shell.output.terminalColumns ?? 200
         for job in shell.jobs.running { shell.output.line(JobWords.listLine(job, width: width)) }
-        if shell.jobs.running.isEmpty && shell.isInteractive { shell.output.line("no jobs") }
+        if shell.jobs.running.isEmpty && shell.isInteractive { shell.output.note("no jobs") }
         return .success
     }
 }

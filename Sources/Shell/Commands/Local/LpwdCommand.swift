@@ -14,7 +14,7 @@ struct LpwdCommand: ShellCommand {
         let downloads = shell.downloadFolder(nil)
         if downloads != "." {
             let absolute = downloads.hasPrefix("/") ? downloads : LocalDisk.join(here, downloads)
-            shell.output.line("downloads go to \(SafeText.display(absolute)) (set download-dir)")
+            shell.output.note("downloads go to \(SafeText.display(absolute)) (set download-dir)")
         }
         return .success
     }

@@ -25,7 +25,7 @@ extension CommandContext {
             return file
         }
         guard !files.isEmpty else {
-            output.line("no photos or videos to draw")
+            output.note("no photos or videos to draw")
             return .success
         }
         try requireThumbnails(session)

@@ -8,7 +8,7 @@ struct PauseCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: any PlaybackContext) throws -> CommandOutcome {
         let status = try shell.playback.pause()
-        shell.output.line(
+        shell.output.note(
             "paused \(shell.displayName(status)) at \(TimeText.format(status.position)) "
                 + "(frame \(status.frameIndex) of \(status.frameCount))")
         return .success

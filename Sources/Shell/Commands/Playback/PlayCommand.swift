@@ -26,7 +26,7 @@ struct PlayCommand: ShellCommand {
             shell.state.selection == nil || shell.state.selection?.file.path == loaded.path
         {
             let status = try shell.playback.play()
-            shell.output.line(
+            shell.output.note(
                 "playing \(shell.displayName(status)) from \(TimeText.format(status.position))"
                     + playerNote(status, shell))
             reportPlayerProblem(status, shell)
@@ -37,7 +37,7 @@ struct PlayCommand: ShellCommand {
         shell.state.select(file, downloaded: shell.partialSize(of: file) ?? 0)
         let status = try shell.playback.play(media)
         shell.loadedVideo = file
-        shell.output.line(PlaybackWords.playing(file, status) + playerNote(status, shell))
+        shell.output.note(PlaybackWords.playing(file, status) + playerNote(status, shell))
         if let truncated = status.truncated {
             shell.report("play: \(SafeText.display(file.name)): \(truncated)", severity: .warning)
         }

@@ -8,7 +8,7 @@ struct ResumeCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: any PlaybackContext) throws -> CommandOutcome {
         let status = try shell.playback.resume()
-        shell.output.line("playing \(shell.displayName(status)) from \(TimeText.format(status.position))")
+        shell.output.note("playing \(shell.displayName(status)) from \(TimeText.format(status.position))")
         return .success
     }
 }

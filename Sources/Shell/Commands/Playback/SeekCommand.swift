@@ -16,7 +16,7 @@ struct SeekCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: any PlaybackContext) throws -> CommandOutcome {
         guard let position = invocation.seekPosition(at: 0) else { throw CommandError("no position to seek to") }
-        shell.output.line(shell.symbols(try shell.playback.seek(SeekTarget(position)).description))
+        shell.output.note(shell.symbols(try shell.playback.seek(SeekTarget(position)).description))
         return .success
     }
 }

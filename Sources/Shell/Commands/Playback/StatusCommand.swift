@@ -23,7 +23,7 @@ struct StatusCommand: ShellCommand {
         if json {
             shell.output.line(status.json())
         } else {
-            shell.output.line(shell.symbols(SafeText.display(status.line), state: status.state))
+            shell.output.note(shell.symbols(SafeText.display(status.line), state: status.state))
         }
         return .success
     }

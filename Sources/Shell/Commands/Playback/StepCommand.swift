@@ -11,7 +11,7 @@ struct StepCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: any PlaybackContext) throws -> CommandOutcome {
         let frames = invocation.integer(at: 0) ?? 1
-        shell.output.line(shell.symbols(try shell.playback.step(frames).description))
+        shell.output.note(shell.symbols(try shell.playback.step(frames).description))
         return .success
     }
 }

@@ -19,7 +19,7 @@ struct StopCommand: ShellCommand {
         let name = shell.displayName(status)
         let selected = shell.loadedVideo.map { shell.state.selection?.file.path == $0.path } ?? false
         shell.stopPlayback()
-        shell.output.line("stopped \(name); " + (selected ? "'play'" : "'play \(name)'") + " starts it again")
+        shell.output.note("stopped \(name); " + (selected ? "'play'" : "'play \(name)'") + " starts it again")
         return .success
     }
 }

@@ -20,11 +20,11 @@ struct OffsetCommand: ShellCommand {
             let size = selected.file.size
             let local = LocalDisk.join(shell.downloadFolder(nil), LocalFileName.sanitize(selected.file.name))
             if selected.offset == 0, LocalDisk.regularFileSize(local) == size {
-                shell.output.line("\(name): downloaded (\(size) bytes, \(SafeText.display(local))); offset 0")
+                shell.output.note("\(name): downloaded (\(size) bytes, \(SafeText.display(local))); offset 0")
                 return .success
             }
             let percent = size == 0 ? 100 : Int(Double(selected.offset) / Double(size) * 100)
-            shell.output.line("\(name): offset \(selected.offset) of \(size) bytes (\(percent)%)")
+            shell.output.note("\(name): offset \(selected.offset) of \(size) bytes (\(percent)%)")
             return .success
         }
         guard wanted <= selected.file.size else {

@@ -29,7 +29,7 @@ struct SelectCommand: ShellCommand {
         if let offset = shell.state.selection?.offset, offset > 0 {
             line += "; \(HumanReadable.size(offset)) already downloaded, 'fetch' continues"
         }
-        shell.output.line(line)
+        shell.output.note(line)
         return .success
     }
 }

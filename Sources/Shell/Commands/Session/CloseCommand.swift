@@ -17,7 +17,7 @@ struct CloseCommand: ShellCommand {
         try refuseWhileMounted()
         let url = media.url
         shell.closeCamera()
-        shell.output.line("closed \(SafeText.display(url.description))")
+        shell.output.note("closed \(SafeText.display(url.description))")
         return .success
     }
 }

@@ -35,7 +35,7 @@ struct OpenCommand: ShellCommand {
         if invocation.has("release") {
             do {
                 let release = try CameraConnector.releaseUSB(url)
-                for line in release.lines { shell.output.line(SafeText.display(line)) }
+                for line in release.lines { shell.output.note(SafeText.display(line)) }
             } catch {
                 throw CommandError("open --release \(URLText.inMessage(url.description)): \(Interpreter.message(for: error))")
             }
@@ -47,8 +47,8 @@ struct OpenCommand: ShellCommand {
         } catch {
             throw CommandError("cannot open \(URLText.inMessage(url.description)): \(Interpreter.message(for: error))")
         }
-        if let media = shell.media { shell.output.line(SessionWords.opened(media)) }
-        if let note = shell.openNote { shell.output.line(note) }
+        if let media = shell.media { shell.output.note(SessionWords.opened(media)) }
+        if let note = shell.openNote { shell.output.note(note) }
         return .success
     }
 }

@@ -10,7 +10,7 @@ struct SetCommand: ShellCommand {
     let spec = CommandSpec(
         "set", area: .session,
         options: [OptionSpec(.save, long: "save", "also write the setting to the config file")],
-        arguments: [ArgumentSpec("NAME", .settingName, .optional), ArgumentSpec("VALUE", .text, .optional)],
+        arguments: [ArgumentSpec("NAME", .settingName, .optional), ArgumentSpec("VALUE", .settingValue, .optional)],
         summary: "show or change a setting",
         details: "With no argument, lists the settings; with NAME, shows one; with NAME VALUE, changes it. "
             + "--save also writes it to the config file, so that every later session starts with it.",
@@ -66,7 +66,7 @@ struct SetCommand: ShellCommand {
         let ledgers = try Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: shell.environment))
         guard let value else {
             let shift = ledgers.shift.map { ShiftText.format($0) } ?? "0 (none)"
-            shell.output.line("time-shift \(shift) (this camera's, kept in its import ledger)")
+            shell.output.note("time-shift \(shift) (this camera's, kept in its import ledger)")
             return .success
         }
         guard let seconds = ShiftText.parse(value) ?? (value == "0" ? 0 : nil) else {

@@ -15,7 +15,7 @@ struct SummaryCommand: ShellCommand {
         let session = try shell.requireCamera()
         let storages = (try? session.camera.storages()) ?? []
         let identity = session.url.isWiFi ? shell.wifiIdentityInUse : nil
-        for line in SummaryWords.lines(session, storages: storages, identity: identity) { shell.output.line(line) }
+        for line in SummaryWords.lines(session, storages: storages, identity: identity) { shell.output.note(line) }
         return .success
     }
 }

@@ -69,13 +69,13 @@ struct ThumbCommand: ShellCommand {
                 do {
                     let upright = try UprightJPEG.make(thumbnail.jpeg, exifOrientation: thumbnail.orientation)
                     try Self.write(upright, to: path, overwrite: overwrite)
-                    shell.output.line(presenter.describe(thumbnail, of: file) + " -> \(SafeText.display(path))")
+                    shell.output.note(presenter.describe(thumbnail, of: file) + " -> \(SafeText.display(path))")
                 } catch {
                     failures += 1
                     shell.report("thumb: \(name): \(Interpreter.message(for: error))")
                 }
             case .failure(let none as NoThumbnail):
-                shell.output.line(presenter.describe(none, of: file))
+                shell.output.note(presenter.describe(none, of: file))
             case .failure(let error):
                 failures += 1
                 shell.report("thumb: \(name): \(Interpreter.message(for: error))" + shell.modeHint(for: error))

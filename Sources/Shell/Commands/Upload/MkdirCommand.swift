@@ -28,7 +28,7 @@ struct MkdirCommand: ShellCommand {
         } catch {
             throw CommandError("\(RemotePath.display(full)): \(Interpreter.message(for: error))")
         }
-        shell.output.line("made \(RemotePath.display(full))")
+        shell.output.note("made \(RemotePath.display(full))")
         return .success
     }
 }

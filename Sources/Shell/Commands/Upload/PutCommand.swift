@@ -70,6 +70,6 @@ struct PutCommand: ShellCommand {
             progress: { done in meter?.update(done: done, at: ProcessInfo.processInfo.systemUptime) },
             cancellation: cancellation)
         let shown = RemotePath.display(file?.path ?? RemotePath.child(name, of: folder))
-        shell.output.line("put \(SafeText.display(path)) -> \(shown) (\(HumanReadable.size(size)))")
+        shell.output.note("put \(SafeText.display(path)) -> \(shown) (\(HumanReadable.size(size)))")
     }
 }

@@ -34,7 +34,7 @@ struct RmdirCommand: ShellCommand {
         if shell.state.folder == path || shell.state.folder.hasPrefix(path + "/") {
             shell.state.changeFolder(to: RemotePath.parent(of: path))
         }
-        shell.output.line("deleted folder \(RemotePath.display(path))")
+        shell.output.note("deleted folder \(RemotePath.display(path))")
         return .success
     }
 }
