@@ -24,7 +24,7 @@ struct InfoCommand: ShellCommand {
             the whole .SRT), never the whole file. --all lists every EXIF tag as exiftool names it, values as \
             'exiftool -n' prints them.
             """,
-        examples: ["info DJI_0001.JPG", "info --all DJI_0001.JPG", "info --json 'My Clip.MP4'"])
+        examples: ["info DJI_0001.JPG", "ls -n; info --all #1", "info --json 'My Clip.MP4'"])
 
     func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
