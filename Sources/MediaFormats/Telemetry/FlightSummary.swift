@@ -65,20 +65,21 @@ public struct FlightSummary: Sendable, Equatable {
             highestUnspecified = Self.higher(highestUnspecified, cue.unspecified)
             cue = CueValues()
         }
-        for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            let line = Self.withoutMarkup(rawLine)
+        // Most lines hold nothing read here (cue numbers, frame counters, dates): they are passed over by
+        // their bytes, and only the others become text.
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) {
                 finishCue()
-                continue
-            }
-            if let (from, to) = Self.cueTimes(line) {
+            } else if Self.find("-->", in: line), let (from, to) = Self.cueTimes(Array(line)) {
                 finishCue()
                 if firstStart == nil { firstStart = from }
                 lastEnd = max(lastEnd ?? to, to)
                 cue.hasTime = true
-                continue
+            } else if line.contains(UInt8(ascii: "[")) || Self.find("GPS", in: line) || Self.find("BAROMETER", in: line)
+                || Self.find(" H ", in: line)
+            {
+                cue.read(Self.withoutMarkup(line))
             }
-            cue.read(line)
         }
         finishCue()
         if let firstStart, let lastEnd, lastEnd >= firstStart { duration = lastEnd - firstStart }
@@ -87,6 +88,19 @@ public struct FlightSummary: Sendable, Equatable {
     private static func higher(_ a: Double?, _ b: Double?) -> Double? {
         guard let b, b.isFinite else { return a }
         return max(a ?? b, b)
+    }
+
+    /// True when `needle` (ASCII) occurs in `line`.
+    static func find(_ needle: StaticString, in line: ArraySlice<UInt8>) -> Bool {
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        guard let first = pattern.first, line.count >= pattern.count else { return false }
+        var index = line.startIndex
+        let last = line.endIndex - pattern.count
+        while index <= last {
+            if line[index] == first, line[index..<index + pattern.count].elementsEqual(pattern) { return true }
+            index += 1
+        }
+        return false
     }
 
     /// The line without `<font ...>` and `</font>` tags.
@@ -145,50 +159,75 @@ private struct CueValues {
     /// Takes the values of one line: `[key: value]` pairs (several in one bracket too), `GPS(lon,lat,alt)`,
     /// `BAROMETER:h`, `H 3.20m`.
     mutating func read(_ line: [UInt8]) {
+        if line.contains(UInt8(ascii: "[")) { readBrackets(line) }
+        let older = FlightSummary.find("GPS", in: line[...]) || FlightSummary.find("BAROMETER", in: line[...])
+            || FlightSummary.find(" H ", in: line[...])
+        guard older else { return }
         let text = String(decoding: line, as: UTF8.self)
-        if text.contains("[") { readBrackets(text) }
         if let range = text.range(of: "GPS") {
             readGPS(text[range.upperBound...], saysHeight: text.contains(" H "))
         }
         if let range = text.range(of: "BAROMETER") {
-            relative = Self.number(text[range.upperBound...].drop { $0 == ":" || $0 == " " }) ?? relative
+            relative = Self.number(Array(text[range.upperBound...].drop { $0 == ":" || $0 == " " }.utf8)[...]) ?? relative
         }
         if let range = text.range(of: " H ") {
-            relative = Self.number(text[range.upperBound...]) ?? relative
+            relative = Self.number(Array(text[range.upperBound...].utf8)[...]) ?? relative
         }
     }
 
-    private mutating func readBrackets(_ text: String) {
-        for bracket in text.split(separator: "[", omittingEmptySubsequences: false).dropFirst() {
-            let inside = bracket.prefix { $0 != "]" }.replacingOccurrences(of: " :", with: ":")
-            let words = inside.split(separator: " ")
-            var index = 0
-            while index < words.count {
-                let word = words[index]
-                var key: Substring
-                var value: Substring?
-                if word.hasSuffix(":") {
-                    key = word.dropLast()
-                    value = index + 1 < words.count ? words[index + 1] : nil
-                    index += 2
-                } else if let colon = word.firstIndex(of: ":") {
-                    key = word[..<colon]
-                    value = word[word.index(after: colon)...]
-                    index += 1
-                } else {
-                    index += 1
-                    continue
-                }
-                guard let value, let number = Self.number(value) else { continue }
-                key = Substring(key.lowercased())
-                switch key {
-                case "latitude": latitude = number
-                case "longitude", "longtitude": longitude = number
-                case "rel_alt": relative = number
-                case "abs_alt": absolute = number
-                case "altitude": unspecified = number
-                default: break
-                }
+    /// The `key: value` pairs inside brackets (`key : value` too, and several in one bracket), read by
+    /// their bytes: a long flight has one such line per frame.
+    private mutating func readBrackets(_ line: [UInt8]) {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        func isBracket(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") }
+        var index = 0
+        var inBracket = false
+        while index < line.count {
+            let byte = line[index]
+            if isBracket(byte) {
+                inBracket = byte == UInt8(ascii: "[")
+                index += 1
+                continue
+            }
+            guard inBracket, !isSpace(byte) else {
+                index += 1
+                continue
+            }
+            let keyStart = index
+            while index < line.count, line[index] != UInt8(ascii: ":"), !isSpace(line[index]), !isBracket(line[index]) {
+                index += 1
+            }
+            let key = line[keyStart..<index]
+            while index < line.count, isSpace(line[index]) { index += 1 }
+            guard index < line.count, line[index] == UInt8(ascii: ":") else { continue }  // a word of no pair
+            index += 1
+            while index < line.count, isSpace(line[index]) { index += 1 }
+            let valueStart = index
+            while index < line.count, !isSpace(line[index]), !isBracket(line[index]) { index += 1 }
+            guard let field = Field(key), let number = Self.number(line[valueStart..<index]) else { continue }
+            switch field {
+            case .latitude: latitude = number
+            case .longitude: longitude = number
+            case .relative: relative = number
+            case .absolute: absolute = number
+            case .unspecified: unspecified = number
+            }
+        }
+    }
+
+    /// The bracketed keys read, by their spelling in any case.
+    private enum Field {
+        case latitude, longitude, relative, absolute, unspecified
+
+        init?(_ key: ArraySlice<UInt8>) {
+            let lowered = key.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
+            switch String(decoding: lowered, as: UTF8.self) {
+            case "latitude": self = .latitude
+            case "longitude", "longtitude": self = .longitude
+            case "rel_alt": self = .relative
+            case "abs_alt": self = .absolute
+            case "altitude": self = .unspecified
+            default: return nil
             }
         }
     }
@@ -206,10 +245,10 @@ private struct CueValues {
         if numbers.count >= 3, !saysHeight, let altitude = numbers[2] { absolute = altitude }
     }
 
-    /// The number at the start of `text` (`35.1`, `-2.5m`, `402.000`), or nil (`1e999` too: no finite number).
-    static func number(_ text: Substring) -> Double? {
-        let digits = text.prefix { $0.isASCII && ($0.isNumber || ".-+eE".contains($0)) }
-        guard let value = Double(digits), value.isFinite else { return nil }
+    /// The number at the start of `bytes` (`35.1`, `-2.5m`, `402.000`), or nil (`1e999` too: no finite number).
+    static func number(_ bytes: ArraySlice<UInt8>) -> Double? {
+        let digits = bytes.prefix(32).prefix { ($0 >= 48 && $0 <= 57) || [46, 45, 43, 101, 69].contains($0) }
+        guard !digits.isEmpty, let value = Double(String(decoding: digits, as: UTF8.self)), value.isFinite else { return nil }
         return value
     }
 }
