@@ -83,7 +83,7 @@ public struct ExifDetails: Sendable, Equatable {
     public var isEmpty: Bool { self == ExifDetails(tags: []) }
 
     /// Degrees from one to three rationals (degrees, minutes, seconds), as GPSLatitude and GPSLongitude
-    /// write them; nil when a part is no number or the result is out of range.
+    /// write them, to a billionth; nil when a part is no number or the result is out of range.
     static func degrees(_ value: ExifValue) -> Double? {
         guard case .rational(let parts) = value, (1...3).contains(parts.count) else { return nil }
         var total = 0.0
@@ -91,6 +91,7 @@ public struct ExifDetails: Sendable, Equatable {
             guard let number = part.value, number.isFinite, number >= 0 else { return nil }
             total += number / [1.0, 60, 3600][index]
         }
-        return total <= 180 ? total : nil
+        // To a billionth of a degree (0.1 mm): 6.632273, not the 6.6322730000000005 the sum leaves.
+        return total <= 180 ? (total * 1e9).rounded() / 1e9 : nil
     }
 }
