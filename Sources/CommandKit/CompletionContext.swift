@@ -24,6 +24,9 @@ public protocol CompletionContext {
     /// The values to offer for the property `name` as typed (`prop NAME VALUE`): its allowed values, or for
     /// a wide range only its ends; empty when there is nothing to offer (free text, an unknown name).
     func propertyValues(for name: String) -> [String]
+    /// The rows of the last numbered listing (`ls -n`), `#1` first, each as a word naming it from the
+    /// current folder: what `#N` completes to.
+    func numberedNames() -> [String]
 }
 
 extension CompletionContext {
@@ -38,6 +41,9 @@ extension CompletionContext {
 
     /// No fixed values unless the context knows its settings.
     public func settingValues(for name: String) -> [String] { [] }
+
+    /// No numbered rows unless the context has a listing.
+    public func numberedNames() -> [String] { [] }
 
     /// No camera properties unless the context has a camera.
     public func propertyNames() -> [String] { [] }

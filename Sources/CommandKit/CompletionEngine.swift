@@ -44,7 +44,8 @@ public struct CompletionEngine: Sendable {
         if first.startsWithBareDash { commandName.removeFirst() }
         var previous = words.dropFirst().map { String(decoding: $0.text, as: UTF8.self) }
         guard let command = command(named: commandName, previous: &previous, context) else { return .nothing(at: cursor) }
-        return finish(word, matches: matches(for: command, previous: previous[...], typed: word.text, context))
+        let numbers = current.map { FileNumbers.isWritten($0.word) } ?? false
+        return finish(word, matches: matches(for: command, previous: previous[...], typed: word.text, numbers: numbers, context))
     }
 
     /// The command `name` runs: a command of the table, or the command an alias's last statement begins with,
@@ -70,8 +71,9 @@ public struct CompletionEngine: Sendable {
 
     // MARK: - What is being completed
 
+    /// `numbers`: the word is written as file numbers (`#1`), not as a name.
     private func matches(
-        for command: CommandSpec, previous: ArraySlice<String>, typed: String,
+        for command: CommandSpec, previous: ArraySlice<String>, typed: String, numbers: Bool,
         _ context: some CompletionContext
     ) -> Matches {
         var positional: [String] = []
@@ -106,6 +108,7 @@ public struct CompletionEngine: Sendable {
             return nameMatches(NameIndex(spellings), base: "", typed: typed)
         }
         guard let argument = command.argument(at: positional.count) else { return Matches() }
+        if numbers, argument.kind == .remoteName || argument.kind == .remoteFolder { return numberMatches(typed: typed, context) }
         if case .propertyValue = argument.kind {
             // The value's first word only (a date's time is typed), for the name just before it.
             guard let name = positional.last, command.argument(at: positional.count - 1)?.kind == .propertyName else {
@@ -169,6 +172,23 @@ public struct CompletionEngine: Sendable {
         case .text, .seekPosition, .integer, .byteCount, .propertyValue, .settingValue:
             return Matches()
         }
+    }
+
+    /// A file number being typed (`#1`): the rows whose numbers start with its digits, listed with their
+    /// names; one alone is replaced by the name it stands for. Ranges and lists are not completed.
+    private func numberMatches(typed: String, _ context: some CompletionContext) -> Matches {
+        let digits = typed.dropFirst()
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return Matches() }
+        let names = context.numberedNames()
+        let rows = names.indices.filter { String($0 + 1).hasPrefix(digits) }
+        if rows.count == 1, let only = rows.first {
+            let name = names[only]
+            return Matches(items: [NameIndex.Item(entry: CompletionEntry(name, isFolder: name.hasSuffix("/")), display: name)])
+        }
+        // Several: the typed word stays (its numbers share no more digits), the rows are listed.
+        return Matches(
+            base: typed,
+            items: rows.map { NameIndex.Item(entry: CompletionEntry(""), display: "#\($0 + 1) \(SafeText.display(names[$0]))") })
     }
 
     /// Names in the folder part of `typed` (up to its last `/`) that start with the rest of it.

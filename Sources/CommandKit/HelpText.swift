@@ -21,8 +21,9 @@ extension CommandTable {
         }
         lines.append("")
         lines += HelpLayout.wrap(
-            "Type 'help CMD' for one command. Separate commands with ';'; '#' starts a comment; "
-                + "a leading '-' (as in '-rm x') keeps a script going when that command fails.", width: width)
+            "Type 'help CMD' for one command. Separate commands with ';'; '#' starts a comment, but '#' and a "
+                + "digit after a command name are file numbers: '#3', '#1-5', '#1,3' name rows of the last "
+                + "'ls -n'; a leading '-' (as in '-rm x') keeps a script going when that command fails.", width: width)
         return lines.joined(separator: "\n")
     }
 

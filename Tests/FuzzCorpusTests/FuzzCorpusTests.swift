@@ -110,10 +110,13 @@ import VirtualCamera
             PTPEvent(.nikonObjectAddedInSDRAM, parameters: [0xFFFF_0001]), PTPEvent(.nikonCaptureCompleteRecInSdram),
             PTPEvent(.devicePropChanged, parameters: [0x5001]),
         ])
-        // The demo media: thumbnails (JPEG), a DJI proxy (MP4) and the head of a fast-start movie.
+        // The demo media: thumbnails (JPEG), the head of a photo with GPS tags, a DJI proxy (MP4), the head of
+        // a fast-start movie and a DJI clip's telemetry.
         for (target, name, limit) in [
             ("EXIF", "clip.thumb.jpg", 1 << 16), ("EXIF", "landscape_faststart.thumb.jpg", 1 << 16),
+            ("EXIF", "photo_rotated_orientation6.jpg", 8_000),
             ("MP4", "landscape_proxy_160x90.lrf", 1 << 16), ("MP4", "landscape_faststart.mp4", 12_000),
+            ("SRT", "landscape_telemetry.srt", 1 << 16),
         ] {
             let path = try #require(DemoMedia.file(name))
             seeds[target, default: [:]][name] = Array([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))).prefix(limit))
@@ -157,6 +160,11 @@ import VirtualCamera
         for (name, bytes) in try seeds("VendorEvents") {
             #expect(!CanonEOSEvent.decode(bytes).isEmpty || !NikonEvents.decode(bytes).isEmpty, "\(name)")
         }
-        #expect(try seeds("USBContainer").count == 2 && seeds("EXIF").count == 2 && seeds("DevicePropDesc").count >= 4)
+        for (name, bytes) in try seeds("SRT") {
+            #expect(!FlightSummary(srt: bytes).isEmpty, "\(name)")
+        }
+        let gps = try #require(try seeds("EXIF").first { $0.0 == "photo_rotated_orientation6.jpg" })
+        #expect(try ExifDetails(tags: ExifReader().tags(from: MemoryByteSource(gps.1))).latitude != nil)
+        #expect(try seeds("USBContainer").count == 2 && seeds("EXIF").count == 3 && seeds("DevicePropDesc").count >= 4)
     }
 }

@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func synopsesFollowTheBrief() {
-        #expect(table.command("ls").synopsis == "ls [-l] [-1] [-h] [-a] [-t] [-S] [-r] [--thumbs] [--json] [-R] [-d] [--since DATE] [--until DATE] [--kind KIND] [--larger SIZE] [--new] [GLOB...]", "the brief's, and issue 7's --thumbs")
+        #expect(table.command("ls").synopsis == "ls [-l] [-1] [-h] [-a] [-t] [-S] [-r] [--thumbs] [--json] [-R] [-d] [-n] [--since DATE] [--until DATE] [--kind KIND] [--larger SIZE] [--new] [GLOB...]", "the brief's, issue 7's --thumbs and issue 42's -n")
         #expect(table.command("fetch").synopsis == "fetch [-c] [-r] [-o DIR] [--new] [--force] [--delete-after] [NAME|GLOB...]")
         #expect(table.command("delete").synopsis == "delete [--force] NAME|GLOB...")
         #expect(table.command("set").synopsis == "set [--save] [NAME [VALUE]]")

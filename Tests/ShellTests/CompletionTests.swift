@@ -154,7 +154,7 @@ import Testing
     // MARK: options, settings, URLs, choices
 
     @Test func optionsPerCommand() {
-        #expect(complete("ls -|").candidates == ["--json", "--kind", "--larger", "--new", "--since", "--thumbs", "--until", "-1", "-R", "-S", "-a", "-d", "-h", "-l", "-r", "-t"])
+        #expect(complete("ls -|").candidates == ["--json", "--kind", "--larger", "--new", "--since", "--thumbs", "--until", "-1", "-R", "-S", "-a", "-d", "-h", "-l", "-n", "-r", "-t"])
         #expect(complete("fetch --d|").line == "fetch --delete-after |")
         #expect(complete("fetch --|").candidates == ["--continue", "--delete-after", "--force", "--new", "--output", "--recursive"])
         #expect(complete("rm --f|").line == "rm --force |")

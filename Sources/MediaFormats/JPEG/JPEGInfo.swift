@@ -51,6 +51,8 @@ public struct ExifInfo: Sendable {
     public let thumbnail: [UInt8]?
     /// Where the thumbnail's bytes sit in the file, so a camera can serve it by a partial read.
     public let thumbnailRange: Range<UInt64>?
+    /// Every tag of the block (none when only the dates were read), for `info --all` and `ExifDetails`.
+    public var tags: [ExifTag] = []
 
     /// True when the orientation turns the picture a quarter, so displayed width and height swap.
     public var swapsDimensions: Bool { (5...8).contains(orientation ?? 1) }

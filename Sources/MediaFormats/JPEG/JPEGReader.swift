@@ -72,7 +72,7 @@ public struct JPEGReader: Sendable {
                 let body = try window.bytes(at: bodyOffset, count: bodyCount, what: "the APP1 (EXIF) segment")
                 let signature: [UInt8] = Array("Exif".utf8) + [0, 0]
                 if body.starts(with: signature) {
-                    var parser = ExifParser(tiff: Array(body.dropFirst(6)), fileOffset: bodyOffset + 6)
+                    let parser = ExifParser(tiff: Array(body.dropFirst(6)), fileOffset: bodyOffset + 6)
                     exif = try parser.parse()
                 }
             } else if Self.isFrameHeader(marker) {

@@ -29,10 +29,22 @@ public struct CatalogNames {
     public let catalog: MediaCatalog
     /// The folder relative names start from.
     public let folder: String
+    /// The catalog paths of the rows of the last numbered listing, `#1` first, which file numbers name;
+    /// nil when nothing was numbered yet.
+    public var numbered: [String]?
 
-    public init(catalog: MediaCatalog, folder: String) {
+    public init(catalog: MediaCatalog, folder: String, numbered: [String]? = nil) {
         self.catalog = catalog
         self.folder = folder
+        self.numbered = numbered
+    }
+
+    /// How a path is written from `folder`: its name when it is in `folder`, else from the top
+    /// (`/DCIM/101MEDIA/DJI_0001.JPG`), so that the word names it wherever it was listed.
+    public func typed(_ path: String) -> String {
+        let parent = RemotePath.parent(of: path)
+        guard parent == folder, !path.isEmpty else { return "/" + path }
+        return String(path.dropFirst(parent.isEmpty ? 0 : parent.count + 1))
     }
 
     /// One part of a path pattern, between two slashes.

@@ -27,6 +27,13 @@ public final class SessionCompletion: CompletionContext {
 
     public func settingValues(for name: String) -> [String] { Settings.fixedValues(of: name) }
 
+    /// The rows of the last `ls -n`, each as written from the current folder (a folder ending in `/`).
+    public func numberedNames() -> [String] {
+        guard let interpreter, let catalog = interpreter.media?.catalog, let paths = interpreter.state.numbered else { return [] }
+        let names = interpreter.names(catalog)
+        return paths.map { names.typed($0) + (catalog.isFolder($0) ? "/" : "") }
+    }
+
     /// The schemes, and the URLs of the cameras the last `devices` found.
     public func cameraURLSchemes() -> [String] {
         ["dir:", "fuji:", "ptpip:", "sim:", "usb:"] + (interpreter?.state.discoveredURLs ?? [])

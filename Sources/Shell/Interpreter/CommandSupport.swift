@@ -39,9 +39,9 @@ extension CommandContext {
         for line in catalog.takeWarnings() { report(line, severity: .warning) }
     }
 
-    /// Names among the catalog, relative to the current folder.
+    /// Names among the catalog, relative to the current folder, and the rows of the last numbered listing.
     func names(_ catalog: MediaCatalog) -> CatalogNames {
-        CatalogNames(catalog: catalog, folder: state.folder)
+        CatalogNames(catalog: catalog, folder: state.folder, numbered: state.numbered)
     }
 
     /// The selected file as the catalog knows it now.

@@ -34,6 +34,9 @@ public struct SessionState: Sendable, Equatable {
     public var discoveredURLs: [String] = []
     /// True once a long listing showed what its `~` before a date means (it is said once a session).
     public var explainedPendingDates = false
+    /// The catalog paths of the rows the last numbered listing showed (`ls -n`), `#1` first, which file
+    /// numbers (`#3`, `#1-5`) name; nil until one.
+    public private(set) var numbered: [String]?
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -115,6 +118,7 @@ public struct SessionState: Sendable, Equatable {
         folder = earlier.folder
         selection = earlier.selection
         isEditing = earlier.isEditing
+        numbered = earlier.numbered
         catalogReloaded(lookup: lookup, folderExists: folderExists)
     }
 
@@ -132,10 +136,16 @@ public struct SessionState: Sendable, Equatable {
         return isEditing
     }
 
-    /// The camera was closed or lost: folder, selection and edit mode go with it; settings stay.
+    /// A listing numbered its rows: file numbers name them from now on.
+    public mutating func numberedRows(_ paths: [String]) {
+        numbered = paths
+    }
+
+    /// The camera was closed or lost: folder, selection, edit mode and numbered rows go with it; settings stay.
     public mutating func cameraClosed() {
         folder = ""
         selection = nil
         isEditing = false
+        numbered = nil
     }
 }

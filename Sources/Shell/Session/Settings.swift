@@ -43,13 +43,15 @@ public struct Settings: Sendable, Equatable {
     /// Whether a `sim:PATH` opened from now on may change the files in PATH (`--writable`), as `serve
     /// --writable`; off serves it read-only, as `serve` does.
     public var writable = false
+    /// Number the rows of every `ls`, as `ls -n` does, for file arguments such as `#3`.
+    public var numbers = false
 
     public init() {}
 
     /// Every setting's name, in the order `set` lists them.
     public static let names = [
         "errexit", "progress", "timeout", "images", "download-dir", "limit-rate", "player", "import-to", "import-backup",
-        "prompt", "camera", "jobs-on-exit", "ptpip-guid", "writable",
+        "prompt", "camera", "jobs-on-exit", "ptpip-guid", "writable", "numbers",
     ]
 
     /// Each setting's values and meaning, for `help set` and the man page (one line each).
@@ -80,6 +82,7 @@ public struct Settings: Sendable, Equatable {
         ("writable", "on|off",
             "whether a sim:PATH opened after this may change the files in PATH (delete, put, mkdir, capture), as "
                 + "serve --writable; --writable sets it on. dir: always deletes; sim: changes only its copy in memory (off)"),
+        ("numbers", "on|off", "number the rows of every ls, as ls -n does, for file arguments such as #3 or #1-5 (off)"),
     ]
 
     /// The words among setting `name`'s values in `help` (`on|off`, `BYTES|off`): its fixed values, which Tab
@@ -108,6 +111,7 @@ public struct Settings: Sendable, Equatable {
         case "jobs-on-exit": return jobsOnExit.rawValue
         case "ptpip-guid": return ptpipGUID.map(WiFiIdentity.text) ?? "auto"
         case "writable": return writable ? "on" : "off"
+        case "numbers": return numbers ? "on" : "off"
         default: throw SettingError.unknown(name)
         }
     }
@@ -118,6 +122,7 @@ public struct Settings: Sendable, Equatable {
         case "errexit": errexit = try Self.switchValue(text, for: name)
         case "progress": progress = try Self.switchValue(text, for: name)
         case "writable": writable = try Self.switchValue(text, for: name)
+        case "numbers": numbers = try Self.switchValue(text, for: name)
         case "timeout":
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
                 throw SettingError.invalid(name, "a number of seconds between 0 and 3600, such as 10 or 2.5")

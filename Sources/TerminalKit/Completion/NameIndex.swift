@@ -9,6 +9,11 @@ public final class NameIndex: Sendable {
     public struct Item: Sendable {
         public let entry: CompletionEntry
         public let display: String
+
+        public init(entry: CompletionEntry, display: String) {
+            self.entry = entry
+            self.display = display
+        }
     }
 
     private let items: [Item]

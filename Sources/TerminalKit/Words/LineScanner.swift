@@ -49,6 +49,8 @@ public struct LineScanner {
         var escaping = false
         var escapeColumn = 0
         var inComment = false
+        // A `#` that begins an argument: a file number when a digit follows (`info #3`), else a comment.
+        var hash: (offset: Int, column: Int)?
         var column = 0  // scalar count of the bytes before `offset`
 
         func finishWord(_ result: inout Result, _ current: inout ScannedWord?) {
@@ -61,6 +63,15 @@ public struct LineScanner {
         for (offset, byte) in bytes.enumerated() {
             if byte & 0xC0 != 0x80 { column += 1 }
             if inComment { continue }
+            if let started = hash {
+                hash = nil
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
+                    inComment = true
+                    continue
+                }
+                current = ScannedWord(start: started.offset, column: started.column)
+                current!.append(bare: UInt8(ascii: "#"))
+            }
 
             if escaping {
                 escaping = false
@@ -109,7 +120,11 @@ public struct LineScanner {
                 result.statements[result.statements.count - 1].ampersandColumn = column
                 result.statements.append(ScannedStatement())
             case UInt8(ascii: "#") where current == nil:
-                inComment = true
+                if result.statements[result.statements.count - 1].words.isEmpty {
+                    inComment = true
+                } else {
+                    hash = (offset, column)
+                }
             default:
                 if current == nil {
                     current = ScannedWord(start: offset, column: column)
@@ -140,7 +155,7 @@ public struct LineScanner {
         result.openQuote = quote
         result.openQuoteStart = quoteStart
         result.pendingBackslash = escaping
-        result.endsInComment = inComment
+        result.endsInComment = inComment || hash != nil
         if escaping && quote == .none {
             result.firstError = GrammarError(.trailingBackslash, column: escapeColumn)
         } else if quote == .single {

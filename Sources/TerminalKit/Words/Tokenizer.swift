@@ -2,7 +2,8 @@
 ///
 /// Single quotes keep everything literally; double quotes keep everything but `\"`, `\\` and `\$`;
 /// a backslash outside quotes keeps the next character; `;` separates commands; `#` at the start of a word
-/// starts a comment; a leading `-` on a command name marks its failure as ignored; `&` after a command runs it
+/// starts a comment, except `#` and a digit beginning an argument, which is a word (file numbers: `info #3`,
+/// `fetch #1-5`); a leading `-` on a command name marks its failure as ignored; `&` after a command runs it
 /// as a job (and separates it from the next, as `;` does); empty commands are skipped.
 public enum Tokenizer {
     /// The commands of `line`, or a `GrammarError` with the column of the first problem.

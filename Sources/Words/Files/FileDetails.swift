@@ -11,6 +11,13 @@ public struct FileDetails {
     /// Set for a video cut short: where it stops playing.
     public var truncation: String?
     public var photo: JPEGInfo?
+    /// The EXIF tags of a photo (JPEG, TIFF, TIFF-based raw), read from its first bytes.
+    public var exifTags: [ExifTag] = []
+    /// What a DJI `.SRT` says of the flight (the file's own, or its clip's sidecar), and the file read.
+    public var flight: FlightSummary?
+    public var flightFile: MediaFile?
+    /// Why the `.SRT` could not be read, when it could not.
+    public var flightProblem: String?
     public var sidecars: [MediaFile]
     /// The kind its first bytes show, read (one small partial read) only when the name says nothing.
     public var kindFromContent: MediaKind?
@@ -49,6 +56,30 @@ public struct FileDetails {
             video = file.video
         } else if kind == .jpeg, canRead {
             photo = try? JPEGReader().read(from: session.byteSource(for: file))
+            exifTags = photo?.exif?.tags ?? []
+        } else if kind == .raw || kind == .tiff, canRead {
+            exifTags = (try? ExifReader().tags(from: session.byteSource(for: file))) ?? []
+        }
+        if let srt = kind == .telemetry ? file : sidecars.first(where: { $0.kind == .telemetry && $0.size > 0 }) {
+            readFlight(srt, session: session)
+        }
+    }
+
+    /// The most a `.SRT` may have to be read for `info` (a long flight's is some megabytes).
+    public static let largestFlightLog: UInt64 = 64 << 20
+
+    /// Reads the whole `.SRT` (a sidecar on the camera, small) for its flight.
+    private mutating func readFlight(_ srt: MediaFile, session: MediaSession) {
+        flightFile = srt
+        guard srt.size <= Self.largestFlightLog else {
+            flightProblem = "is \(HumanReadable.size(srt.size)), more than info reads (\(HumanReadable.size(Self.largestFlightLog)))"
+            return
+        }
+        do {
+            let summary = FlightSummary(srt: try session.byteSource(for: srt).read(offset: 0, count: Int(srt.size)))
+            if !summary.isEmpty { flight = summary }
+        } catch {
+            flightProblem = "is unreadable (\(ErrorWords.sentence(for: error)))"
         }
     }
 
@@ -103,10 +134,12 @@ public struct FileDetails {
         } else if let videoProblem {
             rows.append(["video:", SafeText.display(videoProblem)])
         }
-        if let photo {
-            rows.append(["dimensions:", "\(photo.displayWidth)x\(photo.displayHeight)"])
-            let camera = [photo.exif?.make, photo.exif?.model].compactMap { $0 }.joined(separator: " ")
-            if !camera.isEmpty { rows.append(["taken with:", SafeText.display(camera)]) }
+        if let photo { rows.append(["dimensions:", "\(photo.displayWidth)x\(photo.displayHeight)"]) }
+        rows += ExifWords.rows(ExifDetails(tags: exifTags))
+        if let flight, let flightFile {
+            rows += FlightWords.rows(flight, from: flightFile.name)
+        } else if let flightProblem, let flightFile {
+            rows.append(["flight:", SafeText.display(flightFile.name) + " " + flightProblem])
         }
         if !sidecars.isEmpty {
             rows.append(["sidecars:", sidecars.map { SafeText.display($0.name) }.joined(separator: ", ")])

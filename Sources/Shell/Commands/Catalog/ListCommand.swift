@@ -20,6 +20,7 @@ struct ListCommand: ShellCommand {
             .json,
             OptionSpec(.recursive, short: "R", "every file below the folders, with its path"),
             OptionSpec(.directory, short: "d", "folders a glob matches as names, not their contents"),
+            OptionSpec(.numbered, short: "n", "number the rows, for file arguments such as #3 or #1-5 later"),
         ] + FileFilter.options,
         arguments: [ArgumentSpec("GLOB", .remoteName, .zeroOrMore)],
         summary: "list files on the camera",
@@ -29,9 +30,13 @@ struct ListCommand: ShellCommand {
             thumbnails arrived (Ctrl-C stops it); a line per file when output is not a terminal or with \
             `set images off`. A glob that matches folders lists each one's contents under a `NAME:` heading, after \
             the files it matched, as a POSIX shell's ls does; -d lists the folders themselves. -R lists every file below the folders; --since, --until, --kind, --larger and \
-            --new keep only some files (see 'find'). Names that begin with '.' are listed with -a or when named.             On a terminal, names a shell would split are quoted as GNU ls quotes them ('My Clip.MP4').
+            --new keep only some files (see 'find'). Names that begin with '.' are listed with -a or when named.             On a terminal, names a shell would split are quoted as GNU ls quotes them ('My Clip.MP4'). -n (or \
+            `set numbers on`) numbers the rows: until the next numbered listing, file arguments of any command \
+            take #3, #1-5 or #1,3,5-7 for them.
             """,
-        examples: ["ls -lh", "ls -1 *.MP4", "ls -lt DCIM/100MEDIA", "ls --thumbs *.JPG", "ls -R --kind video"])
+        examples: [
+            "ls -lh", "ls -1 *.MP4", "ls -lt DCIM/100MEDIA", "ls --thumbs *.JPG", "ls -R --kind video", "ls -n; fetch #1-3",
+        ])
 
     func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         if invocation.has(.thumbs) && invocation.has(.json) {
@@ -59,6 +64,9 @@ struct ListCommand: ShellCommand {
         let named = Set(invocation.arguments.filter { !$0.isGlob }.map(\.text))
         let quoted = shell.output.terminalColumns != nil
         var printedBefore = false
+        // The rows numbered so far (-n, or `set numbers on`), across the blocks; a contact sheet has none.
+        var numbered: [String]? = (invocation.has(.numbered) || shell.state.settings.numbers) && !invocation.has(.thumbs) ? [] : nil
+        let numberWidth = FileListing.numberWidth(blocks.reduce(0) { $0 + $1.entries.count })
         for block in blocks {
             var found = block.entries
             if !invocation.has(.all), found.contains(where: \.isHidden) {
@@ -77,20 +85,31 @@ struct ListCommand: ShellCommand {
                 if printedBefore { shell.output.line("") }
                 shell.output.line((quoted ? ShellEscapedName.quoted(heading) : SafeText.display(heading)) + ":")
             }
+            let first = (numbered?.count ?? 0) + 1
+            numbered? += entries.map(\.path)
             if invocation.has(.thumbs) {
                 return try shell.contactSheet(of: entries)
             } else if invocation.has(.json) {
-                shell.output.line(listing.json(entries))
+                shell.output.line(numbered == nil ? listing.json(entries) : listing.numberedJSON(entries, from: first))
             } else if invocation.has(.long) {
-                for line in listing.long(entries, quoted: quoted, width: shell.output.terminalColumns) { shell.output.line(line) }
+                let columns = shell.output.terminalColumns
+                let lines =
+                    numbered == nil
+                    ? listing.long(entries, quoted: quoted, width: columns)
+                    : listing.numberedLong(entries, from: first, width: numberWidth, quoted: quoted, columns: columns)
+                for line in lines { shell.output.line(line) }
                 shell.explainPendingDates(listing, entries)
             } else {
-                let lines = listing.short(
-                    entries, columns: shell.output.terminalColumns, onePerLine: invocation.has(.onePerLine))
+                let (columns, onePerLine) = (shell.output.terminalColumns, invocation.has(.onePerLine))
+                let lines =
+                    numbered == nil
+                    ? listing.short(entries, columns: columns, onePerLine: onePerLine)
+                    : listing.numberedShort(entries, from: first, width: numberWidth, columns: columns, onePerLine: onePerLine)
                 for line in lines { shell.output.line(line) }
             }
             printedBefore = printedBefore || block.heading != nil || !entries.isEmpty
         }
+        if let numbered { shell.state.numberedRows(numbered) }
         return .success
     }
 }
@@ -98,4 +117,6 @@ struct ListCommand: ShellCommand {
 extension OptionName {
     /// `ls -d`: folders a glob matches are listed as names, not opened.
     static let directory: OptionName = "directory"
+    /// `ls -n`: the rows are numbered, for file arguments such as `#3`.
+    static let numbered: OptionName = "numbered"
 }
