@@ -12,7 +12,7 @@ public func fuzzFujiPacket(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     _ = try? FujiHandshake.decodeRequest(bytes)
     _ = try? FujiHandshake.decodeAnswer(bytes)
-    _ = bytes.withUnsafeBytes { try? FujiContainerHeader(decoding: $0) }
+    _ = bytes.withUnsafeBytes { try? ContainerHeader(fuji: $0) }
     guard bytes.count <= 1 << 16, let (camera, host) = try? Socket.pair() else { return 0 }
     defer {
         camera.close()

@@ -94,7 +94,7 @@ final class ScriptedPipe: USBPipe, @unchecked Sendable {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzUSBContainer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    _ = bytes.withUnsafeBytes { try? USBContainerHeader(decoding: $0) }
+    _ = bytes.withUnsafeBytes { try? ContainerHeader(usb: $0) }
     let transport = USBTransport(
         pipe: ScriptedPipe(bytes), timeouts: USBTimeouts(transfer: 0.01, control: 0.01, recovery: 0.01),
         chunkSize: 4096, transfersInFlight: 2, drainLimit: 1 << 16)

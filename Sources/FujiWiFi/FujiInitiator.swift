@@ -230,7 +230,7 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
         let id = request.transactionID
         let operation = request.code
         let peer = command.peer
-        try command.write(FujiContainer.command(request))
+        try command.write(ContainerCodec.command(request))
         // Nothing in the command says a data container follows; a responder that refuses the operation
         // answers at once (vcam refuses an unknown property before its data, and would then read the data
         // as the next command): a response already there is taken instead of sending the data.

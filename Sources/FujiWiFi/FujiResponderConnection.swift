@@ -25,7 +25,7 @@ public struct FujiPeerInfo: Equatable, Sendable {
 /// - The event socket exists once InitiateOpenCapture was answered OK (as on a camera, which opens port
 ///   55741 only then) and the host connected it; events sent before are queued (up to 64, oldest dropped)
 ///   and sent when it is attached, events sent after the host closed it are dropped.
-public final class FujiResponderConnection: ResponderTransport, Sendable {
+public final class FujiResponderConnection: StreamingResponderTransport, Sendable {
     public let peer: FujiPeerInfo
     public static let maximumQueuedEvents = 64
 
@@ -105,12 +105,6 @@ public final class FujiResponderConnection: ResponderTransport, Sendable {
         }
     }
 
-    public func receiveData(transactionID: UInt32, limit: Int) throws -> [UInt8] {
-        let sink = BufferSink(limit: limit)
-        try receiveData(transactionID: transactionID, limit: UInt64(max(limit, 0)), into: sink)
-        return sink.bytes
-    }
-
     /// The host's data container, streamed into `sink`. More than `limit` bytes, or an error of the sink,
     /// is read to the end and dropped, then thrown: the connection stays in step for the response.
     public func receiveData(transactionID: UInt32, limit: UInt64, into sink: DataSink) throws {
@@ -156,7 +150,7 @@ public final class FujiResponderConnection: ResponderTransport, Sendable {
                 state.captureOpen = true
             }
         }
-        try command.write(FujiContainer.response(response))
+        try command.write(ContainerCodec.response(response))
     }
 
     // MARK: Events
@@ -171,7 +165,7 @@ public final class FujiResponderConnection: ResponderTransport, Sendable {
             return state.events
         }
         guard let stream else { return }
-        try eventWrites.withLock { _ in try stream.write(FujiContainer.event(event)) }
+        try eventWrites.withLock { _ in try stream.write(ContainerCodec.event(event)) }
     }
 
     /// Takes the host's event socket and sends the queued events; false when this connection cannot take
@@ -185,7 +179,7 @@ public final class FujiResponderConnection: ResponderTransport, Sendable {
         }
         guard let queued else { return false }
         try eventWrites.withLock { _ in
-            for event in queued { try stream.write(FujiContainer.event(event)) }
+            for event in queued { try stream.write(ContainerCodec.event(event)) }
         }
         return true
     }

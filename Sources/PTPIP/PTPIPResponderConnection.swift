@@ -40,7 +40,7 @@ public enum PTPIPAdmission: Equatable, Sendable {
 ///   End_Data; the transport then answers the transaction with TransactionCancelled itself and throws
 ///   `CancellationError`. A `sendResponse` for that transaction afterwards is ignored.
 /// - Pings are answered with Pongs on the socket they came on.
-public final class PTPIPResponderConnection: ResponderTransport, Sendable {
+public final class PTPIPResponderConnection: StreamingResponderTransport, Sendable {
     public let peer: PTPIPPeerInfo
     public static let maxQueuedEvents = 64
 
@@ -111,12 +111,6 @@ public final class PTPIPResponderConnection: ResponderTransport, Sendable {
                     ProtocolViolation(.unexpected(sent: "\(other.type)", expected: .command), peer: peer.address))
             }
         }
-    }
-
-    public func receiveData(transactionID: UInt32, limit: Int) throws -> [UInt8] {
-        let sink = BufferSink(limit: limit)
-        try receiveData(transactionID: transactionID, limit: UInt64(max(limit, 0)), into: sink)
-        return sink.bytes
     }
 
     public func receiveData(transactionID: UInt32, limit: UInt64, into sink: DataSink) throws {

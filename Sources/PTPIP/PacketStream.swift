@@ -17,77 +17,59 @@ enum IncomingPacket {
     }
 }
 
-/// Reads and writes PTP/IP packets on one socket. A read holds the receive buffer's lock from the packet's
-/// first byte to its last (one reader at a time, whatever the threads); writes are serialized by the owner
-/// (the command socket has one writer, the event socket is written under its connection's lock).
+/// Reads and writes PTP/IP packets on one socket (`FramedSocket`: what arrived is held and packets are
+/// read out of it, not one recv per field). Writes are serialized by the owner (the command socket has one
+/// writer, the event socket is written under its connection's lock).
 final class PacketStream: Sendable {
-    let socket: Socket
-    /// Bounds every wait for more bytes once a packet has begun, and every write.
-    let timeout: TimeInterval
-    /// What arrived and was not taken yet: packets are read out of it, not one recv per field.
-    private let received = Locked(
-        SocketReceiveBuffer(
-            initialCapacity: Int(PTPIPHeader.maxControlPacketLength), payloadCapacity: PacketStream.chunkSize + (64 << 10)))
+    let framed: FramedSocket
     /// Largest piece of a payload handed to a reader at once (and of a Data packet sent).
     static let chunkSize = 1 << 20
 
     init(socket: Socket, timeout: TimeInterval) {
-        self.socket = socket
-        self.timeout = timeout
+        framed = FramedSocket(
+            socket: socket, timeout: timeout, controlCapacity: Int(PTPIPHeader.maxControlPacketLength), chunkSize: Self.chunkSize)
     }
 
-    var peer: String { socket.peer }
+    var socket: Socket { framed.socket }
+    /// Bounds every wait for more bytes once a packet has begun, and every write.
+    var timeout: TimeInterval { framed.timeout }
+    var peer: String { framed.peer }
 
     // MARK: Reading
 
     /// True when a packet (or part of one) is waiting, within `timeout` seconds (0: without waiting).
-    func hasInput(timeout: TimeInterval) throws -> Bool {
-        if received.withLock({ $0.count }) > 0 { return true }
-        return try socket.waitReadable(timeout: timeout)
-    }
+    func hasInput(timeout: TimeInterval) throws -> Bool { try framed.hasInput(timeout: timeout) }
 
     /// The next packet. `firstByteTimeout` bounds the wait for it to begin (nil: wait for ever, for a
     /// socket that is idle between commands); once begun, `timeout` bounds each wait.
     /// Returns nil when the peer closed the stream cleanly between packets.
     func read(firstByteTimeout: TimeInterval?) throws -> IncomingPacket? {
-        try received.withLock { received in try read(from: received, firstByteTimeout: firstByteTimeout) }
-    }
-
-    private func read(from received: SocketReceiveBuffer, firstByteTimeout: TimeInterval?) throws -> IncomingPacket? {
-        let began: Bool
-        do {
-            began = try received.fill(1, from: socket, firstByteTimeout.map { .until(.after($0)) } ?? .forever)
-        } catch where error.isTimeout {
-            throw PTPError.timeout(.init(peer: peer, seconds: firstByteTimeout, awaited: .firstByte(purpose: nil)))
-        } catch {
-            throw PTPError(error)
-        }
-        if !began { return nil }
-        try fill(received, PTPIPHeader.size) { got in .header(what: "a packet header", received: got) }
-        let header = try PTPIPHeader(decoding: received.bytes(PTPIPHeader.size))
-        received.consume(PTPIPHeader.size)
-        switch header.type {
-        case .data, .endData:
-            try fill(received, PTPIPHeader.dataPrefixSize) { got in .packet(type: "\(header.type)", received: got, expected: PTPIPHeader.dataPrefixSize) }
-            let transactionID = UInt32(littleEndian: received.bytes(4).loadUnaligned(as: UInt32.self))
-            received.consume(PTPIPHeader.dataPrefixSize)
-            return .dataHead(
-                last: header.type == .endData, transactionID: transactionID,
-                payloadLength: header.bodyLength - PTPIPHeader.dataPrefixSize)
-        default:
-            let length = header.bodyLength
-            try fill(received, length) { got in .packet(type: "\(header.type)", received: got, expected: length) }
-            let body = [UInt8](received.bytes(length))
-            received.consume(length)
-            return .control(try PTPIPPacket(header: header, body: body))
+        try framed.frame { frame in
+            guard try frame.begin(firstByteTimeout: firstByteTimeout, purpose: nil) else { return nil }
+            try frame.fill(PTPIPHeader.size) { got in .header(what: "a packet header", received: got) }
+            let header = try PTPIPHeader(decoding: frame.bytes(PTPIPHeader.size))
+            frame.consume(PTPIPHeader.size)
+            switch header.type {
+            case .data, .endData:
+                try frame.fill(PTPIPHeader.dataPrefixSize) { got in
+                    .packet(type: "\(header.type)", received: got, expected: PTPIPHeader.dataPrefixSize)
+                }
+                let transactionID = UInt32(littleEndian: frame.bytes(4).loadUnaligned(as: UInt32.self))
+                frame.consume(PTPIPHeader.dataPrefixSize)
+                return .dataHead(
+                    last: header.type == .endData, transactionID: transactionID,
+                    payloadLength: header.bodyLength - PTPIPHeader.dataPrefixSize)
+            default:
+                let length = header.bodyLength
+                try frame.fill(length) { got in .packet(type: "\(header.type)", received: got, expected: length) }
+                return .control(try PTPIPPacket(header: header, body: frame.take(length)))
+            }
         }
     }
 
     /// At most `limit` of the bytes received and not taken: what a peer sent that did not decode as a packet,
     /// for saying what it was instead (an HTTP server's status line).
-    func unreadBytes(limit: Int) -> [UInt8] {
-        received.withLock { [UInt8]($0.bytes(min($0.count, limit))) }
-    }
+    func unreadBytes(limit: Int) -> [UInt8] { framed.unreadBytes(limit: limit) }
 
     /// A control packet, refusing a data packet (whose payload is then still unread: the caller should
     /// give up on the connection).
@@ -101,41 +83,20 @@ final class PacketStream: Sendable {
         }
     }
 
-    /// Holds at least `count` bytes, each wait bounded by `timeout`; a peer that ends the stream first is
-    /// `closedEarly(bytes it sent)`.
-    private func fill(_ received: SocketReceiveBuffer, _ count: Int, closedEarly: (Int) -> PTPError.ConnectionEnd.CutShort) throws {
-        let complete: Bool
-        do { complete = try received.fill(count, from: socket, .eachWait(timeout)) } catch { throw PTPError(error) }
-        if !complete { throw PTPError.connectionClosed(.cutShort(peer: peer, closedEarly(received.count))) }
-    }
-
     /// Streams `length` payload bytes from the socket to `consume`, in chunks of at most 1 MiB (one chunk
-    /// for a payload that fits: a small file is written with one call). Lock order: `consume` runs with the
-    /// receive buffer's lock held (the chunk is a view of the buffer, not a copy), so it must not read this
+    /// for a payload that fits: a small file is written with one call). `consume` runs with the receive
+    /// buffer's lock held (the chunk is a view of the buffer, not a copy), so it must not read this
     /// stream; it may write to it, close the socket, or take any lock of its own.
     func readPayload(_ length: Int, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
-        try withoutActuallyEscaping(consume) { consume in
-            // The caller's closure is called on this thread only, inside the lock: no other isolation to keep.
-            nonisolated(unsafe) let consume = consume
-            try received.withLock { received in
-                var remaining = length
-                while remaining > 0 {
-                    let count = min(remaining, PacketStream.chunkSize)
-                    try fill(received, count) { got in .packet(type: "data", received: length - remaining + got, expected: length) }
-                    let chunk = received.bytes(count)
-                    received.consume(count)
-                    remaining -= count
-                    try consume(chunk)
-                }
-            }
+        try framed.frame { frame in
+            try frame.payload(
+                UInt64(length), closedEarly: { got in .packet(type: "data", received: Int(got), expected: length) }, consume)
         }
     }
 
     // MARK: Writing
 
-    func write(_ packet: PTPIPPacket) throws {
-        try socket.send(packet.encoded(), timeout: timeout)
-    }
+    func write(_ packet: PTPIPPacket) throws { try framed.send(packet.encoded()) }
 
     /// Writes Start_Data, then `source` as Data packets of at most 1 MiB, the last one as End_Data (gphoto2
     /// counts bytes and stops reading at the announced length, so the End_Data must carry the last bytes).
@@ -163,14 +124,7 @@ final class PacketStream: Sendable {
             }
             let count = Int(min(total - sent, UInt64(PacketStream.chunkSize)))
             try packet.withUnsafeMutableBytes { buffer in
-                var filled = 0
-                while filled < count {
-                    let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[(head + filled)..<(head + count)]))
-                    guard n > 0 else {
-                        throw PTPError.dataSourceEnded(sent: sent + UInt64(filled), announced: total)
-                    }
-                    filled += n
-                }
+                try source.fill(UnsafeMutableRawBufferPointer(rebasing: buffer[head..<(head + count)]), sent: sent, announced: total)
             }
             let first = sent == 0
             sent += UInt64(count)

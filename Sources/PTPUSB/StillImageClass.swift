@@ -32,7 +32,7 @@ public struct USBDeviceStatus: Equatable, Sendable, CustomStringConvertible {
         }
         let length = min(Int(UInt16(bytes[0]) | UInt16(bytes[1]) << 8), bytes.count)
         code = ResponseCode(UInt16(bytes[2]) | UInt16(bytes[3]) << 8)
-        haltedEndpoints = USBContainer.parameters(bytes[4..<max(4, length)]).map { UInt8(truncatingIfNeeded: $0) }
+        haltedEndpoints = ContainerCodec.parameters(bytes[4..<max(4, length)]).map { UInt8(truncatingIfNeeded: $0) }
     }
 
     static func encode(_ status: USBDeviceStatus) -> [UInt8] {

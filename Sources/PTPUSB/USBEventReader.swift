@@ -64,8 +64,8 @@ final class USBEventReader: Sendable {
                 continue
             }
             pending += buffer[0..<count]
-            while pending.count >= USBContainerHeader.size {
-                guard let header = pending.withUnsafeBytes({ try? USBContainerHeader(decoding: $0) }),
+            while pending.count >= ContainerHeader.size {
+                guard let header = pending.withUnsafeBytes({ try? ContainerHeader(usb: $0) }),
                     header.kind == .event
                 else {
                     pending.removeAll()  // not an event container: drop it and resynchronize
@@ -76,11 +76,11 @@ final class USBEventReader: Sendable {
                 deliver(
                     PTPEvent(
                         EventCode(header.code), transactionID: header.transactionID,
-                        parameters: USBContainer.parameters(pending[USBContainerHeader.size..<length])))
+                        parameters: ContainerCodec.parameters(pending[ContainerHeader.size..<length])))
                 pending.removeFirst(length)
             }
             // A transfer that ended short ends the container: a partial one is garbage.
-            if count < buffer.count, !pending.isEmpty, pending.count < USBContainerHeader.size { pending.removeAll() }
+            if count < buffer.count, !pending.isEmpty, pending.count < ContainerHeader.size { pending.removeAll() }
         }
     }
 }

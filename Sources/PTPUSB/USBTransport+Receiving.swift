@@ -33,7 +33,7 @@ extension USBTransport {
                     throw violation(command, .wrongTransaction(packet: "a response", found: header.transactionID, expected: id))
                 }
                 let response = PTPResponse(
-                    ResponseCode(header.code), transactionID: id, parameters: USBContainer.parameters(parameters[...]))
+                    ResponseCode(header.code), transactionID: id, parameters: ContainerCodec.parameters(parameters[...]))
                 if let sinkError { throw sinkError }
                 if let dataProblem, response.code == .ok { throw dataProblem }
                 return response
@@ -43,7 +43,7 @@ extension USBTransport {
                 events?.deliver(
                     PTPEvent(
                         EventCode(header.code), transactionID: header.transactionID,
-                        parameters: USBContainer.parameters(parameters[...])))
+                        parameters: ContainerCodec.parameters(parameters[...])))
             case .command:
                 throw violation(command, .unexpected(sent: "a command container", expected: .transactionContinuation))
             }
@@ -55,9 +55,9 @@ extension USBTransport {
     }
 
     /// The next container header, skipping the zero-length packets that end exact-multiple containers.
-    private func readHeader(_ command: PTPCommand) throws -> USBContainerHeader {
+    private func readHeader(_ command: PTPCommand) throws -> ContainerHeader {
         var emptyTransfers = 0
-        while inbound.available < USBContainerHeader.size {
+        while inbound.available < ContainerHeader.size {
             let got = try withStallRecovery(.bulkIn) {
                 try inbound.fill(want: inbound.chunkSize, timeout: timeouts.transfer)
             }
@@ -66,18 +66,18 @@ extension USBTransport {
                 if emptyTransfers > 16 { throw violation(command, .onlyEmptyPackets) }
                 continue
             }
-            if inbound.lastTransferShort, inbound.available < USBContainerHeader.size {
+            if inbound.lastTransferShort, inbound.available < ContainerHeader.size {
                 let count = inbound.available
                 inbound.discardBuffered()
                 throw TransactionFailure(
                     error: PTPError.malformed(Malformation(
-                        "USB container", .shorterThanHeader(length: UInt64(count), header: USBContainerHeader.size),
+                        "USB container", .shorterThanHeader(length: UInt64(count), header: ContainerHeader.size),
                         operation: command.code, peer: peer)))
             }
         }
         do {
-            let header = try USBContainerHeader(decoding: inbound.buffered)
-            inbound.consume(USBContainerHeader.size) { _ in }
+            let header = try ContainerHeader(usb: inbound.buffered)
+            inbound.consume(ContainerHeader.size) { _ in }
             return header
         } catch let error as PTPError {
             inbound.discardBuffered()
@@ -86,14 +86,14 @@ extension USBTransport {
     }
 
     /// The parameters of a response or event container (at most 20 bytes, checked by the header).
-    private func readRest(of header: USBContainerHeader, command: PTPCommand) throws -> [UInt8] {
-        let count = Int(header.length) - USBContainerHeader.size
+    private func readRest(of header: ContainerHeader, command: PTPCommand) throws -> [UInt8] {
+        let count = Int(header.length) - ContainerHeader.size
         while inbound.available < count {
             if inbound.lastTransferShort {
                 throw TransactionFailure(
                     error: PTPError.malformed(Malformation(
                         "USB \(header.kind) container",
-                        .lengthMismatch(announced: UInt64(header.length), actual: UInt64(USBContainerHeader.size + inbound.available)),
+                        .lengthMismatch(announced: UInt64(header.length), actual: UInt64(ContainerHeader.size + inbound.available)),
                         operation: command.code, peer: peer)))
             }
             try withStallRecovery(.bulkIn) { try inbound.fill(want: count, timeout: timeouts.transfer) }
@@ -109,9 +109,9 @@ extension USBTransport {
         var cancelled = false
     }
 
-    private func receiveData(_ header: USBContainerHeader, command: PTPCommand, into sink: DataSink?) throws -> DataOutcome {
+    private func receiveData(_ header: ContainerHeader, command: PTPCommand, into sink: DataSink?) throws -> DataOutcome {
         var outcome = DataOutcome()
-        let expected = header.payloadLength
+        let expected: UInt64? = header.announcesUnknownLength ? nil : header.payloadLength
         var received: UInt64 = 0
         if let sink {
             do { try sink.begin(expectedLength: expected) } catch { outcome.sinkError = error }
@@ -189,14 +189,14 @@ extension USBTransport {
     /// than a header's worth in a transfer that goes on may be the start of one: the header reader decides.
     private func sentMoreThanDeclared() -> Bool {
         guard inbound.available > 0 else { return false }
-        guard inbound.available >= USBContainerHeader.size else { return inbound.lastTransferShort }
-        guard let next = try? USBContainerHeader(decoding: inbound.buffered) else { return true }
+        guard inbound.available >= ContainerHeader.size else { return inbound.lastTransferShort }
+        guard let next = try? ContainerHeader(usb: inbound.buffered) else { return true }
         return next.kind != .response && next.kind != .event
     }
 
     /// True when `bytes` are exactly one response container for `transactionID`.
     private func isResponse(_ bytes: UnsafeRawBufferPointer, transactionID: UInt32) -> Bool {
-        guard let header = try? USBContainerHeader(decoding: bytes) else { return false }
+        guard let header = try? ContainerHeader(usb: bytes) else { return false }
         return header.kind == .response && header.transactionID == transactionID && Int(header.length) == bytes.count
     }
 }

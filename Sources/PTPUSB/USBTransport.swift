@@ -249,7 +249,7 @@ public final class USBTransport: InitiatorTransport, @unchecked Sendable {
 
     private func send(_ command: PTPCommand, dataOut: DataSource?) throws {
         try withStallRecovery(.bulkOut) {
-            try writeTransfer(USBContainer.command(command), endsContainer: true)
+            try writeTransfer(ContainerCodec.command(command), endsContainer: true)
         }
         if let dataOut { try sendData(dataOut, for: command) }
     }

@@ -59,7 +59,7 @@ extension FujiNetwork {
                     return (response, sink.bytes, sink.announced)
                 }
                 let (header, body) = try socket.readContainer()
-                #expect(header == FujiContainerHeader(length: 16, kind: .command, code: 0x1009, transactionID: id))
+                #expect(header == ContainerHeader(length: 16, kind: .command, code: 0x1009, transactionID: id))
                 #expect(body == [9, 0, 0, 0])
                 try socket.send(reply, cutAt: cuts)
                 let (response, bytes, announced) = try asked.result()
@@ -92,7 +92,7 @@ extension FujiNetwork {
             #expect(command.header.kind == .command)
             #expect(command.body == [1, 0xDF, 0, 0])
             let data = try socket.readContainer()
-            #expect(data.header == FujiContainerHeader(length: 14, kind: .data, code: 0x1016, transactionID: 1))
+            #expect(data.header == ContainerHeader(length: 14, kind: .data, code: 0x1016, transactionID: 1))
             #expect(data.body == [5, 0])
             try socket.send(responseBytes(transactionID: 1), .eachWait(5))
             #expect(try sent.result().code == .ok)
@@ -235,7 +235,7 @@ extension FujiNetwork {
         @Test(arguments: [
             ("a response for another transaction", responseBytes(transactionID: 9)),
             ("a response of 100 bytes", [100, 0, 0, 0, 3, 0, 1, 0x20, 1, 0, 0, 0]),
-            ("a command from the camera", FujiContainer.command(PTPCommand(.getDeviceInfo, transactionID: 1))),
+            ("a command from the camera", ContainerCodec.command(PTPCommand(.getDeviceInfo, transactionID: 1))),
             ("two data containers", try! dataBytes(code: 0x1009, transactionID: 1, payload: [1]) + dataBytes(code: 0x1009, transactionID: 1, payload: [2])),
         ])
         func hostileReplies(_ name: String, _ reply: [UInt8]) throws {

@@ -96,7 +96,7 @@ extension FujiNetwork {
             let second = try socket.read(FujiHandshake.acknowledgeLength)
             #expect(first == second)
             #expect(try FujiHandshake.decodeAnswer(second) == .accepted(guid: FujiServer.defaultGUID, name: "X-T20"))
-            try socket.send(FujiContainer.command(PTPCommand(.openSession, transactionID: 0, parameters: [1])), .eachWait(5))
+            try socket.send(ContainerCodec.command(PTPCommand(.openSession, transactionID: 0, parameters: [1])), .eachWait(5))
             let (header, _) = try socket.readContainer()
             #expect(header.kind == .response && header.code == ResponseCode.ok.rawValue)
         }

@@ -68,14 +68,14 @@ import Testing
     }
 
     @Test func containerHeaderRoundTripsAndRefusesHostileLengths() throws {
-        let command = FujiContainer.command(PTPCommand(.getPartialObject, transactionID: 5, parameters: [1, 2, 3]))
+        let command = ContainerCodec.command(PTPCommand(.getPartialObject, transactionID: 5, parameters: [1, 2, 3]))
         #expect(command == [24, 0, 0, 0, 1, 0, 0x1B, 0x10, 5, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0])
-        let header = try command.withUnsafeBytes { try FujiContainerHeader(decoding: $0) }
-        #expect(header == FujiContainerHeader(length: 24, kind: .command, code: 0x101B, transactionID: 5))
+        let header = try command.withUnsafeBytes { try ContainerHeader(fuji: $0) }
+        #expect(header == ContainerHeader(length: 24, kind: .command, code: 0x101B, transactionID: 5))
 
         func decodes(_ bytes: [UInt8]) -> Error? {
             do {
-                _ = try bytes.withUnsafeBytes { try FujiContainerHeader(decoding: $0) }
+                _ = try bytes.withUnsafeBytes { try ContainerHeader(fuji: $0) }
                 return nil
             } catch {
                 return error
@@ -102,6 +102,6 @@ import Testing
 
     @Test func straysAfterTheLastParameterAreDropped() {
         let body: [UInt8] = [1, 0, 0, 0, 2, 0, 0, 0, 9, 9]
-        #expect(body.withUnsafeBytes { FujiContainer.parameters($0) } == [1, 2])
+        #expect(body.withUnsafeBytes { ContainerCodec.parameters($0) } == [1, 2])
     }
 }

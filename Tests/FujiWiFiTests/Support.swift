@@ -55,9 +55,9 @@ extension Socket {
     }
 
     /// Reads one container the host sent (its header and body).
-    func readContainer() throws -> (header: FujiContainerHeader, body: [UInt8]) {
-        let head = try read(FujiContainerHeader.size)
-        let header = try head.withUnsafeBytes { try FujiContainerHeader(decoding: $0) }
+    func readContainer() throws -> (header: ContainerHeader, body: [UInt8]) {
+        let head = try read(ContainerHeader.size)
+        let header = try head.withUnsafeBytes { try ContainerHeader(fuji: $0) }
         return (header, try read(Int(header.payloadLength)))
     }
 }
@@ -82,7 +82,7 @@ let cameraAnswer = FujiHandshake.acknowledge(guid: Array(repeating: 0xAB, count:
 
 /// A response container.
 func responseBytes(_ code: ResponseCode = .ok, transactionID: UInt32, parameters: [UInt32] = []) -> [UInt8] {
-    FujiContainer.response(PTPResponse(code, transactionID: transactionID, parameters: parameters))
+    ContainerCodec.response(PTPResponse(code, transactionID: transactionID, parameters: parameters))
 }
 
 /// A data container carrying `payload`.

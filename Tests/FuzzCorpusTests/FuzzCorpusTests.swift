@@ -72,7 +72,7 @@ import VirtualCamera
         func transfer(_ bytes: [UInt8]) -> [UInt8] { [UInt8(bytes.count & 0xFF), UInt8(bytes.count >> 8)] + bytes }
         func container(_ kind: UInt16, _ code: UInt16, _ id: UInt32, _ payload: [UInt8]) -> [UInt8] {
             var bytes: [UInt8] = []
-            USBContainerHeader(length: UInt32(12 + payload.count), kind: .init(rawValue: kind)!, code: code, transactionID: id)
+            ContainerHeader(length: UInt32(12 + payload.count), kind: .init(rawValue: kind)!, code: code, transactionID: id)
                 .encode(into: &bytes)
             return bytes + payload
         }
@@ -80,10 +80,10 @@ import VirtualCamera
         // A Fujifilm body's answers on its one socket: its init answer, then containers.
         let fuji = FujiHandshake.acknowledge(guid: Array(repeating: 5, count: 16), name: "X-T20")
         seeds["FujiPacket", default: [:]]["session"] =
-            fuji + FujiContainer.response(PTPResponse(.ok, transactionID: 1))
+            fuji + ContainerCodec.response(PTPResponse(.ok, transactionID: 1))
             + (try FujiContainer.dataHeader(code: 0x1008, transactionID: 2, payloadLength: UInt64(info.count))) + info
-            + FujiContainer.response(PTPResponse(.ok, transactionID: 2))
-            + FujiContainer.event(PTPEvent(.objectAdded, transactionID: 0, parameters: [7]))
+            + ContainerCodec.response(PTPResponse(.ok, transactionID: 2))
+            + ContainerCodec.event(PTPEvent(.objectAdded, transactionID: 0, parameters: [7]))
         seeds["FujiPacket", default: [:]]["refused"] = FujiHandshake.fail(reason: 0x2019)
         seeds["FujiPacket", default: [:]]["request"] = FujiHandshake.request(guid: Array(repeating: 1, count: 16), name: "host")
         seeds["USBContainer", default: [:]]["session"] =

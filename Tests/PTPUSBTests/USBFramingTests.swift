@@ -125,7 +125,7 @@ struct USBFramingTests {
         let payload = pattern(payloadCount)
         device.script = { request in
             var bytes: [UInt8] = []
-            USBContainerHeader(
+            ContainerHeader(
                 length: 0xFFFF_FFFF, kind: .data, code: request.command.code.rawValue,
                 transactionID: request.command.transactionID
             ).encode(into: &bytes)

@@ -124,7 +124,7 @@ struct USBQueuedTransferTests {
         let payload = pattern(30_000)
         device.script = { request in
             var bytes: [UInt8] = []
-            USBContainerHeader(
+            ContainerHeader(
                 length: 0xFFFF_FFFF, kind: .data, code: request.command.code.rawValue,
                 transactionID: request.command.transactionID
             ).encode(into: &bytes)

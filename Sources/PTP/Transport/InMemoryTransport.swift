@@ -145,7 +145,7 @@ public final class InMemoryInitiator: InitiatorTransport, Sendable {
     }
 }
 
-public final class InMemoryResponder: ResponderTransport, Sendable {
+public final class InMemoryResponder: StreamingResponderTransport, Sendable {
     let outgoing: MessageQueue
     let incoming: MessageQueue
     let events: DispatchQueue
@@ -172,12 +172,6 @@ public final class InMemoryResponder: ResponderTransport, Sendable {
                 continue
             }
         }
-    }
-
-    public func receiveData(transactionID: UInt32, limit: Int) throws -> [UInt8] {
-        let sink = BufferSink(limit: limit)
-        try receiveData(transactionID: transactionID, limit: UInt64(max(limit, 0)), into: sink)
-        return sink.bytes
     }
 
     public func receiveData(transactionID: UInt32, limit: UInt64, into sink: DataSink) throws {

@@ -41,6 +41,19 @@ public protocol ResponderTransport: AnyObject, Sendable {
     func close()
 }
 
+/// A responder transport that streams a data phase (the socket and in-memory ones): the phase collected
+/// whole comes from the stream.
+public protocol StreamingResponderTransport: ResponderTransport {}
+
+extension StreamingResponderTransport {
+    /// The phase collected whole (up to `limit` bytes) through `receiveData(transactionID:limit:into:)`.
+    public func receiveData(transactionID: UInt32, limit: Int) throws -> [UInt8] {
+        let sink = BufferSink(limit: limit)
+        try receiveData(transactionID: transactionID, limit: UInt64(max(limit, 0)), into: sink)
+        return sink.bytes
+    }
+}
+
 extension ResponderTransport {
     /// For transports that only buffer: the phase is collected (up to `limit` bytes) and handed over whole.
     public func receiveData(transactionID: UInt32, limit: UInt64, into sink: DataSink) throws {

@@ -80,7 +80,7 @@ final class FakePTPDevice: @unchecked Sendable {
             switch request {
             case StillImageRequest.cancel:
                 guard data.count >= 6, data[0] == 0x01, data[1] == 0x40 else { throw LibUSBError.pipe }
-                let id = USBContainer.parameters(data[2..<6])[0]
+                let id = ContainerCodec.parameters(data[2..<6])[0]
                 state.withLock { state in
                     state.cancelledTransactions.append(id)
                     state.pendingCommand = nil
@@ -142,7 +142,7 @@ final class FakePTPDevice: @unchecked Sendable {
     /// Sends an event container on the interrupt pipe.
     func sendEvent(_ code: EventCode, parameters: [UInt32]) {
         var bytes: [UInt8] = []
-        USBContainerHeader(
+        ContainerHeader(
             length: UInt32(12 + 4 * parameters.count), kind: .event, code: code.rawValue, transactionID: 0xFFFF_FFFF
         ).encode(into: &bytes)
         var w = PTPWriter()
@@ -172,7 +172,7 @@ final class FakePTPDevice: @unchecked Sendable {
                 if packet.count < packetSize { state.hostErrors.append("short packet inside a container header") }
                 return nil
             }
-            let length = Int(USBContainer.parameters(state.assembling[0..<4])[0])
+            let length = Int(ContainerCodec.parameters(state.assembling[0..<4])[0])
             if state.assembling.count < length {
                 if packet.count < packetSize { state.hostErrors.append("short packet inside a container") }
                 return nil
@@ -187,12 +187,12 @@ final class FakePTPDevice: @unchecked Sendable {
     }
 
     private func container(_ bytes: [UInt8]) {
-        let header = bytes.withUnsafeBytes { try! USBContainerHeader(decoding: $0) }
+        let header = bytes.withUnsafeBytes { try! ContainerHeader(usb: $0) }
         switch header.kind {
         case .command:
             let command = PTPCommand(
                 OperationCode(header.code), transactionID: header.transactionID,
-                parameters: USBContainer.parameters(bytes[12...]))
+                parameters: ContainerCodec.parameters(bytes[12...]))
             if dataOutOperations.contains(command.code) {
                 state.withLock { $0.pendingCommand = command }
             } else {
@@ -237,7 +237,7 @@ final class FakePTPDevice: @unchecked Sendable {
 
     static func response(_ code: ResponseCode, transactionID: UInt32, parameters: [UInt32] = []) -> [UInt8] {
         var bytes: [UInt8] = []
-        USBContainerHeader(
+        ContainerHeader(
             length: UInt32(12 + 4 * parameters.count), kind: .response, code: code.rawValue,
             transactionID: transactionID
         ).encode(into: &bytes)
