@@ -41,7 +41,7 @@ import VirtualCamera
     /// 6a): `set images <Tab>` offered nothing.
     @Test(arguments: [
         ("images", ["auto", "blocks", "iterm", "kitty", "off"]), ("errexit", ["off", "on"]), ("progress", ["off", "on"]),
-        ("writable", ["off", "on"]), ("player", ["auto", "mpv", "none"]), ("jobs-on-exit", ["ask", "kill", "wait"]),
+        ("writable", ["off", "on"]), ("numbers", ["off", "on"]), ("player", ["auto", "mpv", "none"]), ("jobs-on-exit", ["ask", "kill", "wait"]),
         ("limit-rate", ["off"]), ("import-backup", ["none"]), ("camera", ["none"]), ("ptpip-guid", ["auto"]),
         ("timeout", []), ("download-dir", []), ("import-to", []), ("prompt", []),
     ])
@@ -64,7 +64,7 @@ import VirtualCamera
 
     @Test func everySettingIsCoveredByTheValuesTest() {
         let covered = [
-            "images", "errexit", "progress", "writable", "player", "jobs-on-exit", "limit-rate", "import-backup", "camera",
+            "images", "errexit", "progress", "writable", "numbers", "player", "jobs-on-exit", "limit-rate", "import-backup", "camera",
             "ptpip-guid", "timeout", "download-dir", "import-to", "prompt",
         ]
         #expect(Set(Settings.names) == Set(covered))
