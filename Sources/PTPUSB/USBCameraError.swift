@@ -115,7 +115,7 @@ extension USBCameraError {
         guard let rule = access.installedRule else {
             return "No udev rule gives cameras to this user: install the mediashell package, or from its source "
                 + "'sudo install -m 644 scripts/packaging/\(USBAccess.ruleName) /etc/udev/rules.d/ && sudo udevadm control "
-                + "--reload', then re-plug the camera (README: Installing)"
+                + "--reload', then re-plug the camera (docs/install.md)"
         }
         guard access.deviceTagged else {
             return "\(rule) is installed but udev has not applied it to this camera: run 'sudo udevadm control --reload' "

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `scripts/check-layers` run on a copy of this package's Package.swift and README with one file planted in a
+/// `scripts/check-layers` run on a copy of this package's Package.swift and docs/architecture.md with one file planted in a
 /// module: each way Swift spells an import that crosses a layer must be caught, and the copy as it is must pass.
 @Suite("scripts/check-layers", .serialized)
 struct LayerCheckTests {
@@ -15,7 +15,7 @@ struct LayerCheckTests {
         return url
     }()
 
-    /// A copy of Package.swift and README.md (no sources: the script skips modules without a folder) with
+    /// A copy of Package.swift and docs/architecture.md (no sources: the script skips modules without a folder) with
     /// `files` (path → text) added; the script's exit status and what it wrote to standard error.
     func check(planting files: [String: String] = [:], readme edit: (String) -> String = { $0 }) throws
         -> (status: Int32, errors: String)
@@ -24,8 +24,9 @@ struct LayerCheckTests {
         let manager = FileManager.default
         try manager.copyItem(
             atPath: Self.root.appendingPathComponent("Package.swift").path, toPath: folder.path("Package.swift"))
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        try edit(readme).write(toFile: folder.path("README.md"), atomically: true, encoding: .utf8)
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        try manager.createDirectory(atPath: folder.path("docs"), withIntermediateDirectories: true)
+        try edit(readme).write(toFile: folder.path("docs/architecture.md"), atomically: true, encoding: .utf8)
         for (path, text) in files {
             let url = URL(fileURLWithPath: folder.path(path))
             try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -53,7 +53,7 @@ struct GroupOutcome: Sendable {
 /// (`take`) before it hands off the next group, and only then writes manifests and the ledger and deletes
 /// from the camera, on its own thread, in order: a file is still never recorded before it is on disk under
 /// its name. (Before, the run's thread waited for each group's syncs and made its renames itself: a tenth
-/// to a fifth of an import of photos, measured in README "Verified copies".)
+/// to a fifth of an import of photos, measured in docs/benchmarks "Verified copies".)
 final class ImportCommitter {
     /// What every group's commit needs to know of the run.
     struct Setup: Sendable {

@@ -584,7 +584,7 @@ public struct ImportRun {
     }
 
     /// The checksum computed as the bytes arrive: XXH3-128 (libxxhash), ten times cheaper than libcrypto's
-    /// SHA-256 and sixty times cheaper than the SHA-256 of our own the ledger had before (README,
+    /// SHA-256 and sixty times cheaper than the SHA-256 of our own the ledger had before (docs/manual.md,
     /// Importing).
     static let algorithm = Checksum.Algorithm.xxh128
 
