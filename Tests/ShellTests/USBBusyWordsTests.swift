@@ -82,7 +82,7 @@ import Testing
         #expect(line(USBAccess()) == prefix + """
             No udev rule gives cameras to this user: install the mediashell package, or from its source 'sudo install \
             -m 644 scripts/packaging/60-mediashell.rules /etc/udev/rules.d/ && sudo udevadm control --reload', then \
-            re-plug the camera (README: Installing)
+            re-plug the camera (docs/install.md)
             """)
         let rule = "/usr/lib/udev/rules.d/60-mediashell.rules"
         #expect(line(USBAccess(installedRule: rule)).contains("is installed but udev has not applied it to this camera"))
