@@ -589,15 +589,14 @@ public struct ImportRun {
     static let algorithm = Checksum.Algorithm.xxh128
 
     /// Reads a synced copy back from the disk (not the page cache) and compares its checksum with the one
-    /// its bytes had as they arrived; on a mismatch the copy is renamed `NAME.verify-failed` (replacing an
-    /// older one) and `copyReadBackWrong` thrown.
+    /// its bytes had as they arrived; on a mismatch the copy is renamed `NAME.verify-failed` (`-2`, `-3`...
+    /// beside an older one, which is kept) and `copyReadBackWrong` thrown.
     static func readBack(_ path: String, expecting expected: Checksum) throws {
         let hash = expected.algorithm.makeHasher()
         _ = try ImportError.onDisk { try LocalDisk.readFromDisk(path) { hash.update($0) } }
         let found = hash.hexDigest()
         guard found != expected.hex else { return }
-        let aside = path + ".verify-failed"
-        try ImportError.onDisk { try LocalDisk.rename(path, to: aside) }
+        let aside = try LocalCopy.setAside(path)
         throw ImportError.copyReadBackWrong(
             path: path, keptAs: aside, expected: expected.description, found: Checksum(expected.algorithm, hex: found).description)
     }
