@@ -47,7 +47,7 @@ struct ImportCommand: ShellCommand {
                 "add DURATION (+3h02m, -1h, +1d) to every capture time: a camera whose clock was wrong"),
             OptionSpec(.timeZone, long: "tz", value: ArgumentSpec("ZONE", .text),
                 "where times without a zone were shot (Europe/Paris, UTC, +02:00): their files' times"),
-        ],
+        ] + Self.filters,
         arguments: [ArgumentSpec("FOLDER|GLOB", .remoteName, .zeroOrMore)],
         summary: "bring the card's new files home, sorted by date",
         details: """
@@ -86,6 +86,10 @@ struct ImportCommand: ShellCommand {
         ],
         runsInBackground: true)
 
+    /// `find`'s filters, which choose the files an import brings (with their groups: a clip's `.SRT` comes
+    /// with the clip); `--new` is what an import always is.
+    static let filters = FileFilter.options.filter { $0.name != .new }
+
     /// `path` from the current folder, without a trailing slash.
     static func absolute(_ path: String) -> String {
         var full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
@@ -102,7 +106,9 @@ struct ImportCommand: ShellCommand {
         if !shell.cardListedJustNow { try session.catalog.reload() }
         let catalog = try shell.loadedCatalog()
         shell.state.catalogReloaded(lookup: { catalog.file(atPath: $0) }, folderExists: { catalog.isFolder($0) })
-        let files = try Self.chosenFiles(invocation.arguments, catalog: catalog, shell)
+        let files = try Self.filtered(
+            try Self.chosenFiles(invocation.arguments, catalog: catalog, shell),
+            by: try FileFilter(invocation, session: session, environment: shell.environment), shell)
         let patternText = invocation.value(of: .to)?.text ?? shell.state.settings.importPattern
         var options = ImportOptions(pattern: try DestinationPattern(LocalDisk.expandingTilde(patternText)))
         options.again = invocation.has(.again)
@@ -192,6 +198,19 @@ struct ImportCommand: ShellCommand {
 
     /// The files the words name: folders with everything below them, files and globs as they match; with no
     /// words, every DCIM folder of every store.
+    /// The files `filter` keeps (reading the capture times its dates need, with a progress line); none kept
+    /// is an error that says the filter chose nothing.
+    static func filtered(_ files: [MediaFile], by filter: FileFilter, _ shell: any JobContext) throws -> [MediaFile] {
+        guard !filter.criteria.isEmpty else { return files }
+        var kept = files.filter { filter.criteria.keeps($0, in: filter.session, timeToo: false) }
+        if filter.criteria.needsTimes {
+            shell.readCaptureTimes(kept, session: filter.session)
+            kept = kept.filter { filter.criteria.keeps($0, in: filter.session) }
+        }
+        guard !kept.isEmpty else { throw CommandError("no file on the card is kept by --since, --until, --kind or --larger") }
+        return kept
+    }
+
     static func chosenFiles(_ words: [Word], catalog: MediaCatalog, _ shell: any JobContext) throws -> [MediaFile] {
         guard !words.isEmpty else {
             let files = CardSelection.dcimFiles(in: catalog)
