@@ -45,6 +45,8 @@ public struct ImportRun {
         public var beforeReadBack: (@Sendable (_ path: String) -> Void)?
         /// What writes the bytes arriving from the camera into each backup's `.part` (`BackupWriter`).
         public var backupWriter = BackupWriter.disk
+        /// The XMP sidecar written beside every copy of each media file (`import --meta`); nil: none.
+        public var sidecar: SidecarWriting?
         public init() {}
     }
 
@@ -241,6 +243,12 @@ public struct ImportRun {
                 try ledgers.record(toRecord, sequence: seq)
             }
             toRecord = []
+            if let sidecar = options.sidecar {
+                for file in committed where file.item.role == .media {
+                    do { try sidecar.write(for: file.item, copies: file.copies.map(\.path), cameraModel: plan.placer.options.cameraModel) }
+                    catch { event?(.noSidecar(file.item, error)) }
+                }
+            }
             for file in committed where file.copies.first?.root == plan.root {
                 summary.fetched += 1
                 if file.item.renamed { summary.renamed += 1 }
