@@ -73,6 +73,16 @@ struct ImportSidecarTests {
         #expect(FileManager.default.fileExists(atPath: out + "/DJI_0002.JPG.xmp"), "the settings alone write sidecars")
     }
 
+    @Test func theCamerasOwnXMPComesBesideItsFileAndOursIsNotWritten() throws {
+        try card.write("DCIM/100MEDIA/DJI_0002.XMP", text: "<x:xmpmeta xmlns:x='adobe:ns:meta/'/>")
+        #expect(interpreter.run(line: "set sidecar-name base") == .success)
+        #expect(interpreter.run(line: "set creator 'Ann Lee'") == .success)
+        #expect(interpreter.run(line: "import --to \(out)") == .success, "\(output.errors)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.lowercased().hasSuffix(".xmp") }.sorted()
+        #expect(names.contains("DJI_0002.XMP") && !names.contains("DJI_0002.xmp") && names.contains("DJI_0001.xmp"), "\(names)")
+        #expect(try String(contentsOfFile: out + "/DJI_0002.XMP", encoding: .utf8).contains("adobe:ns:meta"))
+    }
+
     @Test func aMetadataFileThatIsNotOneStopsTheImportBeforeItBegins() throws {
         let meta = try metaFile("creator: Ann\nrating: eleven\n")
         #expect(interpreter.run(line: "import --to \(out) --meta \(meta)") == .failure)

@@ -59,9 +59,15 @@ public struct ImportRun {
     static let groupFiles = 256
     static let groupBytes: UInt64 = 1 << 30
 
+    /// The groups whose card holds an `.XMP` of the camera's own (imported beside the file as any sidecar):
+    /// they get no sidecar of ours, so that theirs keeps its name.
+    let cameraWroteSidecar: Set<String>
+
     public init(session: MediaSession, plan: ImportPlan, ledgers: CameraLedgers?, options: Options = Options()) {
         self.session = session
         self.plan = plan
+        cameraWroteSidecar = Set((plan.items.map(\.file) + plan.unplacedFiles).filter { $0.name.lowercased().hasSuffix(".xmp") }
+            .map(MediaGroup.key(of:)))
         self.ledgers = ledgers
         self.options = options
     }
@@ -244,7 +250,7 @@ public struct ImportRun {
             }
             toRecord = []
             if let sidecar = options.sidecar {
-                for file in committed where file.item.role == .media {
+                for file in committed where file.item.role == .media && !cameraWroteSidecar.contains(MediaGroup.key(of: file.item.file)) {
                     do { try sidecar.write(for: file.item, copies: file.copies.map(\.path), cameraModel: plan.placer.options.cameraModel) }
                     catch { event?(.noSidecar(file.item, error)) }
                 }
