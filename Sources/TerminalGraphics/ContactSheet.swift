@@ -27,10 +27,13 @@ public struct ContactSheet: Sendable {
     public let perRow: Int
 
     /// A sheet for `terminalColumns`; `maxImageRows` defaults to what a 4:3 picture needs at `tileColumns`.
+    /// `cellPixels`: the terminal's cell in pixels, when it says (protocol pictures are sized by it).
     public init(
-        method: RenderMethod, terminalColumns: Int, tileColumns: Int = 20, gap: Int = 2, maxImageRows: Int? = nil
+        method: RenderMethod, terminalColumns: Int, tileColumns: Int = 20, gap: Int = 2, maxImageRows: Int? = nil,
+        cellPixels: PixelSize? = nil
     ) {
         self.renderer = TerminalImageRenderer(method: method)
+        if let cellPixels { renderer.cellPixels = cellPixels }
         let width = max(terminalColumns, 1)
         self.tileColumns = min(max(tileColumns, 1), width)
         self.gap = max(gap, 0)

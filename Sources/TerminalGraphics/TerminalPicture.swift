@@ -75,10 +75,21 @@ public struct TerminalImageRenderer: Sendable, Hashable {
         }
     }
 
-    /// The cells a picture of `size` takes at most `columns` wide and `maxRows` high, keeping its aspect.
+    /// The cells a picture of `size` takes at most `columns` wide and `maxRows` high, keeping its aspect: in
+    /// half blocks a cell is two pixels stacked; a protocol picture is measured in `cellPixels`.
     public func cells(for size: PixelSize, columns: Int, maxRows: Int) -> (columns: Int, rows: Int) {
-        let fit = size.fitted(into: PixelSize(width: max(columns, 1), height: 2 * max(maxRows, 1)))
-        return (fit.width, (fit.height + 1) / 2)
+        let c = max(columns, 1)
+        let r = max(maxRows, 1)
+        switch method {
+        case .kitty, .iTerm:
+            let cw = max(cellPixels.width, 1)
+            let ch = max(cellPixels.height, 1)
+            let fit = size.fitted(into: PixelSize(width: c * cw, height: r * ch))
+            return (min(c, (fit.width + cw - 1) / cw), min(r, (fit.height + ch - 1) / ch))
+        case .halfBlocks, .text:
+            let fit = size.fitted(into: PixelSize(width: c, height: 2 * r))
+            return (fit.width, (fit.height + 1) / 2)
+        }
     }
 
     /// `picture` in at most `columns` x `maxRows` cells; nil for `.text`.

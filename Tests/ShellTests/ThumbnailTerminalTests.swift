@@ -62,12 +62,14 @@ struct ThumbnailTerminalTests {
         let drawn = blocks[..<(blocks.range(of: "set images kitty")?.lowerBound ?? blocks.endIndex)]
         let lines = drawn.components(separatedBy: "\r\n")
         let pictureLines = lines.filter { halfBlocks($0) > 0 }
-        #expect(pictureLines.count == 9 + 9, "two rows of 9 character rows")
+        // Three tiles of at least 24 columns fit in 100, widened to fill it: 32 each, 2 apart; a 160x120
+        // thumbnail in 32 columns is 24 half-block pixels high, 12 rows.
+        #expect(pictureLines.count == 12 + 12, "two rows of 12 character rows")
         let uncoloured = pictureLines.filter { !$0.contains("\u{1B}[38;2;") || !$0.contains("48;2;") }
         #expect(uncoloured.isEmpty, "\(uncoloured.map { $0.debugDescription })")
-        #expect(pictureLines.map { halfBlocks($0) }.max() == 3 * 24, "three 24-column tiles to a row in 100 columns")
+        #expect(pictureLines.map { halfBlocks($0) }.max() == 3 * 32, "three 32-column tiles to a row in 100 columns")
         #expect(lines.allSatisfy { TerminalWidth.of(strippingEscapes($0)) <= 100 })
-        #expect(lines.contains { strippingEscapes($0) == nameRow(["DJI_0001.JPG", "DJI_0002.JPG", "DJI_0003.MP4"], tile: 24) })
+        #expect(lines.contains { strippingEscapes($0) == nameRow(["DJI_0001.JPG", "DJI_0002.JPG", "DJI_0003.MP4"], tile: 32) })
     }
 
     @Test func ctrlCStopsALongContactSheetAndThePromptComesBack() throws {

@@ -37,24 +37,56 @@ import VirtualCamera
         strippingEscapes(output.standardOutput).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    @Test func thumbDrawsThreeToARowOnEightyColumns() throws {
+    @Test func thumbDrawsThreeToARowOnEightyColumnsFillingTheWidth() throws {
         try openDemo(columns: 80)
         #expect(run("thumb DJI_0001.JPG DJI_0002.JPG DJI_0003.MP4 DJI_0004.JPG") == .success, "\(output.errors)")
         #expect(output.errors.isEmpty)
         #expect(output.standardOutput.contains("\u{1B}[38;2;") && output.standardOutput.contains("\u{1B}[48;2;"))
         let lines = plainLines.dropLast()  // the text ends with a newline
         let names = lines.enumerated().filter { halfBlocks($0.element) == 0 }
+        // Three tiles of at least 24 columns fit in 80; widened to fill it, 2 apart: 25 each.
+        let tile = (80 - 2 * 2) / 3
         #expect(names.map(\.element) == [
-            nameRow(["DJI_0001.JPG", "DJI_0002.JPG", "DJI_0003.MP4"], tile: 24), nameRow(["DJI_0004.JPG"], tile: 24),
+            nameRow(["DJI_0001.JPG", "DJI_0002.JPG", "DJI_0003.MP4"], tile: tile), nameRow(["DJI_0004.JPG"], tile: tile),
         ])
-        // 160x120 and 160x90 thumbnails in 24-column tiles: 24x18 and 24x14 pixels, 9 and 7 rows.
-        #expect(names.first?.offset == 9, "the first row is as tall as its tallest picture")
-        #expect(halfBlocks(lines[0]) == 24 * 3)
-        #expect(halfBlocks(lines[8]) == 24 * 2, "the 16:9 picture ends two rows earlier")
+        // 160x120 and 160x90 thumbnails in 25-column tiles: 25x19 and 25x14 pixels, 10 and 7 rows.
+        #expect(names.first?.offset == 10, "the first row is as tall as its tallest picture")
+        #expect(halfBlocks(lines[0]) == tile * 3)
+        #expect(halfBlocks(lines[9]) == tile * 2, "the 16:9 picture ends earlier")
         // DJI_0004.JPG is stored landscape with EXIF orientation 6: drawn upright, so taller than wide.
-        let portrait = lines[10..<19]
-        #expect(portrait.count == 9 && portrait.allSatisfy { halfBlocks($0) == 14 })
+        let portrait = lines[11..<21]
+        #expect(portrait.count == 10 && portrait.allSatisfy { halfBlocks($0) == 15 }, "\(portrait.map { halfBlocks($0) })")
         #expect(lines.allSatisfy { TerminalWidth.of($0) <= 80 })
+    }
+
+    /// One picture alone takes the terminal's width, as high as the terminal allows (a line for its name and
+    /// one for the prompt); `--size` and `--width` choose instead.
+    @Test func oneThumbnailFillsTheTerminalAndSizeChooses() throws {
+        try openDemo(columns: 120)
+        output.rows = 30
+        #expect(run("thumb DJI_0001.JPG") == .success, "\(output.errors)")
+        // 160x120 in at most 120 columns and 28 rows: the height limits it, 56 pixels high, 75 wide.
+        var widths = plainLines.map { halfBlocks($0) }.filter { $0 > 0 }
+        #expect(widths.count == 28 && widths.allSatisfy { $0 == 75 }, "\(widths)")
+        output.rows = 100
+        output.reset()
+        #expect(run("thumb DJI_0001.JPG") == .success)
+        widths = plainLines.map { halfBlocks($0) }.filter { $0 > 0 }
+        #expect(widths.count == 45 && widths.allSatisfy { $0 == 120 }, "the width limits it: \(widths.count) rows")
+        output.reset()
+        #expect(run("thumb --size 40x10 DJI_0001.JPG DJI_0002.JPG") == .success)
+        widths = plainLines.map { halfBlocks($0) }.filter { $0 > 0 }
+        // 160x120 in 40x10 cells (40x20 pixels): 27x20, twice side by side.
+        #expect(widths.count == 10 && widths.allSatisfy { $0 == 27 + 27 }, "\(widths)")
+        output.reset()
+        #expect(run("thumb --width 30 DJI_0001.JPG") == .success)
+        widths = plainLines.map { halfBlocks($0) }.filter { $0 > 0 }
+        #expect(widths.first == 30 && widths.count == 12, "\(widths)")
+        for wrong in ["thumb --size 40 DJI_0001.JPG", "thumb --size 0x5 DJI_0001.JPG", "thumb --width x DJI_0001.JPG",
+            "thumb --size 4x4 --width 4 DJI_0001.JPG", "thumb --save /tmp --size 4x4 DJI_0001.JPG"] {
+            #expect(run(wrong) == .failure, "\(wrong)")
+        }
+        #expect(output.errors.first == "error: thumb: --size 40: give COLSxROWS in cells, such as 60x20 (1 to 1000 each)")
     }
 
     @Test func lsThumbsIsAContactSheetOfThePhotosAndVideos() throws {
@@ -93,10 +125,39 @@ import VirtualCamera
         try openDemo(columns: 80)
         #expect(run("set images kitty; thumb DJI_0001.JPG DJI_0002.JPG") == .success, "\(output.errors)")
         #expect(output.standardOutput.contains("\u{1B}_Ga=T,f=24,"))
-        #expect(strippingEscapes(output.standardOutput).hasSuffix(nameRow(["DJI_0001.JPG", "DJI_0002.JPG"], tile: 24) + "\n"))
+        // Two tiles fill 80 columns, 2 apart.
+        #expect(strippingEscapes(output.standardOutput).hasSuffix(nameRow(["DJI_0001.JPG", "DJI_0002.JPG"], tile: 39) + "\n"))
         output.reset()
         #expect(run("set images iterm; thumb DJI_0001.JPG") == .success)
         #expect(output.standardOutput.contains("\u{1B}]1337;File=inline=1;"))
+    }
+
+    /// A picture drawn with a graphics protocol is sized in the terminal's own cells when it says their size:
+    /// the same 22 rows hold a 4:3 picture 59 cells wide in cells twice as high as wide (the assumption) and
+    /// 30 in square ones.
+    @Test func protocolPicturesAreSizedByTheTerminalsCells() throws {
+        try openDemo(columns: 80)
+        output.rows = 24
+        #expect(run("set images kitty; thumb DJI_0001.JPG") == .success, "\(output.errors)")
+        #expect(output.standardOutput.contains(",c=59,r=22,"), "\(output.standardOutput.prefix(80).debugDescription)")
+        output.cellPixels = (width: 10, height: 10)
+        output.reset()
+        #expect(run("thumb DJI_0001.JPG") == .success)
+        #expect(output.standardOutput.contains(",c=30,r=22,"), "\(output.standardOutput.prefix(80).debugDescription)")
+    }
+
+    /// The cell size comes from the window size the terminal reports (its pixel fields); none reported, none.
+    @Test func theCellSizeIsReadFromTheTerminal() throws {
+        var primary: Int32 = -1
+        var secondary: Int32 = -1
+        var size = winsize(ws_row: 40, ws_col: 100, ws_xpixel: 900, ws_ypixel: 720)
+        #expect(openpty(&primary, &secondary, nil, nil, &size) == 0)
+        defer { close(primary); close(secondary) }
+        let cell = Terminal.cellPixels(of: secondary)
+        #expect(cell?.width == 9 && cell?.height == 18)
+        size = winsize(ws_row: 40, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+        #expect(ioctl(secondary, UInt(TIOCSWINSZ), &size) == 0)
+        #expect(Terminal.cellPixels(of: secondary) == nil)
     }
 
     @Test func infoDrawsThePictureBesideTheDetails() throws {
@@ -155,8 +216,9 @@ import VirtualCamera
         #expect(output.errors.first?.hasPrefix("error: thumb: B_HUGE.JPG: the thumbnail cannot be shown: ") == true)
         #expect(output.errors.last?.hasPrefix("error: thumb: C_NOISE.JPG: the thumbnail cannot be shown: ") == true)
         let lines = plainLines
-        #expect(lines.contains(nameRow(["A_GOOD.JPG", "B_HUGE.JPG", "C_NOISE.JPG", "D_GOOD.JPG"], tile: 24)))
-        #expect(lines.first.map(halfBlocks) == 24 + 24, "both good thumbnails drawn")
+        // Four tiles fill 120 columns, 2 apart: 28 each.
+        #expect(lines.contains(nameRow(["A_GOOD.JPG", "B_HUGE.JPG", "C_NOISE.JPG", "D_GOOD.JPG"], tile: 28)))
+        #expect(lines.first.map(halfBlocks) == 28 + 28, "both good (landscape) thumbnails drawn, each the tile's width")
         #expect(lines.first?.contains("unreadable") == true)
         #expect(run("pwd") == .success, "the shell goes on")
     }
@@ -245,9 +307,10 @@ import VirtualCamera
         #expect(output.errors == ["DJI_0008.MP4: no thumbnail (the camera has none, and there is no .THM or .LRF beside it)"])
         let plain = strippingEscapes(output.standardOutput)
         #expect(plain.contains("no thumbnail"))
-        #expect(plain.contains(nameRow(["DJI_0003.MP4", "DJI_0005.MP4", "DJI_0007.MP4", "DJI_0008.MP4"], tile: 24)))
+        // Four tiles fill 120 columns, 2 apart: 28 each.
+        #expect(plain.contains(nameRow(["DJI_0003.MP4", "DJI_0005.MP4", "DJI_0007.MP4", "DJI_0008.MP4"], tile: 28)))
         let widths = Set(plain.split(separator: "\n").map { halfBlocks($0) })
-        #expect(widths.contains(24 + 11 + 24), "16:9, 9:16 and 16:9 pictures side by side: \(widths)")
+        #expect(widths.contains(28 + 13 + 28), "16:9, 9:16 and 16:9 pictures side by side: \(widths)")
     }
 
     @Test func withoutFFmpegTheProxyIsNotDecoded() throws {

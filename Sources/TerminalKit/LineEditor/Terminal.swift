@@ -29,4 +29,14 @@ public enum Terminal {
         guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
         return Int(size.ws_row)
     }
+
+    /// The size of one character cell in pixels on `descriptor`, from the window size the terminal reports
+    /// (`TIOCGWINSZ`'s pixel fields, which kitty, WezTerm, foot and xterm fill); nil when it reports none.
+    public static func cellPixels(of descriptor: Int32) -> (width: Int, height: Int)? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
+            size.ws_xpixel >= size.ws_col, size.ws_ypixel >= size.ws_row
+        else { return nil }
+        return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
+    }
 }

@@ -23,6 +23,9 @@ public protocol ShellOutput: AnyObject {
     /// The terminal's height when standard output is a terminal (text taller goes through a pager at a
     /// prompt), nil otherwise.
     var terminalRows: Int? { get }
+    /// The size of a character cell in pixels, when standard output is a terminal that says (pictures drawn
+    /// with a graphics protocol are sized by it), nil otherwise.
+    var terminalCellPixels: (width: Int, height: Int)? { get }
     /// Sends buffered output on.
     func flush()
     /// The errno of the first write to standard output that failed since the last `clearWriteFailure()`
@@ -35,6 +38,7 @@ public protocol ShellOutput: AnyObject {
 extension ShellOutput {
     public var writeFailure: Int32? { nil }
     public var terminalRows: Int? { nil }
+    public var terminalCellPixels: (width: Int, height: Int)? { nil }
     public func clearWriteFailure() {}
 
     /// Writes `line` and a newline to standard output.
@@ -98,6 +102,8 @@ public final class StandardOutput: ShellOutput {
     public var terminalColumns: Int? { outputIsTerminal ? width() : nil }
 
     public var terminalRows: Int? { outputIsTerminal ? Terminal.rows(of: 1) : nil }
+
+    public var terminalCellPixels: (width: Int, height: Int)? { outputIsTerminal ? Terminal.cellPixels(of: 1) : nil }
 
     public func flush() {
         guard !buffer.isEmpty else { return }

@@ -37,7 +37,9 @@ public struct ThumbnailDrawing {
 
     /// How pictures are drawn now: the `images` setting, the environment and whether output is a terminal.
     public var presenter: ThumbnailPresenter {
-        ThumbnailPresenter(mode: host.imageMode, environment: host.environment, terminalColumns: host.output.terminalColumns)
+        ThumbnailPresenter(
+            mode: host.imageMode, environment: host.environment, terminalColumns: host.output.terminalColumns,
+            terminalRows: host.output.terminalRows, cellPixels: host.output.terminalCellPixels)
     }
 
     /// Prints `info`'s lines, with the file's thumbnail drawn to their left when pictures are on. A thumbnail
@@ -49,9 +51,10 @@ public struct ThumbnailDrawing {
             for line in lines { host.output.note(line) }
             return .success
         }
-        let renderer = TerminalImageRenderer(method: presenter.method)
+        var renderer = TerminalImageRenderer(method: presenter.method)
+        renderer.cellPixels = presenter.cellPixels
         let columns = min(ThumbnailPresenter.besideColumns, max(presenter.columns / 3, 1))
-        let maxRows = (columns * 3 + 7) / 8
+        let maxRows = PictureLayout.landscapeRows(columns: columns, cell: presenter.cellPixels)
         var image: RenderedImage?
         let outcome = eachThumbnail(of: [file], session: session, command: "info", wantsOrientation: true) {
             _, _, result in
@@ -79,7 +82,8 @@ public struct ThumbnailDrawing {
     /// says so) and the others are still drawn; the command then fails. A file without any thumbnail is not
     /// a failure: its tile says "no thumbnail" (and with `explainMissing`, a notice says why).
     public func showThumbnails(
-        of files: [MediaFile], session: MediaSession, command: String, tileColumns: Int, explainMissing: Bool
+        of files: [MediaFile], session: MediaSession, command: String, size: PictureLayout.Request = .fit,
+        minimumTile: Int, explainMissing: Bool
     ) -> CommandOutcome {
         let presenter = self.presenter
         var failures = 0
@@ -102,7 +106,7 @@ public struct ThumbnailDrawing {
             return outcome == .success ? .failed(if: failures) : outcome
         }
 
-        let sheet = presenter.sheet(tileColumns: tileColumns)
+        let sheet = presenter.sheet(presenter.layout(size, count: files.count, minimumTile: minimumTile))
         var row: [ContactSheet.Item] = []
         let outcome = eachThumbnail(of: files, session: session, command: command, wantsOrientation: true) {
             _, file, result in

@@ -48,6 +48,11 @@ final class CapturedOutput: ShellOutput {
     var columns: Int?
 
     var terminalColumns: Int? { columns }
+    /// The terminal height and cell size in pixels to report (nil: the terminal does not say).
+    var rows: Int?
+    var cellPixels: (width: Int, height: Int)?
+    var terminalRows: Int? { columns == nil ? nil : rows }
+    var terminalCellPixels: (width: Int, height: Int)? { columns == nil ? nil : cellPixels }
     func flush() {}
 
     var lines: [String] { standardOutput.split(separator: "\n").map(String.init) }

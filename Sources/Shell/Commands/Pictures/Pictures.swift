@@ -30,7 +30,7 @@ extension CommandContext {
         }
         try requireThumbnails(session)
         return pictures.showThumbnails(
-            of: files, session: session, command: "ls", tileColumns: ThumbnailPresenter.sheetTileColumns,
+            of: files, session: session, command: "ls", minimumTile: ThumbnailPresenter.sheetTileColumns,
             explainMissing: false)
     }
 }

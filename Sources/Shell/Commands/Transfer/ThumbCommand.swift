@@ -3,44 +3,74 @@ import Foundation
 import Imaging
 import MediaManager
 import POSIX
+import TerminalGraphics
 import TerminalKit
 import Thumbnails
 import Words
 
-/// thumb [--save DIR] [--force] [NAME|GLOB...]: draws the thumbnails of the named files (or the selection)
-/// as they arrive from the session's thumbnail queue, or with --save writes them as NAME.thumb.jpg files.
+/// thumb [--save DIR] [--force] [--size COLSxROWS | --width COLS] [NAME|GLOB...]: draws the thumbnails of
+/// the named files (or the selection) as they arrive from the session's thumbnail queue, sized to the
+/// terminal or as asked, or with --save writes them as NAME.thumb.jpg files.
 struct ThumbCommand: ShellCommand {
     let spec = CommandSpec(
         "thumb", area: .transfer,
         options: [
             OptionSpec(.save, long: "save", value: ArgumentSpec("DIR", .localFolder), "write each thumbnail into DIR"),
             OptionSpec(.force, long: "force", "overwrite thumbnails already saved"),
+            OptionSpec(
+                .pictureSize, long: "size", value: ArgumentSpec("COLSxROWS", .text),
+                "draw each picture in at most COLS x ROWS cells (60x20)"),
+            OptionSpec(.pictureWidth, long: "width", value: ArgumentSpec("COLS", .integer), "draw each picture COLS cells wide"),
         ],
         arguments: [ArgumentSpec("NAME|GLOB", .remoteName, .zeroOrMore)],
         summary: "show thumbnails",
         details: """
-            Draws the thumbnail of each named file, or of the selected file, with its name under it, several to \
-            a row when they fit (the file itself is not downloaded). A video without one of its own shows its \
+            Draws the thumbnail of each named file, or of the selected file, with its name under it (the file \
+            itself is not downloaded). The pictures fill the terminal: one alone takes its width (as high as the \
+            terminal allows), several go as many to a row as fit at 24 columns or more, widened to fill the \
+            row; --size and --width set the size instead. A video without one of its own shows its \
             .THM sidecar or the first frame of its .LRF proxy (decoded by ffmpeg, when installed). On a \
             terminal the picture uses its image protocol (kitty, iTerm2) or colour half blocks (see `set \
             images`); otherwise a line per file gives the thumbnail's size. With --save DIR, writes them as \
             NAME.thumb.jpg instead.
             """,
-        examples: ["thumb DJI_0001.JPG", "thumb *.MP4", "thumb --save ~/thumbs *.JPG"])
+        examples: ["thumb DJI_0001.JPG", "thumb *.MP4", "thumb --size 40x15 *.JPG", "thumb --save ~/thumbs *.JPG"])
 
     func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
         let catalog = try shell.loadedCatalog()
         let files = try shell.files(for: invocation.arguments, catalog: catalog)
         try shell.requireThumbnails(session)
+        let size = try Self.size(invocation)
         if let folder = invocation.value(of: .save) {
+            guard size == .fit else { throw CommandError("--save writes the camera's thumbnails as they are: no --size or --width") }
             return try save(
                 files, session: session, into: LocalDisk.expandingTilde(folder.text),
                 overwrite: invocation.has(.force), shell)
         }
         return shell.pictures.showThumbnails(
-            of: files, session: session, command: "thumb", tileColumns: ThumbnailPresenter.thumbTileColumns,
+            of: files, session: session, command: "thumb", size: size, minimumTile: ThumbnailPresenter.thumbTileColumns,
             explainMissing: true)
+    }
+
+    /// The size `--size COLSxROWS` or `--width COLS` asks for; `.fit` without them.
+    static func size(_ invocation: Invocation) throws -> PictureLayout.Request {
+        if invocation.value(of: .pictureSize) != nil && invocation.value(of: .pictureWidth) != nil {
+            throw CommandError("--size and --width: give one of them")
+        }
+        if let text = invocation.value(of: .pictureSize)?.text {
+            guard let size = PictureLayout.size(parsing: text) else {
+                throw CommandError("--size \(SafeText.display(text)): give COLSxROWS in cells, such as 60x20 (1 to 1000 each)")
+            }
+            return size
+        }
+        if let text = invocation.value(of: .pictureWidth)?.text {
+            guard let columns = Int(text), (1...1000).contains(columns) else {
+                throw CommandError("--width \(SafeText.display(text)): give a number of columns from 1 to 1000")
+            }
+            return .width(columns)
+        }
+        return .fit
     }
 
     /// `thumb --save DIR`: writes each thumbnail as NAME.thumb.jpg (never over a file without `overwrite`)
@@ -95,4 +125,9 @@ struct ThumbCommand: ShellCommand {
             throw CommandError("cannot write \(SafeText.display(path)): \(error.localizedDescription)")
         }
     }
+}
+
+extension OptionName {
+    static let pictureSize: OptionName = "picture-size"
+    static let pictureWidth: OptionName = "picture-width"
 }
