@@ -1,6 +1,7 @@
 import CommandKit
 import Foundation
 import Imaging
+import MediaFormats
 import MediaManager
 import POSIX
 import TerminalGraphics
@@ -8,7 +9,7 @@ import TerminalKit
 import Thumbnails
 import Words
 
-/// thumb [--save DIR] [--force] [--size COLSxROWS | --width COLS] [NAME|GLOB...]: draws the thumbnails of
+/// thumb [--save DIR] [--force] [--size COLSxROWS | --width COLS] [--frames N] [NAME|GLOB...]: draws the thumbnails of
 /// the named files (or the selection) as they arrive from the session's thumbnail queue, sized to the
 /// terminal or as asked, or with --save writes them as NAME.thumb.jpg files.
 struct ThumbCommand: ShellCommand {
@@ -21,6 +22,9 @@ struct ThumbCommand: ShellCommand {
                 .pictureSize, long: "size", value: ArgumentSpec("COLSxROWS", .text),
                 "draw each picture in at most COLS x ROWS cells (60x20)"),
             OptionSpec(.pictureWidth, long: "width", value: ArgumentSpec("COLS", .integer), "draw each picture COLS cells wide"),
+            OptionSpec(
+                .frames, long: "frames", value: ArgumentSpec("N", .integer),
+                "for a video, N pictures across the clip (1 to 16), each with its time"),
         ],
         arguments: [ArgumentSpec("NAME|GLOB", .remoteName, .zeroOrMore)],
         summary: "show thumbnails",
@@ -28,13 +32,14 @@ struct ThumbCommand: ShellCommand {
             Draws the thumbnail of each named file, or of the selected file, with its name under it (the file \
             itself is not downloaded). The pictures fill the terminal: one alone takes its width (as high as the \
             terminal allows), several go as many to a row as fit at 24 columns or more, widened to fill the \
-            row; --size and --width set the size instead. A video without one of its own shows its \
+            row; --size and --width set the size instead. --frames N draws N pictures spread across each video, \
+            each titled with its time (its keyframes, read from its .LRF proxy when there is one; needs ffmpeg). A video without one of its own shows its \
             .THM sidecar or the first frame of its .LRF proxy (decoded by ffmpeg, when installed). On a \
             terminal the picture uses its image protocol (kitty, iTerm2) or colour half blocks (see `set \
             images`); otherwise a line per file gives the thumbnail's size. With --save DIR, writes them as \
             NAME.thumb.jpg instead.
             """,
-        examples: ["thumb DJI_0001.JPG", "thumb *.MP4", "thumb --size 40x15 *.JPG", "thumb --save ~/thumbs *.JPG"])
+        examples: ["thumb DJI_0001.JPG", "thumb *.MP4", "thumb --size 40x15 *.JPG", "thumb --frames 8 DJI_0003.MP4", "thumb --save ~/thumbs *.JPG"])
 
     func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
@@ -42,6 +47,19 @@ struct ThumbCommand: ShellCommand {
         let files = try shell.files(for: invocation.arguments, catalog: catalog)
         try shell.requireThumbnails(session)
         let size = try Self.size(invocation)
+        if let text = invocation.value(of: .frames)?.text {
+            guard invocation.value(of: .save) == nil else { throw CommandError("--frames draws: no --save") }
+            guard let count = Int(text), (1...MovieKeyframes.maxCount).contains(count) else {
+                throw CommandError("--frames \(SafeText.display(text)): give a number of pictures from 1 to \(MovieKeyframes.maxCount)")
+            }
+            if let photo = files.first(where: { !$0.kind.isVideo }) {
+                throw CommandError("--frames draws pictures across a video: \(SafeText.display(photo.name)) is not one")
+            }
+            guard session.camera.summary.canReadRanges else {
+                throw CommandError("--frames reads the clip's keyframes, and this camera cannot read parts of a file")
+            }
+            return shell.pictures.showFrames(of: files, count: count, session: session, size: size, command: "thumb")
+        }
         if let folder = invocation.value(of: .save) {
             guard size == .fit else { throw CommandError("--save writes the camera's thumbnails as they are: no --size or --width") }
             return try save(
@@ -130,4 +148,5 @@ struct ThumbCommand: ShellCommand {
 extension OptionName {
     static let pictureSize: OptionName = "picture-size"
     static let pictureWidth: OptionName = "picture-width"
+    static let frames: OptionName = "frames"
 }
