@@ -6,6 +6,10 @@ public enum KittyRenderer {
     /// The protocol's maximum base64 payload per escape.
     public static let chunkSize = 4096
 
+    /// Deletes every picture placed on the screen (`a=d`) and frees its data: a live view draws each frame
+    /// in the place of the last, and would otherwise pile them up in the terminal's memory.
+    public static let deleteAll = "\u{1B}_Ga=d,d=A,q=2\u{1B}\\"
+
     /// Escapes that show `image` scaled into `columns` x `rows` cells with its top-left at the cursor.
     /// `a=T` transmits and displays, `C=1` leaves the cursor where it was, `q=2` stops the terminal replying
     /// (a reply would arrive as input at the prompt). The first chunk carries the keys; each chunk says with

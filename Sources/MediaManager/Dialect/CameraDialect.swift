@@ -49,6 +49,13 @@ public protocol CameraDialect: AnyObject, Sendable {
 
     /// One keep-alive request.
     func keepAlive(_ session: PTPSession) throws
+
+    /// How this camera gives its live view; nil when it has none.
+    func liveView(_ session: PTPSession) -> (any LiveViewDialect)?
+}
+
+extension CameraDialect {
+    public func liveView(_ session: PTPSession) -> (any LiveViewDialect)? { nil }
 }
 
 /// The dialects this program speaks.

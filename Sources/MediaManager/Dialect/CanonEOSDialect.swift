@@ -194,6 +194,12 @@ public final class CanonEOSDialect: CameraDialect {
         }
     }
 
+    // MARK: Live view
+
+    public func liveView(_ session: PTPSession) -> (any LiveViewDialect)? {
+        session.supports(.canonEOSGetViewFinderData) ? CanonEOSLiveView() : nil
+    }
+
     // MARK: Keep-alive
 
     public var keepAliveInterval: TimeInterval? { 20 }

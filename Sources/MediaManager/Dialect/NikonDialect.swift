@@ -127,4 +127,8 @@ public final class NikonDialect: CameraDialect {
 
     public var keepAliveInterval: TimeInterval? { nil }
     public func keepAlive(_ session: PTPSession) throws {}
+
+    public func liveView(_ session: PTPSession) -> (any LiveViewDialect)? {
+        session.supports(.nikonStartLiveView) && session.supports(.nikonGetLiveViewImg) ? NikonLiveView(dialect: self) : nil
+    }
 }

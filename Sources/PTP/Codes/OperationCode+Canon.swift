@@ -35,6 +35,10 @@ extension OperationCode {
     public static let canonEOSRemoteReleaseOn = OperationCode(0x9128)
     /// RemoteReleaseOff(button): releases what RemoteReleaseOn pressed.
     public static let canonEOSRemoteReleaseOff = OperationCode(0x9129)
+    /// GetViewFinderData(0x00200000, 0, 0): the newest live-view frame, while EVFOutputDevice has the PC bit
+    /// (2), as blocks of u32 length (its 8 header bytes included), u32 type, data; type 1 is a JPEG (11 on
+    /// newer bodies; 9 in movie mode). A body with no new frame yet answers 0xA102 or DeviceBusy.
+    public static let canonEOSGetViewFinderData = OperationCode(0x9153)
     public static let canonEOSAfCancel = OperationCode(0x9160)
 
     /// Names of the vendor operations, for traces and messages (Canon's 0x91xx, Nikon's 0x90Cx).
@@ -45,9 +49,16 @@ extension OperationCode {
         0x9115: "EOS_SetEventMode", 0x9116: "EOS_GetEvent", 0x9117: "EOS_TransferComplete",
         0x911A: "EOS_PCHDDCapacity", 0x911B: "EOS_SetUILock", 0x911C: "EOS_ResetUILock",
         0x911D: "EOS_KeepDeviceOn", 0x9127: "EOS_RequestDevicePropValue", 0x9128: "EOS_RemoteReleaseOn",
-        0x9129: "EOS_RemoteReleaseOff", 0x9160: "EOS_AfCancel",
+        0x9129: "EOS_RemoteReleaseOff", 0x9153: "EOS_GetViewFinderData", 0x9160: "EOS_AfCancel",
         0x90C0: "Nikon_InitiateCaptureRecInSdram", 0x90C1: "Nikon_AfDrive", 0x90C2: "Nikon_ChangeCameraMode",
         0x90C3: "Nikon_DelImageSDRAM", 0x90C7: "Nikon_GetEvent", 0x90C8: "Nikon_DeviceReady",
-        0x90CA: "Nikon_GetVendorPropCodes", 0x90CB: "Nikon_AfCaptureSDRAM", 0x9207: "Nikon_InitiateCaptureRecInMedia",
+        0x90CA: "Nikon_GetVendorPropCodes", 0x90CB: "Nikon_AfCaptureSDRAM", 0x9201: "Nikon_StartLiveView",
+        0x9202: "Nikon_EndLiveView", 0x9203: "Nikon_GetLiveViewImg", 0x9207: "Nikon_InitiateCaptureRecInMedia",
     ]
+}
+
+/// Canon's own response codes.
+extension ResponseCode {
+    /// GetViewFinderData before a live-view frame is ready (or with live view off).
+    public static let canonEOSNotReady = ResponseCode(0xA102)
 }

@@ -15,6 +15,12 @@ extension OperationCode {
     public static let nikonDeviceReady = OperationCode(0x90C8)
     public static let nikonGetVendorPropCodes = OperationCode(0x90CA)
     public static let nikonAfCaptureSDRAM = OperationCode(0x90CB)
+    /// StartLiveView: the body starts live view (DeviceReady answers DeviceBusy until it has).
+    public static let nikonStartLiveView = OperationCode(0x9201)
+    public static let nikonEndLiveView = OperationCode(0x9202)
+    /// GetLiveViewImg: the newest live-view frame, a header of the body's own (64 to 384 bytes) and a JPEG;
+    /// NotLiveView (0xA00B) when live view is off, DeviceBusy while no frame is ready.
+    public static let nikonGetLiveViewImg = OperationCode(0x9203)
     /// InitiateCaptureRecInMedia(0xFFFFFFFF, 0): takes a picture onto the card (newer bodies).
     public static let nikonInitiateCaptureRecInMedia = OperationCode(0x9207)
 }
@@ -30,4 +36,6 @@ extension EventCode {
 extension ResponseCode {
     public static let nikonOutOfFocus = ResponseCode(0xA002)
     public static let nikonChangeCameraModeFailed = ResponseCode(0xA003)
+    /// GetLiveViewImg while live view is off.
+    public static let nikonNotLiveView = ResponseCode(0xA00B)
 }

@@ -24,7 +24,7 @@ extension CommandTable {
         PlayCommand(), PauseCommand(), ResumeCommand(), StopCommand(), SeekCommand(), StepCommand(),
         StatusCommand(),
         // camera
-        ModeCommand(), CaptureCommand(), WatchCommand(), EventsCommand(), PropsCommand(), PropCommand(), SyncTimeCommand(),
+        ModeCommand(), CaptureCommand(), LiveViewCommand(), WatchCommand(), EventsCommand(), PropsCommand(), PropCommand(), SyncTimeCommand(),
         MountFolderCommand(), UmountCommand(),
         // local
         BangCommand(), LcdCommand(), LpwdCommand(), LlsCommand(), LmkdirCommand(), EchoCommand(), ClearCommand(),

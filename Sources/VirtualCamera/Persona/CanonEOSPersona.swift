@@ -22,6 +22,7 @@ enum CanonEOSPersona {
             .canonEOSGetStorageIDs, .canonEOSGetStorageInfo, .canonEOSRemoteRelease, .canonEOSSetDevicePropValueEx,
             .canonEOSSetRemoteMode, .canonEOSSetEventMode, .canonEOSGetEvent, .canonEOSKeepDeviceOn,
             .canonEOSRequestDevicePropValue, .canonEOSRemoteReleaseOn, .canonEOSRemoteReleaseOff,
+            .canonEOSGetViewFinderData,
         ]
         persona.captureOperations = [.canonEOSRemoteRelease, .canonEOSRemoteReleaseOn, .canonEOSRemoteReleaseOff]
         // An EOS body takes pictures its own way and lists folders one GetObjectHandles at a time; of the
@@ -66,7 +67,15 @@ final class CanonEOSBehaviour: PersonaBehaviour {
         .canonEOSCopyright: Setting(value: .string(""), allowed: [], writable: true),
     ])
 
+    /// Its live view, served while EVFOutputDevice has the PC bit (2).
+    let liveView = LiveViewFrames()
+
     func makeSession(for camera: VirtualCamera) -> any PersonaSession { CanonEOSSession(camera: camera, behaviour: self) }
+
+    /// True while the live view goes to the computer (EVFOutputDevice has bit 1, PC).
+    var liveViewToPC: Bool {
+        settings.withLock { ($0[.canonEOSEVFOutputDevice]?.value.unsignedValue ?? 0) & 2 != 0 }
+    }
 
     /// The battery as EOS reports it: 2 full, 4 three quarters, 1 half, 5 a quarter, 0 low.
     static func batteryCode(_ percent: UInt8) -> UInt16 {
@@ -161,6 +170,8 @@ final class CanonEOSSession: PersonaSession {
         var queue: [CanonEOSEvent] = []
         /// What the initiator said it is (SetDevicePropValue of SessionInitiatorInfo).
         var initiatorInfo = CanonEOSStandardProperties.unknownInitiator
+        /// The live-view frame this session was given last.
+        var lastFrame: Int?
     }
 
     /// The most records kept for a session that never asks (the oldest go first).
@@ -233,6 +244,8 @@ final class CanonEOSSession: PersonaSession {
             return release(in: session, camera: camera, result: false)
         case .canonEOSRemoteReleaseOff:
             return ResponderSession.Answer()
+        case .canonEOSGetViewFinderData:
+            return viewFinderData()
         case .getDevicePropDesc:
             let code = DevicePropertyCode(UInt16(truncatingIfNeeded: command.parameter(0)))
             let initiator = state.withLock { $0.initiatorInfo }
@@ -251,6 +264,24 @@ final class CanonEOSSession: PersonaSession {
         default:
             return nil
         }
+    }
+
+    /// The newest live-view frame as an EOS body sends it: a JPEG block (type 1) and a zoom block (type 5),
+    /// each u32 length (its header included), u32 type, data. Not ready (0xA102) while the live view is not
+    /// on the computer's side or no frame came since this session's last.
+    private func viewFinderData() -> ResponderSession.Answer {
+        guard behaviour.liveViewToPC else { return .fail(.canonEOSNotReady) }
+        let last = state.withLock { $0.lastFrame }
+        guard let frame = behaviour.liveView.frame(after: last) else { return .fail(.canonEOSNotReady) }
+        state.withLock { $0.lastFrame = frame.number }
+        var w = PTPWriter()
+        w.uint32(UInt32(8 + frame.jpeg.count))
+        w.uint32(1)
+        w.raw(frame.jpeg)
+        w.uint32(12)
+        w.uint32(5)
+        w.uint32(1)
+        return .data(w.bytes)
     }
 
     /// Takes the picture after the response, as the generic camera's InitiateCapture does; the new

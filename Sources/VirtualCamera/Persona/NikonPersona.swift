@@ -22,7 +22,7 @@ enum NikonPersona {
         persona.vendorExtensionDescription = "microsoft.com: 1.0; "
         persona.vendorOperations = [
             .nikonInitiateCaptureRecInSdram, .nikonChangeCameraMode, .nikonDelImageSDRAM, .nikonGetEvent,
-            .nikonDeviceReady,
+            .nikonDeviceReady, .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImg,
         ]
         persona.captureOperations = [.nikonInitiateCaptureRecInSdram]
         persona.events = [
@@ -51,6 +51,12 @@ final class NikonBehaviour: PersonaBehaviour {
     /// Shots under way (a capture's work after its response): DeviceReady answers DeviceBusy meanwhile.
     let busy = Locked(0)
 
+    /// Its live view, between StartLiveView and EndLiveView.
+    let liveView = LiveViewFrames()
+    let liveViewOn = Locked(false)
+    /// The header before each live-view JPEG (a D750's is 384 bytes: focus areas, levels, sizes).
+    static let liveViewHeaderBytes = 384
+
     func makeSession(for camera: VirtualCamera) -> any PersonaSession { NikonSession(camera: camera, behaviour: self) }
 }
 
@@ -58,6 +64,8 @@ final class NikonBehaviour: PersonaBehaviour {
 final class NikonSession: PersonaSession {
     static let queueLimit = 10_000
     private let queue = Locked<[PTPEvent]>([])
+    /// The live-view frame this session was given last.
+    private let lastFrame = Locked<Int?>(nil)
     private let camera: VirtualCamera
     private let behaviour: NikonBehaviour
 
@@ -91,6 +99,17 @@ final class NikonSession: PersonaSession {
             return capture(into: .card, command)
         case .nikonInitiateCaptureRecInSdram:
             return capture(into: .sdram, command)
+        case .nikonStartLiveView:
+            behaviour.liveViewOn.withLock { $0 = true }
+            return ResponderSession.Answer()
+        case .nikonEndLiveView:
+            behaviour.liveViewOn.withLock { $0 = false }
+            return ResponderSession.Answer()
+        case .nikonGetLiveViewImg:
+            guard behaviour.liveViewOn.withLock({ $0 }) else { return .fail(.nikonNotLiveView) }
+            guard let frame = behaviour.liveView.frame(after: lastFrame.withLock({ $0 })) else { return .fail(.deviceBusy) }
+            lastFrame.withLock { $0 = frame.number }
+            return .data([UInt8](repeating: 0, count: NikonBehaviour.liveViewHeaderBytes) + frame.jpeg)
         case .nikonDelImageSDRAM:
             behaviour.sdram.withLock { $0 = nil }
             return ResponderSession.Answer()
