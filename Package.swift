@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaFormats", "MediaManager", "Connectors", "PTP", "Failures", "POSIX", "VirtualCamera", "Checksums"]),
         .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "PTP", "Failures", "POSIX", "Connectors", "MediaManager"]),
         .testTarget(name: "MountTests", dependencies: ["Mount"]),
-        .testTarget(name: "TransfersTests", dependencies: ["Transfers", "MediaManager", "POSIX"]),
+        .testTarget(name: "TransfersTests", dependencies: ["Transfers", "MediaManager", "MediaFormats", "Import", "PTP", "Failures", "POSIX"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"]),
         .testTarget(name: "RepositoryTests", dependencies: ["TestSupport"]),

@@ -52,20 +52,17 @@ public struct FetchJob: Sendable {
                         },
                         each: { result in
                             meter.fileEnded()
-                            summary.bytes += result.bytesWritten
-                            if case .failure = result.outcome { summary.bytesKept += result.bytesWritten }
+                            summary.count(result)
                             switch result.outcome {
                             case .success(.downloaded):
-                                summary.fetched += 1
                                 updates.append(.fetched(result.file))
                                 if options.deleteAfter && result.deleteError == nil { updates.append(.removed(path: result.file.path)) }
                             case .success(.skippedExisting):
-                                summary.skipped += 1
+                                break
                             case .failure(let error as DownloadError) where error.cancelledAt != nil:
                                 stopped = true
                                 updates.append(.stopped(result.file, at: error.cancelledAt ?? 0))
                             case .failure(let error):
-                                summary.failed += 1
                                 problems.append(.failed(result.file, error))
                                 if case DownloadError.interrupted(_, _, let at, _, _) = error, at > 0 {
                                     updates.append(.stopped(result.file, at: at))

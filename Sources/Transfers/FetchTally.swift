@@ -1,3 +1,4 @@
+import Foundation
 import Import
 import MediaManager
 
@@ -39,5 +40,25 @@ public struct FetchTally {
         return BatchProgress(
             filesDone: current.index, filesTotal: files.count, bytesDone: bytesBefore + currentBytes,
             bytesTotal: totalBytes, bytesPerSecond: bytesPerSecond, elapsed: elapsed, current: current.name)
+    }
+}
+
+extension BatchSummary {
+    /// Counts one file's result of a fetch, the one way every fetch's summary counts (at the prompt and as a
+    /// job): the bytes this run wrote for it (a stopped file's kept in its `.part`, said as such), fetched
+    /// (renamed when a different file had its name), skipped as already here, or failed; a file Ctrl-C
+    /// stopped is none of these (the batch says it was interrupted).
+    public mutating func count(_ result: MediaSession.FileResult) {
+        bytes += result.bytesWritten
+        switch result.outcome {
+        case .success(.downloaded(let path, _, _)):
+            fetched += 1
+            if (path as NSString).lastPathComponent != LocalFileName.sanitize(result.file.name) { renamed += 1 }
+        case .success(.skippedExisting):
+            skipped += 1
+        case .failure(let error):
+            bytesKept += result.bytesWritten
+            if (error as? DownloadError)?.cancelledAt == nil { failed += 1 }
+        }
     }
 }

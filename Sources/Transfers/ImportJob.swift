@@ -65,6 +65,7 @@ public struct ImportJob: Sendable {
                         case .deleted(let item): updates.append(.removed(path: item.file.path))
                         case .stopped(let item, let at): updates.append(.stopped(item.file, at: at))
                         case .completed: break
+                        case .noSidecar(let item, let error): problems.append(.noSidecar(item.file, error))
                         case .copyFailed(let item, let destination, let error):
                             problems.append(.noCopy(item.file, destination: destination, error))
                         }

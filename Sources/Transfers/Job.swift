@@ -51,6 +51,8 @@ public final class Job: Sendable {
         case notDeleted(MediaFile, any Error)
         /// An import's copy of a file in `destination` failed.
         case noCopy(MediaFile, destination: String, any Error)
+        /// An imported file's XMP sidecar could not be written (the file is home).
+        case noSidecar(MediaFile, any Error)
         /// An import left a backup destination for the rest of its run.
         case destinationLeft(StoppedDestination)
         /// The whole batch stopped with this error.

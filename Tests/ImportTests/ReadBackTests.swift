@@ -57,6 +57,20 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: card.card + "/DCIM/100MEDIA/" + Self.victim), "deleted unproven")
         #expect(card.files(under: card.card + "/DCIM").count == 1, "the proven ones are deleted")
 
+        // Wrong again: the second bad copy is set aside beside the first, which is kept (evidence is never
+        // replaced).
+        try session.catalog.reload()
+        let wrongAgain = try runImport(card, session: session, run: options)
+        let second = wrongAgain.events.compactMap { event -> ImportError? in
+            if case .failed(_, let error as ImportError) = event { return error } else { return nil }
+        }.first
+        guard case .copyReadBackWrong(_, let keptAgain, _, _)? = second else {
+            Issue.record("not a read-back failure: \(wrongAgain.events)")
+            return
+        }
+        #expect(keptAgain == path + ".verify-failed-2" && FileManager.default.fileExists(atPath: keptAgain))
+        #expect(FileManager.default.fileExists(atPath: keptAs), "the first bad copy is kept")
+
         // The next import brings it again, and this time it reads back right.
         options.beforeReadBack = nil
         try session.catalog.reload()

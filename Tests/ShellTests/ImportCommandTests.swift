@@ -51,6 +51,19 @@ import VirtualCamera
         return f.string(from: Self.taken)
     }
 
+    /// `find`'s filters choose what an import brings (issue 46: import had none): the clips with their
+    /// sidecars; then the rest; a filter that keeps nothing says so and fetches nothing.
+    @Test func importTakesFindsFilters() throws {
+        #expect(run("import --to \(pictures)/%Y/%m-%d --kind video") == .success, "\(output.errors)")
+        #expect(localFiles() == [
+            "Birthday Party.MP4", "DJI_0003.LRF", "DJI_0003.MP4", "DJI_0003.SRT", "My Clip 1.MP4", "My Clip 2.MP4",
+        ].map { "\(day)/\($0)" }.sorted())
+        #expect(run("import --to \(pictures)/%Y/%m-%d --until 2000-01-01") == .failure)
+        #expect(output.errors.last?.contains("no file on the card is kept by --since, --until, --kind or --larger") == true)
+        #expect(run("import --to \(pictures)/%Y/%m-%d --since 2024-05-01 --kind photo") == .success, "\(output.errors)")
+        #expect(localFiles().count == 10)
+    }
+
     @Test func importsEveryNewFileOnce() throws {
         #expect(run("import --to \(pictures)/%Y/%m-%d") == .success, "\(output.errors)")
         let expected = [

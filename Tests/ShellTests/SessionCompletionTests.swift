@@ -44,6 +44,8 @@ import VirtualCamera
         ("writable", ["off", "on"]), ("numbers", ["off", "on"]), ("player", ["auto", "mpv", "none"]), ("jobs-on-exit", ["ask", "kill", "wait"]),
         ("limit-rate", ["off"]), ("import-backup", ["none"]), ("camera", ["none"]), ("ptpip-guid", ["auto"]),
         ("timeout", []), ("download-dir", []), ("import-to", []), ("prompt", []),
+        ("creator", ["none"]), ("copyright", ["none"]), ("keywords", ["none"]), ("rating", ["none"]),
+        ("sidecar-name", ["base", "ext"]),
     ])
     func setOffersTheFixedValuesOfEachSetting(name: String, values: [String]) {
         let (interpreter, _, _) = makeInterpreter()
@@ -65,7 +67,8 @@ import VirtualCamera
     @Test func everySettingIsCoveredByTheValuesTest() {
         let covered = [
             "images", "errexit", "progress", "writable", "numbers", "player", "jobs-on-exit", "limit-rate", "import-backup", "camera",
-            "ptpip-guid", "timeout", "download-dir", "import-to", "prompt",
+            "ptpip-guid", "timeout", "download-dir", "import-to", "prompt", "creator", "copyright", "keywords", "rating",
+            "sidecar-name",
         ]
         #expect(Set(Settings.names) == Set(covered))
     }

@@ -19,4 +19,6 @@ public enum BatchEvent: Sendable {
     /// Imported before but missing in `destination`: copied there now from a proven copy (`path`), not
     /// from the camera.
     case completed(ImportItem, destination: String, path: String)
+    /// Its XMP sidecar could not be written (the file itself is home).
+    case noSidecar(ImportItem, Error)
 }

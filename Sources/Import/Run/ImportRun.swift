@@ -45,6 +45,8 @@ public struct ImportRun {
         public var beforeReadBack: (@Sendable (_ path: String) -> Void)?
         /// What writes the bytes arriving from the camera into each backup's `.part` (`BackupWriter`).
         public var backupWriter = BackupWriter.disk
+        /// The XMP sidecar written beside every copy of each media file (`import --meta`); nil: none.
+        public var sidecar: SidecarWriting?
         public init() {}
     }
 
@@ -57,9 +59,15 @@ public struct ImportRun {
     static let groupFiles = 256
     static let groupBytes: UInt64 = 1 << 30
 
+    /// The groups whose card holds an `.XMP` of the camera's own (imported beside the file as any sidecar):
+    /// they get no sidecar of ours, so that theirs keeps its name.
+    let cameraWroteSidecar: Set<String>
+
     public init(session: MediaSession, plan: ImportPlan, ledgers: CameraLedgers?, options: Options = Options()) {
         self.session = session
         self.plan = plan
+        cameraWroteSidecar = Set((plan.items.map(\.file) + plan.unplacedFiles).filter { $0.name.lowercased().hasSuffix(".xmp") }
+            .map(MediaGroup.key(of:)))
         self.ledgers = ledgers
         self.options = options
     }
@@ -241,6 +249,12 @@ public struct ImportRun {
                 try ledgers.record(toRecord, sequence: seq)
             }
             toRecord = []
+            if let sidecar = options.sidecar {
+                for file in committed where file.item.role == .media && !cameraWroteSidecar.contains(MediaGroup.key(of: file.item.file)) {
+                    do { try sidecar.write(for: file.item, copies: file.copies.map(\.path), cameraModel: plan.placer.options.cameraModel) }
+                    catch { event?(.noSidecar(file.item, error)) }
+                }
+            }
             for file in committed where file.copies.first?.root == plan.root {
                 summary.fetched += 1
                 if file.item.renamed { summary.renamed += 1 }
@@ -589,15 +603,14 @@ public struct ImportRun {
     static let algorithm = Checksum.Algorithm.xxh128
 
     /// Reads a synced copy back from the disk (not the page cache) and compares its checksum with the one
-    /// its bytes had as they arrived; on a mismatch the copy is renamed `NAME.verify-failed` (replacing an
-    /// older one) and `copyReadBackWrong` thrown.
+    /// its bytes had as they arrived; on a mismatch the copy is renamed `NAME.verify-failed` (`-2`, `-3`...
+    /// beside an older one, which is kept) and `copyReadBackWrong` thrown.
     static func readBack(_ path: String, expecting expected: Checksum) throws {
         let hash = expected.algorithm.makeHasher()
         _ = try ImportError.onDisk { try LocalDisk.readFromDisk(path) { hash.update($0) } }
         let found = hash.hexDigest()
         guard found != expected.hex else { return }
-        let aside = path + ".verify-failed"
-        try ImportError.onDisk { try LocalDisk.rename(path, to: aside) }
+        let aside = try LocalCopy.setAside(path)
         throw ImportError.copyReadBackWrong(
             path: path, keptAs: aside, expected: expected.description, found: Checksum(expected.algorithm, hex: found).description)
     }

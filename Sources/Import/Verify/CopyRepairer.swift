@@ -248,23 +248,7 @@ extension LocalCopy {
     /// copy that failed) is first renamed `PATH.verify-failed` (`-2`, `-3`... when that is taken), kept;
     /// returns that name, nil when nothing was there. Should the last rename fail, the copy is put back.
     static func replace(_ path: String, withPart part: String) throws -> String? {
-        var keptAs: String?
-        if LocalDisk.exists(path) {
-            var aside = path + ".verify-failed"
-            var attempt = 2
-            while true {
-                do throws(SystemError) {
-                    try LocalDisk.renameKeepingExisting(path, to: aside)
-                    break
-                } catch where error.errno == EEXIST {
-                    aside = path + ".verify-failed-\(attempt)"
-                    attempt += 1
-                } catch {
-                    throw ImportError.local(error)
-                }
-            }
-            keptAs = aside
-        }
+        let keptAs = LocalDisk.exists(path) ? try setAside(path) : nil
         do throws(SystemError) {
             try LocalDisk.renameKeepingExisting(part, to: path)
         } catch {
@@ -273,5 +257,23 @@ extension LocalCopy {
         }
         LocalDisk.syncFolder(of: path)
         return keptAs
+    }
+
+    /// Renames a copy that failed its proof to `PATH.verify-failed` (`-2`, `-3`... when that is taken: an
+    /// earlier bad copy is never replaced); returns the name it took.
+    static func setAside(_ path: String) throws -> String {
+        var aside = path + ".verify-failed"
+        var attempt = 2
+        while true {
+            do throws(SystemError) {
+                try LocalDisk.renameKeepingExisting(path, to: aside)
+                return aside
+            } catch where error.errno == EEXIST {
+                aside = path + ".verify-failed-\(attempt)"
+                attempt += 1
+            } catch {
+                throw ImportError.local(error)
+            }
+        }
     }
 }

@@ -29,22 +29,17 @@ final class GroupCommitter {
     typealias Committed = (tag: Int, outcome: Result<DownloadOutcome, Error>)
     typealias Group = [(tag: Int, part: CompletedPart)]
 
-    /// What the batch's thread and the sync thread share: the groups closed and not yet synced, the
-    /// outcomes not yet taken.
-    private struct Shared {
-        var closed: [Group] = []
-        var done: [Committed] = []
-        var ending = false
-    }
-
     let folder: String
     let policy: Policy
-    private let shared = LockedCondition(Shared())
+    /// The outcomes committed and not yet taken (the worker adds, the batch's thread takes).
+    private let done = Locked<[Committed]>([])
     // The rest belongs to the batch's thread.
     private var open: Group = []
     private var openBytes: UInt64 = 0
     private var openSince = 0.0
-    private var worker: JoinableThread?
+    /// The thread the groups are committed on, one after another (the one worker type that runs background
+    /// commits, as an import's `ImportCommitter` does); made with the first group closed before the end.
+    private var worker: SerialWorker?
 
     init(folder: String, policy: Policy = Policy()) {
         self.folder = folder
@@ -63,9 +58,9 @@ final class GroupCommitter {
 
     /// The files committed since the last call, in order, without waiting.
     func take() -> [Committed] {
-        shared.withLock { shared in
-            let taken = shared.done
-            shared.done = []
+        done.withLock { done in
+            let taken = done
+            done = []
             return taken
         }
     }
@@ -73,41 +68,33 @@ final class GroupCommitter {
     /// Commits what is left (the open group with one more sync), waits for the thread, and returns what
     /// `take()` has not returned yet.
     func finish() -> [Committed] {
-        if worker == nil {
+        if let worker {
+            closeGroup()
+            worker.close()
+            self.worker = nil
+        } else {
             let last = open
             open = []
-            if !last.isEmpty { append(Self.commit(last, folder: folder, policy: policy)) }
-        } else {
-            closeGroup()
-            shared.change { $0.ending = true }
-            worker?.join()
-            worker = nil
+            if !last.isEmpty {
+                let outcomes = Self.commit(last, folder: folder, policy: policy)
+                done.withLock { $0 += outcomes }
+            }
         }
         return take()
     }
 
+    /// Hands the open group to the worker (started now, for the first group).
     private func closeGroup() {
         guard !open.isEmpty else { return }
         let group = open
-        shared.change { $0.closed.append(group) }
         open = []
         openBytes = 0
-        if worker == nil {
-            let (shared, folder, policy) = (shared, folder, policy)
-            worker = try? JoinableThread(name: "group commit") { Self.work(shared, folder: folder, policy: policy) }
-            if worker == nil { append(Self.commit(takeClosed(), folder: folder, policy: policy)) }  // no thread: commit here, in order
-        }
-    }
-
-    /// The worker: each closed group in turn, until `finish` says no more will come.
-    private static func work(_ shared: LockedCondition<Shared>, folder: String, policy: Policy) {
-        while true {
-            let next: Group?? = shared.wait(until: nil, for: { !$0.closed.isEmpty || $0.ending }, then: { state in
-                state.closed.isEmpty ? nil : state.closed.removeFirst()
-            })
-            guard let group = next ?? nil else { return }
-            let outcomes = commit(group, folder: folder, policy: policy)
-            shared.withLock { $0.done += outcomes }
+        let worker = worker ?? SerialWorker(name: "group commit", maxQueuedCost: Int.max)
+        self.worker = worker
+        let (done, folder, policy) = (done, folder, policy)
+        worker.submit {
+            let outcomes = Self.commit(group, folder: folder, policy: policy)
+            done.withLock { $0 += outcomes }
         }
     }
 
@@ -116,17 +103,5 @@ final class GroupCommitter {
         guard !group.isEmpty else { return [] }
         policy.sync(folder)
         return group.map { item in (item.tag, Result { try item.part.commit() }) }
-    }
-
-    private func takeClosed() -> Group {
-        shared.withLock { shared in
-            let groups = shared.closed
-            shared.closed = []
-            return groups.flatMap { $0 }
-        }
-    }
-
-    private func append(_ outcomes: [Committed]) {
-        shared.withLock { $0.done += outcomes }
     }
 }

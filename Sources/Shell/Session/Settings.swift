@@ -45,13 +45,19 @@ public struct Settings: Sendable, Equatable {
     public var writable = false
     /// Number the rows of every `ls`, as `ls -n` does, for file arguments such as `#3`.
     public var numbers = false
+    /// What every import writes into an XMP sidecar beside each file (`creator`, `copyright`, `keywords`,
+    /// `rating`; `import --meta FILE` adds to it); empty: no sidecar unless `--meta` asks.
+    public var sidecar = SidecarMetadata()
+    /// How the sidecars are named: `DJI_0001.JPG.xmp` (darktable, digiKam) or `DJI_0001.xmp` (Lightroom).
+    public var sidecarNaming = XMPSidecar.Naming.afterExtension
 
     public init() {}
 
     /// Every setting's name, in the order `set` lists them.
     public static let names = [
         "errexit", "progress", "timeout", "images", "download-dir", "limit-rate", "player", "import-to", "import-backup",
-        "prompt", "camera", "jobs-on-exit", "ptpip-guid", "writable", "numbers",
+        "prompt", "camera", "jobs-on-exit", "ptpip-guid", "writable", "numbers", "creator", "copyright", "keywords",
+        "rating", "sidecar-name",
     ]
 
     /// Each setting's values and meaning, for `help set` and the man page (one line each).
@@ -83,6 +89,15 @@ public struct Settings: Sendable, Equatable {
             "whether a sim:PATH opened after this may change the files in PATH (delete, put, mkdir, capture), as "
                 + "serve --writable; --writable sets it on. dir: always deletes; sim: changes only its copy in memory (off)"),
         ("numbers", "on|off", "number the rows of every ls, as ls -n does, for file arguments such as #3 or #1-5 (off)"),
+        ("creator", "NAME[,NAME...]|none",
+            "who made the pictures: import writes it into an XMP sidecar beside each file (dc:creator); {camera}, "
+                + "{lens}, {date}, {year} and {name} are the file's (none)"),
+        ("copyright", "TEXT|none", "the rights notice import writes into each sidecar (dc:rights), such as '© {year} Ann Lee' (none)"),
+        ("keywords", "WORD[,WORD...]|none", "keywords import writes into each sidecar (dc:subject) (none)"),
+        ("rating", "0-5|none", "the rating import writes into each sidecar (xmp:Rating) (none)"),
+        ("sidecar-name", "ext|base",
+            "how sidecars are named: ext is DJI_0001.JPG.xmp (darktable, digiKam), base is DJI_0001.xmp "
+                + "(Lightroom, Capture One) (ext)"),
     ]
 
     /// The words among setting `name`'s values in `help` (`on|off`, `BYTES|off`): its fixed values, which Tab
@@ -112,6 +127,11 @@ public struct Settings: Sendable, Equatable {
         case "ptpip-guid": return ptpipGUID.map(WiFiIdentity.text) ?? "auto"
         case "writable": return writable ? "on" : "off"
         case "numbers": return numbers ? "on" : "off"
+        case "creator": return sidecar.creators.isEmpty ? "none" : sidecar.creators.joined(separator: ", ")
+        case "copyright": return sidecar.copyright ?? "none"
+        case "keywords": return sidecar.keywords.isEmpty ? "none" : sidecar.keywords.joined(separator: ", ")
+        case "rating": return sidecar.rating.map(String.init) ?? "none"
+        case "sidecar-name": return sidecarNaming.rawValue
         default: throw SettingError.unknown(name)
         }
     }
@@ -123,6 +143,14 @@ public struct Settings: Sendable, Equatable {
         case "progress": progress = try Self.switchValue(text, for: name)
         case "writable": writable = try Self.switchValue(text, for: name)
         case "numbers": numbers = try Self.switchValue(text, for: name)
+        case "creator", "copyright", "keywords", "rating":
+            let value = ["none", "off"].contains(text.lowercased()) ? "" : text
+            do { try sidecar.set(name, to: value) } catch { throw SettingError.invalid(name, error.description) }
+        case "sidecar-name":
+            guard let naming = XMPSidecar.Naming(rawValue: text.lowercased()) else {
+                throw SettingError.invalid(name, "ext (DJI_0001.JPG.xmp) or base (DJI_0001.xmp)")
+            }
+            sidecarNaming = naming
         case "timeout":
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
                 throw SettingError.invalid(name, "a number of seconds between 0 and 3600, such as 10 or 2.5")

@@ -76,13 +76,11 @@ public final class FetchBatch {
     public func record(_ result: MediaSession.FileResult) {
         display.finish(result)
         batchLine?.clear()
-        summary.bytes += result.bytesWritten
-        if case .failure = result.outcome { summary.bytesKept += result.bytesWritten }
+        summary.count(result)
         switch result.outcome {
         case .success(.downloaded(let path, let bytes, let resumedFrom)):
             downloaded(result, to: path, bytes: bytes, resumedFrom: resumedFrom)
         case .success(.skippedExisting(let path)):
-            summary.skipped += 1
             // One file named is said either way; a batch counts them in its summary.
             if verbose || batchLine == nil {
                 host.output.note(
@@ -105,7 +103,6 @@ public final class FetchBatch {
         var line = "fetched \(SafeText.display(result.file.name)) -> \(SafeText.display(path))"
         line += " (\(HumanReadable.size(bytes))"
         if resumedFrom > 0 { line += ", continued from \(HumanReadable.size(resumedFrom))" }
-        summary.fetched += 1
         if let (why, kept) = result.restarted {
             line += "; " + PartRestartWords.clause(why, part: (path as NSString).lastPathComponent + ".part", kept: kept)
         }
@@ -114,7 +111,6 @@ public final class FetchBatch {
         }
         if result.replacedExisting { line += "; replaced the different file that was there (--force)" }
         if (path as NSString).lastPathComponent != LocalFileName.sanitize(result.file.name) {
-            summary.renamed += 1
             line += "; a different file has its name here, fetch --force replaces it instead"
         }
         host.output.note(line + ")")
@@ -129,7 +125,6 @@ public final class FetchBatch {
     /// line now. What its `.part` kept becomes the file's offset.
     private func failed(_ file: MediaFile, _ error: Error) {
         failures += 1
-        summary.failed += 1
         if disconnected == nil, session.isGone(after: error) {
             disconnected = error
             cancellation.cancel()

@@ -92,6 +92,9 @@ public final class ImportBatch {
             host.report(
                 "\(command): \(SafeText.display(item.file.name)): no copy in \(SafeText.display(destination)): "
                     + ErrorWords.sentence(for: error))
+        case .noSidecar(let item, let error):
+            failures += 1
+            host.report(ImportWords.noSidecar(item.file, error, command: command))
         case .completed(let item, let destination, let path):
             guard verbose else { return }
             host.output.note(

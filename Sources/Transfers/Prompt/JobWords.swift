@@ -19,6 +19,8 @@ public enum JobWords {
         case .noCopy(let file, let destination, let error):
             return "\(command): \(SafeText.display(file.name)): no copy in \(SafeText.display(destination)): "
                 + ErrorWords.sentence(for: error)
+        case .noSidecar(let file, let error):
+            return ImportWords.noSidecar(file, error, command: command)
         case .destinationLeft(let stopped):
             return "\(command): the backup destination \(SafeText.display(stopped.description)); it was left for the rest of the import"
         case .stopped(let error):

@@ -6,6 +6,11 @@ import TerminalKit
 /// `import --list` (what is new, nothing fetched) and `import --dry-run` (where each new file would go and
 /// the totals, nothing fetched).
 public enum ImportWords {
+    /// `import: DJI_0001.JPG is home, but its XMP sidecar was not written: ...`.
+    public static func noSidecar(_ file: MediaFile, _ error: Error, command: String) -> String {
+        "\(command): \(SafeText.display(file.name)) is home, but its XMP sidecar was not written: " + ErrorWords.sentence(for: error)
+    }
+
     /// The new files, one row each (path, size, capture time), then how many and how many were imported before.
     public static func list(_ plan: ImportPlan, dates: DateText) -> [String] {
         let new = plan.items.filter { if case .imported = $0.action { false } else { true } }

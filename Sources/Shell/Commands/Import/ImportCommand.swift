@@ -20,6 +20,7 @@ extension OptionName {
     static let timeZone: OptionName = "tz"
     static let verify: OptionName = "verify"
     static let backup: OptionName = "backup"
+    static let meta: OptionName = "meta"
 }
 
 /// import: brings the card's new photos and videos home, sorted into folders by capture date, each once.
@@ -47,7 +48,10 @@ struct ImportCommand: ShellCommand {
                 "add DURATION (+3h02m, -1h, +1d) to every capture time: a camera whose clock was wrong"),
             OptionSpec(.timeZone, long: "tz", value: ArgumentSpec("ZONE", .text),
                 "where times without a zone were shot (Europe/Paris, UTC, +02:00): their files' times"),
-        ],
+            OptionSpec(.meta, long: "meta", value: ArgumentSpec("FILE", .localPath),
+                "write an XMP sidecar beside each photo and video, with the fields FILE gives ('creator: Ann Lee', "
+                    + "copyright, keywords, rating, title, description) over the settings of those names"),
+        ] + Self.filters,
         arguments: [ArgumentSpec("FOLDER|GLOB", .remoteName, .zeroOrMore)],
         summary: "bring the card's new files home, sorted by date",
         details: """
@@ -86,6 +90,32 @@ struct ImportCommand: ShellCommand {
         ],
         runsInBackground: true)
 
+    /// `find`'s filters, which choose the files an import brings (with their groups: a clip's `.SRT` comes
+    /// with the clip); `--new` is what an import always is.
+    static let filters = FileFilter.options.filter { $0.name != .new }
+
+    /// The XMP sidecars to write: the sidecar settings, with what `--meta FILE` gives over them; nil when
+    /// neither says anything. A file that cannot be read, or a line of it that is not a field, stops the
+    /// import before it begins.
+    static func sidecar(_ invocation: Invocation, settings: Settings) throws -> SidecarWriting? {
+        var metadata = settings.sidecar
+        if let word = invocation.value(of: .meta) {
+            let path = LocalDisk.expandingTilde(word.text)
+            let bytes: [UInt8]?
+            do { bytes = try LocalDisk.readWhole(path, limit: 1 << 20) } catch {
+                throw CommandError("--meta: \(LocalFailureWords.sentence(for: error))")
+            }
+            guard let bytes else { throw CommandError("--meta: \(SafeText.display(path)): no such file") }
+            do {
+                metadata = metadata.merging(try SidecarMetadata(parsing: String(decoding: bytes, as: UTF8.self)))
+            } catch {
+                throw CommandError("--meta \(SafeText.display(path)): \(error.description)")
+            }
+        }
+        guard !metadata.isEmpty else { return nil }
+        return SidecarWriting(metadata: metadata, naming: settings.sidecarNaming, tool: "mediashell \(Shell.version)")
+    }
+
     /// `path` from the current folder, without a trailing slash.
     static func absolute(_ path: String) -> String {
         var full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
@@ -102,7 +132,9 @@ struct ImportCommand: ShellCommand {
         if !shell.cardListedJustNow { try session.catalog.reload() }
         let catalog = try shell.loadedCatalog()
         shell.state.catalogReloaded(lookup: { catalog.file(atPath: $0) }, folderExists: { catalog.isFolder($0) })
-        let files = try Self.chosenFiles(invocation.arguments, catalog: catalog, shell)
+        let files = try Self.filtered(
+            try Self.chosenFiles(invocation.arguments, catalog: catalog, shell),
+            by: try FileFilter(invocation, session: session, environment: shell.environment), shell)
         let patternText = invocation.value(of: .to)?.text ?? shell.state.settings.importPattern
         var options = ImportOptions(pattern: try DestinationPattern(LocalDisk.expandingTilde(patternText)))
         options.again = invocation.has(.again)
@@ -139,6 +171,7 @@ struct ImportCommand: ShellCommand {
         // A file is deleted from the camera only once its copy is proven: read back, unless asked otherwise.
         runOptions.verification = invocation.value(of: .verify).flatMap { CopyVerification(rawValue: $0.text) }
             ?? (runOptions.deleteAfter ? .readBack : .written)
+        runOptions.sidecar = try Self.sidecar(invocation, settings: shell.state.settings)
         if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = TransferPacer.chunkSize(forLimit: limit) }
         let firstRequest = runOptions.chunkSize
         let mains = groups.map(\.main).filter { ledgers.entry(for: $0) == nil || options.again }
@@ -192,6 +225,19 @@ struct ImportCommand: ShellCommand {
 
     /// The files the words name: folders with everything below them, files and globs as they match; with no
     /// words, every DCIM folder of every store.
+    /// The files `filter` keeps (reading the capture times its dates need, with a progress line); none kept
+    /// is an error that says the filter chose nothing.
+    static func filtered(_ files: [MediaFile], by filter: FileFilter, _ shell: any JobContext) throws -> [MediaFile] {
+        guard !filter.criteria.isEmpty else { return files }
+        var kept = files.filter { filter.criteria.keeps($0, in: filter.session, timeToo: false) }
+        if filter.criteria.needsTimes {
+            shell.readCaptureTimes(kept, session: filter.session)
+            kept = kept.filter { filter.criteria.keeps($0, in: filter.session) }
+        }
+        guard !kept.isEmpty else { throw CommandError("no file on the card is kept by --since, --until, --kind or --larger") }
+        return kept
+    }
+
     static func chosenFiles(_ words: [Word], catalog: MediaCatalog, _ shell: any JobContext) throws -> [MediaFile] {
         guard !words.isEmpty else {
             let files = CardSelection.dcimFiles(in: catalog)

@@ -14,7 +14,7 @@ struct SetCommand: ShellCommand {
         summary: "show or change a setting",
         details: "With no argument, lists the settings; with NAME, shows one; with NAME VALUE, changes it. "
             + "--save also writes it to the config file, so that every later session starts with it.",
-        examples: ["set", "set limit-rate 20M", "set prompt '%n %c%W%s> '", "set --save download-dir ~/Pictures/drone", "set errexit off"],
+        examples: ["set", "set limit-rate 20M", "set prompt '%n %c%W%s> '", "set --save download-dir ~/Pictures/drone", "set errexit off", "set creator 'Ann Lee'"],
         sections: [
             HelpSection("settings", Settings.help.map { HelpEntry($0.name + " " + $0.values, $0.meaning) } + [
                 HelpEntry(
