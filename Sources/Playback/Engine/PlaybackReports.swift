@@ -181,7 +181,7 @@ public struct PlaybackStatus: Sendable, Encodable, Equatable {
             case (.keyframe, let keyframe?): landing = "keyframe #\(keyframe) at \(TimeText.frameTime(lastSeek.landed))"
             case (.keyframe, nil): landing = "first frame"
             }
-            parts.append("last seek \(asked) → \(landing)")
+            parts.append("last seek \(asked)" + (asked == landing ? "" : " → \(landing)"))
         }
         if let player {
             if player.running {
