@@ -58,8 +58,23 @@ struct TimelineCorpusTests {
         let folder = try TemporaryFolder()
         let path = folder.path + "/" + clip.fileName
         try clip.make(at: path, scratch: folder.path)
+        try checkExactSeeks(path: path, name: clip.fileName, "\(clip)")
+    }
+
+    /// The same on HEVC (open GOP, Main 10), a rotated MOV and 29.97 fps.
+    @Test(arguments: OtherClipKind.allCases)
+    func exactSeeksOnOtherCodecsAndContainers(kind: OtherClipKind) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/" + kind.fileName
+        try kind.make(at: path)
+        try checkExactSeeks(path: path, name: kind.fileName, "\(kind)")
+    }
+
+    /// Seeks every 10 ms of the clip at `path`, each checked against ffprobe's frame times.
+    private func checkExactSeeks(path: String, name: String, _ clip: String) throws {
         let probe = try ProbedFrames(path: path)
-        let media = try PlaybackMedia.read(name: clip.fileName, from: FileByteSource(path: path))
+        let media = try PlaybackMedia.read(name: name, from: FileByteSource(path: path))
+        try #require(media.timeline.frameTimes.count == probe.frameTimes.count, "\(clip): frames")
         let controller = PlaybackController(clock: ManualClock(), player: .none)
         defer { controller.shutdown() }
         try controller.play(media)
