@@ -7,8 +7,6 @@ import TestSupport
 import Testing
 import Thumbnails
 
-@testable import Playback
-
 /// Issue 42: the picture of the frame a seek lands on is that frame, not its keyframe. `MovieFrame` reads the
 /// samples from the keyframe before it (by range, never the whole file) and ffmpeg decodes them as one raw
 /// stream; the picture is compared with ffmpeg's own frame N of the file (its demuxer, edit list and decoder):
