@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats", "POSIX"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["TestSupport", "PTP", "POSIX", "VirtualCamera", "MediaFormats"]),
         .testTarget(name: "MediaManagerTests", dependencies: ["TestSupport", "MediaManager", "Checksums", "Connectors", "MediaFormats", "PTP", "PTPIP", "FujiWiFi", "Failures", "POSIX", "VirtualCamera"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "Failures", "POSIX", "VirtualCamera"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "Failures", "POSIX", "VirtualCamera", "Thumbnails", "Imaging"]),
         .testTarget(
             name: "ShellTests",
             dependencies: ["TestSupport", "Shell", "Serve", "Import", "MediaManager", "Connectors", "PTPIP", "PTPUSB", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "CommandKit", "TerminalKit", "Failures", "POSIX", "Transfers", "Words"]),

@@ -68,7 +68,7 @@ public final class PlaybackController: Sendable {
                 if startPlayerIfNeeded(at: 0, paused: false) {
                     try engine.play()
                 } else {
-                    drive(.seek(to: 0))
+                    drive(.seek(to: 0, landing: .frame))
                     try engine.play()
                     drive(.setPaused(false))
                 }
@@ -107,13 +107,16 @@ public final class PlaybackController: Sendable {
         }
     }
 
-    /// `seek POS`: lands on the keyframe at or before the (clamped) target, in the engine and the player.
+    /// `seek POS`: lands on the frame shown at the (clamped) target, or with `.keyframe` on the keyframe at or
+    /// before it, in the engine and the player.
     @discardableResult
-    public func seek(_ target: SeekTarget) throws(PlaybackError) -> SeekOutcome {
+    public func seek(_ target: SeekTarget, landing: SeekLanding = .frame) throws(PlaybackError) -> SeekOutcome {
         try serialized { () throws(PlaybackError) in
             sync()
-            let outcome = try engine.seek(target)
-            drive(.seek(to: outcome.landed))
+            let outcome = try engine.seek(target, landing: landing)
+            // The first frame of a clip cut mid-GOP is no keyframe: the player decodes it from the hidden one.
+            let shown = outcome.keyframeIndex == nil ? .frame : landing
+            drive(.seek(to: outcome.landed, landing: shown))
             return outcome
         }
     }
@@ -124,7 +127,7 @@ public final class PlaybackController: Sendable {
         try serialized { () throws(PlaybackError) in
             sync()
             let outcome = try engine.step(frames)
-            drive(.seek(to: outcome.position))
+            drive(.seek(to: outcome.position, landing: .frame))
             return outcome
         }
     }
@@ -200,7 +203,7 @@ public final class PlaybackController: Sendable {
         do throws(PlaybackError) {
             switch command {
             case .setPaused(let paused): try player.setPaused(paused)
-            case .seek(let seconds): try player.seek(to: seconds)
+            case .seek(let seconds, let landing): try player.seek(to: seconds, landing: landing)
             }
         } catch {
             playerFailed(error)
@@ -209,7 +212,7 @@ public final class PlaybackController: Sendable {
 
     private enum PlayerCommand {
         case setPaused(Bool)
-        case seek(to: Double)
+        case seek(to: Double, landing: SeekLanding)
     }
 
     private func playerFailed(_ error: PlaybackError) {

@@ -14,6 +14,9 @@ public struct KeyframeDecoder: Sendable {
     public var timeout: TimeInterval = 10
     public var maxOutputBytes = 4 << 20
     public var maxSide = 320
+    /// The JPEG's quantizer (2 best, 31 worst), fixed: ffmpeg's default follows a bit rate spread over the
+    /// frame rate it assumes, which differs between a raw stream and the movie it came from.
+    public var quality = 3
 
     public init(executable: String) { self.executable = executable }
 
@@ -22,9 +25,11 @@ public struct KeyframeDecoder: Sendable {
         findExecutable("ffmpeg", path: environment["PATH"]).map { KeyframeDecoder(executable: $0) }
     }
 
-    /// ffmpeg's arguments for `codec` and a clockwise `rotation` of 0, 90, 180 or 270 degrees.
-    func arguments(codec: AnnexB.Codec, rotation: Int) -> [String] {
-        var filters = ["scale=w='min(\(maxSide),iw)':h=-2"]
+    /// ffmpeg's arguments for `codec`, a clockwise `rotation` of 0, 90, 180 or 270 degrees, and the picture
+    /// to keep (counted from 0 in the order the decoder puts them out).
+    func arguments(codec: AnnexB.Codec, rotation: Int, picture: Int = 0) -> [String] {
+        var filters = picture > 0 ? ["select=eq(n\\,\(picture))"] : []
+        filters.append("scale=w='min(\(maxSide),iw)':h=-2")
         switch rotation {
         case 90: filters.append("transpose=clock")
         case 180: filters.append("hflip,vflip")
@@ -34,18 +39,21 @@ public struct KeyframeDecoder: Sendable {
         return [
             "-hide_banner", "-loglevel", "error", "-threads", "1",
             "-f", codec == .h264 ? "h264" : "hevc", "-i", "pipe:0",
-            "-frames:v", "1", "-vf", filters.joined(separator: ","), "-pix_fmt", "yuvj420p",
+            "-frames:v", "1", "-vf", filters.joined(separator: ","), "-pix_fmt", "yuvj420p", "-q:v", String(quality),
             "-f", "mjpeg", "pipe:1",
         ]
     }
 
+    /// The JPEG of the first picture `stream` decodes to, or with `picture` of the one after that many (a
+    /// frame decoded from the keyframe before it: see `MovieFrame`).
     public func jpeg(
-        from stream: [UInt8], codec: AnnexB.Codec, rotation: Int, cancellation: CancellationFlag
+        from stream: [UInt8], codec: AnnexB.Codec, rotation: Int, picture: Int = 0, cancellation: CancellationFlag
     ) throws -> [UInt8] {
         let finished: ChildProcess.Finished
         do {
             finished = try ChildProcess.run(
-                executable: executable, arguments: arguments(codec: codec, rotation: rotation), input: stream,
+                executable: executable, arguments: arguments(codec: codec, rotation: rotation, picture: picture),
+                input: stream,
                 outputLimit: maxOutputBytes, timeout: timeout, isCancelled: { cancellation.isCancelled })
         } catch {
             switch error {

@@ -9,6 +9,9 @@ public struct Thumbnail: Sendable {
         case sidecar(String)
         /// The first keyframe of a video's `.LRF` proxy, decoded by ffmpeg.
         case proxyKeyframe(String)
+        /// A frame of the video itself, decoded from the keyframe before it by ffmpeg (`MovieFrame`): the
+        /// paused frame, said as "frame 637 at 0:25.48".
+        case frame(String)
     }
 
     public var jpeg: [UInt8]

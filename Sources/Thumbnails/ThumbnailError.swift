@@ -56,10 +56,14 @@ public enum KeyframeError: Error, Equatable, CustomStringConvertible, Categorize
     case failed(SystemError)
     /// It ended without a JPEG; `exitStatus` nil when a signal ended it.
     case noPicture(exitStatus: Int32?)
+    /// The frame's sample is not in the tables read (a fragment of a long fragmented movie that was not read).
+    case frameNotInTables(name: String, frame: Int)
+    /// Decoding the frame needs more bytes than one picture is worth: from a keyframe far before it.
+    case frameTooFarFromKeyframe(name: String, frame: Int, bytes: UInt64, limit: Int)
 
     public var category: FailureCategory {
         switch self {
-        case .keyframeTooLarge: .notSupported
+        case .keyframeTooLarge, .frameNotInTables, .frameTooFarFromKeyframe: .notSupported
         case .couldNotStart, .failed, .tooMuchOutput, .noPicture: .localIO
         case .tookTooLong: .timedOut
         }
@@ -75,6 +79,9 @@ public enum KeyframeError: Error, Equatable, CustomStringConvertible, Categorize
         case .failed(let why): "ffmpeg: \(why)"
         case .noPicture(let status):
             "ffmpeg could not decode the keyframe (exit status \(status.map(String.init) ?? "none: killed by a signal"))"
+        case .frameNotInTables(let name, let frame): "frame \(frame) of \(name) is in a part of the file not read"
+        case .frameTooFarFromKeyframe(let name, let frame, let bytes, let limit):
+            "frame \(frame) of \(name) decodes from \(bytes) bytes after its keyframe, more than \(limit) for one picture"
         }
     }
 }

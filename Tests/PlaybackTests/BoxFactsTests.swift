@@ -63,7 +63,8 @@ struct BoxFactsTests {
         #expect(last.clamped == .end && last.moved == 0)
     }
 
-    /// Seeking to each keyframe's time, and just before the next, lands on that keyframe as ffprobe lists it.
+    /// Seeking to each keyframe's time, and just before the next, lands on that keyframe as ffprobe lists it
+    /// (`seek --key`), or on the frame ffprobe shows at that time (`seek`).
     @Test(.enabled(if: ExternalTool.ffprobe != nil, "needs ffprobe"), arguments: DemoClips.videos)
     func seeksLandOnFFprobeKeyframes(name: String) throws {
         let probed = try ProbedVideo(path: DemoClips.path(name))
@@ -72,9 +73,13 @@ struct BoxFactsTests {
         for (index, keyframe) in probed.keyframeTimes.enumerated() {
             let next = index + 1 < probed.keyframeTimes.count ? probed.keyframeTimes[index + 1] : probed.duration
             for target in [keyframe, (keyframe + next) / 2, next - 0.001] {
-                let outcome = try engine.seek(.absolute(seconds: target))
-                #expect(abs(outcome.landed - keyframe) < 0.0005, "seek \(target) landed \(outcome.landed)")
+                let outcome = try engine.seek(.absolute(seconds: target), landing: .keyframe)
+                #expect(abs(outcome.landed - keyframe) < 0.0005, "seek --key \(target) landed \(outcome.landed)")
                 #expect(outcome.keyframeIndex == index)
+                let exact = try engine.seek(.absolute(seconds: target))
+                let shown = try #require(probed.frameTimes.lastIndex { $0 <= target + 0.0005 })
+                #expect(exact.frameIndex == shown && abs(exact.landed - probed.frameTimes[shown]) < 0.0005, "seek \(target)")
+                #expect(exact.keyframeIndex == index)
             }
         }
     }

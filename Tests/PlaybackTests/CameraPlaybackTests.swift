@@ -67,8 +67,10 @@ struct CameraPlaybackTests {
         defer { controller.shutdown() }
         try controller.play(media)
         try controller.pause()
-        #expect(try controller.seek(.absolute(seconds: 10.4)).landed == 10.0)
+        #expect(try controller.seek(.absolute(seconds: 10.4), landing: .keyframe).landed == 10.0)
         #expect(try controller.step(5).frameIndex == 305)
+        // An exact seek reads from the keyframe before (at 12 s) to the frame.
+        #expect(try controller.seek(.absolute(seconds: 12.5)).frameIndex == 375)
         #expect(try controller.seek(.percent(75)).landed == 15.0)
         let status = try #require(controller.status())
         #expect(status.position == 15.0 && status.frameIndex == 450)
@@ -79,8 +81,8 @@ struct CameraPlaybackTests {
         let total = source.bytesRead
         let share = Double(total) / Double(file.size)
         print("""
-            camera playback: file \(file.size) B; movie box read \(metadata) B; after play, seek 10.4, step 5, \
-            seek 75%: \(total) B through GetPartialObject in \(source.readCount) reads (\(String(format: "%.1f", share * 100))%)
+            camera playback: file \(file.size) B; movie box read \(metadata) B; after play, seek --key 10.4, step 5, \
+            seek 12.5, seek 75%: \(total) B through GetPartialObject in \(source.readCount) reads (\(String(format: "%.1f", share * 100))%)
             """)
         #expect(share < 0.05, "read \(total) of \(file.size) bytes")
     }

@@ -42,20 +42,22 @@ struct ControllerTests {
         #expect(status.player?.streamURL?.hasPrefix("http://127.0.0.1:") == true)
         #expect(controller.loadedName == "landscape_faststart.mp4")
         try controller.pause()
+        #expect(try controller.seek(.absolute(seconds: 2.4), landing: .keyframe).landed == 2.0)
         let seek = try controller.seek(.absolute(seconds: 2.4))
-        #expect(seek.landed == 2.0)
+        #expect(seek.frameIndex == 72 && abs(seek.landed - 2.4) < 1e-9)
         let step = try controller.step(2)
-        #expect(step.frameIndex == 62)
+        #expect(step.frameIndex == 74)
         status = try #require(controller.status())
-        #expect(status.state == .paused && abs(status.position - 62.0 / 30) < 1e-6)
-        #expect(status.player?.position.map { abs($0 - 62.0 / 30) < 1e-3 } == true)
+        #expect(status.state == .paused && abs(status.position - 74.0 / 30) < 1e-6)
+        #expect(status.player?.position.map { abs($0 - 74.0 / 30) < 1e-3 } == true)
         try controller.resume()
         try controller.stop()
         #expect(controller.status()?.player == nil && controller.status()?.state == .stopped)
 
         let player = try #require(log.players.first)
         #expect(player.calls == [
-            "open landscape_faststart.mp4 at 0.0 playing", "pause", "seek 2.0000", "seek 2.0667", "resume", "close",
+            "open landscape_faststart.mp4 at 0.0 playing", "pause", "seek 2.0000 keyframe", "seek 2.4000", "seek 2.4667",
+            "resume", "close",
         ])
         #expect(player.mismatches == 0 && player.bytesFetched > 0)
 
@@ -85,7 +87,7 @@ struct ControllerTests {
         clock.advance(by: 1.5)
         try controller.pause()
         #expect(controller.status()?.position == 1.5)
-        #expect(try controller.seek(.percent(50)).landed == 1.0)
+        #expect(try controller.seek(.percent(50)).landed == 1.5)
         #expect(controller.status()?.player?.problem == RangeReadingPlayer.refusedToStart)
         #expect(controller.status()?.line.contains("  range-reader: ") == true, "status says the player does not run")
     }
@@ -111,11 +113,11 @@ struct ControllerTests {
         try controller.play(media)
         clock.advance(by: 0.75)
         try controller.pause()
-        #expect(try controller.seek(.relative(seconds: 1)).landed == 1.0)
-        #expect(try controller.step(-1).frameIndex == 29)
+        #expect(try controller.seek(.relative(seconds: 1)).frameIndex == 52)
+        #expect(try controller.step(-1).frameIndex == 51)
         let status = try #require(controller.status())
         #expect(status.player == nil && status.state == .paused)
-        #expect(controller.promptFragment() == "‖ 0:01.0/0:03")
+        #expect(controller.promptFragment() == "‖ 0:01.7/0:03")
         try controller.stop()
         controller.shutdown()
         #expect(controller.status() == nil && !controller.isLoaded)

@@ -36,12 +36,13 @@ struct EngineTests {
         try expectPosition(0.5, .playing)
         #expect(try status().frameIndex == 15)
 
-        // 2.4 s on a clip with a keyframe every second lands on the keyframe at 2.0 s, and says so.
-        let seek = try engine.seek(.absolute(seconds: 2.4))
+        // A keyframe seek to 2.4 s on a clip with a keyframe every second lands on the keyframe at 2.0 s, and
+        // says so.
+        let seek = try engine.seek(.absolute(seconds: 2.4), landing: .keyframe)
         #expect(seek.requested == 2.4 && seek.target == 2.4 && seek.clamped == nil)
         #expect(seek.landed == 2.0 && seek.keyframeIndex == 2 && seek.frameIndex == 60)
         #expect(seek.state == .playing)
-        #expect(seek.description == "seek 0:02.4: landed on keyframe #2 at 0:02.0 (frame 60)")
+        #expect(seek.description == "seek 0:02.40: landed on keyframe #2 at 0:02.00 (frame 60)")
         try expectPosition(2.0, .playing)
         clock.advance(by: 0.25)
         try expectPosition(2.25, .playing)
@@ -78,29 +79,37 @@ struct EngineTests {
         clock.advance(by: 1.5)
         try engine.pause()
         var seek = try engine.seek(.relative(seconds: 0.8))
-        #expect(seek.requested == 2.3 && seek.landed == 2.0)
-        try expectPosition(2.0, .paused)
+        #expect(seek.requested == 2.3 && seek.frameIndex == 69 && abs(seek.landed - 2.3) < 1e-9)
+        try expectPosition(2.3, .paused)
         seek = try engine.seek(.relative(seconds: -0.6))
-        #expect(abs(seek.requested - 1.4) < 1e-9 && seek.landed == 1.0 && seek.keyframeIndex == 1)
+        #expect(abs(seek.requested - 1.7) < 1e-9 && seek.frameIndex == 51 && seek.keyframeIndex == 1)
+        try expectPosition(1.7, .paused)
+        // From where it is, not from the keyframe it was decoded from: a keyframe seek goes back to 1.0 s.
+        seek = try engine.seek(.relative(seconds: 0.2), landing: .keyframe)
+        #expect(abs(seek.requested - 1.9) < 1e-9 && seek.landed == 1.0 && seek.frameIndex == 30)
         try expectPosition(1.0, .paused)
     }
 
     @Test func percentSeeksAreShareOfTheDuration() throws {
         var seek = try engine.seek(.percent(50))
-        #expect(seek.requested == 1.5 && seek.landed == 1.0)
+        #expect(seek.requested == 1.5 && seek.landed == 1.5 && seek.frameIndex == 45)
         seek = try engine.seek(.percent(100))
-        #expect(seek.requested == 3.0 && seek.clamped == nil && seek.landed == 2.0)
+        #expect(seek.requested == 3.0 && seek.clamped == nil && seek.frameIndex == 89)
+        seek = try engine.seek(.percent(50), landing: .keyframe)
+        #expect(seek.landed == 1.0 && seek.frameIndex == 30)
         seek = try engine.seek(.percent(0))
         #expect(seek.landed == 0 && seek.keyframeIndex == 0)
     }
 
     @Test func positionsOutsideTheClipAreClampedAndReported() throws {
         var seek = try engine.seek(.absolute(seconds: 10))
-        #expect(seek.clamped == .end && seek.requested == 10 && seek.target == 3.0 && seek.landed == 2.0)
-        #expect(seek.description.contains("past the end (0:03.0): clamped to 0:03.0"))
+        #expect(seek.clamped == .end && seek.requested == 10 && seek.target == 3.0 && seek.frameIndex == 89)
+        #expect(seek.description.contains("past the end (0:03.0): clamped to 0:03.00; frame 89 of 90 at 0:02.97"))
+        seek = try engine.seek(.absolute(seconds: 10), landing: .keyframe)
+        #expect(seek.clamped == .end && seek.landed == 2.0)
         try engine.seek(.absolute(seconds: 1.2))
         seek = try engine.seek(.relative(seconds: -5))
-        #expect(seek.clamped == .start && seek.requested == -4 && seek.target == 0 && seek.landed == 0)
+        #expect(seek.clamped == .start && abs(seek.requested + 3.8) < 1e-9 && seek.target == 0 && seek.landed == 0)
         #expect(seek.description.contains("before the start"))
         #expect(throws: PlaybackError(.seekTargetNotANumber)) { try engine.seek(.absolute(seconds: .nan)) }
     }
@@ -148,15 +157,43 @@ struct EngineTests {
         try expectPosition(0, .playing)
     }
 
+    /// Issue 42: frame N (counted from 0, as steps and status count) and the keyframe it is decoded from.
+    @Test func aFrameNumberGoesToThatFrame() throws {
+        try engine.play()
+        clock.advance(by: 0.4)
+        var seek = try engine.seek(.frame(75))
+        #expect(seek.frameIndex == 75 && seek.requestedFrame == 75 && abs(seek.landed - 2.5) < 1e-9)
+        #expect(seek.decodedFrom == DecodedFrom(keyframe: 2, frameIndex: 60, position: 2.0) && seek.state == .playing)
+        #expect(seek.description == "frame 75 of 90 at 0:02.50, decoded from keyframe #2 at 0:02.00")
+        try engine.pause()
+        seek = try engine.seek(.frame(1000))
+        #expect(seek.clamped == .end && seek.frameIndex == 89)
+        #expect(seek.description == "frame 1000 is past the last frame: frame 89 of 90 at 0:02.97, decoded from keyframe #2 at 0:02.00")
+        seek = try engine.seek(.frame(-3))
+        #expect(seek.clamped == .start && seek.frameIndex == 0 && seek.description == "frame -3 is before the first frame: frame 0 of 90 at 0:00.00, keyframe #0")
+        seek = try engine.seek(.frame(45), landing: .keyframe)
+        #expect(seek.frameIndex == 30 && seek.landed == 1.0)
+        // step and status say the same frame and keyframe.
+        let step = try engine.step(-1)
+        #expect(step.frameIndex == 29 && step.decodedFrom == DecodedFrom(keyframe: 0, frameIndex: 0, position: 0))
+        let now = try status()
+        #expect(now.frameIndex == 29 && now.frameTime == step.position && now.decodedFrom == step.decodedFrom)
+        #expect(now.line.contains("  frame 29/90 at 0:00.97, decoded from keyframe #0 at 0:00.00  "))
+        #expect(now.line.contains("  last seek frame 45 → keyframe #1 at 0:01.00"))
+    }
+
     @Test func seekingAfterTheEndOrWhileStoppedPauses() throws {
         try engine.play()
         clock.advance(by: 4)
         #expect(try status().state == .ended)
         let seek = try engine.seek(.absolute(seconds: 1.5))
-        #expect(seek.state == .paused && seek.landed == 1.0)
+        #expect(seek.state == .paused && seek.landed == 1.5)
         try engine.stop()
-        try engine.seek(.absolute(seconds: 2.5))
+        try engine.seek(.absolute(seconds: 2.5), landing: .keyframe)
         try expectPosition(2.0, .paused)
+        try engine.stop()
+        try engine.seek(.frame(20))
+        try expectPosition(20.0 / 30, .paused)
         try engine.stop()
         try engine.step(2)
         try expectPosition(2.0 / 30, .paused)
@@ -194,24 +231,25 @@ struct EngineTests {
         try engine.play()
         clock.advance(by: 1.25)
         try engine.pause()
-        try engine.seek(.absolute(seconds: 2.4))
+        try engine.seek(.absolute(seconds: 2.4), landing: .keyframe)
         let now = try status()
         #expect(now.media == "landscape_faststart.mp4")
         #expect(now.duration == 3.0 && now.orientation == "landscape" && now.state == .paused && now.position == 2.0)
         #expect(now.frameIndex == 60 && now.frameCount == 90 && now.width == 640 && now.height == 360)
+        #expect(now.frameTime == 2.0 && now.decodedFrom == DecodedFrom(keyframe: 2, frameIndex: 60, position: 2.0))
         #expect(now.codec == "avc1" && abs((now.framesPerSecond ?? 0) - 30) < 0.01)
         #expect(now.lastSeek?.keyframeIndex == 2)
 
         let json = now.json()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        for key in ["media", "duration", "orientation", "state", "position", "frameIndex", "lastSeek"] {
+        for key in ["media", "duration", "orientation", "state", "position", "frameIndex", "frameTime", "decodedFrom", "lastSeek"] {
             #expect(object[key] != nil, "\(key) missing from \(json)")
         }
         #expect(object["state"] as? String == "paused")
         #expect((object["lastSeek"] as? [String: Any])?["landed"] as? Double == 2.0)
 
-        #expect(now.line.hasPrefix("landscape_faststart.mp4 ‖ paused 0:02.0/0:03.0  frame 60/90  30 fps  640x360 landscape"))
-        #expect(now.line.contains("last seek 0:02.4 → keyframe #2 at 0:02.0"))
+        #expect(now.line.hasPrefix("landscape_faststart.mp4 ‖ paused 0:02.0/0:03.0  frame 60/90 at 0:02.00, keyframe #2  30 fps  640x360 landscape"))
+        #expect(now.line.contains("last seek 0:02.40 → keyframe #2 at 0:02.00"))
         #expect(now.promptFragment() == "‖ 0:02.0/0:03")
         #expect(now.promptFragment(ascii: true) == "|| 0:02.0/0:03")
         try engine.resume()
@@ -224,8 +262,10 @@ struct EngineTests {
         let now = try status()
         #expect(now.orientation == "portrait" && now.width == 360 && now.height == 640 && now.rotation == 90)
         #expect(now.frameCount == 50 && now.duration == 2.0)
-        let seek = try engine.seek(.absolute(seconds: 1.96))
+        var seek = try engine.seek(.absolute(seconds: 1.96), landing: .keyframe)
         #expect(seek.landed == 1.0 && seek.frameIndex == 25)
+        seek = try engine.seek(.absolute(seconds: 1.96))
+        #expect(abs(seek.landed - 1.96) < 1e-9 && seek.frameIndex == 49 && seek.keyframeIndex == 1)
     }
 
     @Test func aPlayersReportsOverrideTheClock() throws {
@@ -300,5 +340,9 @@ struct TimeTextTests {
         #expect(TimeText.format(44.6, tenths: false) == "0:45")
         #expect(TimeText.format(2.999, tenths: false) == "0:03")
         #expect(TimeText.format(.infinity) == "?")
+        #expect(TimeText.frameTime(25.48) == "0:25.48")
+        #expect(TimeText.frameTime(1.0 / 30) == "0:00.03")
+        #expect(TimeText.frameTime(59.996) == "1:00.00")
+        #expect(TimeText.frameTime(3600.05) == "1:00:00.05")
     }
 }

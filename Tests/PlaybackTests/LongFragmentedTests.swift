@@ -100,9 +100,12 @@ struct LongFragmentedTests {
         try controller.play(media)
         try controller.pause()
         for target in [0, 0.05, 7.4, 29.99, 30.0, 45.123, 59.9, 99] {
-            let outcome = try controller.seek(.absolute(seconds: target))
+            let outcome = try controller.seek(.absolute(seconds: target), landing: .keyframe)
             let expected = probe.landing(min(target, media.duration))
-            #expect(abs(outcome.landed - expected) < 0.001, "seek \(target) landed at \(outcome.landed), ffprobe's keyframe \(expected)")
+            #expect(abs(outcome.landed - expected) < 0.001, "seek --key \(target) landed at \(outcome.landed), ffprobe's keyframe \(expected)")
+            let exact = try controller.seek(.absolute(seconds: target))
+            let shown = probe.frame(at: min(target, media.duration))
+            #expect(exact.frameIndex == shown && abs(exact.landed - probe.frameTimes[shown]) < 0.001, "seek \(target) landed at \(exact.landed)")
         }
         let start = try controller.seek(.absolute(seconds: 31))
         var frame = probe.frame(at: start.landed)

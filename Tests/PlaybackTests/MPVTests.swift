@@ -53,22 +53,56 @@ struct MPVTests {
         #expect(abs(reported - 3.0) <= frame, "mpv is at \(reported) s after seek 3")
         #expect(abs(status.position - 3.0) <= frame && status.state == .paused)
 
-        // Between keyframes: requested 2.4 lands on the keyframe at 2.0, and so does mpv.
-        let earlier = try controller.seek(.absolute(seconds: 2.4))
+        // Between keyframes: a keyframe seek to 2.4 lands on the keyframe at 2.0, and so does mpv.
+        let earlier = try controller.seek(.absolute(seconds: 2.4), landing: .keyframe)
         #expect(earlier.landed == 2.0)
         let atKeyframe = try #require(controller.status()?.player?.position)
-        #expect(abs(atKeyframe - 2.0) <= frame, "mpv is at \(atKeyframe) s after seek 2.4")
+        #expect(abs(atKeyframe - 2.0) <= frame / 2, "mpv is at \(atKeyframe) s after seek --key 2.4")
+        // An exact one lands on frame 72 at 2.4, and mpv shows it.
+        let exact = try controller.seek(.absolute(seconds: 2.4))
+        #expect(exact.frameIndex == 72)
+        let atFrame = try #require(controller.status()?.player?.position)
+        #expect(abs(atFrame - 2.4) <= frame / 2, "mpv is at \(atFrame) s after seek 2.4")
 
         let step = try controller.step(3)
-        #expect(step.frameIndex == 63)
+        #expect(step.frameIndex == 75)
         let stepped = try #require(controller.status()?.player?.position)
-        #expect(abs(stepped - 63.0 / 30) <= frame, "mpv is at \(stepped) s after step 3")
+        #expect(abs(stepped - 75.0 / 30) <= frame / 2, "mpv is at \(stepped) s after step 3")
 
         try controller.resume()
         #expect(controller.status()?.state == .playing)
         try controller.stop()
         #expect(Self.isGone(pid), "mpv (pid \(pid)) still runs after stop")
         #expect(controller.status()?.state == .stopped)
+    }
+
+    /// Issue 42's clip, a keyframe every 10 s: mpv shows the frame the engine lands on (its own `time-pos`,
+    /// within half a frame), for exact seeks, keyframe seeks, relative seeks and frame numbers.
+    @Test func mpvShowsTheFrameAnExactSeekLandsOn() throws {
+        let clip = try SparseKeyframeClip()
+        let controller = PlaybackController(player: .mpv(extraArguments: Self.quiet))
+        defer { controller.shutdown() }
+        try controller.play(try clip.media())
+        try #require(controller.status()?.player?.running == true)
+        try controller.pause()
+        let steps: [(String, () throws -> Double)] = [
+            ("seek 25.5", { try controller.seek(.absolute(seconds: 25.5)).landed }),
+            ("seek --key 25.5", { try controller.seek(.absolute(seconds: 25.5), landing: .keyframe).landed }),
+            ("seek +5", { try controller.seek(.relative(seconds: 5)).landed }),
+            ("frame 1234", { try controller.seek(.frame(1234)).landed }),
+            ("seek -0.5", { try controller.seek(.relative(seconds: -0.5)).landed }),
+            ("step -3", { try controller.step(-3).position }),
+        ]
+        var shown: [Double] = []
+        for (name, move) in steps {
+            let landed = try move()
+            let status = try #require(controller.status())
+            let position = try #require(status.player?.position, "mpv reported no position after \(name)")
+            #expect(abs(position - landed) <= 0.02, "\(name): the engine landed at \(landed) s, mpv is at \(position) s")
+            #expect(abs(status.position - landed) < 1e-9 && status.frameIndex == clip.probe.frame(at: landed))
+            shown.append(position)
+        }
+        #expect(zip(shown, [25.48, 20, 25, 49.36, 48.84, 48.72]).allSatisfy { abs($0 - $1) <= 0.02 }, "mpv showed \(shown)")
     }
 
     @Test func reachingTheEndInMPVEndsPlayback() throws {
@@ -159,9 +193,9 @@ struct MPVTests {
         try controller.play(media)
         try #require(controller.status()?.player?.running == true)
         try controller.pause()
-        #expect(try controller.seek(.absolute(seconds: 60.5)).landed == 60.0)
+        #expect(try controller.seek(.absolute(seconds: 60.5)).frameIndex == 1815)
         let position = try #require(controller.status()?.player?.position)
-        #expect(abs(position - 60.0) <= 1.0 / 30)
+        #expect(abs(position - 60.5) <= 0.5 / 30)
         let server = try #require(controller.currentServer)
         try controller.stop()
         let requests = server.requestLog.joined(separator: "; ")  // mpv is gone: nothing more is read

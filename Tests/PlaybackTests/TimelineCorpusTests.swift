@@ -51,6 +51,52 @@ struct TimelineCorpusTests {
         }
     }
 
+    /// Issue 42: a seek every 10 ms across each clip lands on the frame ffprobe shows at that time (never
+    /// after it, less than one frame before it), and status shows that frame.
+    @Test(arguments: TimelineCase.allCases)
+    func exactSeeksLandOnTheFrameFFprobeShows(clip: TimelineCase) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/" + clip.fileName
+        try clip.make(at: path, scratch: folder.path)
+        try checkExactSeeks(path: path, name: clip.fileName, "\(clip)")
+    }
+
+    /// The same on HEVC (open GOP, Main 10), a rotated MOV and 29.97 fps.
+    @Test(arguments: OtherClipKind.allCases)
+    func exactSeeksOnOtherCodecsAndContainers(kind: OtherClipKind) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/" + kind.fileName
+        try kind.make(at: path)
+        try checkExactSeeks(path: path, name: kind.fileName, "\(kind)")
+    }
+
+    /// Seeks every 10 ms of the clip at `path`, each checked against ffprobe's frame times.
+    private func checkExactSeeks(path: String, name: String, _ clip: String) throws {
+        let probe = try ProbedFrames(path: path)
+        let media = try PlaybackMedia.read(name: name, from: FileByteSource(path: path))
+        try #require(media.timeline.frameTimes.count == probe.frameTimes.count, "\(clip): frames")
+        let controller = PlaybackController(clock: ManualClock(), player: .none)
+        defer { controller.shutdown() }
+        try controller.play(media)
+        try controller.pause()
+        var farthest = 0.0
+        let lastTime = try #require(probe.frameTimes.last)
+        for step in 0...Int((media.duration * 100).rounded(.down)) {
+            let target = Double(step) / 100
+            let expected = probe.frame(at: target)
+            let outcome = try controller.seek(.absolute(seconds: target))
+            let status = try #require(controller.status())
+            #expect(status.frameIndex == expected, "seek \(target): frame \(status.frameIndex), ffprobe shows \(expected)")
+            #expect(abs(outcome.landed - probe.frameTimes[expected]) < 0.001, "seek \(target) landed at \(outcome.landed)")
+            // Before the first frame (a leading empty edit) the first frame shows; past the last, the last.
+            guard target >= probe.frameTimes[0], target < lastTime else { continue }
+            let next = probe.frameTimes[expected + 1]
+            #expect(outcome.landed <= target + 0.001 && target < next + 0.001, "seek \(target) landed at \(outcome.landed)")
+            farthest = max(farthest, target - outcome.landed)
+        }
+        print("exact seeks \(clip): every 10 ms, farthest \(farthest) s before the time asked")
+    }
+
     private func checkTimeline(
         _ media: PlaybackMedia, _ clip: TimelineCase, at path: String, against probe: ProbedFrames
     ) throws {
@@ -120,13 +166,17 @@ struct TimelineCorpusTests {
         try controller.pause()
         var trail: [Double] = []
         for target in Self.seekTargets {
-            let outcome = try controller.seek(.absolute(seconds: target))
+            let outcome = try controller.seek(.absolute(seconds: target), landing: .keyframe)
             let expected = probe.landing(min(target, media.duration))
-            #expect(abs(outcome.landed - expected) < 0.001, "seek \(target) landed at \(outcome.landed), ffprobe's keyframe \(expected)")
+            #expect(abs(outcome.landed - expected) < 0.001, "seek --key \(target) landed at \(outcome.landed), ffprobe's keyframe \(expected)")
             #expect(outcome.landed >= 0)
             trail.append(outcome.landed)
+            let exact = try controller.seek(.absolute(seconds: target))
+            let shown = probe.frame(at: min(target, media.duration))
+            #expect(exact.frameIndex == shown && abs(exact.landed - probe.frameTimes[shown]) < 0.001, "seek \(target) landed at \(exact.landed)")
+            trail.append(exact.landed)
         }
-        let start = try controller.seek(.absolute(seconds: 1.5))
+        let start = try controller.seek(.absolute(seconds: 1.5), landing: .keyframe)
         var frame = probe.frame(at: start.landed)
         for count in [4, -2, 1, -1000, 10_000] {
             let outcome = try controller.step(count)

@@ -47,7 +47,7 @@ import Testing
         #expect(table.command("fetch").synopsis == "fetch [-c] [-r] [-o DIR] [--new] [--force] [--delete-after] [NAME|GLOB...]")
         #expect(table.command("delete").synopsis == "delete [--force] NAME|GLOB...")
         #expect(table.command("set").synopsis == "set [--save] [NAME [VALUE]]")
-        #expect(table.command("seek").synopsis == "seek POS")
+        #expect(table.command("seek").synopsis == "seek [--key] [--frame] POS", "the brief's seek [--key|--frame] POS")
         #expect(table.command("mode").synopsis == "mode [download|shoot]")
     }
 

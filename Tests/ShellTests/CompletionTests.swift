@@ -159,7 +159,7 @@ import Testing
         #expect(complete("fetch --|").candidates == ["--continue", "--delete-after", "--force", "--new", "--output", "--recursive"])
         #expect(complete("rm --f|").line == "rm --force |")
         #expect(complete("fetch -- --|").candidates.isEmpty)
-        #expect(complete("seek -|").candidates.isEmpty)
+        #expect(complete("seek -|").candidates == ["--frame", "--key"])
     }
 
     @Test func settingsForSet() {

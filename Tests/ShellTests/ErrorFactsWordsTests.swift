@@ -97,7 +97,8 @@ import Words
 
         let status = PlaybackStatus(
             media: "A.MP4", duration: 3, orientation: "landscape", state: .paused, position: 1, frameIndex: 30,
-            frameCount: 90, width: 640, height: 360, rotation: 0, player: exited)
+            frameCount: 90, frameTime: 1, decodedFrom: DecodedFrom(keyframe: 1, frameIndex: 30, position: 1), width: 640,
+            height: 360, rotation: 0, player: exited)
         #expect(status.line.hasSuffix("  mpv: mpv exited at start: bye"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(status.json().utf8)) as? [String: Any])
         let player = try #require(json["player"] as? [String: Any])

@@ -55,7 +55,7 @@ struct JobTerminalTests {
             must {playing landscape_faststart\\.mp4} 12
             must {\(running)} 13
             send "seek 1\\r"
-            must {landed on keyframe} 14
+            must {frame 30 of 90 at 0:01\\.00, keyframe #1} 14
             must {\(running)} 15
             send "jobs\\r"
             must {\\[1\\] running  import} 16

@@ -36,10 +36,10 @@ struct MessageWidthTerminalTests {
             must {\\r\\n> $} 6
             send "pause\\r"
             must {\\r\\n> $} 7
-            send "seek 3.3\\r"
-            must {\\(frame 60\\)\\r\\n> $} 8
+            send "seek --key 3.3\\r"
+            must {60\\)\\r\\n> $} 8
             send "status\\r"
-            must {at 0:02\\.0\\r\\n> $} 9
+            must {at 0:02\\.00\\r\\n> $} 9
             send "\\004"
             expect eof
             exit 0
@@ -53,8 +53,8 @@ struct MessageWidthTerminalTests {
         // Each message is whole again when its lines are joined: broken between words, nothing lost.
         let joined = lines.joined(separator: " ").replacing(/\ +/, with: " ")
         #expect(joined.contains("a different file has its name here, fetch --force replaces it instead)"), "\(lines)")
-        #expect(joined.contains("clamped to 0:03.0; landed on keyframe #2 at 0:02.0 (frame 60)"), "\(lines)")
-        #expect(joined.contains("frame 60/90 30 fps 640x360 landscape last seek 0:03.3 → keyframe #2 at 0:02.0"), "\(lines)")
+        #expect(joined.contains("clamped to 0:03.00; landed on keyframe #2 at 0:02.00 (frame 60)"), "\(lines)")
+        #expect(joined.contains("frame 60/90 at 0:02.00, keyframe #2 30 fps 640x360 landscape last seek 0:03.30 → keyframe #2 at 0:02.00"), "\(lines)")
 
         let rows = lines.filter { $0.hasPrefix("2024-05-01 ") }
         #expect(rows.count == 10, "\(lines)")
@@ -65,8 +65,8 @@ struct MessageWidthTerminalTests {
             #expect(rows.contains("2024-05-01 10:12  79.4 kB  photo      DJI_0001.JPG"), "\(rows)")
             // status breaks between its fields, each whole on a line.
             #expect(Array(status) == [
-                "DJI_0003.MP4 ‖ paused 0:02.0/0:03.0  frame 60/90", "30 fps  640x360 landscape",
-                "last seek 0:03.3 → keyframe #2 at 0:02.0",
+                "DJI_0003.MP4 ‖ paused 0:02.0/0:03.0", "frame 60/90 at 0:02.00, keyframe #2  30 fps", "640x360 landscape",
+                "last seek 0:03.30 → keyframe #2 at 0:02.00",
             ])
         } else {
             #expect(rows.contains { $0.hasPrefix("2024-05-01 10:12   118 kB  video      0:03 640x360 30 fps  DJI_0003.MP4") }, "\(rows)")

@@ -45,10 +45,10 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
     }
 
-    @Test func seekLandsOnThePrecedingKeyframe() throws {
-        #expect(run("play DJI_0003.MP4; seek 2.4; status --json") == .success, "\(output.errors)")
+    @Test func aKeyframeSeekLandsOnThePrecedingKeyframe() throws {
+        #expect(run("play DJI_0003.MP4; seek --key 2.4; status --json") == .success, "\(output.errors)")
         #expect(output.lines.first == "playing DJI_0003.MP4 (0:03.0, 30 fps, 640x360 landscape)")
-        #expect(output.lines.dropFirst().first == "seek 0:02.4: landed on keyframe #2 at 0:02.0 (frame 60)")
+        #expect(output.lines.dropFirst().first == "seek 0:02.40: landed on keyframe #2 at 0:02.00 (frame 60)")
         let status = try lastJSON()
         let seek = try #require(status["lastSeek"] as? [String: Any])
         #expect(seek["landed"] as? Double == 2.0 && seek["keyframeIndex"] as? Int == 2 && seek["frameIndex"] as? Int == 60)
@@ -64,15 +64,15 @@ import Testing
 
     @Test func pauseStepResumeStop() throws {
         #expect(run("play DJI_0003.MP4; pause; seek 1.5") == .success, "\(output.errors)")
-        #expect(output.lines.last == "seek 0:01.5: landed on keyframe #1 at 0:01.0 (frame 30)")
+        #expect(output.lines.last == "seek 0:01.50: frame 45 of 90 at 0:01.50, decoded from keyframe #1 at 0:01.00")
         #expect(run("step 3; status --json") == .success)
         var status = try lastJSON()
-        #expect(status["state"] as? String == "paused" && status["frameIndex"] as? Int == 33)
-        #expect(output.lines.dropLast().last == "step 3: frame 33 of 90 at 0:01.1")
+        #expect(status["state"] as? String == "paused" && status["frameIndex"] as? Int == 48)
+        #expect(output.lines.dropLast().last == "step 3: frame 48 of 90 at 0:01.60, decoded from keyframe #1 at 0:01.00")
         #expect(run("step -1") == .success)
-        #expect(output.lines.last == "step -1: frame 32 of 90 at 0:01.1")
+        #expect(output.lines.last == "step -1: frame 47 of 90 at 0:01.57, decoded from keyframe #1 at 0:01.00")
         #expect(run("step 500") == .success)
-        #expect(output.lines.last == "step 500: moved 57, stopped at the last frame: frame 89 of 90 at 0:03.0")
+        #expect(output.lines.last == "step 500: moved 42, stopped at the last frame: frame 89 of 90 at 0:02.97, decoded from keyframe #2 at 0:02.00")
         #expect(run("seek 1; resume") == .success)
         #expect(output.lines.last == "playing DJI_0003.MP4 from 0:01.0")
         #expect(run("step") == .failure, "step needs a pause")
@@ -92,15 +92,19 @@ import Testing
     @Test func relativeAndPercentSeeksAndClamping() throws {
         #expect(run("play DJI_0003.MP4; pause") == .success)
         #expect(run("seek 50%") == .success)
-        #expect(output.lines.last == "seek 0:01.5: landed on keyframe #1 at 0:01.0 (frame 30)")
+        #expect(output.lines.last == "seek 0:01.50: frame 45 of 90 at 0:01.50, decoded from keyframe #1 at 0:01.00")
         #expect(run("seek +1") == .success)
-        #expect(output.lines.last == "seek 0:02.0: landed on keyframe #2 at 0:02.0 (frame 60)")
+        #expect(output.lines.last == "seek 0:02.50: frame 75 of 90 at 0:02.50, decoded from keyframe #2 at 0:02.00")
         #expect(run("seek -5") == .success)
-        #expect(output.lines.last == "seek -0:03.0 is before the start: clamped to 0:00.0; landed on keyframe #0 at 0:00.0 (frame 0)")
+        #expect(output.lines.last == "seek -0:02.50 is before the start: clamped to 0:00.00; frame 0 of 90 at 0:00.00, keyframe #0")
         #expect(run("seek 1:00; status --json") == .success)
-        #expect(output.lines.dropLast().last == "seek 1:00.0 is past the end (0:03.0): clamped to 0:03.0; landed on keyframe #2 at 0:02.0 (frame 60)")
-        let seek = try #require(try lastJSON()["lastSeek"] as? [String: Any])
-        #expect(seek["clamped"] as? String == "end" && seek["landed"] as? Double == 2.0)
+        #expect(output.lines.dropLast().last == "seek 1:00.00 is past the end (0:03.0): clamped to 0:03.00; frame 89 of 90 at 0:02.97, decoded from keyframe #2 at 0:02.00")
+        var seek = try #require(try lastJSON()["lastSeek"] as? [String: Any])
+        #expect(seek["clamped"] as? String == "end" && seek["frameIndex"] as? Int == 89)
+        #expect(run("seek --key 1:00; status --json") == .success)
+        #expect(output.lines.dropLast().last == "seek 1:00.00 is past the end (0:03.0): clamped to 0:03.00; landed on keyframe #2 at 0:02.00 (frame 60)")
+        seek = try #require(try lastJSON()["lastSeek"] as? [String: Any])
+        #expect(seek["clamped"] as? String == "end" && seek["landed"] as? Double == 2.0 && seek["landing"] as? String == "keyframe")
     }
 
     @Test func playingAPhotoOrNothingFailsClearly() throws {
@@ -122,7 +126,7 @@ import Testing
 
     @Test func aBarePlayGoesOnOrPlaysTheSelection() throws {
         #expect(run("play DJI_0003.MP4; pause; seek 2.4; play") == .success)
-        #expect(output.lines.last == "playing DJI_0003.MP4 from 0:02.0")
+        #expect(output.lines.last == "playing DJI_0003.MP4 from 0:02.4")
         #expect(run("select DJI_0005.MP4; play; pause; status --json") == .success, "\(output.errors)")
         #expect(output.lines.contains("playing DJI_0005.MP4 (0:02.0, 25 fps, 360x640 portrait)"))
         let status = try lastJSON()
@@ -134,11 +138,11 @@ import Testing
         #expect(interpreter.prompt == "sim:/DCIM/100MEDIA> ")
         #expect(run("play DJI_0003.MP4; pause; seek 2.4") == .success)
         #expect(interpreter.state.selection?.file.name == "DJI_0003.MP4", "play selects the file")
-        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0003.MP4] ‖ 0:02.0/0:03> ")
+        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0003.MP4] ‖ 0:02.4/0:03> ")
         #expect(run("step 3") == .success)
-        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0003.MP4] ‖ 0:02.1/0:03> ")
+        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0003.MP4] ‖ 0:02.5/0:03> ")
         #expect(run("select DJI_0001.JPG; edit") == .success)
-        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0001.JPG] DJI_0003.MP4 ‖ 0:02.1/0:03 (edit)> ")
+        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0001.JPG] DJI_0003.MP4 ‖ 0:02.5/0:03 (edit)> ")
         #expect(run("done; stop") == .success)
         #expect(output.lines.last == "stopped DJI_0003.MP4; 'play DJI_0003.MP4' starts it again")
         #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0001.JPG]> ", "stop unloads the video")
@@ -164,9 +168,9 @@ import Testing
         let (interpreter, output) = Self.makeInterpreter(unicode: false)
         try interpreter.open(.simulator(path: nil))
         #expect(interpreter.run(line: "cd DCIM/100MEDIA; play DJI_0003.MP4; pause; seek 2.4; status") == .success)
-        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0003.MP4] || 0:02.0/0:03> ")
-        #expect(output.lines.last?.hasPrefix("DJI_0003.MP4 || paused 0:02.0/0:03.0  frame 60/90") == true)
-        #expect(output.lines.last?.hasSuffix("last seek 0:02.4 -> keyframe #2 at 0:02.0") == true, "\(output.lines)")
+        #expect(interpreter.prompt == "sim:/DCIM/100MEDIA [DJI_0003.MP4] || 0:02.4/0:03> ")
+        #expect(output.lines.last?.hasPrefix("DJI_0003.MP4 || paused 0:02.4/0:03.0  frame 72/90 at 0:02.40, decoded from keyframe #2 at 0:02.00") == true)
+        #expect(output.lines.last?.hasSuffix("last seek 0:02.40 -> frame 72") == true, "\(output.lines)")
         #expect(interpreter.run(line: "pause; resume") == .success)
         #expect(interpreter.prompt.hasPrefix("sim:/DCIM/100MEDIA [DJI_0003.MP4] > 0:0"))
         #expect(interpreter.run(line: "stop") == .success)
@@ -209,9 +213,11 @@ struct PlaybackScriptTests {
         let status = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(status["media"] as? String == "DJI_0005.MP4" && status["orientation"] as? String == "portrait")
         let seek = try #require(status["lastSeek"] as? [String: Any])
-        #expect(seek["landed"] as? Double == 1.0 && seek["keyframeIndex"] as? Int == 1 && seek["frameIndex"] as? Int == 25)
+        #expect(seek["landed"] as? Double == 1.48 && seek["frameIndex"] as? Int == 37)
+        let from = try #require(seek["decodedFrom"] as? [String: Any])
+        #expect(from["keyframe"] as? Int == 1 && from["frameIndex"] as? Int == 25)
         #expect(status["player"] == nil, "no player window in a script unless asked")
-        #expect(result.outputLines.dropLast().last == "seek 0:01.5: landed on keyframe #1 at 0:01.0 (frame 25)")
+        #expect(result.outputLines.dropLast().last == "seek 0:01.50: frame 37 of 50 at 0:01.48, decoded from keyframe #1 at 0:01.00")
     }
 
     @Test func mpvAskedForButNotInstalledIsAWarning() throws {
@@ -277,7 +283,7 @@ struct PlaybackWithMPVTests {
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.isEmpty, "\(result.standardError)")
         #expect(result.outputLines.first == "playing CLIP0001.MP4 (0:08.0, 30 fps, 320x240 landscape) in mpv")
-        #expect(result.outputLines.contains("seek 0:03.0: landed on keyframe #3 at 0:03.0 (frame 90)"))
+        #expect(result.outputLines.contains("seek 0:03.00: frame 90 of 240 at 0:03.00, keyframe #3"))
         let line = try #require(result.outputLines.last)
         let status = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let player = try #require(status["player"] as? [String: Any], "\(line)")
@@ -300,7 +306,7 @@ struct PlaybackWithMPVTests {
         let warning = try #require(result.errorLines.first)
         #expect(warning.hasPrefix("-c:1: warning: play: mpv exited at start"), "\(warning)")
         #expect(warning.hasSuffix("; playback goes on without it"))
-        #expect(result.outputLines.last == "seek 0:03.0: landed on keyframe #3 at 0:03.0 (frame 90)")
+        #expect(result.outputLines.last == "seek 0:03.00: frame 90 of 240 at 0:03.00, keyframe #3")
         #expect(try processes().isEmpty)
     }
 
@@ -374,8 +380,8 @@ struct PlaybackPromptSessionTests {
                 send "cd DCIM/100MEDIA; play DJI_0003.MP4\\r"
                 must {playing DJI_0003\\.MP4 \\(0:03\\.0, 30 fps, 640x360 landscape\\); no player window \\(no display\\)} 3
                 send "pause; seek 2.4\\r"
-                must {landed on keyframe #2 at 0:02\\.0 \\(frame 60\\)} 4
-                must {sim:/DCIM/100MEDIA \\[DJI_0003\\.MP4\\] \(paused) 0:02\\.0/0:03> $} 5
+                must {frame 72 of 90 at 0:02\\.40, decoded from keyframe #2 at 0:02\\.00} 4
+                must {sim:/DCIM/100MEDIA \\[DJI_0003\\.MP4\\] \(paused) 0:02\\.4/0:03> $} 5
                 send "close\\r"
                 must {\\(no camera\\)> $} 6
                 send "\\004"

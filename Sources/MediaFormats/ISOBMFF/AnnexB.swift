@@ -1,7 +1,8 @@
 /// H.264 and H.265 video as a raw stream (ITU-T H.264 Annex B): NAL units each after a `00 00 00 01` start
 /// code. MP4 files keep the parameter sets in the sample entry (`avcC`, `hvcC`) and each NAL unit behind a
-/// length field instead; a decoder fed from a pipe (ffmpeg `-f h264`) wants the raw form. This turns one
-/// keyframe sample and its track's configuration into a stream that decodes on its own.
+/// length field instead; a decoder fed from a pipe (ffmpeg `-f h264`) wants the raw form. This turns a
+/// keyframe sample (and the samples after it) and its track's configuration into a stream that decodes on its
+/// own.
 public enum AnnexB {
     /// The codec of a configuration, from the sample entry's format.
     public enum Codec: Sendable, Equatable {
@@ -69,20 +70,29 @@ public enum AnnexB {
     /// The parameter sets, then every NAL unit of `sample` (length-prefixed), each behind a start code.
     /// Throws when a length runs past the sample.
     public static func stream(_ configuration: Configuration, sample: [UInt8]) throws -> [UInt8] {
+        try stream(configuration, samples: [sample])
+    }
+
+    /// The parameter sets, then every NAL unit of each of `samples` in turn (decode order: a keyframe and the
+    /// frames that follow it), each behind a start code. Throws when a length runs past its sample.
+    public static func stream(_ configuration: Configuration, samples: [[UInt8]]) throws -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(sample.count + configuration.parameterSets.reduce(0) { $0 + $1.count + 4 } + 64)
+        let sizes = samples.reduce(0) { $0 + $1.count + 16 }
+        out.reserveCapacity(sizes + configuration.parameterSets.reduce(0) { $0 + $1.count + 4 } + 64)
         for set in configuration.parameterSets { out += startCode + set }
-        var cursor = ByteCursor(sample, what: "the keyframe sample")
         var units = 0
-        while !cursor.isAtEnd {
-            var length = 0
-            for _ in 0..<configuration.lengthSize { length = length << 8 | Int(try cursor.readUInt8()) }
-            guard length <= cursor.remaining else {
-                throw MediaFormatError(.nalUnitPastSample(length: Int(length), remaining: cursor.remaining))
+        for sample in samples {
+            var cursor = ByteCursor(sample, what: samples.count == 1 ? "the keyframe sample" : "a video sample")
+            while !cursor.isAtEnd {
+                var length = 0
+                for _ in 0..<configuration.lengthSize { length = length << 8 | Int(try cursor.readUInt8()) }
+                guard length <= cursor.remaining else {
+                    throw MediaFormatError(.nalUnitPastSample(length: Int(length), remaining: cursor.remaining))
+                }
+                out += startCode
+                out += try cursor.readBytes(length)
+                units += 1
             }
-            out += startCode
-            out += try cursor.readBytes(length)
-            units += 1
         }
         guard units > 0 else { throw MediaFormatError(.emptyKeyframe) }
         return out

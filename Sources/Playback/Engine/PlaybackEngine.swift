@@ -5,8 +5,8 @@ import POSIX
 /// The playback state machine: stopped, playing, paused, ended, over an injectable clock.
 ///
 /// While playing, the position runs with the clock from the last anchor (a play, seek or a position a player
-/// reported); reaching the duration ends playback. Seeks land on the nearest preceding keyframe; steps move
-/// by frames in presentation order while paused. Every method may be called from any thread; observers are
+/// reported); reaching the duration ends playback. Seeks land on the frame shown at the time asked (or, asked
+/// to, on the keyframe before it); steps move by frames in presentation order while paused. Every method may be called from any thread; observers are
 /// called after the change, outside the engine's lock.
 public final class PlaybackEngine: Sendable {
     private let machine: Locked<Machine>
@@ -90,28 +90,25 @@ public final class PlaybackEngine: Sendable {
         }
     }
 
-    /// Moves to the keyframe at or before `target` (clamped into 0...duration). Playing stays playing; a
-    /// stopped or ended clip is paused at the keyframe.
+    /// Moves to `target` (clamped into the clip): to the frame shown at that time, the last one whose time
+    /// is at or before it (decoded from the keyframe before it, as mpv's precise seek), or with `.keyframe`
+    /// to the keyframe at or before it. A frame number goes to that frame (or its keyframe). Playing stays
+    /// playing; a stopped or ended clip is paused there.
     @discardableResult
-    public func seek(_ target: SeekTarget) throws(PlaybackError) -> SeekOutcome {
+    public func seek(_ target: SeekTarget, landing: SeekLanding = .frame) throws(PlaybackError) -> SeekOutcome {
         var outcome: SeekOutcome?
         _ = try command { machine, media throws(PlaybackError) in
             let timeline = media.timeline
-            let requested: Double
-            switch target {
-            case .absolute(let seconds): requested = seconds
-            case .relative(let seconds): requested = machine.currentPosition() + seconds
-            case .percent(let share): requested = timeline.duration * share / 100
-            }
-            guard requested.isFinite else { throw PlaybackError(.seekTargetNotANumber) }
-            let clamped: ClampedEnd? = requested < 0 ? .start : requested > timeline.duration ? .end : nil
-            let aim = min(max(requested, 0), timeline.duration)
-            let keyframe = timeline.keyframe(atOrBefore: aim)
-            let landed = timeline.frameTimes[keyframe.frame]
-            machine.setPosition(landed, state: machine.state == .playing ? .playing : .paused)
+            let aim = try SeekAim(target, from: machine.currentPosition(), in: timeline)
+            let landed = landing == .frame ? aim.frame : timeline.decodedFrom(frame: aim.frame).frameIndex
+            let position = timeline.frameTimes[landed]
+            machine.setPosition(position, state: machine.state == .playing ? .playing : .paused)
+            let decodedFrom = timeline.decodedFrom(frame: landed)
             let result = SeekOutcome(
-                requested: requested, clamped: clamped, target: aim, landed: landed, keyframeIndex: keyframe.ordinal,
-                frameIndex: keyframe.frame, duration: timeline.duration, state: machine.state)
+                requested: aim.requested, requestedFrame: aim.requestedFrame, clamped: aim.clamped, target: aim.time,
+                landing: landing, landed: position, frameIndex: landed, frameCount: timeline.frameCount,
+                decodedFrom: decodedFrom, keyframeIndex: decodedFrom.keyframe, duration: timeline.duration,
+                state: machine.state)
             machine.lastSeek = result
             outcome = result
         }
@@ -136,7 +133,7 @@ public final class PlaybackEngine: Sendable {
             machine.setPosition(timeline.frameTimes[to], state: .paused)
             outcome = StepOutcome(
                 requested: frames, moved: to - from, frameIndex: to, frameCount: timeline.frameCount,
-                position: timeline.frameTimes[to], clamped: clamped)
+                position: timeline.frameTimes[to], clamped: clamped, decodedFrom: timeline.decodedFrom(frame: to))
         }
         return outcome!
     }
@@ -210,6 +207,37 @@ public final class PlaybackEngine: Sendable {
     }
 }
 
+/// Where a seek aims: the time or frame asked for, clamped into the clip, and the frame shown there.
+private struct SeekAim {
+    var requested: Double
+    var requestedFrame: Int?
+    var clamped: ClampedEnd?
+    /// The time aimed at, after clamping.
+    var time: Double
+    /// The frame shown at `time`: the last one whose time is at or before it.
+    var frame: Int
+
+    init(_ target: SeekTarget, from position: Double, in timeline: VideoTimeline) throws(PlaybackError) {
+        let last = timeline.frameCount - 1
+        switch target {
+        case .frame(let number):
+            requestedFrame = number
+            clamped = number < 0 ? .start : number > last ? .end : nil
+            frame = min(max(number, 0), last)
+            requested = timeline.frameTimes[frame]
+            time = requested
+            return
+        case .absolute(let seconds): requested = seconds
+        case .relative(let seconds): requested = position + seconds
+        case .percent(let share): requested = timeline.duration * share / 100
+        }
+        guard requested.isFinite else { throw PlaybackError(.seekTargetNotANumber) }
+        clamped = requested < 0 ? .start : requested > timeline.duration ? .end : nil
+        time = min(max(requested, 0), timeline.duration)
+        frame = timeline.frame(at: time)
+    }
+}
+
 /// The engine's state, only touched with its lock held.
 private struct Machine {
     let clock: any PlaybackClock
@@ -247,9 +275,11 @@ private struct Machine {
             setPosition(position, state: .ended)
         }
         let video = media.video
+        let frame = timeline.frame(at: position)
         return PlaybackStatus(
             media: media.name, duration: timeline.duration, orientation: video.orientation.rawValue, state: state,
-            position: position, frameIndex: timeline.frame(at: position), frameCount: timeline.frameCount,
+            position: position, frameIndex: frame, frameCount: timeline.frameCount,
+            frameTime: timeline.frameTimes[frame], decodedFrom: timeline.decodedFrom(frame: frame),
             framesPerSecond: timeline.framesPerSecond, width: video.displayWidth, height: video.displayHeight,
             rotation: video.rotation, codec: video.codec?.description, lastSeek: lastSeek, player: nil,
             decodeLeadIn: timeline.decodeLeadIn, truncated: timeline.truncationNote)

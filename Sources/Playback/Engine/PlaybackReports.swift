@@ -6,39 +6,62 @@ public enum ClampedEnd: String, Sendable, Codable {
     case end
 }
 
-/// What a seek did: the time asked for, whether it was clamped into the clip, and the keyframe it landed on
-/// (seeks land on the nearest preceding keyframe, where decoding can start).
+/// What a seek did: the time (or frame) asked for, whether it was clamped into the clip, the frame it landed
+/// on and the keyframe that frame is decoded from.
 public struct SeekOutcome: Sendable, Codable, Equatable, CustomStringConvertible {
-    /// The absolute time the request meant, before clamping (a relative or percent seek resolved).
+    /// The absolute time the request meant, before clamping (a relative or percent seek resolved; for a
+    /// frame number, that frame's time, or the nearest end's when there is no such frame).
     public var requested: Double
-    /// Set when `requested` was before zero or past the end and was clamped to that end.
+    /// The frame number asked for (`seek --frame N`, `frame N`), before clamping; nil for a time.
+    public var requestedFrame: Int?
+    /// Set when the time or frame asked for was before the start or past the end and was clamped to it.
     public var clamped: ClampedEnd?
     /// The time the seek aimed at after clamping.
     public var target: Double
-    /// The keyframe's time, where playback now is.
+    /// The frame shown at `target`, or the keyframe before it.
+    public var landing: SeekLanding
+    /// The time of the frame it landed on, where playback now is.
     public var landed: Double
-    /// Which shown keyframe, counting from 0 in presentation order; nil when the seek landed on the first
-    /// frame because no shown keyframe is that early (the player decodes it from a hidden keyframe).
-    public var keyframeIndex: Int?
-    /// The keyframe's frame number (0-based, presentation order).
+    /// The frame it landed on (0-based, presentation order).
     public var frameIndex: Int
+    /// The number of frames in the clip, for messages.
+    public var frameCount: Int
+    /// The keyframe the frame is decoded from (the frame itself after a keyframe seek).
+    public var decodedFrom: DecodedFrom
+    /// Which shown keyframe that is, counting from 0 (`decodedFrom.keyframe`, kept beside it for scripts that
+    /// read `lastSeek.keyframeIndex`); nil when it is a hidden keyframe before the start.
+    public var keyframeIndex: Int?
     /// The clip's length, for messages.
     public var duration: Double
     /// The state after the seek.
     public var state: PlaybackState
 
-    /// `seek 0:02.4: landed on keyframe #2 at 0:02.0 (frame 60)`, with the clamping said first when it happened.
+    /// `seek 0:25.50: frame 637 of 1500 at 0:25.48, decoded from keyframe #2 at 0:20.00`;
+    /// `frame 637 of 1500 ...` for a frame number; `seek 0:02.40: landed on keyframe #2 at 0:02.00 (frame
+    /// 60)` for a keyframe seek; the clamping said first when it happened.
     public var description: String {
-        var text = "seek \(TimeText.format(requested))"
-        switch clamped {
-        case .start: text += " is before the start: clamped to \(TimeText.format(target));"
-        case .end: text += " is past the end (\(TimeText.format(duration))): clamped to \(TimeText.format(target));"
-        case nil: text += ":"
+        var text: String
+        if let requestedFrame {
+            switch clamped {
+            case .start: text = "frame \(requestedFrame) is before the first frame: "
+            case .end: text = "frame \(requestedFrame) is past the last frame: "
+            case nil: text = ""
+            }
+        } else {
+            text = "seek \(TimeText.frameTime(requested))"
+            switch clamped {
+            case .start: text += " is before the start: clamped to \(TimeText.frameTime(target)); "
+            case .end: text += " is past the end (\(TimeText.format(duration))): clamped to \(TimeText.frameTime(target)); "
+            case nil: text += ": "
+            }
+        }
+        guard landing == .keyframe else {
+            return text + "frame \(frameIndex) of \(frameCount) at \(TimeText.frameTime(landed)), \(decodedFrom.phrase(for: frameIndex))"
         }
         guard let keyframeIndex else {
-            return text + " landed on the first frame at \(TimeText.format(landed)) (no keyframe is shown before it)"
+            return text + "landed on the first frame at \(TimeText.frameTime(landed)) (no keyframe is shown before it)"
         }
-        return text + " landed on keyframe #\(keyframeIndex) at \(TimeText.format(landed)) (frame \(frameIndex))"
+        return text + "landed on keyframe #\(keyframeIndex) at \(TimeText.frameTime(landed)) (frame \(frameIndex))"
     }
 }
 
@@ -56,14 +79,17 @@ public struct StepOutcome: Sendable, Codable, Equatable, CustomStringConvertible
     public var position: Double
     /// Set when the step stopped at the first or last frame.
     public var clamped: ClampedEnd?
+    /// The keyframe the frame is decoded from.
+    public var decodedFrom: DecodedFrom
 
-    /// `step 3: frame 63 of 90 at 0:02.1`, or `step 5: moved 2, stopped at the last frame: frame 89 ...`.
+    /// `step 3: frame 63 of 90 at 0:02.10, decoded from keyframe #2 at 0:02.00`, or `step 5: moved 2,
+    /// stopped at the last frame: frame 89 ...`.
     public var description: String {
         var text = "step \(requested):"
         if let clamped {
             text += " moved \(moved), stopped at the \(clamped == .start ? "first" : "last") frame:"
         }
-        return text + " frame \(frameIndex) of \(frameCount) at \(TimeText.format(position))"
+        return text + " frame \(frameIndex) of \(frameCount) at \(TimeText.frameTime(position)), \(decodedFrom.phrase(for: frameIndex))"
     }
 }
 
@@ -116,6 +142,10 @@ public struct PlaybackStatus: Sendable, Encodable, Equatable {
     /// The frame shown at `position` (0-based, presentation order).
     public var frameIndex: Int
     public var frameCount: Int
+    /// The time of the frame shown (`position` itself while paused, after a seek or a step).
+    public var frameTime: Double
+    /// The keyframe the frame shown is decoded from.
+    public var decodedFrom: DecodedFrom
     /// Average frames per second.
     public var framesPerSecond: Double?
     /// Displayed width and height in pixels (after rotation).
@@ -134,17 +164,24 @@ public struct PlaybackStatus: Sendable, Encodable, Equatable {
     /// Set when the file is cut short, with where it stops playing.
     public var truncated: TruncationNote?
 
-    /// One line: `DJI_0003.MP4 ‖ paused 0:02.0/0:03.0 frame 60/90 30 fps 640x360 landscape, last seek ...`.
+    /// One line: `DJI_0006.MP4 ‖ paused 0:25.5/1:00.0  frame 637/1500 at 0:25.48, decoded from keyframe #2 at
+    /// 0:20.00  25 fps  320x240 landscape  last seek 0:25.50 → frame 637 ...`.
     public var line: String {
         var parts = [
             "\(media) \(state.symbol()) \(state.rawValue) \(TimeText.format(position))/\(TimeText.format(duration))",
-            "frame \(frameIndex)/\(frameCount)",
+            "frame \(frameIndex)/\(frameCount) at \(TimeText.frameTime(frameTime)), \(decodedFrom.phrase(for: frameIndex))",
         ]
         if let framesPerSecond { parts.append("\(Self.rate(framesPerSecond)) fps") }
         parts.append("\(width)x\(height) \(orientation)")
         if let lastSeek {
-            let landing = lastSeek.keyframeIndex.map { "keyframe #\($0)" } ?? "first frame"
-            parts.append("last seek \(TimeText.format(lastSeek.requested)) → \(landing) at \(TimeText.format(lastSeek.landed))")
+            let asked = lastSeek.requestedFrame.map { "frame \($0)" } ?? TimeText.frameTime(lastSeek.requested)
+            let landing: String
+            switch (lastSeek.landing, lastSeek.keyframeIndex) {
+            case (.frame, _): landing = "frame \(lastSeek.frameIndex)"
+            case (.keyframe, let keyframe?): landing = "keyframe #\(keyframe) at \(TimeText.frameTime(lastSeek.landed))"
+            case (.keyframe, nil): landing = "first frame"
+            }
+            parts.append("last seek \(asked)" + (asked == landing ? "" : " → \(landing)"))
         }
         if let player {
             if player.running {

@@ -27,6 +27,9 @@ public final class MPVPlayer: Player, Sendable {
         var closing = false
     }
 
+    /// How far past a keyframe's time a keyframe seek aims: far less than a frame, far more than rounding.
+    static let keyframeMargin = 0.001
+
     /// The descriptor number mpv finds its end of the lifeline at.
     static let inheritedDescriptor: Int32 = 3
 
@@ -176,10 +179,17 @@ public final class MPVPlayer: Player, Sendable {
         try command(["set_property", "pause", paused])
     }
 
-    public func seek(to seconds: Double) throws(PlaybackError) {
+    /// `seek T absolute+exact` (mpv's precise seek: it decodes from the keyframe before T and shows the first
+    /// frame at T less 5 ms, so the frame's own time shows that frame), or for a keyframe `seek T
+    /// absolute+keyframes`, with T a millisecond past the keyframe's time: mpv goes back to the keyframe at or
+    /// before T, and its own rounding of the keyframe's time cannot take it to the keyframe before.
+    public func seek(to seconds: Double, landing: SeekLanding) throws(PlaybackError) {
         guard let connection = running.withLock({ $0.connection }) else { throw failure(.notRunning) }
         let restarts = connection.eventCount("playback-restart")
-        try command(["seek", max(seconds, 0), "absolute+exact"])
+        switch landing {
+        case .frame: try command(["seek", max(seconds, 0), "absolute+exact"])
+        case .keyframe: try command(["seek", max(seconds, 0) + Self.keyframeMargin, "absolute+keyframes"])
+        }
         guard connection.waitForEvent(["playback-restart"], after: [restarts], timeout: commandTimeout) != nil else {
             throw failure(connection.isOpen ? .timedOut(.seek, seconds: Int(commandTimeout)) : .exited)
         }

@@ -11,9 +11,10 @@ public protocol Player: AnyObject, Sendable {
     /// Pauses or resumes.
     func setPaused(_ paused: Bool) throws(PlaybackError)
 
-    /// Shows exactly the frame at `seconds` (the engine has already chosen a keyframe or frame time) and
-    /// returns once it does.
-    func seek(to seconds: Double) throws(PlaybackError)
+    /// Shows the frame at `seconds` (the engine has already chosen the frame and passes its time) and returns
+    /// once it does: with `.frame`, decoding from the keyframe before it; with `.keyframe`, `seconds` is a
+    /// keyframe's time and no decoding past it is needed.
+    func seek(to seconds: Double, landing: SeekLanding) throws(PlaybackError)
 
     /// What the player itself says: its position and whether it is paused; nil when it cannot tell.
     func observe() -> PlayerObservation?
@@ -55,7 +56,7 @@ public final class NullPlayer: Player {
     public var name: String? { nil }
     public func open(url: String, title: String, at position: Double, paused: Bool) {}
     public func setPaused(_ paused: Bool) {}
-    public func seek(to seconds: Double) {}
+    public func seek(to seconds: Double, landing: SeekLanding) {}
     public func observe() -> PlayerObservation? { nil }
     public var isRunning: Bool { false }
     public func close() {}

@@ -21,7 +21,7 @@ extension CommandTable {
         // edit
         EditCommand(), DoneCommand(), DeleteCommand(), MkdirCommand(), RmdirCommand(),
         // playback
-        PlayCommand(), PauseCommand(), ResumeCommand(), StopCommand(), SeekCommand(), StepCommand(),
+        PlayCommand(), PauseCommand(), ResumeCommand(), StopCommand(), SeekCommand(), FrameCommand(), StepCommand(),
         StatusCommand(),
         // camera
         ModeCommand(), CaptureCommand(), LiveViewCommand(), WatchCommand(), EventsCommand(), PropsCommand(), PropCommand(), SyncTimeCommand(),

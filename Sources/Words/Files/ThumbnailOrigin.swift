@@ -9,6 +9,7 @@ extension Thumbnail {
         case .exif: return " (EXIF)"
         case .sidecar(let name): return " (\(SafeText.display(name)))"
         case .proxyKeyframe(let name): return " (first frame of \(SafeText.display(name)))"
+        case .frame(let which): return " (\(which))"
         }
     }
 }

@@ -141,6 +141,27 @@ public struct ThumbnailDrawing {
         return .failed(if: failures)
     }
 
+    /// Draws one picture already at hand (the frame a video is paused on) as a `thumb` tile titled `title`, or
+    /// its text line when pictures are off. A picture that cannot be decoded is an error line and `.failed`.
+    public func showPicture(
+        _ thumbnail: Thumbnail, of file: MediaFile, title: String, size: PictureLayout.Request = .fit, command: String
+    ) -> CommandOutcome {
+        let presenter = self.presenter
+        guard presenter.drawsPictures else {
+            host.output.line(presenter.describe(thumbnail, of: file))
+            return .success
+        }
+        let sheet = presenter.sheet(presenter.layout(size, count: 1, minimumTile: ThumbnailPresenter.thumbTileColumns))
+        do {
+            let picture = try presenter.picture(thumbnail, fitting: sheet.pixelBox)
+            host.output.write(sheet.render(row: [ContactSheet.Item(name: title, picture: picture)]))
+            return .success
+        } catch {
+            host.report("\(command): \(SafeText.display(file.name)): the picture cannot be shown: \(error)")
+            return .failed
+        }
+    }
+
     /// Hands the thumbnails of `files` (each once) to `body` in order as they arrive (`ThumbnailStream`):
     /// `body` gets the position among the files, the file and its thumbnail or why there is none. Ctrl-C
     /// cancels what is still queued (and a running ffmpeg), says so and ends `.interrupted`; a camera that

@@ -68,9 +68,9 @@ final class RangeReadingPlayer: Player, Sendable {
         }
     }
 
-    func seek(to seconds: Double) throws(PlaybackError) {
+    func seek(to seconds: Double, landing: SeekLanding) throws(PlaybackError) {
         state.withLock { state in
-            state.calls.append("seek \(String(format: "%.4f", seconds))")
+            state.calls.append("seek \(String(format: "%.4f", seconds))" + (landing == .keyframe ? " keyframe" : ""))
             state.position = seconds
         }
         try show(seconds)

@@ -162,8 +162,10 @@ struct ProbedFrames: Sendable {
         keyframeTimes.last { $0 <= target + 0.0005 } ?? frameTimes[0]
     }
 
-    /// The frame number shown at `time`.
+    /// The frame number shown at `time`: the last whose time is at or before it. The 50 µs allow for the
+    /// microseconds ffprobe prints and seconds computed from a frame's own; not more, since at 29.97 fps a
+    /// frame starts 0.1 ms after 0:00.10 and is not yet shown then.
     func frame(at time: Double) -> Int {
-        max((frameTimes.lastIndex { $0 <= time + 0.0005 } ?? 0), 0)
+        max((frameTimes.lastIndex { $0 <= time + 0.000_05 } ?? 0), 0)
     }
 }

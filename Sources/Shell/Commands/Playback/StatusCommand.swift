@@ -9,8 +9,9 @@ struct StatusCommand: ShellCommand {
     let spec = CommandSpec(
         "status", area: .playback, options: [.json], summary: "show the playback state",
         details: """
-            Shows the loaded video, its state, position and length, frame, rate, size, orientation, the \
-            keyframe the last seek landed on and the player's own position. --json prints it as one JSON \
+            Shows the loaded video, its state, position and length, the frame shown (counted from 0), its \
+            time and the keyframe it is decoded from, rate, size, orientation, where the last seek landed and \
+            the player's own position. --json prints it as one JSON \
             object with sorted keys ({"state":"unloaded"} when no video is loaded).
             """)
 

@@ -9,9 +9,10 @@ import TerminalKit
 import Thumbnails
 import Words
 
-/// thumb [--save DIR] [--force] [--size COLSxROWS | --width COLS] [--frames N] [NAME|GLOB...]: draws the thumbnails of
-/// the named files (or the selection) as they arrive from the session's thumbnail queue, sized to the
-/// terminal or as asked, or with --save writes them as NAME.thumb.jpg files.
+/// thumb [--save DIR] [--force] [--size COLSxROWS | --width COLS] [--frames N] [NAME|GLOB...]: draws the
+/// thumbnails of the named files (or the selection) as they arrive from the session's thumbnail queue, sized
+/// to the terminal or as asked, or with --save writes them as NAME.thumb.jpg files. With no NAME while the
+/// selected video is paused, the picture of the frame it is paused on.
 struct ThumbCommand: ShellCommand {
     let spec = CommandSpec(
         "thumb", area: .transfer,
@@ -37,12 +38,17 @@ struct ThumbCommand: ShellCommand {
             .THM sidecar or the first frame of its .LRF proxy (decoded by ffmpeg, when installed). On a \
             terminal the picture uses its image protocol (kitty, iTerm2) or colour half blocks (see `set \
             images`); otherwise a line per file gives the thumbnail's size. With --save DIR, writes them as \
-            NAME.thumb.jpg instead.
+            NAME.thumb.jpg instead. With no NAME while the selected video is paused, it shows the frame it is \
+            paused on, that frame itself (ffmpeg decodes it from the keyframe before it); --save writes it as \
+            NAME.frameN.jpg.
             """,
         examples: ["thumb DJI_0001.JPG", "thumb *.MP4", "thumb --size 40x15 *.JPG", "thumb --frames 8 DJI_0003.MP4", "thumb --save ~/thumbs *.JPG"])
 
-    func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
+    func run(_ invocation: Invocation, in shell: any PlaybackContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
+        if invocation.arguments.isEmpty, invocation.value(of: .frames) == nil, let frame = shell.pausedFrame {
+            return try show(frame, session: session, invocation, shell)
+        }
         let catalog = try shell.loadedCatalog()
         let files = try shell.files(for: invocation.arguments, catalog: catalog)
         try shell.requireThumbnails(session)
@@ -91,19 +97,29 @@ struct ThumbCommand: ShellCommand {
         return .fit
     }
 
+    /// A bare `thumb` while the selected video is paused: the paused frame's own picture, drawn titled with
+    /// its number and time (the prompt names the video), or with --save written as NAME.frameN.jpg.
+    private func show(
+        _ frame: PausedFrame, session: MediaSession, _ invocation: Invocation, _ shell: any PlaybackContext
+    ) throws -> CommandOutcome {
+        let thumbnail = try shell.picture(of: frame, session: session)
+        guard let folder = invocation.value(of: .save) else {
+            return shell.pictures.showPicture(thumbnail, of: frame.file, title: frame.words, size: try Self.size(invocation), command: "thumb")
+        }
+        let folderPath = LocalDisk.expandingTilde(folder.text)
+        try Self.makeFolder(folderPath)
+        let path = LocalDisk.join(folderPath, frame.saveName)
+        try Self.write(thumbnail.jpeg, to: path, overwrite: invocation.has(.force))
+        shell.output.note(shell.pictures.presenter.describe(thumbnail, of: frame.file) + " -> \(SafeText.display(path))")
+        return .success
+    }
+
     /// `thumb --save DIR`: writes each thumbnail as NAME.thumb.jpg (never over a file without `overwrite`)
     /// and prints a line per file.
     private func save(
         _ files: [MediaFile], session: MediaSession, into folder: String, overwrite: Bool, _ shell: any CommandContext
     ) throws -> CommandOutcome {
-        if LocalDisk.exists(folder) && !LocalDisk.isDirectory(folder) {
-            throw CommandError("\(SafeText.display(folder)) is not a folder")
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw CommandError("cannot create \(SafeText.display(folder)): \(error.localizedDescription)")
-        }
+        try Self.makeFolder(folder)
         let presenter = shell.pictures.presenter
         let localNames = LocalFileName.uniqueNames(for: files.map { $0.name + ".thumb.jpg" })
         var failures = 0
@@ -130,6 +146,18 @@ struct ThumbCommand: ShellCommand {
             }
         }
         return outcome == .success ? .failed(if: failures) : outcome
+    }
+
+    /// Makes `folder` (and its parents) unless it is there; refuses a file in its place.
+    private static func makeFolder(_ folder: String) throws {
+        if LocalDisk.exists(folder) && !LocalDisk.isDirectory(folder) {
+            throw CommandError("\(SafeText.display(folder)) is not a folder")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CommandError("cannot create \(SafeText.display(folder)): \(error.localizedDescription)")
+        }
     }
 
     /// Writes a thumbnail; an existing file stays unless `overwrite`.
