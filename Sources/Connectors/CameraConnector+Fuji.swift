@@ -1,3 +1,4 @@
+import Foundation
 import FujiWiFi
 import MediaManager
 import POSIX
@@ -5,8 +6,11 @@ import PTP
 
 extension CameraConnector {
     /// A Fujifilm X body on Wi-Fi: Fuji's init exchange on `port`, then containers; the event socket is
-    /// connected by the transport once capture mode opens it.
-    static func openFuji(host: String, port: UInt16, eventPort: UInt16, url: CameraURL, options: Options) throws -> Camera {
+    /// connected by the transport once capture mode opens it, the live-view socket (`liveViewPort`, nil:
+    /// the port after the event port) by live view.
+    static func openFuji(
+        host: String, port: UInt16, eventPort: UInt16, liveViewPort: UInt16?, url: CameraURL, options: Options
+    ) throws -> Camera {
         let timeouts = FujiTimeouts(connect: options.timeout, read: options.timeout, handshake: options.timeout)
         let transport: FujiInitiator
         do {
@@ -20,7 +24,11 @@ extension CameraConnector {
         // A body that answers GetDeviceInfo with nothing (an X-T4, libgphoto2 notes) gets Fuji's usual one.
         return try Camera(
             transport: FujiDeviceInfoSubstitute(options.traced(transport), model: transport.deviceName), location: url.description,
-            dialect: FujiXDialect(accessTimeout: max(options.timeout, 30)))
+            dialect: FujiXDialect(
+                accessTimeout: max(options.timeout, 30),
+                openLiveView: { [liveViewPort = liveViewPort ?? (eventPort == .max ? eventPort : eventPort + 1)] in
+                    FujiLiveViewSocket(try FujiLiveViewStream.connect(host: host, port: liveViewPort, timeouts: timeouts))
+                }))
     }
 
     /// `fuji:HOST:PORT`, its events on the next port.
@@ -60,4 +68,12 @@ extension CameraConnector {
             return false
         }
     }
+}
+
+/// A Fujifilm body's live-view socket as the Fuji dialect reads it.
+struct FujiLiveViewSocket: FujiLiveViewChannel {
+    let stream: FujiLiveViewStream
+    init(_ stream: FujiLiveViewStream) { self.stream = stream }
+    func nextPacket(wait: TimeInterval) throws -> [UInt8]? { try stream.nextPacket(wait: wait) }
+    func close() { stream.close() }
 }

@@ -67,8 +67,8 @@ public enum CameraConnector {
             return try inProcess(card: card, identity: identity, location: url.description, options: options)
         case .ptpip(let host, let port, let eventPort):
             return try openPTPIP(host: host, port: port, eventPort: eventPort, url: url, options: options)
-        case .fuji(let host, let port, let eventPort):
-            return try openFuji(host: host, port: port, eventPort: eventPort, url: url, options: options)
+        case .fuji(let host, let port, let eventPort, let liveViewPort):
+            return try openFuji(host: host, port: port, eventPort: eventPort, liveViewPort: liveViewPort, url: url, options: options)
         case .usbFirst, .usbAddress, .usbID, .usbSerial, .usbModel:
             guard let selector = usbSelector(url) else { preconditionFailure("every usb: URL has a selector") }
             return try openUSB(selector, options: options)
@@ -159,7 +159,7 @@ public enum CameraOpenError: Error, Equatable, CustomStringConvertible, Categori
     }
 
     private static func port(of url: CameraURL) -> UInt16 {
-        if case .fuji(_, let port, _) = url { return port }
+        if case .fuji(_, let port, _, _) = url { return port }
         return CameraURL.defaultFujiPort
     }
 

@@ -21,7 +21,7 @@ extension CameraConnector {
     /// The host of a camera reached over the network.
     private static func wifiHost(_ url: CameraURL) -> String? {
         switch url {
-        case .ptpip(let host, _, _), .fuji(let host, _, _): host
+        case .ptpip(let host, _, _), .fuji(let host, _, _, _): host
         default: nil
         }
     }

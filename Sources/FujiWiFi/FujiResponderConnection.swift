@@ -55,8 +55,11 @@ public final class FujiResponderConnection: StreamingResponderTransport, Sendabl
         var eventSocketEnded = false
         var queued: [PTPEvent] = []
         var closed = false
-        /// InitiateOpenCapture was answered OK: the event port takes this connection's host.
+        /// InitiateOpenCapture was answered OK (and TerminateOpenCapture not since): the event and live-view
+        /// ports take this connection's host.
         var captureOpen = false
+        /// The host's live-view socket, while frames are sent on it.
+        var liveView: Socket?
         /// The last command received: its transaction (whose data container is dropped if nobody took it)
         /// and operation (which a data container repeats).
         var lastCommand: (transactionID: UInt32, code: UInt16)?
@@ -140,16 +143,24 @@ public final class FujiResponderConnection: StreamingResponderTransport, Sendabl
         _ = try command.writeData(code: code, transactionID: transactionID, source: source)
     }
 
-    /// Sends the response. An OK to InitiateOpenCapture opens the event port to this host first (so the
-    /// host, which connects as soon as it reads the OK, finds it open).
+    /// Sends the response. An OK to InitiateOpenCapture opens the event and live-view ports to this host
+    /// first (so the host, which connects as soon as it reads the OK, finds them open); an OK to
+    /// TerminateOpenCapture ends the live view.
     public func sendResponse(_ response: PTPResponse) throws {
-        state.withLock { state in
-            if response.code == .ok, let last = state.lastCommand, last.transactionID == response.transactionID,
-                last.code == OperationCode.initiateOpenCapture.rawValue
-            {
+        let ended: Socket? = state.withLock { state in
+            guard response.code == .ok, let last = state.lastCommand, last.transactionID == response.transactionID else { return nil }
+            switch last.code {
+            case OperationCode.initiateOpenCapture.rawValue:
                 state.captureOpen = true
+            case OperationCode.terminateOpenCapture.rawValue:
+                state.captureOpen = false
+                return state.liveView
+            default:
+                break
             }
+            return nil
         }
+        ended?.shutdown()
         try command.write(ContainerCodec.response(response))
     }
 
@@ -205,16 +216,39 @@ public final class FujiResponderConnection: StreamingResponderTransport, Sendabl
         eventWrites.withLock { _ in stream.socket.close() }
     }
 
+    // MARK: Live view
+
+    /// Takes the host's live-view socket; false when this connection cannot take one (closed, capture mode
+    /// not open, or it has one).
+    func attachLiveViewSocket(_ socket: Socket) -> Bool {
+        state.withLock { state in
+            if state.closed || !state.captureOpen || state.liveView != nil { return false }
+            state.liveView = socket
+            return true
+        }
+    }
+
+    /// True while `socket` is this connection's live-view socket and capture mode is open.
+    func isLiveViewing(_ socket: Socket) -> Bool {
+        state.withLock { !$0.closed && $0.captureOpen && $0.liveView === socket }
+    }
+
+    /// Lets go of the live-view socket (the host may connect another).
+    func detachLiveViewSocket(_ socket: Socket) {
+        state.withLock { if $0.liveView === socket { $0.liveView = nil } }
+    }
+
     // MARK: Closing
 
-    /// Ends the connection: both sockets are shut down, which wakes whatever thread reads them.
+    /// Ends the connection: its sockets are shut down, which wakes whatever thread reads them.
     public func close() {
-        let events: FujiStream? = state.withLock { state in
+        let (events, liveView): (FujiStream?, Socket?) = state.withLock { state in
             state.closed = true
             state.queued.removeAll()
-            return state.events
+            return (state.events, state.liveView)
         }
         events?.socket.shutdown()
+        liveView?.shutdown()
         command.socket.shutdown()
     }
 }

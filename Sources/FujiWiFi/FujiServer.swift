@@ -4,8 +4,10 @@ import PTP
 
 /// A responder speaking Fujifilm's Wi-Fi framing, as a Fuji X body does in its "wireless communication"
 /// mode: a command port (55740) where each connection opens with Fuji's init request, answered with the
-/// fixed 0x44-byte packet, then containers; and an event port (55741) that takes a host only once that
-/// host's InitiateOpenCapture was answered OK (before, a connection to it is closed at once).
+/// fixed 0x44-byte packet, then containers; an event port (55741) that takes a host only once that
+/// host's InitiateOpenCapture was answered OK (before, a connection to it is closed at once); and, given a
+/// live-view feed, a live-view port (55742) that takes a host likewise and streams it frames (see
+/// `FujiLiveViewFeed`) until it hangs up or TerminateOpenCapture.
 ///
 /// Each accepted socket gets a thread. A socket that sends garbage, a PTP/IP request (no answer, as a body),
 /// a lying length, stops half-way or sends nothing within `timeouts.handshake` is closed with one line to
@@ -27,6 +29,8 @@ public final class FujiServer: Sendable {
     public let maximumConnections: Int
     private let requestedPort: UInt16
     private let requestedEventPort: UInt16
+    private let requestedLiveViewPort: UInt16
+    private let liveView: FujiLiveViewFeed?
     private let log: @Sendable (String) -> Void
     private let handler: Handler
     private let gate: Gate?
@@ -42,6 +46,7 @@ public final class FujiServer: Sendable {
         var connections: [(id: Int, connection: FujiResponderConnection)] = []
         var commandPort: UInt16 = 0
         var eventPort: UInt16 = 0
+        var liveViewPort: UInt16 = 0
     }
 
     /// One accepted socket and the thread serving it.
@@ -56,16 +61,20 @@ public final class FujiServer: Sendable {
     ///   - host: an IPv4 address to listen on ("0.0.0.0" for every interface).
     ///   - port: 55740 is Fuji's; 0 lets the system choose (read `port` after `start`).
     ///   - eventPort: 55741 is Fuji's; 0 lets the system choose (read `eventPort`).
+    ///   - liveViewPort: 55742 is Fuji's; 0 lets the system choose (read `liveViewPort`). Listened on only
+    ///     with a `liveView` feed.
     ///   - name, guid: what the init answer tells hosts about this camera.
     public init(
         host: String = "127.0.0.1", port: UInt16 = FujiPorts.command, eventPort: UInt16 = FujiPorts.event,
-        name: String = "mediashell", guid: [UInt8] = defaultGUID, timeouts: FujiTimeouts = FujiTimeouts(),
+        liveViewPort: UInt16 = FujiPorts.liveView, liveView: FujiLiveViewFeed? = nil, name: String = "mediashell", guid: [UInt8] = defaultGUID, timeouts: FujiTimeouts = FujiTimeouts(),
         maximumConnections: Int = 32, log: @escaping @Sendable (String) -> Void = { _ in }, gate: Gate? = nil,
         handler: @escaping Handler
     ) {
         self.host = host
         self.requestedPort = port
         self.requestedEventPort = eventPort
+        self.requestedLiveViewPort = liveViewPort
+        self.liveView = liveView
         self.name = name
         self.guid = guid
         self.timeouts = timeouts
@@ -79,38 +88,48 @@ public final class FujiServer: Sendable {
     public var port: UInt16 { state.withLock { $0.commandPort } == 0 ? requestedPort : state.withLock { $0.commandPort } }
     /// The event port, likewise.
     public var eventPort: UInt16 { state.withLock { $0.eventPort } == 0 ? requestedEventPort : state.withLock { $0.eventPort } }
+    /// The live-view port, likewise; nil without a live-view feed.
+    public var liveViewPort: UInt16? {
+        guard liveView != nil else { return nil }
+        let bound = state.withLock { $0.liveViewPort }
+        return bound == 0 ? requestedLiveViewPort : bound
+    }
 
-    /// Binds both ports and starts accepting. Throws `PTPError.system` when an address cannot be listened on.
+    /// Binds the ports and starts accepting. Throws `PTPError.system` when an address cannot be listened on.
     public func start() throws {
-        let command: Socket
-        let events: Socket
-        do {
-            command = try Socket.listen(host: host, port: requestedPort)
-        } catch {
-            throw PTPError(error)
+        var requested = [requestedPort, requestedEventPort]
+        if liveView != nil { requested.append(requestedLiveViewPort) }
+        var opened: [Socket] = []
+        for port in requested {
+            do {
+                opened.append(try Socket.listen(host: host, port: port))
+            } catch {
+                opened.forEach { $0.close() }
+                throw PTPError(error)
+            }
         }
-        do {
-            events = try Socket.listen(host: host, port: requestedEventPort)
-        } catch {
-            command.close()
-            throw PTPError(error)
-        }
+        let listeners = opened
         let fresh = state.withLock { state -> Bool in
             guard state.listeners.isEmpty, !state.stopping else { return false }
-            state.listeners = [command, events]
-            state.commandPort = command.localPort
-            state.eventPort = events.localPort
+            state.listeners = listeners
+            state.commandPort = listeners[0].localPort
+            state.eventPort = listeners[1].localPort
+            state.liveViewPort = listeners.count > 2 ? listeners[2].localPort : 0
             return true
         }
         guard fresh else {
-            command.close()
-            events.close()
+            listeners.forEach { $0.close() }
             throw PTPError.misuse(.startedTwice(server: "Fuji", address: "\(host):\(requestedPort)"))
         }
         do {
-            let commandThread = try JoinableThread(name: "fuji-accept") { [self] in acceptLoop(command, events: false) }
-            let eventThread = try JoinableThread(name: "fuji-accept-events") { [self] in acceptLoop(events, events: true) }
-            state.withLock { $0.acceptThreads = [commandThread, eventThread] }
+            var threads = [
+                try JoinableThread(name: "fuji-accept") { [self] in acceptLoop(listeners[0], kind: .command) },
+                try JoinableThread(name: "fuji-accept-events") { [self] in acceptLoop(listeners[1], kind: .events) },
+            ]
+            if listeners.count > 2 {
+                threads.append(try JoinableThread(name: "fuji-accept-liveview") { [self] in acceptLoop(listeners[2], kind: .liveView) })
+            }
+            state.withLock { $0.acceptThreads = threads }
         } catch {
             stop()
             throw PTPError(error)
@@ -143,7 +162,12 @@ public final class FujiServer: Sendable {
 
     // MARK: Accepting
 
-    private func acceptLoop(_ listener: Socket, events: Bool) {
+    /// Which port a socket was accepted on.
+    private enum PortKind {
+        case command, events, liveView
+    }
+
+    private func acceptLoop(_ listener: Socket, kind: PortKind) {
         while true {
             let accepted: Socket?
             do {
@@ -169,8 +193,13 @@ public final class FujiServer: Sendable {
                 continue
             }
             do {
-                let thread = try JoinableThread(name: events ? "fuji-events" : "fuji-conn") { [self] in
-                    if events { serveEvents(worker) } else { serve(worker, id: id) }
+                let thread = try JoinableThread(name: kind == .command ? "fuji-conn" : kind == .events ? "fuji-events" : "fuji-liveview") {
+                    [self] in
+                    switch kind {
+                    case .command: serve(worker, id: id)
+                    case .events: serveEvents(worker)
+                    case .liveView: serveLiveView(worker)
+                    }
                 }
                 worker.thread.withLock { $0 = thread }
             } catch {
@@ -263,5 +292,59 @@ public final class FujiServer: Sendable {
         }
         log("fuji: \(socket.peer): event connection before InitiateOpenCapture, closed")
         socket.close()
+    }
+
+    /// A live-view socket: attached to the latest connection whose capture mode is open (else closed at
+    /// once), then sent each new frame of the feed until the host hangs up (or sends anything: a host sends
+    /// nothing here), the connection ends or its capture mode is closed.
+    private func serveLiveView(_ worker: Worker) {
+        let socket = worker.socket
+        defer {
+            socket.close()
+            worker.finished.withLock { $0 = true }
+        }
+        guard let liveView else { return }
+        let candidates = state.withLock { $0.connections.map(\.connection) }.reversed()
+        guard let connection = candidates.first(where: { $0.attachLiveViewSocket(socket) }) else {
+            log("fuji: \(socket.peer): live-view connection before InitiateOpenCapture, closed")
+            return
+        }
+        defer { connection.detachLiveViewSocket(socket) }
+        let framed = FramedSocket(socket: socket, timeout: timeouts.read, controlCapacity: 64)
+        var last: Int?
+        do {
+            while connection.isLiveViewing(socket), !state.withLock({ $0.stopping }) {
+                if let frame = liveView.frame(last) {
+                    last = frame.number
+                    try framed.send(FujiLiveViewFeed.packet(frame.jpeg))
+                } else if try framed.hasInput(timeout: liveView.interval / 2) {
+                    return
+                }
+            }
+        } catch {
+            log("fuji: live view to \(socket.peer) ended: \(error)")
+        }
+    }
+}
+
+/// The frames a `FujiServer` streams on its live-view port: `frame(last)` gives the newest frame when it is
+/// newer than frame `last` (nil: none yet), asked again every half `interval` seconds.
+public struct FujiLiveViewFeed: Sendable {
+    public let interval: TimeInterval
+    public let frame: @Sendable (_ last: Int?) -> (number: Int, jpeg: [UInt8])?
+
+    public init(interval: TimeInterval, frame: @escaping @Sendable (_ last: Int?) -> (number: Int, jpeg: [UInt8])?) {
+        self.interval = interval
+        self.frame = frame
+    }
+
+    /// The header a body puts between a packet's length and its JPEG (14 bytes, its content undocumented:
+    /// sent as zeros).
+    public static let headerSize = 14
+
+    /// One packet as a body sends it: u32 length (itself included), the header, the JPEG.
+    public static func packet(_ jpeg: [UInt8]) -> [UInt8] {
+        let length = UInt32(truncatingIfNeeded: 4 + headerSize + jpeg.count)
+        return (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * $0)) } + [UInt8](repeating: 0, count: headerSize) + jpeg
     }
 }

@@ -245,10 +245,15 @@ public struct ServeCommand {
         let stopServer: () -> Void
         let advertisedPort: UInt16
         if persona == .fujiX {
-            // A Fujifilm body on Wi-Fi speaks Fuji's framing, not PTP/IP: commands on 55740, events on the next port.
+            // A Fujifilm body on Wi-Fi speaks Fuji's framing, not PTP/IP: commands on 55740, events on the next
+            // port, live view on the one after.
             let commandPort = portGiven ? port : FujiPorts.command
+            let frames = LiveViewFrames()
             let server = FujiServer(
-                host: host, port: commandPort, eventPort: commandPort == 0 ? 0 : commandPort &+ 1, name: camera.identity.model,
+                host: host, port: commandPort, eventPort: commandPort == 0 ? 0 : commandPort &+ 1,
+                liveViewPort: commandPort == 0 ? 0 : commandPort &+ 2,
+                liveView: FujiLiveViewFeed(interval: 1 / frames.framesPerSecond) { frames.frame(after: $0) },
+                name: camera.identity.model,
                 log: { Console.error("serve: \($0)") },
                 gate: { peer in Self.admits(gatekeeper, peer.name, peer.guid, peer.address) ? nil : InitFailReason.rejectedInitiator.rawValue },
                 handler: { connection, peer in session(connection, peer.address, peer.name, peer.guid) })
@@ -258,8 +263,10 @@ public struct ServeCommand {
                 Console.error("serve: cannot listen on \(host):\(commandPort): \(error)" + Self.portInUseHint(host, commandPort))
                 return 1
             }
-            Console.error(
-                "serve: \(what) as a Fujifilm camera on Wi-Fi\(quirky) on fuji:\(host):\(server.port):\(server.eventPort)\(shaped) (Ctrl-C to stop)")
+            // fuji:HOST:PORT:EVENTPORT, and the live-view port when it is not the next (ports the system chose).
+            var ports = "\(server.port):\(server.eventPort)"
+            if let liveViewPort = server.liveViewPort, liveViewPort != server.eventPort &+ 1 { ports += ":\(liveViewPort)" }
+            Console.error("serve: \(what) as a Fujifilm camera on Wi-Fi\(quirky) on fuji:\(host):\(ports)\(shaped) (Ctrl-C to stop)")
             if let exposure = exposureWarning(port: server.port) { Console.error(exposure) }
             stopServer = server.stop
             advertisedPort = server.port

@@ -73,6 +73,8 @@ final class ServeProcess: @unchecked Sendable {
     let port: UInt16
     /// The event port of a Fujifilm persona (`fuji:127.0.0.1:PORT:EVENTPORT`); nil for PTP/IP.
     let eventPort: UInt16?
+    /// The live-view port of a Fujifilm persona (`fuji:127.0.0.1:PORT:EVENTPORT:LIVEVIEWPORT`), when given.
+    let liveViewPort: UInt16?
     private let stderr = PipeCollector()
     private let exited = Mailbox<Void>()
 
@@ -90,18 +92,20 @@ final class ServeProcess: @unchecked Sendable {
         // Wait (bounded) for the line that names the port.
         var found: UInt16?
         var foundEvents: UInt16?
+        var foundLiveView: UInt16?
         stderr.wait(timeout: 30) { data in
             let text = String(decoding: data, as: UTF8.self)
             if let range = text.range(of: "ptpip:127.0.0.1:"), let port = UInt16(text[range.upperBound...].prefix { $0.isNumber }) {
                 found = port
                 return true
             }
-            // A Fujifilm persona: fuji:127.0.0.1:PORT:EVENTPORT.
+            // A Fujifilm persona: fuji:127.0.0.1:PORT:EVENTPORT[:LIVEVIEWPORT].
             if let range = text.range(of: "fuji:127.0.0.1:") {
                 let ports = text[range.upperBound...].prefix { $0.isNumber || $0 == ":" }.split(separator: ":")
-                if ports.count == 2, let command = UInt16(ports[0]), let events = UInt16(ports[1]) {
+                if (2...3).contains(ports.count), let command = UInt16(ports[0]), let events = UInt16(ports[1]) {
                     found = command
                     foundEvents = events
+                    foundLiveView = ports.count > 2 ? UInt16(ports[2]) : nil
                     return true
                 }
             }
@@ -113,6 +117,7 @@ final class ServeProcess: @unchecked Sendable {
         }
         port = found
         eventPort = foundEvents
+        liveViewPort = foundLiveView
     }
 
     var log: String { stderr.text }

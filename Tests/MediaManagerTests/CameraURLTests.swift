@@ -21,11 +21,14 @@ import Testing
         #expect(try CameraURL(parsing: "FUJI:127.0.0.1:4000") == .fuji(host: "127.0.0.1", port: 4000, eventPort: 4001))
         #expect(try CameraURL(parsing: "fuji:127.0.0.1:4000:5000") == .fuji(host: "127.0.0.1", port: 4000, eventPort: 5000))
         #expect(try CameraURL(parsing: "fuji:[::1]") == .fuji(host: "::1", port: 55740, eventPort: 55741))
-        for text in ["fuji:192.168.0.1:55740", "fuji:h:4000:5000"] {
+        // The live-view port is written only when it is not the one after the event port.
+        #expect(try CameraURL(parsing: "fuji:h:4000:5000:6000") == .fuji(host: "h", port: 4000, eventPort: 5000, liveViewPort: 6000))
+        #expect(try CameraURL(parsing: "fuji:h:4000:5000:5001") == .fuji(host: "h", port: 4000, eventPort: 5000))
+        for text in ["fuji:192.168.0.1:55740", "fuji:h:4000:5000", "fuji:h:4000:5000:6000"] {
             #expect(try CameraURL(parsing: text).description == text)
         }
         #expect(CameraURL.fuji(host: "camera.local", port: 55740, eventPort: 55741).redactedDescription == "fuji:<host>:55740")
-        for bad in ["fuji:", "fuji:h:0", "fuji:h:1:2:3"] {
+        for bad in ["fuji:", "fuji:h:0", "fuji:h:1:2:3:4", "fuji:h:1:2:0"] {
             #expect(throws: CameraURLError.self, "\(bad)") { try CameraURL(parsing: bad) }
         }
     }

@@ -13,8 +13,9 @@ public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
     /// The USB camera whose maker and model name ("Canon Inc. EOS R6") contains this, in any case.
     case usbModel(String)
     case ptpip(host: String, port: UInt16, eventPort: UInt16)
-    /// A Fujifilm X body in its Wi-Fi mode: Fuji's own framing on port 55740, events on 55741.
-    case fuji(host: String, port: UInt16, eventPort: UInt16)
+    /// A Fujifilm X body in its Wi-Fi mode: Fuji's own framing on port 55740, events on 55741, live view on
+    /// 55742 (`liveViewPort` nil: the port after the event port, as libgphoto2 takes it).
+    case fuji(host: String, port: UInt16, eventPort: UInt16, liveViewPort: UInt16? = nil)
     case folder(path: String)
     /// The built-in demo card (nil path) or the virtual camera serving a folder, in-process.
     case simulator(path: String?)
@@ -60,7 +61,8 @@ public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
             let (host, ports) = try Self.hostAndPorts(rest, in: text, scheme: "fuji", example: "fuji:192.168.0.1")
             let commandPort = ports.first ?? Self.defaultFujiPort
             let eventPort = ports.count > 1 ? ports[1] : (commandPort == UInt16.max ? commandPort : commandPort + 1)
-            self = .fuji(host: host, port: commandPort, eventPort: eventPort)
+            let liveViewPort = ports.count > 2 && ports[2] != eventPort &+ 1 ? ports[2] : nil
+            self = .fuji(host: host, port: commandPort, eventPort: eventPort, liveViewPort: liveViewPort)
         case "dir", "file":
             guard !rest.isEmpty else { throw CameraURLError("dir: needs a folder, as in dir:/media/sdcard") }
             self = .folder(path: rest)
@@ -71,7 +73,7 @@ public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `HOST[:PORT[:EVENTPORT]]` (an IPv6 host in brackets): the host and the ports given.
+    /// `HOST[:PORT[:EVENTPORT]]` (an IPv6 host in brackets; fuji: also `:LIVEVIEWPORT`): the host and the ports given.
     private static func hostAndPorts(_ rest: String, in text: String, scheme: String, example: String) throws -> (String, [UInt16]) {
         var host = rest
         var ports: [Substring] = []
@@ -86,7 +88,7 @@ public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
             ports = Array(parts.dropFirst())
         }
         guard !host.isEmpty else { throw CameraURLError("\(scheme): needs a host, as in \(example)") }
-        guard ports.count <= 2 else { throw CameraURLError("too many ports in \(text)") }
+        guard ports.count <= (scheme == "fuji" ? 3 : 2) else { throw CameraURLError("too many ports in \(text)") }
         let numbers = try ports.map { s -> UInt16 in
             guard let p = UInt16(s), p > 0 else { throw CameraURLError("'\(s)' is not a port number") }
             return p
@@ -111,8 +113,9 @@ public enum CameraURL: Equatable, Sendable, CustomStringConvertible {
         case .ptpip(let host, let port, let eventPort):
             let h = host.contains(":") ? "[\(host)]" : host
             return eventPort == port ? "ptpip:\(h):\(port)" : "ptpip:\(h):\(port):\(eventPort)"
-        case .fuji(let host, let port, let eventPort):
+        case .fuji(let host, let port, let eventPort, let liveViewPort):
             let h = host.contains(":") ? "[\(host)]" : host
+            if let liveViewPort { return "fuji:\(h):\(port):\(eventPort):\(liveViewPort)" }
             return eventPort == port &+ 1 ? "fuji:\(h):\(port)" : "fuji:\(h):\(port):\(eventPort)"
         case .folder(let path): return "dir:\(path)"
         case .simulator(let path): return "sim:\(path ?? "")"
@@ -130,9 +133,10 @@ extension CameraURL {
         case .ptpip(let host, let port, let eventPort):
             let isAddress = host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" }
             return isAddress ? description : CameraURL.ptpip(host: "<host>", port: port, eventPort: eventPort).description
-        case .fuji(let host, let port, let eventPort):
+        case .fuji(let host, let port, let eventPort, let liveViewPort):
             let isAddress = host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" }
-            return isAddress ? description : CameraURL.fuji(host: "<host>", port: port, eventPort: eventPort).description
+            return isAddress
+                ? description : CameraURL.fuji(host: "<host>", port: port, eventPort: eventPort, liveViewPort: liveViewPort).description
         default: return description
         }
     }

@@ -2,27 +2,28 @@ import Foundation
 import Imaging
 import POSIX
 
-/// The live-view frames the `canon-eos` and `nikon` personas serve: a moving picture (a bar crossing a
+/// The live-view frames the `canon-eos` and `nikon` personas serve (and `serve --persona fuji-x` streams on
+/// Fuji's live-view socket): a moving picture (a bar crossing a
 /// gradient) made at `framesPerSecond` on the monotonic clock, each a JPEG that names its number in a
 /// comment (`mediashell live view frame 17`), so that a client's frames can be counted and checked. A
 /// session asking again before the next frame is due gets none ("not ready"), as a body answers.
-final class LiveViewFrames: Sendable {
+public final class LiveViewFrames: Sendable {
     /// The rate `serve` uses unless `MEDIASHELL_LIVEVIEW_FPS` says another (1 to 120).
     static let standardRate = 20.0
     static let width = 320
     static let height = 240
 
-    let framesPerSecond: Double
+    public let framesPerSecond: Double
     private let started = MonotonicClock().now()
     /// The last frame made, by number (one JPEG for every session asking for it).
     private let made = Locked<(number: Int, jpeg: [UInt8])?>(nil)
 
-    init(framesPerSecond: Double = LiveViewFrames.rate()) {
+    public init(framesPerSecond: Double = LiveViewFrames.rate()) {
         self.framesPerSecond = framesPerSecond
     }
 
     /// The rate from the environment, else `standardRate`.
-    static func rate(environment: [String: String] = ProcessInfo.processInfo.environment) -> Double {
+    public static func rate(environment: [String: String] = ProcessInfo.processInfo.environment) -> Double {
         guard let text = environment["MEDIASHELL_LIVEVIEW_FPS"], let rate = Double(text), (1...120).contains(rate) else {
             return standardRate
         }
@@ -33,7 +34,7 @@ final class LiveViewFrames: Sendable {
     var current: Int { Int((MonotonicClock().now() - started) * framesPerSecond) }
 
     /// The frame showing now, unless it is `last` (the one this session was given already): nil then.
-    func frame(after last: Int?) -> (number: Int, jpeg: [UInt8])? {
+    public func frame(after last: Int?) -> (number: Int, jpeg: [UInt8])? {
         let number = current
         if let last, number <= last { return nil }
         return made.withLock { made in

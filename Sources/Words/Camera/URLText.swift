@@ -18,7 +18,7 @@ public enum URLText {
         case .usbFirst, .usbAddress, .usbID, .usbSerial, .usbModel: "usb:"
         case .ptpip(let host, let port, _):
             "ptpip:\(SafeText.display(host)):" + (port == CameraURL.defaultPTPIPPort ? "" : "\(port):")
-        case .fuji(let host, let port, _):
+        case .fuji(let host, let port, _, _):
             "fuji:\(SafeText.display(host)):" + (port == CameraURL.defaultFujiPort ? "" : "\(port):")
         }
     }

@@ -10,6 +10,8 @@ import PTP
 public final class FujiXDialect: CameraDialect {
     /// How long the body may wait for the user to allow this host on its screen.
     public let accessTimeout: TimeInterval
+    /// Connects the body's live-view socket (nil: a link without one).
+    let openLiveView: (@Sendable () throws -> any FujiLiveViewChannel)?
     private let state = Locked(State())
 
     private struct State {
@@ -17,8 +19,11 @@ public final class FujiXDialect: CameraDialect {
         var openCaptureSent = false
     }
 
-    public init(accessTimeout: TimeInterval = 30) {
+    /// - Parameter openLiveView: connects the body's live-view socket once capture mode is open; nil when
+    ///   the link has none (live view is then not offered).
+    public init(accessTimeout: TimeInterval = 30, openLiveView: (@Sendable () throws -> any FujiLiveViewChannel)? = nil) {
         self.accessTimeout = accessTimeout
+        self.openLiveView = openLiveView
     }
 
     /// What the handshake learned (nil before `didOpen`).
@@ -49,14 +54,31 @@ public final class FujiXDialect: CameraDialect {
             throw FujiModeError.noRemoteCapture(state: self.facts?.state ?? .other(0))
         }
         guard session.supports(.initiateCapture) else { throw CameraCapabilityError.notOffered("capture") }
+        try openCapture(session)
+        try session.initiateCapture()
+    }
+
+    /// Sends InitiateOpenCapture, once per connection (when the body lists it): capture, the event socket
+    /// and live view all need the mode it opens. Not marked sent when refused, so a later call asks again.
+    func openCapture(_ session: PTPSession) throws {
         let first = state.withLock { state -> Bool in
             defer { state.openCaptureSent = true }
             return !state.openCaptureSent
         }
-        if first, session.supports(.initiateOpenCapture) {
+        guard first, session.supports(.initiateOpenCapture) else { return }
+        do {
             try session.execute(.initiateOpenCapture, [0, 0])
+        } catch {
+            state.withLock { $0.openCaptureSent = false }
+            throw error
         }
-        try session.initiateCapture()
+    }
+
+    /// Live view from the body's live-view socket, on a link that has one and a body that opens capture
+    /// mode.
+    public func liveView(_ session: PTPSession) -> (any LiveViewDialect)? {
+        guard let openLiveView, session.supports(.initiateOpenCapture) else { return nil }
+        return FujiLiveView(dialect: self, open: openLiveView)
     }
 
     public func propertyCodes(_ session: PTPSession) -> [DevicePropertyCode] {
