@@ -25,8 +25,9 @@ struct LiveViewCommand: ShellCommand {
         details: """
             Draws the camera's live view in the terminal, each frame in the place of the last, with the rate \
             under it, until a key is pressed (or Ctrl-C, --count N frames, --seconds S). --save FILE keeps one \
-            frame as a JPEG. Canon EOS bodies (GetViewFinderData, with the view sent to the computer) and Nikon \
-            bodies (StartLiveView, GetLiveViewImg) have it; standard PTP defines none. When output is not a \
+            frame as a JPEG. Canon EOS bodies (GetViewFinderData, with the view sent to the computer), Nikon \
+            bodies (StartLiveView, GetLiveViewImg) and Fujifilm X bodies on Wi-Fi (their live-view socket, \
+            opened by InitiateOpenCapture) have it; standard PTP defines none. When output is not a \
             terminal, a line per frame gives its size, and --count or --seconds says when to stop.
             """,
         examples: ["liveview", "liveview --fps 10", "liveview --save focus.jpg", "liveview --count 50"])
