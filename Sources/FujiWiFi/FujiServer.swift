@@ -99,16 +99,8 @@ public final class FujiServer: Sendable {
     public func start() throws {
         var requested = [requestedPort, requestedEventPort]
         if liveView != nil { requested.append(requestedLiveViewPort) }
-        var opened: [Socket] = []
-        for port in requested {
-            do {
-                opened.append(try Socket.listen(host: host, port: port))
-            } catch {
-                opened.forEach { $0.close() }
-                throw PTPError(error)
-            }
-        }
-        let listeners = opened
+        let listeners = try Self.listenConsecutively(host: host, count: requested.count, when: requested.allSatisfy { $0 == 0 })
+            ?? Self.listen(host: host, requested)
         let fresh = state.withLock { state -> Bool in
             guard state.listeners.isEmpty, !state.stopping else { return false }
             state.listeners = listeners
@@ -134,6 +126,39 @@ public final class FujiServer: Sendable {
             stop()
             throw PTPError(error)
         }
+    }
+
+    /// Listens on each of `ports` (0: one the system chooses).
+    private static func listen(host: String, _ ports: [UInt16]) throws -> [Socket] {
+        var opened: [Socket] = []
+        for port in ports {
+            do {
+                opened.append(try Socket.listen(host: host, port: port))
+            } catch {
+                opened.forEach { $0.close() }
+                throw PTPError(error)
+            }
+        }
+        return opened
+    }
+
+    /// When every port is the system's choice: `count` consecutive ports, the first chosen by the system, as
+    /// a body's are (libgphoto2 finds the live-view port after the event port it is given). Nil when a few
+    /// tries found none free: the ports are then chosen one by one.
+    private static func listenConsecutively(host: String, count: Int, when wanted: Bool) -> [Socket]? {
+        guard wanted else { return nil }
+        for _ in 0..<8 {
+            guard let first = try? Socket.listen(host: host, port: 0) else { return nil }
+            var opened = [first]
+            let base = Int(first.localPort)
+            for next in 1..<count {
+                guard base + next <= Int(UInt16.max), let socket = try? Socket.listen(host: host, port: UInt16(base + next)) else { break }
+                opened.append(socket)
+            }
+            if opened.count == count { return opened }
+            opened.forEach { $0.close() }
+        }
+        return nil
     }
 
     /// Stops listening, ends every connection and waits until all of the server's threads are gone.

@@ -2,9 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Live view on a Fujifilm X body on Wi-Fi (issue 42) through the built binary: our `liveview` against
-/// `serve --persona fuji-x`, which streams its frames on Fuji's live-view socket (ports chosen at run time,
-/// so the served URL names all three). Each frame names its number in a JPEG comment: none twice, in order.
+/// Live view on a Fujifilm X body on Wi-Fi (issue 42) through the built binary: our `liveview` and
+/// libgphoto2's Fuji Wi-Fi client (`--capture-preview`, which takes the port after the event port) against
+/// `serve --persona fuji-x`, which streams its frames on Fuji's live-view socket (three consecutive ports,
+/// the first chosen at run time). Each frame names its number in a JPEG comment: none twice, in order.
 @Suite(.serialized) struct FujiLiveViewInteropTests {
     typealias Fixture = PersonaInteropTests.Fixture
 
@@ -22,7 +23,6 @@ import Testing
         let fixture = try Fixture(folder: "100_FUJI")
         let server = try ServeProcess(arguments: ["--persona", "fuji-x", fixture.card])
         defer { _ = server.stop() }
-        #expect(server.liveViewPort != nil, "serve names the live-view port it chose: \(server.log)")
         var numbers: [Int] = []
         for index in 1...3 {
             let result = try Self.mediashell(fixture, server, "liveview --save \(fixture.work)/frame\(index).jpg")
@@ -38,6 +38,16 @@ import Testing
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 13 && lines.prefix(12).allSatisfy { $0.contains(": 320x240, ") }, "\(lines)")
         #expect(lines.last?.hasPrefix("liveview: 12 frames in ") == true)
+    }
+
+    @Test(.enabled(if: FujiPersonaInteropTests.gphoto2 != nil)) func gphoto2GetsAPreviewFromThePersona() throws {
+        let fixture = try FujiPersonaInteropTests.Fixture()
+        let server = try ServeProcess(arguments: ["--persona", "fuji-x", fixture.card])
+        defer { _ = server.stop() }
+        let result = try fixture.gphoto2(server, ["--capture-preview"], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)\n\(result.stdout)")
+        let saved = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture.work + "/capture_preview.jpg")))
+        #expect(saved.starts(with: [0xFF, 0xD8]) && LiveViewInteropTests.frameNumber(saved) != nil, "\(saved.prefix(40))")
     }
 
     /// Twice in one session: the first live view's socket is closed when it stops, and the body takes a

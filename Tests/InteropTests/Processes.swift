@@ -73,7 +73,8 @@ final class ServeProcess: @unchecked Sendable {
     let port: UInt16
     /// The event port of a Fujifilm persona (`fuji:127.0.0.1:PORT:EVENTPORT`); nil for PTP/IP.
     let eventPort: UInt16?
-    /// The live-view port of a Fujifilm persona (`fuji:127.0.0.1:PORT:EVENTPORT:LIVEVIEWPORT`), when given.
+    /// The live-view port of a Fujifilm persona (`fuji:127.0.0.1:PORT:EVENTPORT:LIVEVIEWPORT`, else the
+    /// port after the event port); nil for PTP/IP.
     let liveViewPort: UInt16?
     private let stderr = PipeCollector()
     private let exited = Mailbox<Void>()
@@ -105,7 +106,7 @@ final class ServeProcess: @unchecked Sendable {
                 if (2...3).contains(ports.count), let command = UInt16(ports[0]), let events = UInt16(ports[1]) {
                     found = command
                     foundEvents = events
-                    foundLiveView = ports.count > 2 ? UInt16(ports[2]) : nil
+                    foundLiveView = ports.count > 2 ? UInt16(ports[2]) : events &+ 1
                     return true
                 }
             }
