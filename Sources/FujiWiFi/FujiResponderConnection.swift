@@ -218,14 +218,17 @@ public final class FujiResponderConnection: StreamingResponderTransport, Sendabl
 
     // MARK: Live view
 
-    /// Takes the host's live-view socket; false when this connection cannot take one (closed, capture mode
-    /// not open, or it has one).
+    /// Takes the host's live-view socket; false when this connection cannot take one (closed, or capture
+    /// mode not open). A host has one live view: a socket it connected before is let go (shut down), as the
+    /// host may connect again before this side has seen it close the last.
     func attachLiveViewSocket(_ socket: Socket) -> Bool {
-        state.withLock { state in
-            if state.closed || !state.captureOpen || state.liveView != nil { return false }
-            state.liveView = socket
-            return true
+        let (taken, earlier): (Bool, Socket?) = state.withLock { state in
+            if state.closed || !state.captureOpen { return (false, nil) }
+            defer { state.liveView = socket }
+            return (true, state.liveView)
         }
+        earlier?.shutdown()
+        return taken
     }
 
     /// True while `socket` is this connection's live-view socket and capture mode is open.

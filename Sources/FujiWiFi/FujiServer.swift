@@ -335,6 +335,8 @@ public final class FujiServer: Sendable {
             return
         }
         defer { connection.detachLiveViewSocket(socket) }
+        // A host that reads slowly gets the frames of now, not those the kernel would queue for it.
+        socket.limitSendBuffer(to: 64 << 10)
         let framed = FramedSocket(socket: socket, timeout: timeouts.read, controlCapacity: 64)
         var last: Int?
         do {

@@ -108,6 +108,23 @@ import VirtualCamera
 
     static func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
 
+    /// Packets queued in memory, as a socket's receive buffer holds them.
+    final class QueuedPackets: FujiLiveViewChannel {
+        let packets: LockedBox<[[UInt8]]>
+        init(_ packets: [[UInt8]]) { self.packets = LockedBox(packets) }
+        func nextPacket(wait: TimeInterval) throws -> [UInt8]? { packets.mutate { $0.isEmpty ? nil : $0.removeFirst() } }
+        func close() {}
+    }
+
+    /// A host that reads more slowly than the body sends is given the newest frame, not the oldest queued.
+    @Test func theNewestFrameWaitingIsTaken() throws {
+        let channel = QueuedPackets((1...3).map { [UInt8(0), UInt8($0)] })
+        #expect(try FujiLiveView.newestPacket(channel, wait: 0) == [0, 3])
+        #expect(try FujiLiveView.newestPacket(channel, wait: 0) == nil)
+        let flood = QueuedPackets((0..<100).map { [UInt8($0)] })
+        #expect(try FujiLiveView.newestPacket(flood, wait: 0) == [UInt8(FujiLiveView.maximumPassedOver)], "bounded")
+    }
+
     @Test func theLiveViewSocketsBytesAreCheckedBeforeTheyAreRead() throws {
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDB, 1, 2, 0xFF, 0xD9]
         // A packet as a body sends it: length, 14 bytes of header, the JPEG.

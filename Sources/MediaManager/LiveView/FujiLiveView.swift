@@ -21,6 +21,8 @@ final class FujiLiveView: LiveViewDialect {
     static let packetWait: TimeInterval = 0.1
     /// Where in a packet the JPEG may start: after a header of at most this many bytes.
     static let maximumHeader = 256
+    /// The most packets passed over in one ask for the newest (a body sending faster than they are read).
+    static let maximumPassedOver = 64
 
     let dialect: FujiXDialect
     let open: @Sendable () throws -> any FujiLiveViewChannel
@@ -39,7 +41,19 @@ final class FujiLiveView: LiveViewDialect {
 
     func frame(_ session: PTPSession) throws -> [UInt8]? {
         guard let channel = channel.withLock({ $0 }) else { throw LiveViewError.malformed("live view was not started") }
-        return try channel.nextPacket(wait: Self.packetWait).map { try Self.jpeg(in: $0) }
+        return try Self.newestPacket(channel, wait: Self.packetWait).map { try Self.jpeg(in: $0) }
+    }
+
+    /// The newest packet the body sent: the first within `wait`, or a later one already waiting behind it.
+    /// The body streams whether or not the host keeps up; a host that reads more slowly than it sends (a
+    /// terminal drawing, `--fps`) would otherwise show frames ever older, by as many as the sockets buffer.
+    static func newestPacket(_ channel: any FujiLiveViewChannel, wait: TimeInterval) throws -> [UInt8]? {
+        guard var newest = try channel.nextPacket(wait: wait) else { return nil }
+        for _ in 0..<maximumPassedOver {
+            guard let newer = try channel.nextPacket(wait: 0) else { break }
+            newest = newer
+        }
+        return newest
     }
 
     func stop(_ session: PTPSession) {
