@@ -58,6 +58,25 @@ import VirtualCamera
         #expect(try session.camera.session.getStorageIDs().count == 1)
     }
 
+    /// A host that connects live view again before the body saw the last socket close gets frames on the
+    /// new socket; the old one is ended.
+    @Test func aSecondLiveViewSocketReplacesTheFirst() throws {
+        let body = try Body(frames: LiveViewFrames(framesPerSecond: 40))
+        let session = try MediaSession.open(body.url)
+        defer { session.close() }
+        let live = try session.camera.startLiveView()
+        defer { live.stop() }
+        _ = try live.next()
+        let port = try #require(body.server.liveViewPort)
+        let second = try FujiLiveViewStream.connect(host: "127.0.0.1", port: port, timeouts: FujiTimeouts(connect: 5, read: 5))
+        defer { second.close() }
+        let packet = try #require(try second.nextPacket(wait: 5))
+        #expect(LiveViewTests.frameNumber(try FujiLiveView.jpeg(in: packet)) != nil)
+        #expect(throws: (any Error).self, "the first socket is ended") {
+            for _ in 0..<1_000 { _ = try live.next(timeout: 5) }
+        }
+    }
+
     @Test func aBodyThatSendsNothingIsATimeout() throws {
         let body = try Body(frames: nil)
         let session = try MediaSession.open(body.url)
