@@ -28,7 +28,8 @@ public final class FujiLiveViewStream: Sendable {
         while true {
             attempts += 1
             do {
-                return FujiLiveViewStream(socket: try Socket.connect(host: host, port: port, timeout: timeouts.connect), timeout: timeouts.read)
+                let socket = try Socket.connect(host: host, port: port, timeout: timeouts.connect)
+                return FujiLiveViewStream(socket: socket, timeout: timeouts.read)
             } catch where error.isNobodyListening && attempts < 3 {
                 POSIX.sleep(until: .after(0.1))
             } catch {
@@ -52,7 +53,8 @@ public final class FujiLiveViewStream: Sendable {
             let length = UInt64(frame.uint32(at: 0))
             let structure = "Fuji live-view frame"
             guard length > UInt64(Self.lengthSize) else {
-                throw PTPError.malformed(Malformation(structure, .shorterThanHeader(length: length, header: Self.lengthSize + 1), peer: peer))
+                let defect = Malformation.Defect.shorterThanHeader(length: length, header: Self.lengthSize + 1)
+                throw PTPError.malformed(Malformation(structure, defect, peer: peer))
             }
             guard length <= UInt64(limit) else {
                 throw PTPError.malformed(Malformation(structure, .longerThanAllowed(length: length, limit: UInt64(limit)), peer: peer))

@@ -66,7 +66,8 @@ public final class FujiServer: Sendable {
     ///   - name, guid: what the init answer tells hosts about this camera.
     public init(
         host: String = "127.0.0.1", port: UInt16 = FujiPorts.command, eventPort: UInt16 = FujiPorts.event,
-        liveViewPort: UInt16 = FujiPorts.liveView, liveView: FujiLiveViewFeed? = nil, name: String = "mediashell", guid: [UInt8] = defaultGUID, timeouts: FujiTimeouts = FujiTimeouts(),
+        liveViewPort: UInt16 = FujiPorts.liveView, liveView: FujiLiveViewFeed? = nil, name: String = "mediashell",
+        guid: [UInt8] = defaultGUID, timeouts: FujiTimeouts = FujiTimeouts(),
         maximumConnections: Int = 32, log: @escaping @Sendable (String) -> Void = { _ in }, gate: Gate? = nil,
         handler: @escaping Handler
     ) {

@@ -12,6 +12,6 @@ public enum FujiPorts {
     public static let command: UInt16 = 55740
     /// Events: opened by the camera only once InitiateOpenCapture (0x101C) succeeded.
     public static let event: UInt16 = 55741
-    /// Live view frames (JPEG), opened with the event port; not used here.
+    /// Live-view frames (JPEG), opened with the event port (`FujiLiveViewStream`).
     public static let liveView: UInt16 = 55742
 }

@@ -18,12 +18,12 @@ import VirtualCamera
         let server: FujiServer
         let card: CardFolder
 
-        init(frames: LiveViewFrames?) throws {
+        init(frames: LiveViewFrames?, persona: Persona = .named(.fujiX)) throws {
             card = try CardFolder(["DCIM/100_FUJI/DSCF0001.JPG": 100])
             let served = try Card(folder: card.path)
             // A body that can take a picture lists InitiateOpenCapture, which opens its live-view port.
             try DemoCard.enableCapture(on: served)
-            let camera = VirtualCamera(card: served, persona: .named(.fujiX))
+            let camera = VirtualCamera(card: served, persona: persona)
             let feed = FujiLiveViewFeed(interval: 1 / (frames?.framesPerSecond ?? 20)) { last in frames?.frame(after: last) }
             server = FujiServer(host: "127.0.0.1", port: 0, eventPort: 0, liveViewPort: 0, liveView: feed, name: "X-T20") { connection, peer in
                 camera.serve(connection, peer: peer.address)
@@ -84,6 +84,14 @@ import VirtualCamera
         let live = try session.camera.startLiveView()
         defer { live.stop() }
         #expect(throws: LiveViewError.noFrame(seconds: 0.3)) { _ = try live.next(timeout: 0.3) }
+    }
+
+    /// A body in a browsing mode (an X-A2 has no remote mode) refuses capture mode: it has no live view.
+    @Test func aBodyWithoutRemoteModeHasNone() throws {
+        let body = try Body(frames: LiveViewFrames(), persona: .fujiX(cameraState: 2))
+        let session = try MediaSession.open(body.url)
+        defer { session.close() }
+        #expect(throws: CameraCapabilityError.notOffered("live view")) { _ = try session.camera.startLiveView() }
     }
 
     @Test func aFujiLinkWithoutALiveViewSocketHasNone() throws {

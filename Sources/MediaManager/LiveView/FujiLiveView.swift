@@ -67,7 +67,8 @@ final class FujiLiveView: LiveViewDialect {
     /// `maximumHeader` bytes on.
     static func jpeg(in packet: [UInt8]) throws(LiveViewError) -> [UInt8] {
         let searched = min(packet.count - 2, maximumHeader + 1)
-        guard searched > 0, let start = (0..<searched).first(where: { packet[$0] == 0xFF && packet[$0 + 1] == 0xD8 && packet[$0 + 2] == 0xFF })
+        let isStart = { (at: Int) in packet[at] == 0xFF && packet[at + 1] == 0xD8 && packet[at + 2] == 0xFF }
+        guard searched > 0, let start = (0..<searched).first(where: isStart)
         else { throw .malformed("no JPEG in the first \(maximumHeader) bytes of a \(packet.count)-byte Fuji frame") }
         return Array(packet[start...])
     }

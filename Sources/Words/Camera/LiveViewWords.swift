@@ -36,5 +36,6 @@ public enum LiveViewWords {
 
     /// A camera without live view.
     public static let notOffered =
-        "this camera has no live view (standard PTP defines none; Canon EOS and Nikon bodies have it)"
+        "this camera has no live view (standard PTP defines none; Canon EOS and Nikon bodies have it, and "
+        + "Fujifilm X bodies on Wi-Fi in their remote mode)"
 }

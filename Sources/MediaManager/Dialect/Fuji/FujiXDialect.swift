@@ -74,10 +74,10 @@ public final class FujiXDialect: CameraDialect {
         }
     }
 
-    /// Live view from the body's live-view socket, on a link that has one and a body that opens capture
-    /// mode.
+    /// Live view from the body's live-view socket, on a link that has one and a body in its remote mode
+    /// (the one that opens capture mode; the browsing modes refuse InitiateOpenCapture).
     public func liveView(_ session: PTPSession) -> (any LiveViewDialect)? {
-        guard let openLiveView, session.supports(.initiateOpenCapture) else { return nil }
+        guard let openLiveView, facts?.state == .remoteAccess, session.supports(.initiateOpenCapture) else { return nil }
         return FujiLiveView(dialect: self, open: openLiveView)
     }
 
