@@ -17,6 +17,12 @@ import Testing
         // 1.5 s is in cue 46 (1.485 to 1.518 s): 30 + 45 x 0.033 m above take-off.
         #expect(output.lines.last == "telemetry: 46.519788° N, 6.632498° E  31.485 m above take-off, 403.485 m above sea level  ISO 100  1/640.0 s  f/1.7  EV 0", "\(output.lines)")
         output.reset()
+        #expect(interpreter.run(line: "status --json") == .success)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data((output.lines.last ?? "").utf8)) as? [String: Any])
+        let telemetry = try #require(json["telemetry"] as? [String: Any], "\(json)")
+        #expect(telemetry["relative"] as? Double == 31.485 && telemetry["iso"] as? Double == 100, "\(telemetry)")
+        #expect((telemetry["point"] as? [String: Any])?["latitude"] as? Double == 46.519788)
+        output.reset()
         #expect(interpreter.run(line: "play DJI_0006.MOV; pause; status") == .success)
         #expect(!output.lines.contains { $0.hasPrefix("telemetry:") }, "a clip without an .SRT has none")
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A place on Earth in decimal degrees: north and east positive.
-public struct GeoPoint: Sendable, Equatable {
+public struct GeoPoint: Sendable, Equatable, Encodable {
     public var latitude: Double
     public var longitude: Double
 

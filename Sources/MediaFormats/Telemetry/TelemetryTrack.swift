@@ -2,7 +2,7 @@ import Foundation
 
 /// What a DJI clip's `.SRT` says at one moment: the cue shown then, with the place, the altitudes and the
 /// exposure the drone wrote for it (each nil where it wrote none).
-public struct TelemetryCue: Sendable, Equatable {
+public struct TelemetryCue: Sendable, Equatable, Encodable {
     /// When the cue is shown, in seconds from the clip's start.
     public var from: Double
     public var to: Double

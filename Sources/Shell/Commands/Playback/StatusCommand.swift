@@ -20,27 +20,26 @@ struct StatusCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: any PlaybackContext) throws -> CommandOutcome {
         let json = invocation.has(.json)
-        guard let status = shell.playback.status() else {
+        guard var status = shell.playback.status() else {
             shell.output.line(json ? #"{"state":"unloaded"}"# : "no video loaded ('play NAME' starts one)")
             return .success
         }
-        let telemetry = Self.telemetry(at: status.position, shell)
+        status.telemetry = Self.telemetry(at: status.position, shell)
         if json {
             shell.output.line(status.json())
         } else {
             shell.output.note(shell.symbols(SafeText.display(status.line), state: status.state))
-            if let telemetry { shell.output.note(telemetry) }
+            if let line = status.telemetry.flatMap(FlightWords.telemetryLine) { shell.output.note(line) }
         }
         return .success
     }
 
-    /// The loaded drone clip's `.SRT` cue at `position`, as a line (nil without one). Reading it is never
-    /// what fails `status`: an unreadable `.SRT` gives no line.
-    static func telemetry(at position: Double, _ shell: any PlaybackContext) -> String? {
+    /// The loaded drone clip's `.SRT` cue at `position` (nil without one). Reading it is never what fails
+    /// `status`: an unreadable `.SRT` gives none.
+    static func telemetry(at position: Double, _ shell: any PlaybackContext) -> TelemetryCue? {
         guard let session = shell.media, let video = shell.loadedVideo,
-            let track = try? shell.interruptibly(session, { try session.telemetry(for: video) }),
-            let cue = track.cue(at: position)
+            let track = try? shell.interruptibly(session, { try session.telemetry(for: video) })
         else { return nil }
-        return FlightWords.telemetryLine(cue)
+        return track.cue(at: position)
     }
 }
