@@ -34,6 +34,7 @@ struct MHLChain: Sendable, Equatable {
     /// The chain in `bytes` (read from `path`); a link whose file is not a plain name, whose number is not
     /// one, or whose ID is not a C4 ID fails it.
     static func read(_ bytes: [UInt8], path: String) throws(MHLError) -> MHLChain {
+        guard !declaresDocumentType(bytes) else { throw MHLError(path, "it declares a document type (entities are refused)") }
         let collector = Collector()
         let parser = XMLParser(data: Data(bytes))
         parser.shouldProcessNamespaces = true
@@ -41,7 +42,7 @@ struct MHLChain: Sendable, Equatable {
         parser.delegate = collector
         let parsed = parser.parse()
         if let failure = collector.failure { throw MHLError(path, failure) }
-        guard parsed, collector.sawRoot else { throw MHLError(path, "not an ASC MHL chain (ascmhldirectory) in well-formed XML") }
+        guard parsed, collector.sawRoot, collector.sawRootEnd else { throw MHLError(path, "not an ASC MHL chain (ascmhldirectory) in well-formed XML") }
         return collector.chain
     }
 
@@ -49,6 +50,8 @@ struct MHLChain: Sendable, Equatable {
         var chain = MHLChain()
         var failure: String?
         var sawRoot = false
+        /// The root element ended: the document is whole (the parser accepts one cut short).
+        var sawRootEnd = false
         private var stack: [String] = []
         private var text = ""
         private var link: Link?
@@ -107,15 +110,8 @@ struct MHLChain: Sendable, Equatable {
             default: break
             }
             stack.removeLast()
+            if stack.isEmpty { sawRootEnd = true }
             text = ""
-        }
-
-        func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
-            fail(parser, "it declares an external entity")
-        }
-
-        func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-            fail(parser, "it declares an entity")
         }
     }
 }

@@ -13,6 +13,7 @@ enum MHLGenerationReader {
     static let maxDepth = 32
 
     static func read(_ bytes: [UInt8], path: String) throws(MHLError) -> MHLGeneration {
+        guard !declaresDocumentType(bytes) else { throw MHLError(path, "it declares a document type (entities are refused)") }
         let collector = Collector()
         let parser = XMLParser(data: Data(bytes))
         parser.shouldProcessNamespaces = true
@@ -25,6 +26,7 @@ enum MHLGenerationReader {
             throw MHLError(path, "not well-formed XML (line \(line): \(parser.parserError.map { "\($0.localizedDescription)" } ?? "parse error"))")
         }
         guard collector.sawRoot else { throw MHLError(path, "no ASC MHL hashlist in it") }
+        guard collector.sawRootEnd else { throw MHLError(path, "not well-formed XML (it ends inside its hashlist)") }
         return collector.generation
     }
 
@@ -34,6 +36,8 @@ enum MHLGenerationReader {
             created: Date(timeIntervalSince1970: 0), hostname: "", tool: "", toolVersion: "", process: .inPlace, ignored: [])
         var failure: String?
         var sawRoot = false
+        /// The root element ended: the document is whole (the parser accepts one cut short).
+        var sawRootEnd = false
         private var stack: [String] = []
         private var text = ""
         private var file: MHLGeneration.File?
@@ -116,17 +120,24 @@ enum MHLGenerationReader {
             default: break
             }
             stack.removeLast()
+            if stack.isEmpty { sawRootEnd = true }
             text = ""
         }
-
-        func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
-            fail(parser, "it declares an external entity")
-        }
-
-        func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-            fail(parser, "it declares an entity")
-        }
     }
+}
+
+/// True when `bytes` hold a document type declaration (`<!DOCTYPE`): ASC MHL has none, and it is where
+/// entities are declared (one expanding into a billion, one reading a file of this computer), which the
+/// parser is never given.
+func declaresDocumentType(_ bytes: [UInt8]) -> Bool {
+    let mark = Array("<!DOCTYPE".utf8)
+    guard bytes.count >= mark.count else { return false }
+    var index = 0
+    while let found = bytes[index...].firstIndex(of: UInt8(ascii: "<")), found + mark.count <= bytes.count {
+        if bytes[found..<found + mark.count].elementsEqual(mark) { return true }
+        index = found + 1
+    }
+    return false
 }
 
 /// The paths an ASC MHL history names: relative to its root, `/` between folders.
