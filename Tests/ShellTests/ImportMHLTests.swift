@@ -105,6 +105,22 @@ struct ImportMHLTests {
         #expect(after.status != 0 && after.output.contains(flipped), "\(after.output)")
     }
 
+    @Test func theSidecarsAnImportWritesAreInItsHistory() throws {
+        let home = try TemporaryFolder("msh-mhl")
+        let card = try makeCardFolder(bigFileSize: 50_000)
+        let pictures = home.path + "/Pictures"
+        let imported = try ShellBinary.run(
+            ["-n", "--camera", "dir:" + card.path, "-c", "set creator 'Ann Lee'; import --mhl --to \(pictures)/%f"],
+            environment: ["XDG_DATA_HOME": home.path + "/data", "HOME": home.path])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(FileManager.default.fileExists(atPath: pictures + "/DJI_0001.JPG.xmp"))
+        let generation = pictures + "/ascmhl/" + (try Self.generations(pictures))[0]
+        #expect(try Self.hashElement("DJI_0001.JPG.xmp", in: generation)?.contains("action=\"original\"") == true)
+        let verified = try Self.ascmhlDebug(["verify", pictures])
+        #expect(verified.status == 0, "\(verified.output)")
+        try Self.expectSchemaValid(pictures)
+    }
+
     /// The root's content and structure hashes in a generation.
     static func rootHashes(_ text: String) -> [String] {
         guard let start = text.range(of: "<roothash>"), let end = text.range(of: "</roothash>") else { return [] }

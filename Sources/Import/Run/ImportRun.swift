@@ -275,8 +275,15 @@ public struct ImportRun {
             toRecord = []
             if let sidecar = options.sidecar {
                 for file in committed where file.item.role == .media && !cameraWroteSidecar.contains(MediaGroup.key(of: file.item.file)) {
-                    do { try sidecar.write(for: file.item, copies: file.copies.map(\.path), cameraModel: plan.placer.options.cameraModel) }
-                    catch { event?(.noSidecar(file.item, error)) }
+                    do {
+                        let written = try sidecar.write(for: file.item, copies: file.copies.map(\.path), cameraModel: plan.placer.options.cameraModel)
+                        // Ours, in the histories beside the copies (their bytes are what was written).
+                        for (path, checksum) in written {
+                            for index in histories.indices where CopyVerifier.isUnder(path, histories[index].root) {
+                                histories[index].add(path, checksum)
+                            }
+                        }
+                    } catch { event?(.noSidecar(file.item, error)) }
                 }
             }
             for file in committed where file.copies.first?.root == plan.root {
