@@ -105,13 +105,19 @@ struct ImportMHLTests {
         #expect(after.status != 0 && after.output.contains(flipped), "\(after.output)")
     }
 
-    @Test func theSidecarsAnImportWritesAreInItsHistory() throws {
+    /// `set mhl on` does what `--mhl` does, sidecars of ours included; `--mhl` with `--verify none`, which
+    /// computes no checksum to record, is refused.
+    @Test func theSettingWritesAHistoryWithTheSidecarsAnImportWrites() throws {
         let home = try TemporaryFolder("msh-mhl")
         let card = try makeCardFolder(bigFileSize: 50_000)
         let pictures = home.path + "/Pictures"
+        let environment = ["XDG_DATA_HOME": home.path + "/data", "HOME": home.path]
+        let refused = try ShellBinary.run(
+            ["-n", "--camera", "dir:" + card.path, "-c", "import --mhl --verify none --to \(pictures)/%f"], environment: environment)
+        #expect(refused.status != 0 && refused.standardError.contains("cannot go with --verify none"), "\(refused.standardError)")
         let imported = try ShellBinary.run(
-            ["-n", "--camera", "dir:" + card.path, "-c", "set creator 'Ann Lee'; import --mhl --to \(pictures)/%f"],
-            environment: ["XDG_DATA_HOME": home.path + "/data", "HOME": home.path])
+            ["-n", "--camera", "dir:" + card.path, "-c", "set creator 'Ann Lee'; set mhl on; import --to \(pictures)/%f"],
+            environment: environment)
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(FileManager.default.fileExists(atPath: pictures + "/DJI_0001.JPG.xmp"))
         let generation = pictures + "/ascmhl/" + (try Self.generations(pictures))[0]
