@@ -15,7 +15,10 @@ public struct MHLNewGeneration: Sendable {
     public let fileName: String
     /// The hash each file was first recorded with (a file imported again is `verified`, not a new original).
     private let originals: [String: Checksum]
-    private var writtenCount = -1
+    /// How many files it recorded when it was last written.
+    private var writtenCount = 0
+    /// Where each file's record is in `generation.files`, by its path (a re-check records thousands).
+    private var indexOfPath: [String: Int] = [:]
 
     /// Opens the history at `root` (failing as `MHLHistory.open` does) for a generation made now.
     public init(root: String, creator: MHLCreator, process: MHLGeneration.Process, date: Date = Date()) throws(MHLError) {
@@ -30,8 +33,12 @@ public struct MHLNewGeneration: Sendable {
 
     public var path: String { history.folder + "/" + fileName }
     public var isEmpty: Bool { generation.files.isEmpty }
-    /// Files added since it was last written.
-    public var hasUnwritten: Bool { generation.files.count != writtenCount }
+    /// Enough files added since it was last written to write it again: a quarter of those written (at
+    /// least one), so that the writes of a long run, each of the whole generation, cost some five times
+    /// its final size, not the square of it (a write per group of 256 files: some 8 GB for 100,000 files).
+    public var isDueForWrite: Bool {
+        generation.files.count - writtenCount >= max(1, writtenCount / 4)
+    }
 
     /// The files this history records, with their original hashes and sizes.
     public var recorded: [String: (checksum: Checksum, size: UInt64?)] { history.originals() }
@@ -55,10 +62,11 @@ public struct MHLNewGeneration: Sendable {
         let full = root + "/" + relative
         let modified = LocalDisk.modificationTime(full).map { Date(timeIntervalSince1970: $0.rounded(.down)) }
         let hash = MHLGeneration.Hash(checksum, action: action, date: date)
-        if let index = generation.files.firstIndex(where: { $0.path == relative }) {
+        if let index = indexOfPath[relative] {
             generation.files[index].hashes.removeAll { $0.checksum.algorithm == checksum.algorithm }
             generation.files[index].hashes.append(hash)
         } else {
+            indexOfPath[relative] = generation.files.count
             generation.files.append(
                 MHLGeneration.File(path: relative, size: LocalDisk.regularFileSize(full), modified: modified, hashes: [hash]))
         }

@@ -242,8 +242,9 @@ public struct ImportRun {
                 }
                 manifestLinesWritten[index] = manifests[index].count
             }
-            // The histories likewise, a backup's that cannot be written stopping it.
-            for index in histories.indices where histories[index].hasUnwritten {
+            // The histories likewise (as they grow: each write is of the whole generation), a backup's that
+            // cannot be written stopping it; `finish` writes the rest at the end.
+            for index in histories.indices where histories[index].isDueForWrite {
                 do {
                     try histories[index].write()
                 } catch let error as ImportError where index > 0 {
