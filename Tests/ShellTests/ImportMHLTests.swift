@@ -127,6 +127,23 @@ struct ImportMHLTests {
         try Self.expectSchemaValid(pictures)
     }
 
+    /// A pattern of no folder (`%f`) has the current folder as its root: the history is there, named after it.
+    @Test func anImportIntoTheCurrentFolderHasItsHistoryThere() throws {
+        let home = try TemporaryFolder("msh-mhl")
+        let card = try makeCardFolder(bigFileSize: 50_000)
+        let pictures = home.path + "/Pictures"
+        try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
+        let imported = try ShellBinary.run(
+            ["-n", "--camera", "dir:" + card.path, "-c", "import --mhl --to %f"], directory: pictures,
+            environment: ["XDG_DATA_HOME": home.path + "/data", "HOME": home.path])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let names = try Self.generations(pictures)
+        #expect(names.count == 1 && names[0].hasPrefix("0001_Pictures_"), "\(names)")
+        #expect(try Self.hashElement("DJI_0001.JPG", in: pictures + "/ascmhl/" + names[0]) != nil)
+        let verified = try Self.ascmhlDebug(["verify", pictures])
+        #expect(verified.status == 0, "\(verified.output)")
+    }
+
     /// The root's content and structure hashes in a generation.
     static func rootHashes(_ text: String) -> [String] {
         guard let start = text.range(of: "<roothash>"), let end = text.range(of: "</roothash>") else { return [] }

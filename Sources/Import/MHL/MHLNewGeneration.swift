@@ -8,7 +8,8 @@ import POSIX
 /// history's latest with ours added, so that `ascmhl verify` passes over what an import leaves beside the
 /// copies (manifests, `.part`s).
 public struct MHLNewGeneration: Sendable {
-    public var root: String { history.root }
+    /// The root as the caller named it (`.`, a relative path); the history is at its absolute path.
+    public let root: String
     private var history: MHLHistory
     private var generation: MHLGeneration
     private let number: Int
@@ -22,7 +23,8 @@ public struct MHLNewGeneration: Sendable {
 
     /// Opens the history at `root` (failing as `MHLHistory.open` does) for a generation made now.
     public init(root: String, creator: MHLCreator, process: MHLGeneration.Process, date: Date = Date()) throws(MHLError) {
-        history = try MHLHistory.open(root: root)
+        self.root = root
+        history = try MHLHistory.open(root: Self.absolute(root))
         var ignored = history.latestIgnored
         for pattern in MHLGeneration.ignoredByDefault where !ignored.contains(pattern) { ignored.append(pattern) }
         generation = creator.generation(process, ignoring: ignored, at: date)
@@ -59,7 +61,7 @@ public struct MHLNewGeneration: Sendable {
 
     /// Records the file at `relative` with `checksum` and `action`.
     public mutating func add(relative: String, _ checksum: Checksum, action: MHLGeneration.Action, date: Date = Date()) {
-        let full = root + "/" + relative
+        let full = history.root + "/" + relative
         let modified = LocalDisk.modificationTime(full).map { Date(timeIntervalSince1970: $0.rounded(.down)) }
         let hash = MHLGeneration.Hash(checksum, action: action, date: date)
         if let index = indexOfPath[relative] {
@@ -72,8 +74,14 @@ public struct MHLNewGeneration: Sendable {
         }
     }
 
-    /// `path` relative to the root; nil when it is not under it.
+    /// True when `path` is under the root.
+    public func holds(_ path: String) -> Bool { relativePath(path) != nil }
+
+    /// `path` relative to the root; nil when it is not under it. Both are made absolute first: a pattern
+    /// `%f` has the root `.` and copies at `DSC_0001.JPG`.
     func relativePath(_ path: String) -> String? {
+        let root = history.root
+        let path = Self.absolute(path)
         let prefix = root.hasSuffix("/") ? root : root + "/"
         guard path.hasPrefix(prefix) else { return nil }
         let relative = String(path.dropFirst(prefix.count))
@@ -98,6 +106,7 @@ public struct MHLNewGeneration: Sendable {
         let folders = Set(generation.files.map { file in
             file.path.lastIndex(of: "/").map { String(file.path[..<$0]) } ?? ""
         })
+        let root = history.root
         let hashes = MHLFolderHashes(root: root, known: known, ignored: generation.ignored, format: .xxh128).hashes(of: folders) ?? [:]
         generation.folders = hashes.keys.filter { !$0.isEmpty }.sorted().map { folder in
             let pair = hashes[folder]!
@@ -111,6 +120,17 @@ public struct MHLNewGeneration: Sendable {
                 structure: Checksum(.xxh128, hex: Self.hex(pair.structure)))
         }
         try write(durable: true)
+    }
+
+    /// `path` from the current folder, its `.` and empty parts dropped and each `..` taking the part before
+    /// (as written: links are not followed).
+    static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var parts: [Substring] = []
+        for part in full.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     static func hex(_ bytes: [UInt8]) -> String {

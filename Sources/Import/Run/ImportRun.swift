@@ -280,7 +280,7 @@ public struct ImportRun {
                         let written = try sidecar.write(for: file.item, copies: file.copies.map(\.path), cameraModel: plan.placer.options.cameraModel)
                         // Ours, in the histories beside the copies (their bytes are what was written).
                         for (path, checksum) in written {
-                            for index in histories.indices where CopyVerifier.isUnder(path, histories[index].root) {
+                            for index in histories.indices where histories[index].holds(path) {
                                 histories[index].add(path, checksum)
                             }
                         }
