@@ -125,6 +125,14 @@ struct ImportMHLTests {
         let verified = try Self.ascmhlDebug(["verify", pictures])
         #expect(verified.status == 0, "\(verified.output)")
         try Self.expectSchemaValid(pictures)
+
+        // `verify` of the ledgers' copies, no folder named, extends the history above them.
+        let ours = try ShellBinary.run(["verify"], environment: environment)
+        #expect(ours.status == 0, "\(ours.standardError)")
+        #expect(ours.standardOutput.contains("recorded in \(pictures)/ascmhl/0002_Pictures_"), "\(ours.standardOutput)")
+        let second = pictures + "/ascmhl/" + (try Self.generations(pictures))[1]
+        #expect(try Self.hashElement("DJI_0002.JPG", in: second)?.contains("action=\"verified\"") == true)
+        #expect(try Self.ascmhlDebug(["verify", pictures]).status == 0)
     }
 
     /// A pattern of no folder (`%f`) has the current folder as its root: the history is there, named after it.
@@ -142,6 +150,24 @@ struct ImportMHLTests {
         #expect(try Self.hashElement("DJI_0001.JPG", in: pictures + "/ascmhl/" + names[0]) != nil)
         let verified = try Self.ascmhlDebug(["verify", pictures])
         #expect(verified.status == 0, "\(verified.output)")
+    }
+
+    /// A history at the root that cannot be read (here a chain that is not XML) stops the import before it
+    /// fetches anything, naming the file; nothing is written into it.
+    @Test func aHistoryThatCannotBeReadStopsTheImportFirst() throws {
+        let home = try TemporaryFolder("msh-mhl")
+        let card = try makeCardFolder(bigFileSize: 50_000)
+        let pictures = home.path + "/Pictures"
+        _ = try writeFile(pictures + "/ascmhl/0001_Pictures_2026-12-07_100000Z.mhl", Array("<hashlist".utf8))
+        _ = try writeFile(pictures + "/ascmhl/ascmhl_chain.xml", Array("\u{0}\u{1}not xml".utf8))
+        let imported = try ShellBinary.run(
+            ["-n", "--camera", "dir:" + card.path, "-c", "import --mhl --to \(pictures)/%f"],
+            environment: ["XDG_DATA_HOME": home.path + "/data", "HOME": home.path])
+        #expect(imported.status != 0)
+        #expect(imported.standardError.contains("the ASC MHL history \(pictures)/ascmhl/ascmhl_chain.xml cannot be used"),
+            "\(imported.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: pictures + "/DJI_0001.JPG"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: pictures + "/ascmhl").count == 2)
     }
 
     /// The root's content and structure hashes in a generation.

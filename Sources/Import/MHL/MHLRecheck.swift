@@ -15,6 +15,28 @@ public enum MHLRecheck {
         }
     }
 
+    /// The roots of the histories above `paths` (the nearest folder up from each with an `ascmhl/` of its
+    /// own holding a chain), in order: those a check of the ledgers' copies extends. Each folder is looked
+    /// at once.
+    public static func roots(above paths: [String]) -> [String] {
+        var seen: [String: String?] = [:]
+        func root(of folder: String) -> String? {
+            if let known = seen[folder] { return known }
+            var found: String?
+            if LocalDisk.isFolderItself(folder + "/" + MHLHistory.folderName),
+                LocalDisk.regularFileSize(folder + "/" + MHLHistory.folderName + "/" + MHLChain.fileName) != nil
+            {
+                found = folder
+            } else {
+                let parent = LocalDisk.parentFolder(of: folder)
+                found = parent == folder || parent.isEmpty ? nil : root(of: parent)
+            }
+            seen[folder] = .some(found)
+            return found
+        }
+        return Set(paths.filter { $0.hasPrefix("/") }.compactMap { root(of: LocalDisk.parentFolder(of: $0)) }).sorted()
+    }
+
     /// Adds a generation to the history at `root` recording each of `checked` under it that the history
     /// records (`problems`: what the check found wrong), and returns where it went; nil when it records
     /// none (no history there, or none of them in it). A copy missing or unreadable is not in it: there is

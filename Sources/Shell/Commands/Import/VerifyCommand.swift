@@ -35,7 +35,8 @@ struct VerifyCommand: ShellCommand {
             (mediashell-import-*.xxh128, which also work after the folder was copied elsewhere) and the \
             ledgers' copies under them, and the files their ASC MHL histories (ascmhl/) record, each against \
             its original hash (XXH3-128, XXH64, XXH3-64, MD5, SHA-1 or C4, whoever wrote it); a new \
-            generation there then records each file checked as verified or failed. Each problem is one line (missing, of another size, changed, \
+            generation there then records each file checked as verified or failed (without DIR, in each history \
+            above a copy checked). Each problem is one line (missing, of another size, changed, \
             unreadable), then a summary; any problem makes it fail (exit 1 in a script). Needs no camera: \
             'mediashell verify [--repair] [DIR...]' runs it from the command line. \
             \(Self.repairDetails)
@@ -79,9 +80,10 @@ struct VerifyCommand: ShellCommand {
                 // What --repair goes on to repair is a warning; what is not repaired is said as an error then.
                 shell.report("verify: " + VerifyWords.problem(problem), severity: repairing ? .warning : .error)
             })
-        // Each folder's ASC MHL history records what this check found, before anything is repaired.
+        // Each folder's ASC MHL history records what this check found, before anything is repaired: the
+        // folders named, else each history above a copy checked.
         let checked = Array(copies.prefix(report.copies))
-        for root in roots {
+        for root in roots.isEmpty ? MHLRecheck.roots(above: checked.map(\.path)) : roots {
             if let written = try MHLRecheck.record(
                 checked, problems: report.problems, in: root, creator: MHLCreator(tool: "mediashell", version: Shell.version))
             {
