@@ -41,13 +41,15 @@ struct MHLFolderHashes {
             wanted.insert("")
         }
         var results: [String: Pair] = [:]
-        _ = walk("", wanted: wanted, into: &results)
+        _ = walk("", depth: 0, wanted: wanted, into: &results)
         return results
     }
 
     /// The pair of the folder at `relative`, recording each wanted folder's on the way; nil when it cannot
     /// be worked out. Every subfolder is walked (a parent's hashes need all of them), even after one failed.
-    private func walk(_ relative: String, wanted: Set<String>, into results: inout [String: Pair]) -> Pair? {
+    private func walk(_ relative: String, depth: Int, wanted: Set<String>, into results: inout [String: Pair]) -> Pair? {
+        // A tree deeper than any card's gets no hashes, rather than a thread's stack used up.
+        guard depth < Self.maxDepth else { return nil }
         let path = relative.isEmpty ? root : root + "/" + relative
         guard let names = LocalDisk.names(in: path) else { return nil }
         var whole = true
@@ -58,7 +60,7 @@ struct MHLFolderHashes {
             let isFolder = LocalDisk.isFolderItself(root + "/" + child)
             if isIgnored(name, isFolder: isFolder) { continue }
             if isFolder {
-                if let pair = walk(child, wanted: wanted, into: &results) {
+                if let pair = walk(child, depth: depth + 1, wanted: wanted, into: &results) {
                     contents.append(pair.content)
                     structures.append(digest(Array(name.utf8) + pair.structure))
                 } else {
@@ -76,6 +78,9 @@ struct MHLFolderHashes {
         if wanted.contains(relative) { results[relative] = pair }
         return pair
     }
+
+    /// How deep below the root folders are walked.
+    static let maxDepth = 64
 
     /// The hashes in the order of their hex text (bytes compared as numbers, which is the same), joined.
     private func joinedInOrder(_ hashes: [[UInt8]]) -> [UInt8] {

@@ -20,21 +20,32 @@ public enum MHLRecheck {
     /// at once.
     public static func roots(above paths: [String]) -> [String] {
         var seen: [String: String?] = [:]
-        func root(of folder: String) -> String? {
-            if let known = seen[folder] { return known }
+        var roots = Set<String>()
+        for path in paths where path.hasPrefix("/") {
+            // Up from the copy's folder until a history, a folder looked at before, or `/`.
+            var walked: [String] = []
+            var folder = LocalDisk.parentFolder(of: path)
             var found: String?
-            if LocalDisk.isFolderItself(folder + "/" + MHLHistory.folderName),
-                LocalDisk.regularFileSize(folder + "/" + MHLHistory.folderName + "/" + MHLChain.fileName) != nil
-            {
-                found = folder
-            } else {
+            while true {
+                if let known = seen[folder] {
+                    found = known
+                    break
+                }
+                walked.append(folder)
+                if LocalDisk.isFolderItself(folder + "/" + MHLHistory.folderName),
+                    LocalDisk.regularFileSize(folder + "/" + MHLHistory.folderName + "/" + MHLChain.fileName) != nil
+                {
+                    found = folder
+                    break
+                }
                 let parent = LocalDisk.parentFolder(of: folder)
-                found = parent == folder || parent.isEmpty ? nil : root(of: parent)
+                if parent == folder { break }
+                folder = parent
             }
-            seen[folder] = .some(found)
-            return found
+            for folder in walked { seen[folder] = .some(found) }
+            if let found { roots.insert(found) }
         }
-        return Set(paths.filter { $0.hasPrefix("/") }.compactMap { root(of: LocalDisk.parentFolder(of: $0)) }).sorted()
+        return roots.sorted()
     }
 
     /// Adds a generation to the history at `root` recording each of `checked` under it that the history
