@@ -63,7 +63,8 @@ let package = Package(
         // Pictures: JPEG decode/encode and scaling (libjpeg-turbo), and drawing them in a terminal
         .target(name: "Imaging", dependencies: ["CTurboJPEG"]),
 
-        // Checksums from the field's libraries: XXH3-128 (libxxhash) and SHA-256 (libcrypto)
+        // Checksums from the field's libraries: XXH3-128, XXH3-64, XXH64 (libxxhash); SHA-256, SHA-1, MD5 and C4
+        // IDs over SHA-512 (libcrypto)
         .target(name: "Checksums", dependencies: ["CXXHash", "CCrypto"]),
         .target(name: "TerminalGraphics", dependencies: ["Imaging"]),
 

@@ -16,6 +16,8 @@ public final class MediaSession: Sendable {
     public let contentCheck = ContentCheck()
     /// Each file's one capture time, resolved from its header and kept for the session (`CaptureTimes`).
     public let captureTimes = CaptureTimes()
+    /// The drone clips' `.SRT` telemetry read so far (`telemetry(for:)`).
+    public let telemetryCache = TelemetryCache()
 
     public init(camera: Camera, url: CameraURL) {
         self.url = url

@@ -29,6 +29,12 @@ public enum LocalDisk {
 
     public static func exists(_ path: String) -> Bool { lstatus(path) != nil }
 
+    /// True for a folder itself, not a symlink to one (symlinks not followed).
+    public static func isFolderItself(_ path: String) -> Bool {
+        guard let info = lstatus(path) else { return false }
+        return info.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// What tells one version of a file from another without reading it: its device, inode, size, and
     /// modification and change times (symlinks not followed); nil when nothing is there. A file replaced
     /// by a rename, or written, has another.

@@ -101,7 +101,7 @@ import Testing
         let bytes = patternedBytes(5000, seed: 9)
         try write(folder + "/A.JPG", bytes, mtime: Date())
         // An entry of today (XXH3-128), and one recorded before (SHA-256): either recognizes the file.
-        for known in [Checksum(.xxh128, hex: XXH128.hexDigest(of: bytes)), Checksum(.sha256, hex: SHA256.hexDigest(of: bytes))] {
+        for known in [Checksum(.xxh128, hex: XXH128.hexDigest(of: bytes)), Checksum(.sha256, hex: CryptoDigest.hexDigest(.sha256, of: bytes))] {
             var resolver = ClashResolver()
             #expect(resolver.place(folder + "/A.JPG", size: 5000, captured: captured, knownHash: known).placement
                 == .alreadyThere(path: folder + "/A.JPG"))

@@ -5,16 +5,9 @@ import Testing
 /// Live view (issue 42) on both sides: gphoto2's `--capture-preview` (libgphoto2's EOS and Nikon paths,
 /// written by nobody here) against `serve --persona canon-eos|nikon`, and our `liveview` against the same
 /// personas. Each persona frame is a JPEG naming its number in a comment, so the frames a client got can be
-/// told apart: none twice, in order.
+/// told apart (MediaManagerTests.LiveViewTests checks none comes twice).
 @Suite(.serialized) struct LiveViewInteropTests {
     typealias Fixture = PersonaInteropTests.Fixture
-
-    /// The frame numbers the persona wrote into `jpeg`'s comment.
-    static func frameNumber(_ jpeg: [UInt8]) -> Int? {
-        let text = String(decoding: jpeg.prefix(80), as: UTF8.self)
-        guard let range = text.range(of: "mediashell live view frame ") else { return nil }
-        return Int(text[range.upperBound...].prefix { $0.isNumber })
-    }
 
     @Test(.enabled(if: PersonaInteropTests.gphoto2 != nil), arguments: [("canon-eos", "100CANON"), ("nikon", "100NIKON")])
     func gphoto2GetsAPreviewFromThePersona(persona: String, folder: String) throws {
@@ -24,11 +17,11 @@ import Testing
         let result = try fixture.gphoto2(server.port, ["--capture-preview"], timeout: 60)
         #expect(result.status == 0, "\(result.stderr)\n\(result.stdout)")
         let saved = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture.work + "/capture_preview.jpg")))
-        #expect(saved.starts(with: [0xFF, 0xD8]) && Self.frameNumber(saved) != nil, "\(saved.prefix(40))")
+        #expect(saved.starts(with: [0xFF, 0xD8]) && liveViewFrameNumber(saved) != nil, "\(saved.prefix(40))")
     }
 
     @Test(arguments: [("canon-eos", "100CANON"), ("nikon", "100NIKON")])
-    func ourLiveViewGetsEveryFrameOnceAndSavesOne(persona: String, folder: String) throws {
+    func ourLiveViewSavesThePersonasFramesAndCountsThem(persona: String, folder: String) throws {
         let fixture = try Fixture(folder: folder)
         let server = try ServeProcess(arguments: ["--writable", "--persona", persona, fixture.card])
         defer { _ = server.stop() }
@@ -38,7 +31,7 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.hasPrefix("saved \(fixture.work)/frame\(index).jpg (320x240, "), "\(result.stdout)")
             let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(fixture.work)/frame\(index).jpg")))
-            numbers += [Self.frameNumber(jpeg)].compactMap { $0 }
+            numbers += [liveViewFrameNumber(jpeg)].compactMap { $0 }
         }
         #expect(numbers.count == 3, "each saved frame is the persona's JPEG as it sent it")
         let run = try fixture.mediashell(server.port, "liveview --count 12")

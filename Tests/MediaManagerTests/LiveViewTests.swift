@@ -13,12 +13,6 @@ import VirtualCamera
 @Suite(.serialized) struct LiveViewTests {
     typealias Rig = DialectSessionTests.Rig
 
-    static func frameNumber(_ jpeg: [UInt8]) -> Int? {
-        let text = String(decoding: jpeg.prefix(80), as: UTF8.self)
-        guard let range = text.range(of: "mediashell live view frame ") else { return nil }
-        return Int(text[range.upperBound...].prefix { $0.isNumber })
-    }
-
     @Test(arguments: [PersonaName.canonEOS, .nikon], DialectSessionTests.Link.allCases)
     func everyFrameComesOnceAndInOrder(_ persona: PersonaName, _ link: DialectSessionTests.Link) throws {
         let rig = try Rig(persona, link: link)
@@ -27,7 +21,7 @@ import VirtualCamera
         for _ in 0..<8 {
             let jpeg = try live.next()
             #expect(jpeg.starts(with: [0xFF, 0xD8, 0xFF]), "the JPEG alone, without the body's header")
-            numbers += [Self.frameNumber(jpeg)].compactMap { $0 }
+            numbers += [liveViewFrameNumber(jpeg)].compactMap { $0 }
         }
         live.stop()
         #expect(numbers.count == 8)

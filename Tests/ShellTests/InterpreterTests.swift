@@ -349,3 +349,24 @@ final class CutOnPoll: InterruptSource, Sendable {
     func clear() {}
     func waitForInterrupt(upTo seconds: Double) -> Bool { isPending }
 }
+
+/// The interpreter keeps lines, scripts, aliases and reporting; everything of the open camera is one
+/// `CameraSession`, made by `open` and dropped by `close` (issue 47): at most 10 stored properties.
+@Suite struct InterpreterShapeTests {
+    @Test func atMostTenStoredProperties() {
+        let (interpreter, _, _) = makeInterpreter()
+        let stored = Mirror(reflecting: interpreter).children.compactMap(\.label)
+        #expect(stored.count <= 10, "\(stored.count): \(stored)")
+    }
+
+    @Test func closingTheCameraDropsEverythingOfIt() throws {
+        let (interpreter, _, _) = makeInterpreter()
+        try interpreter.open(.simulator(path: nil))
+        #expect(interpreter.run(line: "mode shoot") == .success)
+        #expect(interpreter.cameraMode == .shoot)
+        #expect(interpreter.run(line: "close") == .success)
+        #expect(interpreter.camera == nil && interpreter.cameraMode == nil && interpreter.openNote == nil)
+        try interpreter.open(.simulator(path: nil))
+        #expect(interpreter.cameraMode == nil, "the next camera's mode is its own, unknown until read")
+    }
+}

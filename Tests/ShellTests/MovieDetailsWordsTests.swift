@@ -98,7 +98,7 @@ struct MovieDetailsWordsTests {
         #expect(abs(first - 0.68) < 0.001, "ffprobe's first shown keyframe: \(first)")
 
         let lines = try run("set player none; play CUT.MP4; pause; seek 0.68; status --json")
-        #expect(lines.contains("seek 0:00.7: landed on keyframe #0 at 0:00.7 (frame 17)"), "\(lines)")
+        #expect(lines.contains("seek 0:00.68: frame 17 of 92 at 0:00.68, keyframe #0"), "\(lines)")
         let json = try #require(lines.last?.data(using: .utf8))
         let status = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         let seek = try #require(status["lastSeek"] as? [String: Any])

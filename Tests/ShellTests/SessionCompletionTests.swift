@@ -45,7 +45,7 @@ import VirtualCamera
         ("limit-rate", ["off"]), ("import-backup", ["none"]), ("camera", ["none"]), ("ptpip-guid", ["auto"]),
         ("timeout", []), ("download-dir", []), ("import-to", []), ("prompt", []),
         ("creator", ["none"]), ("copyright", ["none"]), ("keywords", ["none"]), ("rating", ["none"]),
-        ("sidecar-name", ["base", "ext"]),
+        ("sidecar-name", ["base", "ext"]), ("mhl", ["off", "on"]),
     ])
     func setOffersTheFixedValuesOfEachSetting(name: String, values: [String]) {
         let (interpreter, _, _) = makeInterpreter()
@@ -68,7 +68,7 @@ import VirtualCamera
         let covered = [
             "images", "errexit", "progress", "writable", "numbers", "player", "jobs-on-exit", "limit-rate", "import-backup", "camera",
             "ptpip-guid", "timeout", "download-dir", "import-to", "prompt", "creator", "copyright", "keywords", "rating",
-            "sidecar-name",
+            "sidecar-name", "mhl",
         ]
         #expect(Set(Settings.names) == Set(covered))
     }

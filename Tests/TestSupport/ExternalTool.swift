@@ -9,6 +9,11 @@ public struct ExternalTool: Sendable {
     public static let ffmpeg = find("ffmpeg")
     public static let mpv = find("mpv")
     public static let exiftool = find("exiftool")
+    /// `ascmhl-debug` of PyPI's ascmhl (its `verify` and `xsd-schema-check`), in the virtualenv scripts/setup
+    /// makes under the user's cache.
+    public static let ascmhlDebug = inAscmhlVirtualenv("ascmhl-debug")
+    /// `ascmhl` of PyPI's ascmhl (its `create`), beside `ascmhlDebug`.
+    public static let ascmhl = inAscmhlVirtualenv("ascmhl")
 
     public init(executable: String) { self.executable = executable }
 
@@ -20,6 +25,22 @@ public struct ExternalTool: Sendable {
             if FileManager.default.isExecutableFile(atPath: candidate) { return ExternalTool(executable: candidate) }
         }
         return nil
+    }
+
+    /// The virtualenv scripts/setup installs ascmhl into, with the schemas (`xsd/`) it checks files against.
+    public static let ascmhlVirtualenv: String = {
+        let environment = ProcessInfo.processInfo.environment
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.cache")
+        return cache + "/mediashell-test-tools/ascmhl-venv"
+    }()
+
+    /// `name` in ascmhl's virtualenv, when it and the schemas are there.
+    static func inAscmhlVirtualenv(_ name: String) -> ExternalTool? {
+        let path = ascmhlVirtualenv + "/bin/" + name
+        guard FileManager.default.isExecutableFile(atPath: path),
+            FileManager.default.fileExists(atPath: ascmhlVirtualenv + "/xsd/ASCMHLDirectory__combined.xsd")
+        else { return nil }
+        return ExternalTool(executable: path)
     }
 
     /// Runs the tool to completion and returns its standard output; throws if it exits non-zero.
@@ -39,6 +60,23 @@ public struct ExternalTool: Sendable {
             throw ToolFailure(description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
         }
         return data
+    }
+
+    /// Runs the tool to completion and returns its exit status with what it printed (standard output and
+    /// error together, in order): for a tool whose failing is the answer (a checker).
+    public func status(_ arguments: [String], in folder: String? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     public struct ToolFailure: Error, CustomStringConvertible {

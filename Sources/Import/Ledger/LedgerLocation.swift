@@ -39,6 +39,6 @@ public enum LedgerLocation {
         while name.hasPrefix(".") { name = "_" + name.dropFirst() }
         if name.isEmpty { name = "camera" }
         // SHA-256, as ledgers were always named: the name of a camera's ledger never changes.
-        return String(name.prefix(200)) + "-" + SHA256.hexDigest(of: Array(key.utf8)).prefix(8) + ".json"
+        return String(name.prefix(200)) + "-" + CryptoDigest.hexDigest(.sha256, of: Array(key.utf8)).prefix(8) + ".json"
     }
 }

@@ -60,6 +60,8 @@ public struct BatchSummary: Sendable, Equatable {
     public var shift: TimeInterval = 0
     /// The manifests written, one per destination (`ImportManifest`).
     public var manifests: [String] = []
+    /// The ASC MHL generations written (`import --mhl`), one in each destination's root.
+    public var mhlGenerations: [String] = []
     /// Backup destinations that stopped during the run (full, removed), each with why.
     public var stoppedDestinations: [StoppedDestination] = []
     /// Files that came home but are not in every destination asked for (their names).

@@ -47,6 +47,9 @@ public struct ImportRun {
         public var backupWriter = BackupWriter.disk
         /// The XMP sidecar written beside every copy of each media file (`import --meta`); nil: none.
         public var sidecar: SidecarWriting?
+        /// Who writes a generation into the ASC MHL history of every destination's root (`import --mhl`),
+        /// recording each proven copy with the checksum its bytes had; nil: none is written.
+        public var mhl: MHLCreator?
         public init() {}
     }
 
@@ -110,7 +113,8 @@ public struct ImportRun {
 
     /// Runs the plan. `progress` is called after every chunk; `event` once per file, in order, when its
     /// outcome is final; `stopAfter` is asked after a failed download whether to stop the batch (a camera
-    /// that went away). Throws only for ledger failures (nothing is deleted then).
+    /// that went away). Throws for ledger failures (nothing is deleted then), and, before anything is
+    /// fetched, for an ASC MHL history that cannot be extended (`MHLError`).
     public func run(
         cancellation: CancellationFlag? = nil, progress: ((BatchProgress) -> Void)? = nil,
         event: ((BatchEvent) -> Void)? = nil, stopAfter: ((Error) -> Bool)? = nil
@@ -148,6 +152,18 @@ public struct ImportRun {
         var manifestLinesWritten = manifests.map { _ in 0 }
         /// The manifests written at least once (a backup's can fail from the first group on: none then).
         var manifestsWritten = Set<Int>()
+        /// The ASC MHL generation this run adds in each destination's root (`options.mhl`), in `roots`' order.
+        var histories: [MHLNewGeneration] = []
+        if let creator = options.mhl {
+            for root in roots {
+                histories.append(try MHLNewGeneration(root: root, creator: creator, process: .transfer))
+            }
+        }
+        /// A copy proven in `root`, listed in its manifest and its history.
+        func list(_ path: String, in root: String, _ hash: Checksum) {
+            if let i = manifests.firstIndex(where: { $0.root == root }) { manifests[i].add(path, hash) }
+            if let i = histories.firstIndex(where: { $0.root == root }) { histories[i].add(path, hash) }
+        }
         var pending: [PendingFile] = []
         var pendingBytes: UInt64 = 0
         var toRecord: [(MediaFile, LedgerEntry)] = []
@@ -196,9 +212,7 @@ public struct ImportRun {
             for file in committed {
                 let (item, hash, copies) = (file.item, file.hash, file.copies)
                 if let hash {
-                    for copy in copies {
-                        if let i = manifests.firstIndex(where: { $0.root == copy.root }) { manifests[i].add(copy.path, hash) }
-                    }
+                    for copy in copies { list(copy.path, in: copy.root, hash) }
                 }
                 let missing = roots.filter { root in !copies.contains { $0.root == root } }
                 var entry = entry(for: item, hash: hash)
@@ -228,6 +242,17 @@ public struct ImportRun {
                 }
                 manifestLinesWritten[index] = manifests[index].count
             }
+            // The histories likewise (as they grow: each write is of the whole generation), a backup's that
+            // cannot be written stopping it; `finish` writes the rest at the end.
+            for index in histories.indices where histories[index].isDueForWrite {
+                do {
+                    try histories[index].write()
+                } catch let error as ImportError where index > 0 {
+                    guard case .local(let cause) = error else { throw error }
+                    backups[index - 1].stop(cause)
+                    if !unlisted.contains(histories[index].root) { unlisted.append(histories[index].root) }
+                }
+            }
             if !unlisted.isEmpty {
                 var nowMissing = Set<String>()
                 for index in toRecord.indices {
@@ -251,8 +276,15 @@ public struct ImportRun {
             toRecord = []
             if let sidecar = options.sidecar {
                 for file in committed where file.item.role == .media && !cameraWroteSidecar.contains(MediaGroup.key(of: file.item.file)) {
-                    do { try sidecar.write(for: file.item, copies: file.copies.map(\.path), cameraModel: plan.placer.options.cameraModel) }
-                    catch { event?(.noSidecar(file.item, error)) }
+                    do {
+                        let written = try sidecar.write(for: file.item, copies: file.copies.map(\.path), cameraModel: plan.placer.options.cameraModel)
+                        // Ours, in the histories beside the copies (their bytes are what was written).
+                        for (path, checksum) in written {
+                            for index in histories.indices where histories[index].holds(path) {
+                                histories[index].add(path, checksum)
+                            }
+                        }
+                    } catch { event?(.noSidecar(file.item, error)) }
                 }
             }
             for file in committed where file.copies.first?.root == plan.root {
@@ -343,7 +375,7 @@ public struct ImportRun {
                     }
                     copies.append(made)
                     missing.removeAll { $0 == root }
-                    if let i = manifests.firstIndex(where: { $0.root == root }) { manifests[i].add(made, expected) }
+                    list(made, in: root, expected)
                     summary.completedCopies += 1
                     event?(.completed(item, destination: root, path: made))
                 } catch {
@@ -534,8 +566,18 @@ public struct ImportRun {
                 backups[index - 1].stop(error)
             }
         }
+        // Each history with its folders' hashes, flushed; a backup's that cannot be stops that backup.
+        for index in histories.indices {
+            do {
+                try histories[index].finish()
+            } catch let error as ImportError where index > 0 {
+                guard case .local(let cause) = error else { throw error }
+                backups[index - 1].stop(cause)
+            }
+        }
         summary.seconds = monotonicSeconds() - started
         summary.manifests = manifests.indices.filter(manifestsWritten.contains).map { manifests[$0].path }
+        summary.mhlGenerations = histories.filter { !$0.isEmpty }.map(\.path)
         summary.stoppedDestinations = backups.compactMap { backup in backup.stopped.map { StoppedDestination(root: backup.root, why: $0) } }
         return summary
     }

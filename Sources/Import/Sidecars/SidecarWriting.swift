@@ -1,3 +1,4 @@
+import Checksums
 import Foundation
 import MediaFormats
 import MediaManager
@@ -18,9 +19,11 @@ public struct SidecarWriting: Sendable {
     }
 
     /// The sidecar of `item` beside each of its `copies` (the first read for the lens its `{lens}` names).
-    /// A sidecar already there is kept (the camera's own `.XMP`, a photo manager's edits).
-    func write(for item: ImportItem, copies: [String], cameraModel: String) throws {
-        guard let first = copies.first else { return }
+    /// A sidecar already there is kept (the camera's own `.XMP`, a photo manager's edits). Returns the
+    /// sidecars written, each with the checksum of its bytes (for the ASC MHL history, `import --mhl`).
+    @discardableResult
+    func write(for item: ImportItem, copies: [String], cameraModel: String) throws -> [(path: String, checksum: Checksum)] {
+        guard let first = copies.first else { return [] }
         var values = ["name": item.file.name, "camera": cameraModel]
         if let time = item.captureTime {
             let text = time.text
@@ -29,7 +32,11 @@ public struct SidecarWriting: Sendable {
         }
         if metadata.mentions("lens"), let lens = Self.lens(of: first) { values["lens"] = lens }
         let packet = XMPSidecar.packet(metadata.filled(values), captured: item.captureTime, tool: tool)
-        for copy in copies { _ = try ImportError.onDisk { try XMPSidecar.write(packet, beside: copy, naming: naming) } }
+        var written: [(path: String, checksum: Checksum)] = []
+        for copy in copies where try ImportError.onDisk({ try XMPSidecar.write(packet, beside: copy, naming: naming) }) {
+            written.append((naming.path(for: copy), Checksum(.xxh128, hex: XXH128.hexDigest(of: Array(packet.utf8)))))
+        }
+        return written
     }
 
     /// The lens the picture at `path` names in its EXIF (its first bytes); nil for one that names none.

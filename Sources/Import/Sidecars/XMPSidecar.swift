@@ -27,7 +27,7 @@ public enum XMPSidecar {
 
     /// The packet: `metadata` (tokens filled already) and the capture time.
     public static func packet(_ metadata: SidecarMetadata, captured: CaptureTime?, tool: String) -> String {
-        var attributes = ["xmp:CreatorTool=\"\(escaped(tool))\""]
+        var attributes = ["xmp:CreatorTool=\"\(XMLText.escaped(tool))\""]
         if let captured {
             attributes.append("xmp:CreateDate=\"\(captured.text)\"")
             attributes.append("photoshop:DateCreated=\"\(captured.text)\"")
@@ -41,7 +41,7 @@ public enum XMPSidecar {
         if let description = metadata.description { elements.append(alternative("dc:description", description)) }
         return """
             <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
-            <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="\(escaped(tool))">
+            <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="\(XMLText.escaped(tool))">
              <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
               <rdf:Description rdf:about=""
                 xmlns:dc="http://purl.org/dc/elements/1.1/"
@@ -68,29 +68,12 @@ public enum XMPSidecar {
     }
 
     private static func container(_ name: String, _ kind: String, _ items: [String]) -> String {
-        let lines = items.map { "     <rdf:li>\(escaped($0))</rdf:li>" }.joined(separator: "\n")
+        let lines = items.map { "     <rdf:li>\(XMLText.escaped($0))</rdf:li>" }.joined(separator: "\n")
         return "   <\(name)>\n    <\(kind)>\n\(lines)\n    </\(kind)>\n   </\(name)>"
     }
 
     private static func alternative(_ name: String, _ text: String) -> String {
-        "   <\(name)>\n    <rdf:Alt>\n     <rdf:li xml:lang=\"x-default\">\(escaped(text))</rdf:li>\n    </rdf:Alt>\n   </\(name)>"
+        "   <\(name)>\n    <rdf:Alt>\n     <rdf:li xml:lang=\"x-default\">\(XMLText.escaped(text))</rdf:li>\n    </rdf:Alt>\n   </\(name)>"
     }
 
-    /// Text as XML character data or an attribute's value: `&`, `<`, `>`, `"` and `'` escaped, control
-    /// characters (which XML 1.0 cannot hold) dropped.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-            default: if scalar.value >= 0x20 { result.unicodeScalars.append(scalar) }
-            }
-        }
-        return result
-    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A place on Earth in decimal degrees: north and east positive.
-public struct GeoPoint: Sendable, Equatable {
+public struct GeoPoint: Sendable, Equatable, Encodable {
     public var latitude: Double
     public var longitude: Double
 
@@ -52,9 +52,7 @@ public struct FlightSummary: Sendable, Equatable {
     public init(srt bytes: [UInt8]) {
         var firstStart: Double?
         var lastEnd: Double?
-        var cue = CueValues()
-        func finishCue() {
-            guard cue.hasAny else { return }
+        Self.eachCue(bytes) { cue in
             cueCount += 1
             if let point = cue.point, point.isFix {
                 if start == nil { start = point }
@@ -63,6 +61,20 @@ public struct FlightSummary: Sendable, Equatable {
             highestRelative = Self.higher(highestRelative, cue.relative)
             highestAbsolute = Self.higher(highestAbsolute, cue.absolute)
             highestUnspecified = Self.higher(highestUnspecified, cue.unspecified)
+            if let from = cue.from, let to = cue.to {
+                if firstStart == nil { firstStart = from }
+                lastEnd = max(lastEnd ?? to, to)
+            }
+        }
+        if let firstStart, let lastEnd, lastEnd >= firstStart { duration = lastEnd - firstStart }
+    }
+
+    /// Walks the cues of `bytes` (a whole `.SRT`), handing each to `body` once its values are read.
+    static func eachCue(_ bytes: [UInt8], _ body: (CueValues) -> Void) {
+        var cue = CueValues()
+        func finishCue() {
+            guard cue.hasAny else { return }
+            body(cue)
             cue = CueValues()
         }
         // Most lines hold nothing read here (cue numbers, frame counters, dates): they are passed over by
@@ -72,9 +84,8 @@ public struct FlightSummary: Sendable, Equatable {
                 finishCue()
             } else if Self.find("-->", in: line), let (from, to) = Self.cueTimes(Array(line)) {
                 finishCue()
-                if firstStart == nil { firstStart = from }
-                lastEnd = max(lastEnd ?? to, to)
-                cue.hasTime = true
+                cue.from = from
+                cue.to = to
             } else if line.contains(UInt8(ascii: "[")) || Self.find("GPS", in: line) || Self.find("BAROMETER", in: line)
                 || Self.find(" H ", in: line)
             {
@@ -82,7 +93,6 @@ public struct FlightSummary: Sendable, Equatable {
             }
         }
         finishCue()
-        if let firstStart, let lastEnd, lastEnd >= firstStart { duration = lastEnd - firstStart }
     }
 
     private static func higher(_ a: Double?, _ b: Double?) -> Double? {
@@ -139,13 +149,20 @@ public struct FlightSummary: Sendable, Equatable {
 }
 
 /// The numbers of one cue, as its text lines come.
-private struct CueValues {
+struct CueValues {
     var latitude: Double?
     var longitude: Double?
     var relative: Double?
     var absolute: Double?
     var unspecified: Double?
-    var hasTime = false
+    /// The cue's start and end, in seconds.
+    var from: Double?
+    var to: Double?
+    /// The exposure, where the drone writes it (`[iso: 100] [shutter: 1/640.0] [fnum: 1.7] [ev: 0]`).
+    var iso: Double?
+    var shutter: String?
+    var fnumber: Double?
+    var exposureBias: Double?
 
     var point: GeoPoint? {
         guard let latitude, let longitude else { return nil }
@@ -153,7 +170,7 @@ private struct CueValues {
     }
 
     var hasAny: Bool {
-        hasTime || latitude != nil || longitude != nil || relative != nil || absolute != nil || unspecified != nil
+        from != nil || latitude != nil || longitude != nil || relative != nil || absolute != nil || unspecified != nil
     }
 
     /// Takes the values of one line: `[key: value]` pairs (several in one bracket too), `GPS(lon,lat,alt)`,
@@ -204,20 +221,29 @@ private struct CueValues {
             while index < line.count, isSpace(line[index]) { index += 1 }
             let valueStart = index
             while index < line.count, !isSpace(line[index]), !isBracket(line[index]) { index += 1 }
-            guard let field = Field(key), let number = Self.number(line[valueStart..<index]) else { continue }
+            guard let field = Field(key) else { continue }
+            if field == .shutter {
+                shutter = String(decoding: line[valueStart..<index].prefix(16), as: UTF8.self)
+                continue
+            }
+            guard let number = Self.number(line[valueStart..<index]) else { continue }
             switch field {
             case .latitude: latitude = number
             case .longitude: longitude = number
             case .relative: relative = number
             case .absolute: absolute = number
             case .unspecified: unspecified = number
+            case .iso: iso = number
+            case .fnumber: fnumber = number
+            case .exposureBias: exposureBias = number
+            case .shutter: break
             }
         }
     }
 
     /// The bracketed keys read, by their spelling in any case.
     private enum Field {
-        case latitude, longitude, relative, absolute, unspecified
+        case latitude, longitude, relative, absolute, unspecified, iso, shutter, fnumber, exposureBias
 
         init?(_ key: ArraySlice<UInt8>) {
             let lowered = key.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
@@ -227,6 +253,10 @@ private struct CueValues {
             case "rel_alt": self = .relative
             case "abs_alt": self = .absolute
             case "altitude": self = .unspecified
+            case "iso": self = .iso
+            case "shutter": self = .shutter
+            case "fnum": self = .fnumber
+            case "ev": self = .exposureBias
             default: return nil
             }
         }

@@ -1,3 +1,4 @@
+import MediaFormats
 import Foundation
 
 /// Which end a requested position was pulled back to.
@@ -163,6 +164,8 @@ public struct PlaybackStatus: Sendable, Encodable, Equatable {
     public var decodeLeadIn: DecodeLeadIn?
     /// Set when the file is cut short, with where it stops playing.
     public var truncated: TruncationNote?
+    /// What a drone clip's `.SRT` says at `position` (set by the shell, which reads the sidecar), nil without.
+    public var telemetry: TelemetryCue?
 
     /// One line: `DJI_0006.MP4 ‖ paused 0:25.5/1:00.0  frame 637/1500 at 0:25.48, decoded from keyframe #2 at
     /// 0:20.00  25 fps  320x240 landscape  last seek 0:25.50 → frame 637 ...`.

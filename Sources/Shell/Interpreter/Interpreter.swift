@@ -27,62 +27,110 @@ public enum LineStatus: Sendable, Equatable {
 public final class Interpreter {
     public let table: CommandTable
     public internal(set) var state: SessionState
-    /// The open camera, nil after `close` or when the camera went away.
-    public internal(set) var media: MediaSession?
-    let output: ShellOutput
-    let interrupt: any InterruptSource
-    /// True at an interactive prompt (a terminal on both ends), false for scripts and pipes.
-    public let isInteractive: Bool
-    /// The lines entered at the prompt, oldest first, for `history`; nil when there is no line editor.
-    public var historyProvider: (() -> [String])?
-    /// The video being played: the engine, and the player showing it when there is one. It is shut down
-    /// (player and endpoint ended, video forgotten) whenever the camera closes and on `quit`.
-    let playback: PlaybackController
-    /// Which player `play` starts, from the `player` setting.
-    let playerChoice: PlayerChoice
-    let playbackEnvironment: PlaybackEnvironment
-    /// The camera file `playback` has loaded (the controller knows only its name).
-    var loadedVideo: MediaFile?
-    /// Where every camera opened records its PTP containers (`--debug-ptp`); nil: no trace.
-    public var ptpTrace: PTPTrace?
-    /// What the last `open` has to tell besides the camera it opened: which one a `usb:` that matched
-    /// several cameras took, and how to open the others. Nil when there was no choice.
-    public internal(set) var openNote: String?
-    /// Who this computer was to the Wi-Fi camera opened last (its GUID and name), for `summary`.
-    var wifiIdentityInUse: WiFiIdentity?
-    /// In a script, true from the moment `open` listed the card until the end of the next command: that
-    /// command need not list the card again to see it as it is now (`import` does otherwise).
-    private(set) var cardListedJustNow = false
-    /// The GUID of this run, when the state folder could not keep this computer's own (said once).
-    var unsavedWiFiIdentity: WiFiIdentity?
+    /// The open camera and everything of it, nil after `close` or when the camera went away.
+    var camera: CameraSession?
+    /// Where it writes, Ctrl-C, the environment, the transfer clock.
+    let surroundings: ShellSurroundings
+    /// The video being played and the player showing it.
+    let video: PlaybackParts
+    /// The scripts being run and how the run ends.
+    var scripts = RunState()
+    /// Aliases, the config file, `lcd -`, the PTP trace, this run's Wi-Fi GUID.
+    var local = LocalSide()
+    /// The transfers running in the background (`fetch ... &`).
+    let jobs = JobTable()
     /// Names offered on Tab, from the cached catalog.
     public private(set) lazy var completion = SessionCompletion(interpreter: self)
-
-    /// The scripts being run, innermost last: their names and current lines, for error messages.
-    var locations: [ScriptLocation] = []
-    var quitRequested = false
-    /// The transfers running in the background (`fetch ... &`), and whether `quit` already warned of them.
-    let jobs = JobTable()
-    var quitWarned = false
-    /// The local folder before the last `lcd`, for `lcd -`.
-    var previousLocalFolder: String?
-    /// The user's aliases (`alias NAME 'CMDS'`): name to body.
-    public internal(set) var aliases: [String: String] = [:]
-    /// Where `set --save` writes and the config file is read from (`ConfigFile`).
-    public var configPath: String?
-    /// True while the config file runs: its failures are reported and the file goes on.
-    var isRunningConfig = false
-    /// True once standard output's reader went away (EPIPE): the shell ends quietly, as `ls | head` does.
-    public internal(set) var outputClosed = false
     lazy var dates = DateText()
-    /// The process environment: how pictures are drawn is detected from it (`TERM`, `KITTY_WINDOW_ID`, …),
-    /// and ffmpeg is looked for on its `PATH`. Tests set their own.
-    var environment = ProcessInfo.processInfo.environment
+
+    // What the commands and the tests name, kept where it belongs above.
+
+    /// The open camera's media session, nil after `close` or when the camera went away.
+    public var media: MediaSession? { camera?.media }
+    var output: ShellOutput { surroundings.output }
+    var interrupt: any InterruptSource { surroundings.interrupt }
+    /// True at an interactive prompt (a terminal on both ends), false for scripts and pipes.
+    public var isInteractive: Bool { surroundings.isInteractive }
+    /// The lines entered at the prompt, oldest first, for `history`; nil when there is no line editor.
+    public var historyProvider: (() -> [String])? {
+        get { surroundings.historyProvider }
+        set { surroundings.historyProvider = newValue }
+    }
+    /// The process environment: how pictures are drawn is detected from it, ffmpeg is looked for on its PATH.
+    var environment: [String: String] {
+        get { surroundings.environment }
+        set { surroundings.environment = newValue }
+    }
+    /// The clock transfers are paced and their rates measured on (`set limit-rate`); tests give a manual one.
+    var transferClock: any WaitClock {
+        get { surroundings.transferClock }
+        set { surroundings.transferClock = newValue }
+    }
+    var playback: PlaybackController { video.controller }
+    var playerChoice: PlayerChoice { video.playerChoice }
+    var playbackEnvironment: PlaybackEnvironment { video.environment }
+    /// The camera file `playback` has loaded.
+    var loadedVideo: MediaFile? {
+        get { camera?.loadedVideo }
+        set { camera?.loadedVideo = newValue }
+    }
+    /// What the last `open` has to tell besides the camera it opened, nil when there was nothing.
+    public var openNote: String? { camera?.openNote }
+    /// Who this computer was to the Wi-Fi camera open, for `summary`.
+    var wifiIdentityInUse: WiFiIdentity? { camera?.wifiIdentity }
+    /// In a script, true from the moment `open` listed the card until the end of the next command.
+    var cardListedJustNow: Bool { camera?.listedJustNow ?? false }
     /// The camera's work mode as last set or read (`mode`), nil when unknown or the camera has none: the
     /// prompt shows `(shoot)` while the camera gives no files.
-    var cameraMode: CameraMode?
-    /// The clock transfers are paced and their rates measured on (`set limit-rate`); tests give a manual one.
-    var transferClock: any WaitClock = MonotonicClock()
+    var cameraMode: CameraMode? {
+        get { camera?.mode }
+        set { camera?.mode = newValue }
+    }
+    /// Where every camera opened records its PTP containers (`--debug-ptp`); nil: no trace.
+    public var ptpTrace: PTPTrace? {
+        get { local.ptpTrace }
+        set { local.ptpTrace = newValue }
+    }
+    var unsavedWiFiIdentity: WiFiIdentity? {
+        get { local.unsavedWiFiIdentity }
+        set { local.unsavedWiFiIdentity = newValue }
+    }
+    var locations: [ScriptLocation] {
+        get { scripts.locations }
+        set { scripts.locations = newValue }
+    }
+    var quitRequested: Bool {
+        get { scripts.quitRequested }
+        set { scripts.quitRequested = newValue }
+    }
+    var quitWarned: Bool {
+        get { scripts.quitWarned }
+        set { scripts.quitWarned = newValue }
+    }
+    var previousLocalFolder: String? {
+        get { local.previousLocalFolder }
+        set { local.previousLocalFolder = newValue }
+    }
+    /// The user's aliases (`alias NAME 'CMDS'`): name to body.
+    public internal(set) var aliases: [String: String] {
+        get { local.aliases }
+        set { local.aliases = newValue }
+    }
+    /// Where `set --save` writes and the config file is read from (`ConfigFile`).
+    public var configPath: String? {
+        get { local.configPath }
+        set { local.configPath = newValue }
+    }
+    /// True while the config file runs: its failures are reported and the file goes on.
+    var isRunningConfig: Bool {
+        get { scripts.isRunningConfig }
+        set { scripts.isRunningConfig = newValue }
+    }
+    /// True once standard output's reader went away (EPIPE): the shell ends quietly, as `ls | head` does.
+    public internal(set) var outputClosed: Bool {
+        get { scripts.outputClosed }
+        set { scripts.outputClosed = newValue }
+    }
 
     /// Most nested `source` levels, against a script that sources itself.
     static let maximumScriptDepth = 16
@@ -92,15 +140,13 @@ public final class Interpreter {
         isInteractive: Bool = false, table: CommandTable = .standard,
         playbackEnvironment: PlaybackEnvironment = .current
     ) {
-        self.output = output
-        self.interrupt = interrupt
-        self.isInteractive = isInteractive
+        surroundings = ShellSurroundings(output: output, interrupt: interrupt, isInteractive: isInteractive)
         self.table = table
-        self.playbackEnvironment = playbackEnvironment
         state = SessionState(settings: settings)
-        playerChoice = PlayerChoice(
-            setting: settings.player, interactive: isInteractive, environment: playbackEnvironment)
-        playback = PlaybackController(player: playerChoice.launcher)
+        let playerChoice = PlayerChoice(setting: settings.player, interactive: isInteractive, environment: playbackEnvironment)
+        video = PlaybackParts(
+            controller: PlaybackController(player: playerChoice.launcher), playerChoice: playerChoice,
+            environment: playbackEnvironment)
     }
 
     deinit {
@@ -159,9 +205,7 @@ public final class Interpreter {
             throw error
         }
         closeCamera()
-        media = session
-        if url.isWiFi { wifiIdentityInUse = options.identity }
-        openNote = choice.text.withLock { $0 }.map(SafeText.display)
+        var openNote = choice.text.withLock { $0 }.map(SafeText.display)
         if case .folder(let path) = url, !(session.catalog.contents(of: "") ?? []).contains(where: {
             $0.isFolder && $0.name.uppercased() == "DCIM"
         }) {
@@ -169,6 +213,7 @@ public final class Interpreter {
             let note = "no DCIM folder in \(SafeText.display(path)): its files and folders are shown as they are"
             openNote = openNote.map { $0 + "; " + note } ?? note
         }
+        camera = CameraSession(media: session, openNote: openNote, wifiIdentity: url.isWiFi ? options.identity : nil)
         state.cameraClosed()
         if let unreadable = session.catalog.unreadable {
             // At a prompt, said at once; a script hears it as the error of its first command that lists.
@@ -182,7 +227,7 @@ public final class Interpreter {
         }
         lendLedgerTimes(session)
         // At a prompt any time may pass before the next command; in a script, none does.
-        cardListedJustNow = !isInteractive
+        camera?.listedJustNow = !isInteractive
     }
 
     /// Opens `url` again, after the open that was to replace it failed, with the folder, selection and edit
@@ -202,7 +247,7 @@ public final class Interpreter {
     /// Uses an already open session (tests, and cameras opened by other means).
     public func attach(_ session: MediaSession) {
         closeCamera()
-        media = session
+        camera = CameraSession(media: session)
         state.cameraClosed()
     }
 
@@ -212,8 +257,7 @@ public final class Interpreter {
         if !jobs.running.isEmpty { killJobs() }
         stopPlayback()
         media?.close()
-        media = nil
-        cameraMode = nil
+        camera = nil
         state.cameraClosed()
     }
 
@@ -292,7 +336,7 @@ public final class Interpreter {
     }
 
     private func executeUnchecked(_ invocation: Invocation) -> LineStatus {
-        defer { cardListedJustNow = false }
+        defer { camera?.listedJustNow = false }
         guard let command = table.implementation(of: invocation.id) as? any ShellCommand else {
             report("\(invocation.name.text): not implemented")
             return .failure

@@ -50,6 +50,8 @@ public struct Settings: Sendable, Equatable {
     public var sidecar = SidecarMetadata()
     /// How the sidecars are named: `DJI_0001.JPG.xmp` (darktable, digiKam) or `DJI_0001.xmp` (Lightroom).
     public var sidecarNaming = XMPSidecar.Naming.afterExtension
+    /// Every import writes an ASC MHL generation into each destination's root, as `import --mhl` does.
+    public var mhl = false
 
     public init() {}
 
@@ -57,7 +59,7 @@ public struct Settings: Sendable, Equatable {
     public static let names = [
         "errexit", "progress", "timeout", "images", "download-dir", "limit-rate", "player", "import-to", "import-backup",
         "prompt", "camera", "jobs-on-exit", "ptpip-guid", "writable", "numbers", "creator", "copyright", "keywords",
-        "rating", "sidecar-name",
+        "rating", "sidecar-name", "mhl",
     ]
 
     /// Each setting's values and meaning, for `help set` and the man page (one line each).
@@ -98,6 +100,7 @@ public struct Settings: Sendable, Equatable {
         ("sidecar-name", "ext|base",
             "how sidecars are named: ext is DJI_0001.JPG.xmp (darktable, digiKam), base is DJI_0001.xmp "
                 + "(Lightroom, Capture One) (ext)"),
+        ("mhl", "on|off", "every import records its copies in an ASC MHL history at each destination's root, as --mhl does (off)"),
     ]
 
     /// The words among setting `name`'s values in `help` (`on|off`, `BYTES|off`): its fixed values, which Tab
@@ -132,6 +135,7 @@ public struct Settings: Sendable, Equatable {
         case "keywords": return sidecar.keywords.isEmpty ? "none" : sidecar.keywords.joined(separator: ", ")
         case "rating": return sidecar.rating.map(String.init) ?? "none"
         case "sidecar-name": return sidecarNaming.rawValue
+        case "mhl": return mhl ? "on" : "off"
         default: throw SettingError.unknown(name)
         }
     }
@@ -143,6 +147,7 @@ public struct Settings: Sendable, Equatable {
         case "progress": progress = try Self.switchValue(text, for: name)
         case "writable": writable = try Self.switchValue(text, for: name)
         case "numbers": numbers = try Self.switchValue(text, for: name)
+        case "mhl": mhl = try Self.switchValue(text, for: name)
         case "creator", "copyright", "keywords", "rating":
             let value = ["none", "off"].contains(text.lowercased()) ? "" : text
             do { try sidecar.set(name, to: value) } catch { throw SettingError.invalid(name, error.description) }

@@ -17,6 +17,7 @@ public enum BatchWords {
         if s.bytesKept > 0 { text += ", \(HumanReadable.size(s.bytesKept)) of it kept in .part files for the next run to continue" }
         // Where each destination's checksums went: `cd` there and `xxhsum -c NAME` checks every copy.
         for manifest in s.manifests { text += "; checksums in \(SafeText.display(manifest))" }
+        for generation in s.mhlGenerations { text += "; ASC MHL in \(SafeText.display(generation))" }
         if s.completedCopies > 0 {
             text += "; \(s.completedCopies) missing cop\(s.completedCopies == 1 ? "y" : "ies") made from proven ones"
         }

@@ -21,6 +21,7 @@ extension OptionName {
     static let verify: OptionName = "verify"
     static let backup: OptionName = "backup"
     static let meta: OptionName = "meta"
+    static let mhl: OptionName = "mhl"
 }
 
 /// import: brings the card's new photos and videos home, sorted into folders by capture date, each once.
@@ -51,6 +52,9 @@ struct ImportCommand: ShellCommand {
             OptionSpec(.meta, long: "meta", value: ArgumentSpec("FILE", .localPath),
                 "write an XMP sidecar beside each photo and video, with the fields FILE gives ('creator: Ann Lee', "
                     + "copyright, keywords, rating, title, description) over the settings of those names"),
+            OptionSpec(.mhl, long: "mhl",
+                "record every copy in an ASC MHL history (ascmhl/) at each destination's root, as film and TV "
+                    + "offloads are (default: the mhl setting)"),
         ] + Self.filters,
         arguments: [ArgumentSpec("FOLDER|GLOB", .remoteName, .zeroOrMore)],
         summary: "bring the card's new files home, sorted by date",
@@ -74,7 +78,10 @@ struct ImportCommand: ShellCommand {
             deleted from the camera; --verify none computes no checksum. --backup DIR writes a second copy \
             of every file under DIR, in the layout it has under PATTERN's folder, from the same read of the \
             camera; --backup with tokens ('/mnt/backup/%c/%Y/%f') names each copy by a pattern of its own. \
-            --delete-after deletes only what every destination holds verified.
+            --delete-after deletes only what every destination holds verified. --mhl (or 'set mhl on') also \
+            adds an ASC MHL generation (ascmhl/NNNN_ROOT_DATE.mhl, chained in ascmhl/ascmhl_chain.xml) at \
+            each destination's root, recording each proven copy with its size, time and XXH3-128 checksum, \
+            and the folders' hashes: 'ascmhl verify ROOT' checks it, and so does 'verify ROOT'.
             """,
         sections: [
             HelpSection("PATTERN tokens", [
@@ -172,6 +179,12 @@ struct ImportCommand: ShellCommand {
         runOptions.verification = invocation.value(of: .verify).flatMap { CopyVerification(rawValue: $0.text) }
             ?? (runOptions.deleteAfter ? .readBack : .written)
         runOptions.sidecar = try Self.sidecar(invocation, settings: shell.state.settings)
+        if invocation.has(.mhl) || shell.state.settings.mhl {
+            guard runOptions.verification != .none else {
+                throw CommandError("--mhl records each copy's checksum: it cannot go with --verify none")
+            }
+            runOptions.mhl = MHLCreator(tool: "mediashell", version: Shell.version)
+        }
         if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = TransferPacer.chunkSize(forLimit: limit) }
         let firstRequest = runOptions.chunkSize
         let mains = groups.map(\.main).filter { ledgers.entry(for: $0) == nil || options.again }

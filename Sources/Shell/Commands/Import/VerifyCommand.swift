@@ -33,7 +33,10 @@ struct VerifyCommand: ShellCommand {
             checksum its bytes had when they arrived from the camera: without DIR every copy the import \
             ledgers know (in $XDG_DATA_HOME/mediashell/imports); with DIRs the manifests at their roots \
             (mediashell-import-*.xxh128, which also work after the folder was copied elsewhere) and the \
-            ledgers' copies under them. Each problem is one line (missing, of another size, changed, \
+            ledgers' copies under them, and the files their ASC MHL histories (ascmhl/) record, each against \
+            its original hash (XXH3-128, XXH64, XXH3-64, MD5, SHA-1 or C4, whoever wrote it); a new \
+            generation there then records each file checked as verified or failed (without DIR, in each history \
+            above a copy checked). Each problem is one line (missing, of another size, changed, \
             unreadable), then a summary; any problem makes it fail (exit 1 in a script). Needs no camera: \
             'mediashell verify [--repair] [DIR...]' runs it from the command line. \
             \(Self.repairDetails)
@@ -57,7 +60,10 @@ struct VerifyCommand: ShellCommand {
         let roots = invocation.arguments.map { ImportCommand.absolute(LocalDisk.expandingTilde($0.text)) }
         let ledgers = LedgerLocation.folder(environment: shell.environment)
         var copies = try CopyVerifier.fromLedgers(folder: ledgers, within: roots)
-        for root in roots { copies += try CopyVerifier.fromManifests(in: root) }
+        for root in roots {
+            copies += try CopyVerifier.fromManifests(in: root)
+            copies += try MHLRecheck.copies(in: root)
+        }
         copies = CopyVerifier.distinct(copies)
         guard !copies.isEmpty else {
             let where_ = roots.isEmpty ? "the import ledgers (\(ledgers))" : roots.map(SafeText.display).joined(separator: ", ")
@@ -74,6 +80,17 @@ struct VerifyCommand: ShellCommand {
                 // What --repair goes on to repair is a warning; what is not repaired is said as an error then.
                 shell.report("verify: " + VerifyWords.problem(problem), severity: repairing ? .warning : .error)
             })
+        // Each folder's ASC MHL history records what this check found, before anything is repaired: the
+        // folders named, else each history above a copy checked.
+        let checked = Array(copies.prefix(report.copies))
+        for root in roots.isEmpty ? MHLRecheck.roots(above: checked.map(\.path)) : roots {
+            if let written = try MHLRecheck.record(
+                checked, problems: report.problems, in: root, creator: MHLCreator(tool: "mediashell", version: Shell.version))
+            {
+                line.clear()
+                shell.output.note("verify: recorded in \(SafeText.display(written))")
+            }
+        }
         var repairs: RepairReport?
         if repairing && !report.interrupted && !report.problems.isEmpty {
             repairs = try repair(report.problems, ledgers: ledgers, shell, line)
