@@ -30,7 +30,7 @@ import Testing
             #expect(result.stdout.hasPrefix("saved \(fixture.work)/frame\(index).jpg (320x240, "), "\(result.stdout)")
             let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(fixture.work)/frame\(index).jpg")))
             #expect(jpeg.starts(with: [0xFF, 0xD8, 0xFF]), "the JPEG alone, without Fuji's header")
-            numbers += [LiveViewInteropTests.frameNumber(jpeg)].compactMap { $0 }
+            numbers += [liveViewFrameNumber(jpeg)].compactMap { $0 }
         }
         #expect(numbers.count == 3, "each saved frame is the persona's JPEG as it sent it")
         let run = try Self.mediashell(fixture, server, "liveview --count 12")
@@ -47,7 +47,7 @@ import Testing
         let result = try fixture.gphoto2(server, ["--capture-preview"], timeout: 60)
         #expect(result.status == 0, "\(result.stderr)\n\(result.stdout)")
         let saved = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture.work + "/capture_preview.jpg")))
-        #expect(saved.starts(with: [0xFF, 0xD8]) && LiveViewInteropTests.frameNumber(saved) != nil, "\(saved.prefix(40))")
+        #expect(saved.starts(with: [0xFF, 0xD8]) && liveViewFrameNumber(saved) != nil, "\(saved.prefix(40))")
     }
 
     /// Twice in one session: the first live view's socket is closed when it stops, and the body takes a

@@ -40,6 +40,20 @@ import Testing
         #expect(line.contains(": \(requests) requests, ") && line.contains("(\(bytes) bytes) sent in "), "\(line)")
     }
 
+    /// A Fujifilm persona is reached by its `fuji:` URL, read from its first line as the bench reads it.
+    @Test func theScriptReadsAFujiPersonasURL() throws {
+        let base = try TemporaryFolder("msh-serve-log-fuji")
+        try base.write("card/DCIM/100_FUJI/DSCF0001.JPG", Array(repeating: 0xFF, count: 500))
+        let server = try ServeProcess(arguments: ["--persona", "fuji-x", base.path("card")])
+        defer { _ = server.stop() }
+        let log = try base.write("serve.log", text: server.log)
+        let read = try bash("serve_log_fuji_url '\(log)'")
+        #expect(read.status == 0, "\(read.stderr)")
+        let url = read.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(url.hasPrefix("fuji:127.0.0.1:\(server.port):\(server.eventPort ?? 0)"), "\(url) from \(server.log)")
+        #expect(!url.hasSuffix(":"), "\(url)")
+    }
+
     /// A session line the script cannot read, or none, stops the benchmark that asked: status 1 and a line on
     /// standard error that names what it could not read.
     @Test func aLineItCannotReadIsSaidAndFails() throws {

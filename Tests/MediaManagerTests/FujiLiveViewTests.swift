@@ -48,7 +48,7 @@ import VirtualCamera
             for _ in 0..<8 {
                 let jpeg = try live.next()
                 #expect(jpeg.starts(with: [0xFF, 0xD8, 0xFF]), "the JPEG alone, without Fuji's header")
-                numbers += [LiveViewTests.frameNumber(jpeg)].compactMap { $0 }
+                numbers += [liveViewFrameNumber(jpeg)].compactMap { $0 }
             }
             live.stop()
             #expect(numbers.count == 8)
@@ -71,7 +71,7 @@ import VirtualCamera
         let second = try FujiLiveViewStream.connect(host: "127.0.0.1", port: port, timeouts: FujiTimeouts(connect: 5, read: 5))
         defer { second.close() }
         let packet = try #require(try second.nextPacket(wait: 5))
-        #expect(LiveViewTests.frameNumber(try FujiLiveView.jpeg(in: packet)) != nil)
+        #expect(liveViewFrameNumber(try FujiLiveView.jpeg(in: packet)) != nil)
         #expect(throws: (any Error).self, "the first socket is ended") {
             for _ in 0..<1_000 { _ = try live.next(timeout: 5) }
         }
