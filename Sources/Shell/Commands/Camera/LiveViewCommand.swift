@@ -50,7 +50,9 @@ struct LiveViewCommand: ShellCommand {
         } catch CameraCapabilityError.notOffered {
             throw CommandError(LiveViewWords.notOffered)
         }
-        defer { _ = try? shell.interruptibly(session) { live.stop() } }
+        // Handed back even after Ctrl-C (which would stop a request made through `interruptibly` before it is
+        // sent): one short request, bounded by the transport's own timeout.
+        defer { live.stop() }
         let interrupt = shell.interrupt
 
         if let save {
@@ -78,8 +80,14 @@ struct LiveViewCommand: ShellCommand {
                 if let count = limits.count, frames >= count { break }
                 if let seconds = limits.seconds, clock.now() - started >= seconds { break }
                 if let cap = limits.framesPerSecond {
+                    // Waited in slices, so that a key or Ctrl-C ends even a slow rate at once.
                     let due = started + Double(frames) / cap
-                    if clock.now() < due { clock.pause(due - clock.now()) }
+                    var ended = false
+                    while !ended, clock.now() < due {
+                        ended = interrupt.isPending || pressed()
+                        if !ended { clock.pause(min(0.05, due - clock.now())) }
+                    }
+                    if ended { break }
                 }
                 let jpeg: [UInt8]
                 do {
