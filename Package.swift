@@ -147,6 +147,9 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TestSupport", "TerminalGraphics", "Imaging"]),
         .testTarget(name: "RepositoryTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "POSIX"]),
+        .testTarget(name: "WordsTests", dependencies: ["Words", "Import"]),
+        .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "PTP", "PTPIP", "MediaFormats", "POSIX"]),
         // The fuzz targets' seeds (Fuzz/Corpus): written from what the tests send, checked to decode.
         .testTarget(name: "FuzzCorpusTests", dependencies: ["PTP", "PTPIP", "PTPUSB", "FujiWiFi", "VirtualCamera", "MediaFormats"]),

@@ -2,7 +2,6 @@ import Foundation
 import POSIX
 import Testing
 
-@testable import Shell
 @testable import TerminalKit
 
 @Suite struct LineReaderTests {

@@ -1,6 +1,5 @@
 import Testing
 
-@testable import Shell
 @testable import TerminalKit
 
 @Suite struct GlobTests {

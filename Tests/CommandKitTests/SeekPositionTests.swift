@@ -1,7 +1,6 @@
 import CommandKit
 import Testing
 
-@testable import Shell
 
 @Suite struct SeekPositionTests {
     @Test(arguments: [
