@@ -13,18 +13,7 @@ import Testing
 struct ManifestTests {
     /// `xxhsum -c NAME` run in `folder`: its exit status and what it printed.
     static func check(_ manifest: String, in folder: String, strict: Bool = false) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ExternalTool.find("xxhsum")!.executable)
-        process.arguments = ["-c"] + (strict ? ["--strict"] : []) + [manifest]
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try ExternalTool.find("xxhsum")!.status(["-c"] + (strict ? ["--strict"] : []) + [manifest], in: folder)
     }
 
     @Test func xxhsumPassesTheManifestAndFailsOneChangedByte() throws {
