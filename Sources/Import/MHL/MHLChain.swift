@@ -46,50 +46,25 @@ struct MHLChain: Sendable, Equatable {
         return collector.chain
     }
 
-    private final class Collector: NSObject, XMLParserDelegate {
+    private final class Collector: BoundedXMLCollector {
         var chain = MHLChain()
-        var failure: String?
-        var sawRoot = false
-        /// The root element ended: the document is whole (the parser accepts one cut short).
-        var sawRootEnd = false
-        private var stack: [String] = []
-        private var text = ""
         private var link: Link?
 
-        func fail(_ parser: XMLParser, _ why: String) {
-            if failure == nil { failure = why }
-            parser.abortParsing()
+        init() { super.init(maxDepth: 8, maxText: 4096) }
+
+        override func rootProblem(_ name: String, namespace: String?, attributes: [String: String]) -> String? {
+            name == "ascmhldirectory" ? nil : "its root is <\(name)>, not ascmhldirectory"
         }
 
-        func parser(
-            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
-            guard failure == nil else { return }
-            guard stack.count < 8 else { return fail(parser, "nested too deep") }
-            if stack.isEmpty {
-                guard name == "ascmhldirectory" else { return fail(parser, "its root is <\(name)>, not ascmhldirectory") }
-                sawRoot = true
+        override func began(_ name: String, attributes: [String: String], parser: XMLParser) {
+            guard stack == ["ascmhldirectory", "hashlist"] else { return }
+            guard let number = attributes["sequencenr"].flatMap({ Int($0) }), (1...99_999_999).contains(number) else {
+                return fail(parser, "a generation without a number (sequencenr)")
             }
-            stack.append(name)
-            text = ""
-            if stack == ["ascmhldirectory", "hashlist"] {
-                guard let number = attributes["sequencenr"].flatMap({ Int($0) }), (1...99_999_999).contains(number) else {
-                    return fail(parser, "a generation without a number (sequencenr)")
-                }
-                link = Link(number: number, fileName: "", c4: "")
-            }
+            link = Link(number: number, fileName: "", c4: "")
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            guard failure == nil else { return }
-            guard text.utf8.count + string.utf8.count <= 4096 else { return fail(parser, "an element's text is too long") }
-            text += string
-        }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            guard failure == nil else { return }
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        override func ended(_ name: String, value: String, parser: XMLParser) {
             switch stack {
             case ["ascmhldirectory", "hashlist", "path"]:
                 guard MHLPath.isSafe(value), !value.contains("/") else {
@@ -109,9 +84,6 @@ struct MHLChain: Sendable, Equatable {
                 link = nil
             default: break
             }
-            stack.removeLast()
-            if stack.isEmpty { sawRootEnd = true }
-            text = ""
         }
     }
 }

@@ -31,38 +31,20 @@ enum MHLGenerationReader {
     }
 
     /// Gathers the facts as the parser meets them; the first fault stops it.
-    private final class Collector: NSObject, XMLParserDelegate {
+    private final class Collector: BoundedXMLCollector {
         var generation = MHLGeneration(
             created: Date(timeIntervalSince1970: 0), hostname: "", tool: "", toolVersion: "", process: .inPlace, ignored: [])
-        var failure: String?
-        var sawRoot = false
-        /// The root element ended: the document is whole (the parser accepts one cut short).
-        var sawRootEnd = false
-        private var stack: [String] = []
-        private var text = ""
         private var file: MHLGeneration.File?
         private var hashAction: MHLGeneration.Action?
 
-        func fail(_ parser: XMLParser, _ why: String) {
-            if failure == nil { failure = why }
-            parser.abortParsing()
+        init() { super.init(maxDepth: MHLGenerationReader.maxDepth, maxText: 1 << 16) }
+
+        override func rootProblem(_ name: String, namespace: String?, attributes: [String: String]) -> String? {
+            guard name == "hashlist", namespace == "urn:ASC:MHL:v2.0" else { return "its root is <\(name)>, not an ASC MHL v2.0 hashlist" }
+            return attributes["version"] == "2.0" ? nil : "not version 2.0 of ASC MHL"
         }
 
-        func parser(
-            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
-            guard failure == nil else { return }
-            guard stack.count < MHLGenerationReader.maxDepth else { return fail(parser, "nested too deep") }
-            if stack.isEmpty {
-                guard name == "hashlist", namespaceURI == "urn:ASC:MHL:v2.0" else {
-                    return fail(parser, "its root is <\(name)>, not an ASC MHL v2.0 hashlist")
-                }
-                guard attributes["version"] == "2.0" else { return fail(parser, "not version 2.0 of ASC MHL") }
-                sawRoot = true
-            }
-            stack.append(name)
-            text = ""
+        override func began(_ name: String, attributes: [String: String], parser: XMLParser) {
             switch stack {
             case ["hashlist", "hashes", "hash"]:
                 file = MHLGeneration.File(path: "", size: nil, modified: nil, hashes: [])
@@ -83,15 +65,7 @@ enum MHLGenerationReader {
             }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            guard failure == nil else { return }
-            guard text.utf8.count + string.utf8.count <= 1 << 16 else { return fail(parser, "an element's text is too long") }
-            text += string
-        }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            guard failure == nil else { return }
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        override func ended(_ name: String, value: String, parser: XMLParser) {
             switch stack {
             case ["hashlist", "creatorinfo", "hostname"]: generation.hostname = value
             case ["hashlist", "creatorinfo", "tool"]: generation.tool = value
@@ -119,9 +93,6 @@ enum MHLGenerationReader {
                 }
             default: break
             }
-            stack.removeLast()
-            if stack.isEmpty { sawRootEnd = true }
-            text = ""
         }
     }
 }
