@@ -36,11 +36,7 @@ struct MHLChain: Sendable, Equatable {
     static func read(_ bytes: [UInt8], path: String) throws(MHLError) -> MHLChain {
         guard !declaresDocumentType(bytes) else { throw MHLError(path, "it declares a document type (entities are refused)") }
         let collector = Collector()
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = collector
-        let parsed = parser.parse()
+        let parsed = collector.parse(bytes).parsed
         if let failure = collector.failure { throw MHLError(path, failure) }
         guard parsed, collector.sawRoot, collector.sawRootEnd else { throw MHLError(path, "not an ASC MHL chain (ascmhldirectory) in well-formed XML") }
         return collector.chain

@@ -15,15 +15,10 @@ enum MHLGenerationReader {
     static func read(_ bytes: [UInt8], path: String) throws(MHLError) -> MHLGeneration {
         guard !declaresDocumentType(bytes) else { throw MHLError(path, "it declares a document type (entities are refused)") }
         let collector = Collector()
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = collector
-        let parsed = parser.parse()
+        let outcome = collector.parse(bytes)
         if let failure = collector.failure { throw MHLError(path, failure) }
-        guard parsed else {
-            let line = parser.lineNumber
-            throw MHLError(path, "not well-formed XML (line \(line): \(parser.parserError.map { "\($0.localizedDescription)" } ?? "parse error"))")
+        guard outcome.parsed else {
+            throw MHLError(path, "not well-formed XML (line \(outcome.line): \(outcome.error ?? "parse error"))")
         }
         guard collector.sawRoot else { throw MHLError(path, "no ASC MHL hashlist in it") }
         guard collector.sawRootEnd else { throw MHLError(path, "not well-formed XML (it ends inside its hashlist)") }

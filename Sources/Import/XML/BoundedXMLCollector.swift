@@ -23,6 +23,18 @@ class BoundedXMLCollector: NSObject, XMLParserDelegate {
         self.maxText = maxText
     }
 
+    /// Parses `bytes` into this collector, namespaces processed and no external entity resolved (a document
+    /// type is refused before, by `declaresDocumentType`). True when the parser reached the end; false with
+    /// the line it stopped at and its error.
+    func parse(_ bytes: [UInt8]) -> (parsed: Bool, line: Int, error: String?) {
+        let parser = XMLParser(data: Data(bytes))
+        parser.shouldProcessNamespaces = true
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = self
+        let parsed = parser.parse()
+        return (parsed, parser.lineNumber, parser.parserError.map { "\($0.localizedDescription)" })
+    }
+
     /// Stops the parser; the first fault is the one said.
     func fail(_ parser: XMLParser, _ why: String) {
         if failure == nil { failure = why }
