@@ -48,7 +48,7 @@ public final class FujiResponderConnection: StreamingResponderTransport, Sendabl
     private let timeouts: FujiTimeouts
     private let state = Locked(State())
     /// Serializes writes on the event socket (events come from any thread).
-    private let eventWrites = Locked(())
+    private let eventWrites = Locked.turn()
 
     private struct State {
         var events: FujiStream?

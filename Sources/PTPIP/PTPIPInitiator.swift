@@ -318,7 +318,7 @@ private final class EventChannel: Sendable {
     private let delivery = Locked(Delivery())
     /// Serializes what is written on the event socket (a Ping, a Pong) with its closing: two packets never
     /// interleave and none is written on a closed descriptor.
-    private let writeTurn = Locked(())
+    private let writeTurn = Locked.turn()
     private let pongs: PongWaiter
 
     private struct Delivery {

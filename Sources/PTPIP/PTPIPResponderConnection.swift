@@ -50,7 +50,7 @@ public final class PTPIPResponderConnection: StreamingResponderTransport, Sendab
     /// the event socket. Lock order: `exchange`, then `eventWriteTurn`.
     private let exchange = Locked(Exchange())
     /// Serializes writes on the event socket (events from any thread, Pongs and Pings) with its closing.
-    private let eventWriteTurn = Locked(())
+    private let eventWriteTurn = Locked.turn()
     private let pongs: PongWaiter
 
     private struct Exchange {

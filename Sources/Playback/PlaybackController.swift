@@ -13,7 +13,7 @@ public final class PlaybackController: Sendable {
     private let launcher: PlayerLauncher
     private let streamLimits: MediaStreamServer.Limits
     /// Serializes commands: a command holds it from start to end (it takes `running` inside, never the reverse).
-    private let commandTurn = Locked(())
+    private let commandTurn = Locked.turn()
     /// The player showing the video, the endpoint streaming it, and what status says of them.
     private let running = Locked(Running())
 

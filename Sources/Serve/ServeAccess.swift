@@ -89,7 +89,7 @@ struct PairingBook: Sendable {
 /// refuses without remembering. Ends at once (refusing) once `stop` was called.
 final class PairingPrompt: Sendable {
     let seconds: Double
-    private let turn = Locked(())
+    private let turn = Locked.turn()
     private let stopped = Locked(false)
 
     init(seconds: Double = 60) {

@@ -30,7 +30,7 @@ public final class Card: Sendable {
     /// so a scan never sees a written file before the card has recorded it under the handle it promised
     /// (`withScanTurn`). Lock order: `scanTurn`, then `state`, then `arrivals`; the test hooks of a scan
     /// run holding `scanTurn` (they must not refresh on their own thread).
-    let scanTurn = Locked(())
+    let scanTurn = Locked.turn()
     /// The tree and everything else the card's threads share (not private: Card+Refresh.swift applies
     /// scans to it). No caller's closure runs with it held: events are sent after it is released.
     let state: Locked<CardState>
