@@ -73,8 +73,11 @@ final class CardOnDisk {
 }
 
 /// A camera in this process serving `card` through the in-memory transport (as `sim:` does), with the
-/// identity and quirks given (a camera without a serial number, or without partial reads, say).
-func openInProcess(_ card: Card, identity: VirtualCamera.Identity = .init(), quirks: Quirks = []) throws -> MediaSession {
+/// identity and quirks given (a camera without a serial number, or without partial reads, say); with
+/// `trace`, every container recorded in it (as `--debug-ptp` does).
+func openInProcess(
+    _ card: Card, identity: VirtualCamera.Identity = .init(), quirks: Quirks = [], trace: PTPTrace? = nil
+) throws -> MediaSession {
     let camera = VirtualCamera(card: card, identity: identity, quirks: quirks)
     let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 1 << 20, timeout: 10)
     let finished = Mailbox<Void>()
@@ -83,7 +86,8 @@ func openInProcess(_ card: Card, identity: VirtualCamera.Identity = .init(), qui
         finished.put(())
     }
     thread.start()
-    let opened = try Camera(transport: initiator, location: "test:") {
+    let transport: InitiatorTransport = trace.map { TracingTransport(initiator, trace: $0) } ?? initiator
+    let opened = try Camera(transport: transport, location: "test:") {
         responder.close()
         _ = finished.take(timeout: 5)
     }

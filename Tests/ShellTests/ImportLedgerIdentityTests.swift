@@ -55,6 +55,30 @@ import Testing
             "\(output.lines)")
     }
 
+    /// Another card holding the first card's photo under another name (issue 46): `import` says where it
+    /// came home from and fetches nothing; the dry run names it; `--again` brings it all the same.
+    @Test func aFileAnotherCardBroughtHomeIsNotFetchedAgain() throws {
+        let first = try card(in: "reader-a", seed: 1)
+        let second = try card(in: "reader-b", seed: 1)
+        try FileManager.default.moveItem(atPath: second + "/DCIM/100MEDIA/DJI_0001.JPG", toPath: second + "/DCIM/100MEDIA/COPY_0001.JPG")
+        #expect(try importLine(.folder(path: first), to: "one").hasPrefix("import: 1 fetched"), "\(output.lines)")
+        let firstKey = try #require(interpreter.media).camera.summary.serialNumber
+
+        try interpreter.open(.folder(path: second))
+        output.standardOutput = ""
+        #expect(interpreter.run(line: "import --dry-run -v --to \(home.path)/two") == .success, "\(output.errors)")
+        #expect(output.lines.contains { $0.contains("COPY_0001.JPG: imported from ") && $0.contains(firstKey) && $0.hasSuffix("one/DJI_0001.JPG") },
+            "\(output.lines)")
+        #expect(try importLine(.folder(path: second), to: "two").hasPrefix("import: 0 fetched, 1 skipped"), "\(output.lines)")
+        #expect(output.lines.contains { $0.hasPrefix("import: 1 already imported from ") && $0.contains(firstKey) && $0.hasSuffix(": not fetched") },
+            "\(output.lines)")
+        #expect(!FileManager.default.fileExists(atPath: home.path + "/two/COPY_0001.JPG"))
+        #expect(try importLine(.folder(path: second), to: "two").hasPrefix("import: 0 fetched, 1 skipped"), "recorded: \(output.lines)")
+        output.standardOutput = ""
+        #expect(interpreter.run(line: "import --again --to \(home.path)/two") == .success, "\(output.errors)")
+        #expect(output.lines.last?.hasPrefix("import: 1 fetched") == true, "\(output.lines)")
+    }
+
     @Test func servedFoldersAndTheDemoCardEachHaveASerialOfTheirOwn() throws {
         func serial(_ url: CameraURL) throws -> String {
             try interpreter.open(url)

@@ -60,13 +60,28 @@ public enum Importer {
         return try CameraLedgers(folder: folder, summary: session.camera.summary, storages: storages)
     }
 
+    /// The files of `groups` that this camera's ledgers do not know but another card's import brought home
+    /// (`ImportedElsewhere`, against every other ledger in `folder`), by camera path. A camera that
+    /// cannot read ranges is not asked: its "first bytes" would be the whole file.
+    public static func importedElsewhere(
+        _ groups: [MediaGroup], session: MediaSession, ledgers: CameraLedgers, folder: String,
+        cancelled: () -> Bool = { false }
+    ) -> [String: ElsewhereMatch] {
+        guard session.camera.canReadRanges else { return [:] }
+        let content = ImportedContent(folder: folder, excluding: Set(ledgers.all.map(\.path)))
+        let files = groups.flatMap { [$0.main] + $0.followers }.filter { ledgers.entry(for: $0) == nil }
+        return ImportedElsewhere.find(
+            files, in: content, readFirst: { file, count in try session.byteSource(for: file).read(offset: 0, count: count) },
+            cancelled: cancelled)
+    }
+
     /// Plans the import of `groups`, reading each new group's EXIF date from the camera where it has one.
     /// With `datesFromDownload` (a run, not a dry run) a JPEG's date is left for the run to read from the
     /// first bytes of its download (`ImportRun`), on a camera that reads ranges, so that no photo costs a
     /// request for its header and another for its bytes.
     public static func plan(
         _ groups: [MediaGroup], session: MediaSession, options: ImportOptions, ledgers: CameraLedgers?,
-        datesFromDownload: Bool = false, firstRequest: Int = 8 << 20
+        elsewhere: [String: ElsewhereMatch] = [:], datesFromDownload: Bool = false, firstRequest: Int = 8 << 20
     ) -> ImportPlan {
         var options = options
         if options.cameraModel.isEmpty { options.cameraModel = session.camera.summary.model }
@@ -76,7 +91,7 @@ public enum Importer {
             datesFromDownload && session.camera.canReadRanges
             ? { ImportRun.datedByFirstBytes($0, firstRequest: firstRequest) && session.captureTimes.known($0) == nil } : nil
         return ImportPlanner.plan(
-            groups, options: options, ledgers: ledgers, datedByContent: deferred,
+            groups, options: options, ledgers: ledgers, elsewhere: elsewhere, datedByContent: deferred,
             known: { session.captureTimes.known($0) }, listed: { session.shownCaptureTime($0).time }
         ) { file in session.resolveCaptureTime(file) }
     }

@@ -12,6 +12,8 @@ public struct PendingGroup: Sendable {
         public var entry: LedgerEntry?
         /// To be brought (not imported before, or `--again`).
         public var isNew: Bool
+        /// The card whose import brought it home, when `entry` is that import's (`ImportedElsewhere`).
+        public var importedFrom: String? = nil
     }
 
     public var main: MediaFile
@@ -56,9 +58,11 @@ public struct GroupPlacer: Sendable {
         return group.members.enumerated().map { index, member in
             let file = member.file
             if !member.isNew, let entry = member.entry {
-                return ImportItem(
+                var item = ImportItem(
                     file: file, role: member.role, action: .imported(entry), destination: entry.path, renamed: false,
                     captureTime: entry.takenTime, sequence: entry.sequence ?? 0)
+                item.importedFrom = member.importedFrom
+                return item
             }
             let values = patternValues(for: file, time: time, sequence: group.sequence)
             let (placement, renamed) = clashes.place(

@@ -28,6 +28,9 @@ public struct ImportItem: Sendable {
     /// The values its pattern took (a file placed by this import): a backup with a pattern of its own
     /// names its copy from them.
     public var patternValues: PatternValues?
+    /// For `.imported`: the card whose import brought it home (`ImportedElsewhere`, the entry its copy
+    /// there), to be recorded in this camera's ledger by the run; nil: this camera's own ledger has it.
+    public var importedFrom: String?
 
     /// Bytes still to download.
     public var bytesToFetch: UInt64 {
@@ -54,6 +57,17 @@ public struct ImportPlan: Sendable {
     public var toFetch: [ImportItem] { items.filter { if case .fetch = $0.action { true } else { false } } }
     public var alreadyImported: [ImportItem] { items.filter { if case .imported = $0.action { true } else { false } } }
     public var alreadyThere: [ImportItem] { items.filter { $0.action == .alreadyThere } }
+    /// The files other cards' imports brought home, by card, in the order of their first file (placed or
+    /// left to the run).
+    public var importedFromOtherCards: [(card: String, count: Int)] {
+        var counts: [(card: String, count: Int)] = []
+        let cards = items.map(\.importedFrom) + unplaced.flatMap(\.members).map { $0.isNew ? nil : $0.importedFrom }
+        for card in cards {
+            guard let card else { continue }
+            if let i = counts.firstIndex(where: { $0.card == card }) { counts[i].count += 1 } else { counts.append((card, 1)) }
+        }
+        return counts
+    }
     /// The new files of the unplaced groups (fetched unless the same file turns out to be there).
     public var unplacedFiles: [MediaFile] { unplaced.flatMap(\.newMembers) }
     /// Bytes still to download, what a `.part` left by an earlier run holds not counted (a resumed download
@@ -91,20 +105,21 @@ public struct ImportOptions: Sendable {
 
 /// Builds an import plan from the files chosen on the card.
 public enum ImportPlanner {
-    /// `groups` are the chosen media with their sidecars; `ledgers` say which are imported (nil: none);
+    /// `groups` are the chosen media with their sidecars; `ledgers` say which are imported (nil: none),
+    /// and `elsewhere` (by camera path) which other cards' imports brought home;
     /// `captureTime` gives each group's capture time (`MediaSession.resolveCaptureTime`); `known` the one
     /// already resolved, for groups left to the run. From the first new group whose main file
     /// `datedByContent` names on, groups are left unplaced for the run (nil: none).
     public static func plan(
-        _ groups: [MediaGroup], options: ImportOptions, ledgers: CameraLedgers?, now: Date = Date(),
-        datedByContent: ((MediaFile) -> Bool)? = nil, known: (MediaFile) -> ResolvedCaptureTime? = { _ in nil },
+        _ groups: [MediaGroup], options: ImportOptions, ledgers: CameraLedgers?,
+        elsewhere: [String: ElsewhereMatch] = [:], now: Date = Date(), datedByContent: ((MediaFile) -> Bool)? = nil, known: (MediaFile) -> ResolvedCaptureTime? = { _ in nil },
         listed: (MediaFile) -> CaptureTime? = { _ in nil },
         captureTime: (MediaFile) -> ResolvedCaptureTime
     ) -> ImportPlan {
         var placer = GroupPlacer(options: options, now: now)
         var items: [ImportItem] = []
         var unplaced: [PendingGroup] = []
-        let (pending, sequence) = prepare(groups, options: options, ledgers: ledgers)
+        let (pending, sequence) = prepare(groups, options: options, ledgers: ledgers, elsewhere: elsewhere)
         for var group in pending {
             group.known = known(group.main)
             group.listed = listed(group.main).map { ResolvedCaptureTime(time: $0) }
@@ -122,7 +137,7 @@ public enum ImportPlanner {
     /// and its number: a group imported before keeps its number, a new one takes the next. Also the last
     /// number given.
     static func prepare(
-        _ groups: [MediaGroup], options: ImportOptions, ledgers: CameraLedgers?
+        _ groups: [MediaGroup], options: ImportOptions, ledgers: CameraLedgers?, elsewhere: [String: ElsewhereMatch] = [:]
     ) -> ([PendingGroup], Int) {
         var sequence = ledgers?.sequence ?? 0
         var result: [PendingGroup] = []
@@ -135,10 +150,12 @@ public enum ImportPlanner {
                 }
             }
             let members = files.map { file in
-                let entry = ledgers?.entry(for: file)
+                let own = ledgers?.entry(for: file)
+                let other = own == nil && !options.again ? elsewhere[file.path] : nil
+                let entry = own ?? other?.entry
                 return PendingGroup.Member(
                     file: file, role: MediaGroup.role(of: file, in: group), entry: entry,
-                    isNew: entry == nil || options.again)
+                    isNew: entry == nil || options.again, importedFrom: other?.card)
             }
             var groupSequence = members.compactMap { $0.entry?.sequence }.first
             if members.contains(where: \.isNew), groupSequence == nil || options.again {

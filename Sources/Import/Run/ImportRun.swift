@@ -309,28 +309,41 @@ public struct ImportRun {
             }
         }
 
-        /// Files that need no download: imported before (left alone), or the same file already there
-        /// (recorded with the next group, and deleted then with `deleteAfter`).
+        /// Files that need no download: imported before (left alone), the same file already there, or one
+        /// another card's import brought home (both recorded with the next group, and deleted then with
+        /// `deleteAfter`).
         func skip(_ item: ImportItem) {
             summary.skipped += 1
+            // Another card's entry, for this camera's ledger: the copy there is this file (`ImportedElsewhere`).
+            var elsewhere: LedgerEntry?
             if case .imported(let entry) = item.action {
-                if let missing = entry.missing, missing.contains(where: roots.contains), cancellation?.isCancelled != true {
-                    complete(item, entry)
-                } else {
-                    event?(.skipped(item))
+                guard item.importedFrom != nil else {
+                    if let missing = entry.missing, missing.contains(where: roots.contains), cancellation?.isCancelled != true {
+                        complete(item, entry)
+                    } else {
+                        event?(.skipped(item))
+                    }
+                    return
                 }
-            } else if options.deleteAfter {
+                elsewhere = entry
+            }
+            if options.deleteAfter {
                 // The camera's file is deleted only when the one found there is proven to be it: its bytes
-                // and the camera's give one checksum (a file of the same name, size and date is not enough).
+                // and the camera's give one checksum (a file of the same name, size and date is not enough;
+                // nor, for another card's copy, the same first bytes).
+                let path = elsewhere?.path ?? item.destination
                 do {
                     let camera = try session.checksum(of: item.file, chunkSize: options.chunkSize, cancellation: cancellation)
                     let local = Self.algorithm.makeHasher()
-                    try ImportError.onDisk { _ = try LocalDisk.readFromDisk(item.destination) { local.update($0) } }
+                    try ImportError.onDisk { _ = try LocalDisk.readFromDisk(path) { local.update($0) } }
                     guard local.checksum() == camera else {
                         throw ImportError.notTheCamerasFile(
-                            path: item.destination, expected: camera.description, found: local.checksum().description)
+                            path: path, expected: camera.description, found: local.checksum().description)
                     }
-                    toRecord.append((item.file, entry(for: item, hash: camera)))
+                    var entry = elsewhere ?? entry(for: item, hash: camera)
+                    entry.xxh128 = camera.hex
+                    entry.sha256 = nil
+                    toRecord.append((item.file, entry))
                     recordedLater.append(item)
                 } catch {
                     summary.skipped -= 1
@@ -338,7 +351,7 @@ public struct ImportRun {
                     event?(.failed(item, error))
                 }
             } else {
-                toRecord.append((item.file, entry(for: item, hash: nil)))
+                toRecord.append((item.file, elsewhere ?? entry(for: item, hash: nil)))
                 recordedLater.append(item)
             }
         }

@@ -68,7 +68,8 @@ public final class ImportBatch {
         case .skipped(let item):
             guard verbose else { return }
             if case .imported(let entry) = item.action {
-                host.output.note("skipped \(SafeText.display(item.file.name)): imported before, to \(SafeText.display(entry.path))")
+                let before = item.importedFrom.map { "imported from \(SafeText.display($0))" } ?? "imported before"
+                host.output.note("skipped \(SafeText.display(item.file.name)): \(before), to \(SafeText.display(entry.path))")
             } else {
                 host.output.note("skipped \(SafeText.display(item.file.name)): already at \(SafeText.display(item.destination))")
             }

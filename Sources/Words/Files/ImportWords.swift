@@ -23,7 +23,13 @@ public enum ImportWords {
         let bytes = new.reduce(UInt64(0)) { $0 + $1.file.size }
         return ColumnTable(rows: rows).lines() + [
             "\(count(new.count, "new file")) (\(HumanReadable.size(bytes))); \(plan.alreadyImported.count) imported before"
-        ]
+        ] + importedElsewhere(plan)
+    }
+
+    /// `412 already imported from Canon EOS R5 031021000123: not fetched`, a line per other card whose
+    /// import brought files of this one home (`ImportedElsewhere`).
+    public static func importedElsewhere(_ plan: ImportPlan) -> [String] {
+        plan.importedFromOtherCards.map { "\($0.count) already imported from \(SafeText.display($0.card)): not fetched" }
     }
 
     /// Where each new file would go (with `verbose`, what is skipped too), then the totals and whether they fit.
@@ -41,7 +47,9 @@ public enum ImportWords {
             case .alreadyThere:
                 if verbose { lines.append("\(from): already at \(to)") }
             case .imported:
-                if verbose { lines.append("\(from): imported before, to \(to)") }
+                guard verbose else { break }
+                let before = item.importedFrom.map { "imported from \(SafeText.display($0))" } ?? "imported before"
+                lines.append("\(from): \(before), to \(to)")
             }
         }
         let fetch = plan.toFetch
@@ -55,7 +63,7 @@ public enum ImportWords {
         } catch {
             line += "; " + ErrorWords.sentence(for: error)
         }
-        return lines + [line]
+        return lines + importedElsewhere(plan) + [line]
     }
 
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -160,7 +160,8 @@ struct ImportCommand: ShellCommand {
             }
             options.timeZone = zone
         }
-        let ledgers = try Importer.ledgers(for: session, folder: LedgerLocation.folder(environment: shell.environment))
+        let ledgerFolder = LedgerLocation.folder(environment: shell.environment)
+        let ledgers = try Importer.ledgers(for: session, folder: ledgerFolder)
         // This camera's own shift (`set time-shift`), unless --shift says otherwise.
         if invocation.value(of: .shift) == nil, let saved = ledgers.shift { options.shift = saved }
         let looking = invocation.has(.list) || invocation.has(.dryRun)
@@ -187,11 +188,17 @@ struct ImportCommand: ShellCommand {
         }
         if let limit = shell.state.settings.rateLimit { runOptions.chunkSize = TransferPacer.chunkSize(forLimit: limit) }
         let firstRequest = runOptions.chunkSize
-        let mains = groups.map(\.main).filter { ledgers.entry(for: $0) == nil || options.again }
+        // What other cards' imports brought home is skipped, each proven by one small read (not with --again).
+        let elsewhere =
+            options.again
+            ? [:] : Importer.importedElsewhere(groups, session: session, ledgers: ledgers, folder: ledgerFolder) {
+                shell.interrupt.isPending
+            }
+        let mains = groups.map(\.main).filter { (ledgers.entry(for: $0) == nil && elsewhere[$0.path] == nil) || options.again }
         shell.readCaptureTimes(
             looking ? mains : mains.filter { !ImportRun.datedByFirstBytes($0, firstRequest: firstRequest) }, session: session)
         let plan = Importer.plan(
-            groups, session: session, options: options, ledgers: ledgers, datesFromDownload: !looking,
+            groups, session: session, options: options, ledgers: ledgers, elsewhere: elsewhere, datesFromDownload: !looking,
             firstRequest: firstRequest)
         let verbose = invocation.has(.verbose)
         if invocation.has(.list) || invocation.has(.dryRun) {
@@ -200,6 +207,7 @@ struct ImportCommand: ShellCommand {
             for line in lines { shell.output.note(line) }
             return .success
         }
+        for line in ImportWords.importedElsewhere(plan) { shell.output.note("import: " + line) }
         let needed = options.force ? nil : try ImportRun.checkFreeSpace(plan) { session.resolveCaptureTime($0.main) }
         // Every --backup given, else the import-backup setting's; each once, never the pattern's own root.
         let backupWords = invocation.values(of: .backup).map(\.text)

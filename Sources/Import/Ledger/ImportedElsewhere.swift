@@ -1,0 +1,85 @@
+import Checksums
+import Foundation
+import MediaManager
+import POSIX
+
+/// A file of this card that another card's import already brought home: the entry this camera's ledger
+/// records for it (its name and folder here, the proven copy there) and that card.
+public struct ElsewhereMatch: Sendable {
+    public var entry: LedgerEntry
+    public var card: String
+}
+
+/// Finds which files of the card other imports hold already (issue 46), without downloading them. A file
+/// is taken for one only when all of these agree: size and capture time (the ledger's index, no read);
+/// its first bytes, one small read from the camera, equal to a local copy's; and that copy, hashed whole
+/// on this computer, still gives the checksum its ledger recorded. A name is never enough (the card's
+/// files may be named anew), and a copy changed since it was imported is never trusted.
+public enum ImportedElsewhere {
+    /// How much of each candidate the camera is asked for: a JPEG's EXIF and preview, a video's first
+    /// boxes and frames; bytes that differ between two shots of one second and one size.
+    public static let probeBytes = 64 << 10
+
+    /// The files of `files` found in `content`, by camera path. `readFirst(file, count)` reads a file's
+    /// first bytes from the camera; a file whose read fails is simply not found (the import brings it).
+    public static func find(
+        _ files: [MediaFile], in content: ImportedContent,
+        readFirst: (MediaFile, Int) throws -> [UInt8], cancelled: () -> Bool = { false }
+    ) -> [String: ElsewhereMatch] {
+        guard !content.isEmpty else { return [:] }
+        var found: [String: ElsewhereMatch] = [:]
+        var proven: [String: Checksum?] = [:]  // a local copy's whole checksum, computed once
+        for file in files where !file.isFolder && file.size > 0 {
+            if cancelled() { break }
+            // Only copies still there at the size recorded are worth the camera's read.
+            let candidates = content.candidates(for: file).flatMap { known in
+                known.entry.allCopies.filter { LocalDisk.regularFileSize($0) == file.size }.map { (known, $0) }
+            }
+            guard !candidates.isEmpty else { continue }
+            let count = Int(min(UInt64(probeBytes), file.size))
+            guard let first = try? readFirst(file, count), first.count == count else { continue }
+            for (known, copy) in candidates {
+                guard let expected = known.entry.checksum, Self.prefix(of: copy, count: count) == first else { continue }
+                let whole = proven[copy] ?? Self.checksum(of: copy, size: file.size, algorithm: expected.algorithm)
+                proven[copy] = whole
+                guard whole == expected else { continue }
+                found[file.path] = ElsewhereMatch(entry: Self.entry(for: file, from: known.entry, copy: copy), card: known.card)
+                break
+            }
+        }
+        return found
+    }
+
+    /// This camera's entry for `file`, whose bytes are the copy `copy` that `other` recorded.
+    static func entry(for file: MediaFile, from other: LedgerEntry, copy: String) -> LedgerEntry {
+        var entry = LedgerEntry(
+            name: file.name, folder: file.folder, size: file.size, captured: file.captureDate, checksum: other.checksum,
+            path: copy, imported: Date(), sequence: nil, taken: other.takenTime, shift: other.shift ?? 0)
+        let others = other.allCopies.filter { $0 != copy && LocalDisk.regularFileSize($0) == file.size }
+        if !others.isEmpty { entry.copies = [copy] + others }
+        return entry
+    }
+
+    static func prefix(of path: String, count: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        do {
+            try LocalDisk.readPrefix(path, count: UInt64(count)) { bytes.append(contentsOf: $0) }
+        } catch {
+            return nil
+        }
+        return bytes
+    }
+
+    static func checksum(of path: String, size: UInt64, algorithm: Checksum.Algorithm) -> Checksum? {
+        let hash = algorithm.makeHasher()
+        do {
+            try LocalDisk.readPrefix(path, count: size) { hash.update($0) }
+        } catch {
+            return nil
+        }
+        // A copy that grew since holds more than the recorded bytes: not the file.
+        guard LocalDisk.regularFileSize(path) == size else { return nil }
+        return hash.checksum()
+    }
+}
