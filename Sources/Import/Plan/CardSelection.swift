@@ -67,9 +67,10 @@ public enum Importer {
         _ groups: [MediaGroup], session: MediaSession, ledgers: CameraLedgers, folder: String,
         cancelled: () -> Bool = { false }
     ) -> [String: ElsewhereMatch] {
-        guard session.camera.canReadRanges else { return [:] }
-        let content = ImportedContent(folder: folder, excluding: Set(ledgers.all.map(\.path)))
         let files = groups.flatMap { [$0.main] + $0.followers }.filter { ledgers.entry(for: $0) == nil }
+        // The other ledgers are read only when there is something new to look for.
+        guard session.camera.canReadRanges, !files.isEmpty else { return [:] }
+        let content = ImportedContent(folder: folder, excluding: Set(ledgers.all.map(\.path)))
         return ImportedElsewhere.find(
             files, in: content, readFirst: { file, count in try session.byteSource(for: file).read(offset: 0, count: count) },
             cancelled: cancelled)
