@@ -150,6 +150,11 @@ let package = Package(
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "POSIX"]),
         .testTarget(name: "WordsTests", dependencies: ["Words", "Import"]),
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
+        .testTarget(name: "ChecksumsTests", dependencies: ["Checksums"]),
+        .testTarget(name: "FailuresTests", dependencies: ["Failures"]),
+        .testTarget(name: "ThumbnailsTests", dependencies: ["TestSupport", "Thumbnails", "MediaFormats", "MediaManager", "VirtualCamera"]),
+        .testTarget(name: "ServeTests", dependencies: ["Serve", "VirtualCamera"]),
+        .testTarget(name: "ConnectorsTests", dependencies: ["TestSupport", "Connectors", "PTPUSB", "MediaManager"]),
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "PTP", "PTPIP", "MediaFormats", "POSIX"]),
         // The fuzz targets' seeds (Fuzz/Corpus): written from what the tests send, checked to decode.
         .testTarget(name: "FuzzCorpusTests", dependencies: ["PTP", "PTPIP", "PTPUSB", "FujiWiFi", "VirtualCamera", "MediaFormats"]),

@@ -3,7 +3,6 @@ import MediaFormats
 import TestSupport
 import Testing
 
-@testable import Shell
 @testable import Thumbnails
 
 /// Issue 18: a video's thumbnail is its first shown keyframe. A clip cut with `ffmpeg -ss 1.3 -c copy` keeps
@@ -12,9 +11,8 @@ import Testing
 @Suite("Video thumbnails come from the first shown keyframe", .enabled(if: ffmpegIsInstalled, "needs ffmpeg and ffprobe"))
 struct VideoThumbnailKeyframeTests {
     private func tool(_ arguments: [String]) throws -> String {
-        let result = try ShellBinary.runProgram("/usr/bin/env", arguments, timeout: 60)
-        try #require(!result.timedOut && result.status == 0, "\(arguments[0]) failed: \(result.standardError)")
-        return result.standardOutput
+        let tool = try #require(ExternalTool.find(arguments[0]), "\(arguments[0]) is not installed")
+        return String(decoding: try tool.run(Array(arguments.dropFirst())), as: UTF8.self)
     }
 
     @Test func aCutClipsThumbnailIsNotItsHiddenPreRoll() throws {

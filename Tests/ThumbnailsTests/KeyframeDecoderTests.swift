@@ -4,8 +4,7 @@ import MediaManager
 import TestSupport
 import Testing
 import Thumbnails
-
-@testable import Shell
+import VirtualCamera
 
 /// The ffmpeg run behind video proxy thumbnails: a real decode, and stand-in programs that hang, exit without
 /// reading their input (SIGPIPE must not kill the shell) or write too much.
@@ -41,7 +40,7 @@ import Thumbnails
     @Test func aProgramThatExitsWithoutReadingIsAnErrorNotACrash() throws {
         let decoder = try program("exit 3")
         #expect(throws: KeyframeError.noPicture(exitStatus: 3)) {
-            try decoder.jpeg(from: patternBytes(4 << 20), codec: .h264, rotation: 0, cancellation: CancellationFlag())
+            try decoder.jpeg(from: [UInt8](repeating: 0x5A, count: 4 << 20), codec: .h264, rotation: 0, cancellation: CancellationFlag())
         }
     }
 
