@@ -161,6 +161,33 @@ import VirtualCamera
         #expect(!FileManager.default.fileExists(atPath: cardB + "/DCIM/100CARD/DSC_0000.JPG"))
     }
 
+    /// Two of A's photos share their first 64 kB, size and time and differ further on: the one read cannot
+    /// tell which of them B's copy is, so B's is fetched, not taken for either; B's copy of a third photo,
+    /// unlike any other, is still found.
+    @Test func filesTheFirstBytesCannotTellApartAreFetched() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var random = SystemRandomNumberGenerator()
+        let pool = (0..<(4096 + 100_000)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let twin = Self.bytes(1, size: 80_000, pool: pool)
+        var other = twin
+        other[79_000] ^= 0xFF
+        try write(cardA, "IMG_0001.JPG", twin, minute: 1)
+        try write(cardA, "IMG_0002.JPG", other, minute: 1)
+        try write(cardA, "IMG_0003.JPG", Self.bytes(3, size: 80_000, pool: pool), minute: 3)
+        let a = try open(cardA, serial: "CARD-A")
+        _ = try importAll(a)
+        a.close()
+        try write(cardB, "DSC_0001.JPG", twin, minute: 1)
+        try write(cardB, "DSC_0003.JPG", Self.bytes(3, size: 80_000, pool: pool), minute: 3)
+
+        let b = try open(cardB, serial: "CARD-B")
+        defer { b.close() }
+        let (plan, events, summary) = try importAll(b)
+        #expect(plan.importedFromOtherCards.map(\.count) == [1])
+        let fetched = events.compactMap { if case .fetched(let item, _, _, _) = $0 { item.file.name } else { nil } }
+        #expect(fetched == ["DSC_0001.JPG"] && summary.failed == 0)
+    }
+
     /// Another camera's ledger that cannot be read is passed over: it cannot help, it does not stop.
     @Test func anUnreadableLedgerOfAnotherCardIsPassedOver() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -14,7 +14,9 @@ public struct ElsewhereMatch: Sendable {
 /// is taken for one only when all of these agree: size and capture time (the ledger's index, no read);
 /// its first bytes, one small read from the camera, equal to a local copy's; and that copy, hashed whole
 /// on this computer, still gives the checksum its ledger recorded. A name is never enough (the card's
-/// files may be named anew), and a copy changed since it was imported is never trusted.
+/// files may be named anew), a copy changed since it was imported is never trusted, and where two different
+/// files imported before share those first bytes, size and time, the read cannot tell which this is: it
+/// is fetched.
 public enum ImportedElsewhere {
     /// How much of each candidate the camera is asked for: a JPEG's EXIF and preview, a video's first
     /// boxes and frames; bytes that differ between two shots of one second and one size.
@@ -28,7 +30,7 @@ public enum ImportedElsewhere {
     ) -> [String: ElsewhereMatch] {
         guard !content.isEmpty else { return [:] }
         var found: [String: ElsewhereMatch] = [:]
-        var proven: [String: Checksum?] = [:]  // a local copy's whole checksum, computed once
+        var copies = CopyFacts()
         for file in files where !file.isFolder && file.size > 0 {
             if cancelled() { break }
             // Only copies still there at the size recorded are worth the camera's read.
@@ -38,11 +40,13 @@ public enum ImportedElsewhere {
             guard !candidates.isEmpty else { continue }
             let count = Int(min(UInt64(probeBytes), file.size))
             guard let first = try? readFirst(file, count), first.count == count else { continue }
-            for (known, copy) in candidates {
-                guard let expected = known.entry.checksum, Self.prefix(of: copy, count: count) == first else { continue }
-                let whole = proven[copy] ?? Self.checksum(of: copy, size: file.size, algorithm: expected.algorithm)
-                proven[copy] = whole
-                guard whole == expected else { continue }
+            let probe = Self.fingerprint(first)
+            let alike = candidates.filter { copies.prefix(of: $0.1, count: count) == probe }
+            // Two different files with these first bytes, size and time: the read cannot tell which this is.
+            guard Set(alike.compactMap { $0.0.entry.checksum }).count == 1 else { continue }
+            for (known, copy) in alike {
+                guard let expected = known.entry.checksum, copies.checksum(of: copy, size: file.size, algorithm: expected.algorithm) == expected
+                else { continue }
                 found[file.path] = ElsewhereMatch(entry: Self.entry(for: file, from: known.entry, copy: copy), card: known.card)
                 break
             }
@@ -60,26 +64,48 @@ public enum ImportedElsewhere {
         return entry
     }
 
-    static func prefix(of path: String, count: Int) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count)
+    /// XXH3-128 of some bytes: first bytes compared as fingerprints, so that a copy's are read once.
+    static func fingerprint(_ bytes: [UInt8]) -> Checksum {
+        let hash = XXH128()
+        hash.update(bytes)
+        return hash.checksum()
+    }
+}
+
+/// What was read of the local copies, each once in a search: the fingerprint of their first bytes (many
+/// files of one size and second share their candidates) and their whole checksum.
+struct CopyFacts {
+    private var prefixes: [String: Checksum?] = [:]
+    private var wholes: [String: Checksum?] = [:]
+
+    mutating func prefix(of path: String, count: Int) -> Checksum? {
+        let key = "\(count)\u{0}" + path
+        if let known = prefixes[key] { return known }
+        let hash = XXH128()
+        let read: Checksum?
         do {
-            try LocalDisk.readPrefix(path, count: UInt64(count)) { bytes.append(contentsOf: $0) }
+            try LocalDisk.readPrefix(path, count: UInt64(count)) { hash.update($0) }
+            read = hash.checksum()
         } catch {
-            return nil
+            read = nil
         }
-        return bytes
+        prefixes[key] = read
+        return read
     }
 
-    static func checksum(of path: String, size: UInt64, algorithm: Checksum.Algorithm) -> Checksum? {
+    mutating func checksum(of path: String, size: UInt64, algorithm: Checksum.Algorithm) -> Checksum? {
+        let key = algorithm.rawValue + "\u{0}" + path
+        if let known = wholes[key] { return known }
         let hash = algorithm.makeHasher()
+        var read: Checksum?
         do {
             try LocalDisk.readPrefix(path, count: size) { hash.update($0) }
+            // A copy that grew since holds more than the recorded bytes: not the file.
+            read = LocalDisk.regularFileSize(path) == size ? hash.checksum() : nil
         } catch {
-            return nil
+            read = nil
         }
-        // A copy that grew since holds more than the recorded bytes: not the file.
-        guard LocalDisk.regularFileSize(path) == size else { return nil }
-        return hash.checksum()
+        wholes[key] = read
+        return read
     }
 }
