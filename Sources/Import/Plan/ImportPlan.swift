@@ -112,7 +112,8 @@ public enum ImportPlanner {
     /// `datedByContent` names on, groups are left unplaced for the run (nil: none).
     public static func plan(
         _ groups: [MediaGroup], options: ImportOptions, ledgers: CameraLedgers?,
-        elsewhere: [String: ElsewhereMatch] = [:], now: Date = Date(), datedByContent: ((MediaFile) -> Bool)? = nil, known: (MediaFile) -> ResolvedCaptureTime? = { _ in nil },
+        elsewhere: [String: ElsewhereMatch] = [:], now: Date = Date(), datedByContent: ((MediaFile) -> Bool)? = nil,
+        known: (MediaFile) -> ResolvedCaptureTime? = { _ in nil },
         listed: (MediaFile) -> CaptureTime? = { _ in nil },
         captureTime: (MediaFile) -> ResolvedCaptureTime
     ) -> ImportPlan {
