@@ -53,15 +53,19 @@ import VirtualCamera
 
     /// Imports every DCIM file of `session` into `pictures`, as `import` does (other cards' files found
     /// first); the plan and the events.
-    func importAll(_ session: MediaSession, deleteAfter: Bool = false) throws -> (ImportPlan, [BatchEvent], BatchSummary) {
+    func importAll(
+        _ session: MediaSession, into root: String? = nil, backup: String? = nil, deleteAfter: Bool = false
+    ) throws -> (ImportPlan, [BatchEvent], BatchSummary) {
         let ledgers = try Importer.ledgers(for: session, folder: self.ledgers)
         let groups = CardSelection.groups(for: CardSelection.dcimFiles(in: session.catalog), in: session.catalog)
-        let elsewhere = Importer.importedElsewhere(groups, session: session, ledgers: ledgers, folder: self.ledgers)
+        let root = root ?? pictures
+        let elsewhere = Importer.importedElsewhere(groups, session: session, ledgers: ledgers, folder: self.ledgers, root: root)
         let plan = Importer.plan(
-            groups, session: session, options: ImportOptions(pattern: try DestinationPattern(pictures + "/%Y")),
+            groups, session: session, options: ImportOptions(pattern: try DestinationPattern(root + "/%Y")),
             ledgers: ledgers, elsewhere: elsewhere, datesFromDownload: true)
         var options = ImportRun.Options()
         options.deleteAfter = deleteAfter
+        if let backup { options.backups = [BackupTarget(folder: backup)] }
         var events: [BatchEvent] = []
         let summary = try ImportRun(session: session, plan: plan, ledgers: ledgers, options: options).run(event: { events.append($0) })
         return (plan, events, summary)
@@ -186,6 +190,37 @@ import VirtualCamera
         #expect(plan.importedFromOtherCards.map(\.count) == [1])
         let fetched = events.compactMap { if case .fetched(let item, _, _, _) = $0 { item.file.name } else { nil } }
         #expect(fetched == ["DSC_0001.JPG"] && summary.failed == 0)
+    }
+
+    /// The copy another card's import made counts only where this import was asked to put the file: into
+    /// another folder the file is fetched; with a backup, the backup gets its copy from the proven one (no
+    /// camera read), and `--delete-after` deletes the camera's file once it is in both.
+    @Test func aCopyCountsOnlyInThisImportsDestinationAndBackupsGetTheirsFromIt() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var random = SystemRandomNumberGenerator()
+        let pool = (0..<(4096 + 100_000)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        for n in 0..<2 { try write(cardA, "IMG_000\(n).JPG", Self.bytes(n, size: 80_000, pool: pool), minute: n) }
+        let a = try open(cardA, serial: "CARD-A")
+        _ = try importAll(a)
+        a.close()
+        for n in 0..<2 { try write(cardB, "DSC_000\(n).JPG", Self.bytes(n, size: 80_000, pool: pool), minute: n) }
+        let b = try open(cardB, serial: "CARD-B")
+        defer { b.close() }
+
+        let (elsewherePlan, _, elsewhereSummary) = try importAll(b, into: root + "/Elsewhere")
+        #expect(elsewherePlan.importedFromOtherCards.isEmpty && elsewhereSummary.fetched == 2)
+
+        let backup = root + "/Backup"
+        try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: true)
+        try FileManager.default.removeItem(atPath: ledgers + "/" + LedgerLocation.fileName(
+            for: LedgerLocation.cameraKey(manufacturer: "mediashell", model: "Virtual Camera", serialNumber: "CARD-B", storageLabel: "")))
+        let (plan, events, summary) = try importAll(b, backup: backup, deleteAfter: true)
+        #expect(plan.importedFromOtherCards.map(\.count) == [2])
+        #expect(summary.fetched == 0 && summary.completedCopies == 2 && summary.deleted == 2 && summary.failed == 0, "\(events)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: backup + "/2024/IMG_0001.JPG")) == Data(Self.bytes(1, size: 80_000, pool: pool)))
+        #expect(!FileManager.default.fileExists(atPath: cardB + "/DCIM/100CARD/DSC_0001.JPG"))
+        let entry = try #require(try Importer.ledgers(for: b, folder: ledgers).all.flatMap(\.entries).first { $0.name == "DSC_0001.JPG" })
+        #expect(entry.allCopies == [pictures + "/2024/IMG_0001.JPG", backup + "/2024/IMG_0001.JPG"] && entry.missing == nil)
     }
 
     /// Another camera's ledger that cannot be read is passed over: it cannot help, it does not stop.

@@ -22,10 +22,12 @@ public enum ImportedElsewhere {
     /// boxes and frames; bytes that differ between two shots of one second and one size.
     public static let probeBytes = 64 << 10
 
-    /// The files of `files` found in `content`, by camera path. `readFirst(file, count)` reads a file's
-    /// first bytes from the camera; a file whose read fails is simply not found (the import brings it).
+    /// The files of `files` found in `content` with a copy under `root` (the import's own destination: a
+    /// copy elsewhere is not where this import was asked to put the file), by camera path.
+    /// `readFirst(file, count)` reads a file's first bytes from the camera; a file whose read fails is
+    /// simply not found (the import brings it).
     public static func find(
-        _ files: [MediaFile], in content: ImportedContent,
+        _ files: [MediaFile], in content: ImportedContent, within root: String,
         readFirst: (MediaFile, Int) throws -> [UInt8], cancelled: () -> Bool = { false }
     ) -> [String: ElsewhereMatch] {
         guard !content.isEmpty else { return [:] }
@@ -35,7 +37,8 @@ public enum ImportedElsewhere {
             if cancelled() { break }
             // Only copies still there at the size recorded are worth the camera's read.
             let candidates = content.candidates(for: file).flatMap { known in
-                known.entry.allCopies.filter { LocalDisk.regularFileSize($0) == file.size }.map { (known, $0) }
+                known.entry.allCopies.filter { CopyVerifier.isUnder($0, root) && LocalDisk.regularFileSize($0) == file.size }
+                    .map { (known, $0) }
             }
             guard !candidates.isEmpty else { continue }
             let count = Int(min(UInt64(probeBytes), file.size))

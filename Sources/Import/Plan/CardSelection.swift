@@ -61,10 +61,11 @@ public enum Importer {
     }
 
     /// The files of `groups` that this camera's ledgers do not know but another card's import brought home
-    /// (`ImportedElsewhere`, against every other ledger in `folder`), by camera path. A camera that
-    /// cannot read ranges is not asked: its "first bytes" would be the whole file.
+    /// (`ImportedElsewhere`, against every other ledger in `folder`) into `root`, the import's destination,
+    /// by camera path. A camera that cannot read ranges is not asked: its "first bytes" would be the
+    /// whole file.
     public static func importedElsewhere(
-        _ groups: [MediaGroup], session: MediaSession, ledgers: CameraLedgers, folder: String,
+        _ groups: [MediaGroup], session: MediaSession, ledgers: CameraLedgers, folder: String, root: String,
         cancelled: () -> Bool = { false }
     ) -> [String: ElsewhereMatch] {
         let files = groups.flatMap { [$0.main] + $0.followers }.filter { ledgers.entry(for: $0) == nil }
@@ -72,7 +73,7 @@ public enum Importer {
         guard session.camera.canReadRanges, !files.isEmpty else { return [:] }
         let content = ImportedContent(folder: folder, excluding: Set(ledgers.all.map(\.path)))
         return ImportedElsewhere.find(
-            files, in: content, readFirst: { file, count in try session.byteSource(for: file).read(offset: 0, count: count) },
+            files, in: content, within: ImportRun.absolute(root), readFirst: { file, count in try session.byteSource(for: file).read(offset: 0, count: count) },
             cancelled: cancelled)
     }
 

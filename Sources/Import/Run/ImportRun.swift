@@ -325,7 +325,12 @@ public struct ImportRun {
                     }
                     return
                 }
-                elsewhere = entry
+                // Its copy is under this import's root; a backup of this import that holds none gets one
+                // from that proven copy (`complete`), as a file imported before does.
+                var found = entry
+                let uncovered = roots.filter { root in !entry.allCopies.contains { CopyVerifier.isUnder($0, root) } }
+                found.missing = uncovered.isEmpty ? nil : uncovered
+                elsewhere = found
             }
             if options.deleteAfter {
                 // The camera's file is deleted only when the one found there is proven to be it: its bytes
@@ -343,13 +348,19 @@ public struct ImportRun {
                     var entry = elsewhere ?? entry(for: item, hash: camera)
                     entry.xxh128 = camera.hex
                     entry.sha256 = nil
-                    toRecord.append((item.file, entry))
-                    recordedLater.append(item)
+                    if entry.missing != nil {
+                        complete(item, entry, recordingAnyway: true)
+                    } else {
+                        toRecord.append((item.file, entry))
+                        recordedLater.append(item)
+                    }
                 } catch {
                     summary.skipped -= 1
                     summary.failed += 1
                     event?(.failed(item, error))
                 }
+            } else if let found = elsewhere, found.missing != nil {
+                complete(item, found, recordingAnyway: true)
             } else {
                 toRecord.append((item.file, elsewhere ?? entry(for: item, hash: nil)))
                 recordedLater.append(item)
@@ -359,8 +370,9 @@ public struct ImportRun {
         /// A file imported before that is missing in destinations of this import (full, pulled, a copy that
         /// read back wrong): a copy is made there from a proven local one, checked as it is read, never
         /// from the camera; the ledger then records it, and `deleteAfter` deletes the file once it is in
-        /// every destination.
-        func complete(_ item: ImportItem, _ old: LedgerEntry) {
+        /// every destination. `recordingAnyway`: recorded even when no copy could be made (another card's
+        /// entry, new to this camera's ledger), though not deleted then.
+        func complete(_ item: ImportItem, _ old: LedgerEntry, recordingAnyway: Bool = false) {
             var entry = old
             var copies = old.allCopies
             var missing = old.missing ?? []
@@ -395,7 +407,8 @@ public struct ImportRun {
                     event?(.copyFailed(item, destination: root, error))
                 }
             }
-            guard copies != old.allCopies else { return }
+            guard copies != old.allCopies || recordingAnyway else { return }
+            if recordingAnyway && copies == old.allCopies { event?(.skipped(item)) }
             entry.copies = copies
             entry.missing = missing.isEmpty ? nil : missing
             toRecord.append((item.file, entry))

@@ -191,7 +191,9 @@ struct ImportCommand: ShellCommand {
         // What other cards' imports brought home is skipped, each proven by one small read (not with --again).
         let elsewhere =
             options.again
-            ? [:] : Importer.importedElsewhere(groups, session: session, ledgers: ledgers, folder: ledgerFolder) {
+            ? [:] : Importer.importedElsewhere(
+                groups, session: session, ledgers: ledgers, folder: ledgerFolder, root: options.pattern.fixedRoot
+            ) {
                 shell.interrupt.isPending
             }
         let mains = groups.map(\.main).filter { (ledgers.entry(for: $0) == nil && elsewhere[$0.path] == nil) || options.again }
