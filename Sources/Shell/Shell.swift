@@ -15,6 +15,11 @@ public enum Shell {
     /// Runs the shell as `arguments` ask; returns the exit status (0 when every command succeeded). After
     /// SIGTERM or SIGHUP: the running command stopped as on Ctrl-C, the camera closed, 128 + the signal.
     public static func run(_ arguments: ShellArguments) -> Int32 {
+        run(arguments, heard: nil)
+    }
+
+    /// `run`, with every line the commands write (results, notes and errors) also handed to `heard`.
+    static func run(_ arguments: ShellArguments, heard: ((String) -> Void)?) -> Int32 {
         // A reader that went away is EPIPE on the write, handled after each command (`checkOutput`), rather
         // than a signal that ends the process before the camera session is closed.
         signal(SIGPIPE, SIG_IGN)
@@ -25,13 +30,13 @@ public enum Shell {
             Console.error("mediashell: \(error)")
             return 1
         }
-        let status = run(arguments, interrupt: interrupt)
+        let status = run(arguments, interrupt: interrupt, heard: heard)
         guard let signal = interrupt.terminationSignal else { return status }
         Console.error("mediashell: \(signal == SIGHUP ? "SIGHUP" : "SIGTERM"): the camera session is closed")
         return 128 + signal
     }
 
-    private static func run(_ arguments: ShellArguments, interrupt: Interrupt) -> Int32 {
+    private static func run(_ arguments: ShellArguments, interrupt: Interrupt, heard: ((String) -> Void)?) -> Int32 {
         let isScript = arguments.scriptFile != nil || arguments.commands != nil
         let interactive = !isScript && Terminal.isInteractive
 
@@ -49,7 +54,8 @@ public enum Shell {
         let output = StandardOutput(
             showsProgress: interactive, width: { editor?.terminalWidth ?? Terminal.columns ?? 80 })
         let interpreter = Interpreter(
-            output: output, interrupt: interrupt, settings: settings, isInteractive: interactive)
+            output: heard.map { HeardOutput(output, heard: $0) } ?? output, interrupt: interrupt, settings: settings,
+            isInteractive: interactive)
         if let path = arguments.ptpTraceFile {
             do {
                 interpreter.ptpTrace = try PTPTraceFile.start(
@@ -176,7 +182,32 @@ public enum Shell {
     /// What a script hears when no camera is attached and none was named.
     static let noCameraMessage = "no camera found (use --camera sim: for the demo card)"
 
-    /// `mediashell devices`: the cameras that can be opened.
+    /// `mediashell import`: the shell's `import` `line` run on `camera` (else the camera the shell would
+    /// open), as a script; its exit status, and every line it wrote.
+    static func runImport(camera: String?, line: String, skipsConfig: Bool) -> (status: Int32, heard: [String]) {
+        let words = (camera.map { ["--camera", $0] } ?? []) + ["-c", line] + (skipsConfig ? ["-n"] : [])
+        let arguments: ShellArguments
+        do {
+            arguments = try ShellArguments(words)
+        } catch {
+            Console.error(error.description)
+            return (2, [error.description])
+        }
+        let heard = Locked<[String]>([])
+        let status = run(arguments, heard: { text in heard.withLock { $0.append(text) } })
+        return (status, heard.withLock { $0 })
+    }
+
+    /// The first problem the shell's parser finds in an `import` line, nil when it reads.
+    static func checkImportLine(_ line: String) -> String? {
+        do {
+            _ = try CommandTable.standard.invocations(for: line)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// `mediashell verify [--repair] [DIR...]`: the `verify` command, with no camera, from the command line;
     /// 0 when every copy is as recorded (or, with `repair`, was repaired), 1 otherwise, 130 after Ctrl-C.
     public static func verify(_ folders: [String], repair: Bool = false) -> Int32 {

@@ -5,7 +5,7 @@ import Serve
 import Shell
 import TerminalKit
 
-/// The program's entry: picks the program (`serve`, `mount`, `devices`, or the shell), returns the exit status.
+/// The program's entry: picks the program (`serve`, `mount`, `devices`, `import`, `verify`, or the shell), returns the exit status.
 enum Entrypoint {
     static let version = Shell.version
 
@@ -37,6 +37,14 @@ enum Entrypoint {
                     throw ArgumentError("mediashell: devices: \(error.message) (try 'mediashell --help')")
                 }
                 return Shell.listDevices(wifiOnly: invocation.has("wifi"))
+            case "import":
+                let program = try ImportProgram(
+                    arguments: Array(program.dropFirst()), skipsConfig: program.count < args.count)
+                if program.wantsHelp {
+                    print(Programs.help(for: ImportProgram.spec))
+                    return 0
+                }
+                return program.run()
             case "verify":
                 let invocation = try ShellArguments.parse(Array(program.dropFirst()), as: ShellArguments.verifySpec)
                 if invocation.has("help") {
@@ -81,7 +89,7 @@ enum Entrypoint {
 /// the bash completion, are made from these declarations.
 enum Programs {
     /// The shell first (its options are the executable's), then the programs named by a first word.
-    static let all = [ShellArguments.spec, ServeCommand.spec, MountCommand.spec, ShellArguments.devicesSpec, ShellArguments.verifySpec]
+    static let all = [ShellArguments.spec, ServeCommand.spec, MountCommand.spec, ShellArguments.devicesSpec, ImportProgram.spec, ShellArguments.verifySpec]
 
     /// `--help`: the program's usage, what it does, its options; for the shell also the other programs.
     static func help(for program: CommandSpec) -> String {
