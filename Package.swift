@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "PTPTests", dependencies: ["TestSupport", "PTP", "Failures", "POSIX"]),
         .testTarget(name: "POSIXTests", dependencies: ["TestSupport", "Failures", "POSIX"]),
         .testTarget(name: "PTPIPTests", dependencies: ["TestSupport", "PTP", "PTPIP", "POSIX"]),
-        .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "POSIX"]),
+        .testTarget(name: "DiscoveryTests", dependencies: ["TestSupport", "Discovery", "POSIX"]),
         .testTarget(name: "FujiWiFiTests", dependencies: ["TestSupport", "PTP", "FujiWiFi", "POSIX"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats", "POSIX"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["TestSupport", "PTP", "POSIX", "VirtualCamera", "MediaFormats"]),
@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(name: "ChecksumsTests", dependencies: ["Checksums"]),
         .testTarget(name: "FailuresTests", dependencies: ["Failures"]),
         .testTarget(name: "ThumbnailsTests", dependencies: ["TestSupport", "Thumbnails", "MediaFormats", "MediaManager", "VirtualCamera"]),
-        .testTarget(name: "ServeTests", dependencies: ["Serve", "VirtualCamera"]),
+        .testTarget(name: "ServeTests", dependencies: ["TestSupport", "Serve", "VirtualCamera"]),
         .testTarget(name: "ConnectorsTests", dependencies: ["TestSupport", "Connectors", "PTPUSB", "MediaManager"]),
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "PTP", "PTPIP", "MediaFormats", "POSIX"]),
         // The fuzz targets' seeds (Fuzz/Corpus): written from what the tests send, checked to decode.

@@ -1,5 +1,6 @@
 @testable import Discovery
 import POSIX
+import TestSupport
 import Testing
 
 /// The packets of discovery, both ways, and a browser finding an advertiser on loopback.
@@ -54,7 +55,7 @@ struct DiscoveryPacketTests {
     }
 }
 
-@Suite(.serialized) struct DiscoveryLoopbackTests {
+@Suite(.serialized, .tags(.port), .notInFastRun) struct DiscoveryLoopbackTests {
     private func advertiser() throws -> CameraAdvertiser {
         let advertiser = CameraAdvertiser(
             camera: CameraAdvertiser.Camera(name: "Virtual Camera on test", port: 40999, addresses: ["127.0.0.1"], uuid: "test"),

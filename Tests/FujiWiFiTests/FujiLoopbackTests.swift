@@ -7,7 +7,7 @@ import Testing
 
 extension FujiNetwork {
     /// Our initiator against our server over loopback, ports chosen at run time.
-    @Suite struct Loopback {
+    @Suite(.tags(.process, .port), .notInFastRun) struct Loopback {
         func startServer(received: Mailbox<[UInt8]> = Mailbox(), log: Mailbox<String> = Mailbox()) throws -> FujiServer {
             let server = FujiServer(
                 port: 0, eventPort: 0, name: "X-T20", timeouts: FujiTimeouts(connect: 5, read: 10, handshake: 2),

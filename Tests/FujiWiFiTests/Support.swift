@@ -7,7 +7,7 @@ import Testing
 
 /// Every test that opens sockets or starts threads lives in this suite (or one nested in it), so they run
 /// one at a time.
-@Suite(.serialized) struct FujiNetwork {}
+@Suite(.serialized, .tags(.port), .notInFastRun) struct FujiNetwork {}
 
 /// A deterministic byte pattern, so any size can be produced and checked without holding it twice.
 func patternByte(_ index: UInt64) -> UInt8 {

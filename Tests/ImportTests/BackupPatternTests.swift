@@ -9,7 +9,7 @@ import Testing
 /// `import --backup PATTERN`: a backup named by a pattern of its own (the tokens of `--to`, with the values
 /// the first copy's took), still from one read of the camera; a clash in its layout numbered as the first
 /// copy's are; a copy the backup missed completed later where its pattern says, from the proven first copy.
-@Suite struct BackupPatternTests: BackupSuite {
+@Suite(.tags(.process), .notInFastRun) struct BackupPatternTests: BackupSuite {
     let card: CardOnDisk
 
     init() throws {

@@ -12,7 +12,7 @@ import Testing
 /// records each file's proven copies, and a file is deleted from the camera only when every destination
 /// holds it proven. A destination missing at the start, or that fails for one file, costs that destination
 /// only.
-@Suite struct BackupTests: BackupSuite {
+@Suite(.tags(.process), .notInFastRun) struct BackupTests: BackupSuite {
     let card: CardOnDisk
 
     init() throws {

@@ -2,12 +2,13 @@ import Connectors
 import Foundation
 import MediaManager
 import POSIX
+import TestSupport
 import Testing
 @testable import Import
 
 /// The free-space check before a run: what the plan still has to download against what the destination
 /// has free; a `.part` an earlier run left counts only for the bytes it lacks.
-@Suite struct FreeSpaceTests {
+@Suite(.tags(.process), .notInFastRun) struct FreeSpaceTests {
     @Test func theFreeSpaceCheckRefusesWithTheNumbers() throws {
         let card = try CardOnDisk()
         let mount = card.root + "/small"

@@ -9,7 +9,7 @@ import Testing
 /// The manifest an import writes at its destination's root is checked by the standard tool (`xxhsum -c`,
 /// run from that folder as a user would), passes for the files as written, and fails, naming the file,
 /// once one byte of one copy changed.
-@Suite(.enabled(if: ExternalTool.find("xxhsum") != nil, "needs xxhsum (Debian xxhash; scripts/setup installs it)"))
+@Suite(.enabled(if: ExternalTool.find("xxhsum") != nil, "needs xxhsum (Debian xxhash; scripts/setup installs it)"), .tags(.process), .notInFastRun)
 struct ManifestTests {
     /// `xxhsum -c NAME` run in `folder`: its exit status and what it printed.
     static func check(_ manifest: String, in folder: String, strict: Bool = false) throws -> (status: Int32, output: String) {

@@ -11,7 +11,7 @@ import Testing
 /// the ledger knows, proven as it is read, the bad one moved aside (never lost); the ledger entry and a log
 /// beside the manifests record it, and a re-check afterwards finds every copy as recorded. What nothing can
 /// prove is not touched.
-@Suite struct RepairTests: BackupSuite {
+@Suite(.tags(.process), .notInFastRun) struct RepairTests: BackupSuite {
     let card: CardOnDisk
 
     init() throws {

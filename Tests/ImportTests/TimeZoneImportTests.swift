@@ -8,7 +8,7 @@ import Testing
 /// `--tz`: where times without a zone were shot. Their files' modification times are that clock time in the
 /// zone given; a time with its own offset (EXIF OffsetTimeOriginal) and an instant (a card folder's file
 /// time) are never moved by it; folder names keep the clock time as written.
-@Suite struct TimeZoneImportTests {
+@Suite(.tags(.process), .notInFastRun) struct TimeZoneImportTests {
     @Test func theZoneGivenPlacesTimesWithoutOneAndNeverMovesAZonedOne() throws {
         let card = try CardOnDisk()  // IMG_0004.JPG: EXIF 2024:05:01 10:12:03, no zone
         let photo = try card.bytes("DCIM/101MEDIA/IMG_0004.JPG")

@@ -10,7 +10,7 @@ import Testing
 /// clip whose only date is its `.SRT`, a photo dated 1970; every file's own time (the camera's date) is
 /// the day it was copied. The shell runs in a zone of +05:30, so an offset applied twice, or not at all,
 /// shows.
-@Suite(.serialized) struct CaptureTimeCorpusTests {
+@Suite(.serialized, .tags(.process, .port), .notInFastRun) struct CaptureTimeCorpusTests {
     static let zone = "Asia/Kolkata"
     static let zoneOffset = 19_800.0
     /// The day the files were copied to the card: their own time, the camera's date for them.

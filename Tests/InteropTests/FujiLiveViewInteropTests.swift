@@ -6,7 +6,7 @@ import Testing
 /// libgphoto2's Fuji Wi-Fi client (`--capture-preview`, which takes the port after the event port) against
 /// `serve --persona fuji-x`, which streams its frames on Fuji's live-view socket (three consecutive ports,
 /// the first chosen at run time). Each frame names its number in a JPEG comment: none twice, in order.
-@Suite(.serialized) struct FujiLiveViewInteropTests {
+@Suite(.serialized, .tags(.process, .port), .notInFastRun) struct FujiLiveViewInteropTests {
     typealias Fixture = PersonaInteropTests.Fixture
 
     static func url(_ server: ServeProcess) -> String {

@@ -5,7 +5,7 @@ import Testing
 /// `mediashell serve --persona fuji-x`: the virtual camera as a Fujifilm X body on Wi-Fi (Fuji's framing,
 /// the function-mode handshake), checked by our client and by libgphoto2's Fuji Wi-Fi client, an
 /// implementation nobody here wrote. Ports chosen at run time.
-@Suite(.serialized) struct FujiPersonaInteropTests {
+@Suite(.serialized, .tags(.process, .port), .notInFastRun) struct FujiPersonaInteropTests {
     static let gphoto2 = ProcessRunner.which("gphoto2")
 
     /// A card with two photos and a movie, and scratch HOME and work folders.

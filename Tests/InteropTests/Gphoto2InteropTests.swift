@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// gphoto2, an independent PTP/IP initiator, against `mediashell serve` on a folder.
-@Suite(.serialized) struct Gphoto2InteropTests {
+@Suite(.serialized, .tags(.process, .port), .notInFastRun) struct Gphoto2InteropTests {
     static let gphoto2 = ProcessRunner.which("gphoto2")
 
     /// A card folder with photos, a video and one file larger than 64 MiB.

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// Our own PTP/IP initiator against `mediashell serve` (the built binary), doing what gphoto2 does.
-@Suite struct InitiatorInteropTests {
+@Suite(.tags(.port), .notInFastRun) struct InitiatorInteropTests {
     final class Collector: DataSink {
         var bytes: [UInt8] = []
         func begin(expectedLength: UInt64?) throws {}

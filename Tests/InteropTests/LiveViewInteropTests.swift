@@ -6,7 +6,7 @@ import Testing
 /// written by nobody here) against `serve --persona canon-eos|nikon`, and our `liveview` against the same
 /// personas. Each persona frame is a JPEG naming its number in a comment, so the frames a client got can be
 /// told apart (MediaManagerTests.LiveViewTests checks none comes twice).
-@Suite(.serialized) struct LiveViewInteropTests {
+@Suite(.serialized, .tags(.process), .notInFastRun) struct LiveViewInteropTests {
     typealias Fixture = PersonaInteropTests.Fixture
 
     @Test(.enabled(if: PersonaInteropTests.gphoto2 != nil), arguments: [("canon-eos", "100CANON"), ("nikon", "100NIKON")])

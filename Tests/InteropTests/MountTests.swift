@@ -85,7 +85,7 @@ struct MountFailed: Error, CustomStringConvertible {
 
 /// The card as a folder, used by the programs people use: `ls -lR`, `cp -r`, `rsync -a`, `ffprobe`, random
 /// reads, writes, deletes, a camera that dies mid-read; against `serve` (PTP/IP on 127.0.0.1) and `sim:`.
-@Suite(.serialized, .enabled(if: FuseAvailability.available, "FUSE mounts need /dev/fuse and fusermount3; neither is usable here"))
+@Suite(.serialized, .enabled(if: FuseAvailability.available, "FUSE mounts need /dev/fuse and fusermount3; neither is usable here"), .tags(.process, .port, .fuse), .notInFastRun)
 struct MountTests {
     final class Fixture {
         let base: TemporaryFolder

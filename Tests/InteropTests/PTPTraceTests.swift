@@ -1,10 +1,11 @@
 import Foundation
 import POSIX
+import TestSupport
 import Testing
 
 /// `--debug-ptp FILE`: the built binary records every container of a real session, in-process (`dir:`) and
 /// over PTP/IP (`mediashell serve` in its own process), and `--debug-ptp-redact` leaves no name in it.
-@Suite struct PTPTraceTests {
+@Suite(.tags(.port), .notInFastRun) struct PTPTraceTests {
     /// A card whose names would identify someone, and a scratch folder for traces and downloads.
     final class Fixture {
         let base: String

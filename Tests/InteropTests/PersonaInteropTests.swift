@@ -4,7 +4,7 @@ import Testing
 
 /// gphoto2's vendor dialects (an implementation nobody here wrote) against `mediashell serve --persona`,
 /// and our own binary against the same personas: list, fetch byte for byte, capture, read and set settings.
-@Suite(.serialized) struct PersonaInteropTests {
+@Suite(.serialized, .tags(.process, .port), .notInFastRun) struct PersonaInteropTests {
     static let gphoto2 = ProcessRunner.which("gphoto2")
 
     /// A card with two photos and a movie, and scratch HOME and work folders.

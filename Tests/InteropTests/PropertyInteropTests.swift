@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The virtual camera's device properties over PTP/IP `serve`: gphoto2's --list-config, --get-config and
 /// --set-config, and our own `props`/`prop`/`sync-time`, each seeing what the other set.
-@Suite(.serialized) struct PropertyInteropTests {
+@Suite(.serialized, .tags(.process, .port), .notInFastRun) struct PropertyInteropTests {
     static let gphoto2 = Gphoto2InteropTests.gphoto2
 
     private func ours(_ port: UInt16, _ script: String, home: String) throws -> ProcessResult {

@@ -5,7 +5,7 @@ import Testing
 /// The quirks end to end, as a user meets them: `mediashell serve --quirks X` on a port chosen at run time
 /// and `mediashell --camera ptpip:127.0.0.1:PORT -c '...'`, checking output, files and exit status. One
 /// server per group of quirks (stopped at the end of its test); the stalls are in StalledCameraTerminalTests.
-@Suite struct QuirkBinaryTests {
+@Suite(.tags(.process, .port), .notInFastRun) struct QuirkBinaryTests {
     /// A card of four small photos and a 9 MB file (more than one 8 MiB piece), and a download folder.
     final class Fixture {
         let base: String

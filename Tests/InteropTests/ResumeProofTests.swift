@@ -7,7 +7,7 @@ import Testing
 /// case ends byte-identical to the camera's file, over a card folder (`dir:`), the virtual camera serving a
 /// folder (`sim:PATH`) and PTP/IP (`mediashell serve`); `import --delete-after` deletes the camera's file
 /// only once the copy is identical. (The USB VM runs the same corpus: `scripts/test-usb-vm`.)
-@Suite struct ResumeProofTests {
+@Suite(.tags(.port), .notInFastRun) struct ResumeProofTests {
     static let name = "DJI_0006.MP4"
     /// Larger than one request (8 MiB), so that what a `.part` kept is not simply read again whole.
     static let size = 12_000_000

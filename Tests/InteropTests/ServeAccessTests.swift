@@ -7,7 +7,7 @@ import Testing
 /// `--pair` asking at serve's terminal (a pty) and remembering outside the card, no start on 0.0.0.0
 /// without a choice, and `devices --wifi` finding `serve --advertise`. All on 127.0.0.1, ports chosen at run
 /// time.
-@Suite(.serialized) struct ServeAccessTests {
+@Suite(.serialized, .tags(.process, .port), .notInFastRun) struct ServeAccessTests {
     static let gphoto2 = ProcessRunner.which("gphoto2")
     static let guidA = "00112233445566778899AABBCCDDEEFF"
     static let guidB = "FFEEDDCCBBAA99887766554433221100"

@@ -5,7 +5,7 @@ import Testing
 /// The benchmarks read `serve`'s log through scripts/serve-log, run here against a real serve and a real
 /// session: a line serve changes breaks this test, never a benchmark in silence (the session line once gained
 /// the client's GUID and `scripts/bench --link` exited 1 with no output). On 127.0.0.1, a port chosen at run time.
-@Suite(.serialized) struct ServeLogScriptTests {
+@Suite(.serialized, .tags(.port), .notInFastRun) struct ServeLogScriptTests {
     static let script = BuildProducts.packageRoot.appendingPathComponent("scripts/serve-log").path
 
     /// `commands` run by bash with scripts/serve-log sourced, as the benchmarks source it.

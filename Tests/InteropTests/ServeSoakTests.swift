@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `serve` must stay up, and leak nothing, across many consecutive clients. Takes over a minute, so it runs
 /// in `scripts/test`'s slow step (MEDIASHELL_SLOW_TESTS=1).
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["MEDIASHELL_SLOW_TESTS"] == "1"))
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["MEDIASHELL_SLOW_TESTS"] == "1"), .tags(.process), .notInFastRun)
 struct ServeSoakTests {
     @Test(.enabled(if: Gphoto2InteropTests.gphoto2 != nil))
     func serveStaysUpAcrossAThousandGphoto2ConnectionsWithoutLeaks() throws {

@@ -6,7 +6,7 @@ import Testing
 /// as on Ctrl-C (the `.part` keeps what arrived, synced), the camera session is closed, the exit status is
 /// 143 or 129, and the next fetch continues the `.part` to a byte-identical file. A second signal while the
 /// shell is closing ends it at once. Over `dir:` (the in-process camera) and PTP/IP (`mediashell serve`).
-@Suite struct SignalTests {
+@Suite(.tags(.process, .port), .notInFastRun) struct SignalTests {
     /// A card folder with one 6 MB file, a download folder, and the file's bytes.
     final class Setup {
         let root: String

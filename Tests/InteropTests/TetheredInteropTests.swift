@@ -6,7 +6,7 @@ import Testing
 /// downloads what gphoto2's `--capture-image` shoots on another session of the same virtual camera (serve
 /// serves several sessions at once, each with the card's events), running the hook once per file; Ctrl-C
 /// ends it with status 0. And `watch --reconnect` across the camera going away and coming back.
-@Suite(.serialized) struct TetheredInteropTests {
+@Suite(.serialized, .tags(.process, .port), .notInFastRun) struct TetheredInteropTests {
     @Test(.enabled(if: Gphoto2InteropTests.gphoto2 != nil)) func watchFetchesWhatGphoto2Captures() throws {
         let fixture = try Gphoto2InteropTests.Fixture()
         let server = try ServeProcess(arguments: ["--writable", fixture.card])

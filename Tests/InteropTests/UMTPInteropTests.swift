@@ -10,7 +10,7 @@ import Testing
 /// reference. Each test starts its own peer on a scratch copy of the card.
 @Suite(
     "Shell against Debian's umtp-responder", .serialized,
-    .enabled(if: UMTPPeer.isEnabled, "set MEDIASHELL_UMTP_PEERS (scripts/test does, where ../shared/peers is)"))
+    .enabled(if: UMTPPeer.isEnabled, "set MEDIASHELL_UMTP_PEERS (scripts/test does, where ../shared/peers is)"), .tags(.process, .port), .notInFastRun)
 struct UMTPInteropTests {
     /// How the peer is served: as Debian ships it (GetObjectPropList answering the root's listing with
     /// handle 0 itself, which the listing drops and falls back from), or with GetObjectPropList hidden from

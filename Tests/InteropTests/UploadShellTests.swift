@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// put, mkdir and rmdir as a user runs them: `mediashell -c '...'` against `mediashell serve --writable`
 /// (the files land byte-identical in the served folder, a taken name and a non-empty folder are refused,
 /// a file too large for the camera leaves nothing behind) and against `sim:`, which takes no uploads.
-@Suite struct UploadShellTests {
+@Suite(.tags(.port), .notInFastRun) struct UploadShellTests {
     final class Fixture {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("msh-put-\(UUID().uuidString)").path
         var card: String { base + "/card" }

@@ -5,7 +5,7 @@ import Testing
 /// A camera whose card is write-protected lists DeleteObject and refuses it (`serve` without --writable does
 /// so, answering ObjectWriteProtected): the shell's `delete --force` says so per file, in words, and the file
 /// stays. On 127.0.0.1, a port chosen at run time.
-@Suite(.serialized) struct WriteProtectedCardTests {
+@Suite(.serialized, .tags(.port), .notInFastRun) struct WriteProtectedCardTests {
     @Test func deleteSaysTheCardIsWriteProtected() throws {
         let base = try TemporaryFolder("msh-write-protected")
         try base.write("card/DCIM/100MEDIA/DJI_0001.JPG", Array(repeating: 0xFF, count: 1000))

@@ -6,7 +6,7 @@ import Testing
 
 /// A photo's EXIF place, altitude, exposure, lens and camera (`ExifDetails`) and its every tag, read from
 /// the file's first bytes, against exiftool on a corpus exiftool wrote (issue 42).
-@Suite("ExifDetails", .enabled(if: ExternalTool.exiftool != nil, "needs exiftool"))
+@Suite("ExifDetails", .enabled(if: ExternalTool.exiftool != nil, "needs exiftool"), .tags(.process), .notInFastRun)
 struct ExifDetailsTests {
     /// Each tag set of the oracle's corpus in a copy of each demo photo.
     static func corpus(in folder: TemporaryFolder) throws -> [String] {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The JPEG reader on the demo photos (checked against exiftool) and on synthetic EXIF in both byte orders.
-@Suite("JPEGReader")
+@Suite("JPEGReader", .tags(.process), .notInFastRun)
 struct JPEGReaderTests {
     @Test(arguments: Fixtures.photos)
     func photoMatchesExiftool(name: String) throws {

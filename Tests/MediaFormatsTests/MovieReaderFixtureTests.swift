@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The movie reader on the demo clips, checked against what ffprobe reports for the same files.
-@Suite("MovieReader on the demo clips, against ffprobe")
+@Suite("MovieReader on the demo clips, against ffprobe", .tags(.process), .notInFastRun)
 struct MovieReaderFixtureTests {
     @Test(arguments: Fixtures.videos)
     func movieMatchesFFprobe(name: String) throws {

@@ -1,7 +1,8 @@
+import TestSupport
 import Testing
 @testable import MediaManager
 
-@Suite struct CameraURLTests {
+@Suite(.tags(.port), .notInFastRun) struct CameraURLTests {
     @Test func parsesEveryForm() throws {
         #expect(try CameraURL(parsing: "usb:") == .usbFirst)
         #expect(try CameraURL(parsing: "usb:001,004") == .usbAddress(bus: 1, address: 4))

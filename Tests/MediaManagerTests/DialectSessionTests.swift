@@ -13,7 +13,7 @@ import VirtualCamera
 /// persona's dialect, lists everything, fetches byte for byte (and resumes), reads thumbnails, deletes,
 /// captures (the new file found from the dialect's events, not by listing again), reads and sets
 /// properties, and hears events.
-@Suite(.serialized) struct DialectSessionTests {
+@Suite(.serialized, .tags(.port), .notInFastRun) struct DialectSessionTests {
     enum Link: CaseIterable { case inProcess, ptpip }
 
     /// A persona's virtual camera on a card folder, and our client's session with it.

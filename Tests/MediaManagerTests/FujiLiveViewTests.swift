@@ -12,7 +12,7 @@ import VirtualCamera
 /// Live view on a Fujifilm X body on Wi-Fi (issue 42): our client against the fuji-x persona served in this
 /// process over loopback (its frames on Fuji's live-view socket, ports chosen at run time), every frame once
 /// and in order; the live-view socket's bytes read as hostile.
-@Suite(.serialized) struct FujiLiveViewTests {
+@Suite(.serialized, .tags(.port), .notInFastRun) struct FujiLiveViewTests {
     /// The fuji-x persona with a live-view port streaming `frames` (nil: frames that never come).
     final class Body: @unchecked Sendable {
         let server: FujiServer

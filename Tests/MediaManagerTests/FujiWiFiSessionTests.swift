@@ -28,7 +28,7 @@ final class FujiLoopbackServer: @unchecked Sendable {
     deinit { server.stop() }
 }
 
-@Suite(.serialized) struct FujiWiFiSessionTests {
+@Suite(.serialized, .tags(.port), .notInFastRun) struct FujiWiFiSessionTests {
     /// Open (with the function-mode handshake), list all, fetch every file byte-identical, again (skipped),
     /// the clash policy: what every camera must do, here over Fuji's framing.
     @Test func worksOverFujiWiFi() throws {

@@ -58,7 +58,7 @@ final class LoopbackServer: @unchecked Sendable {
     var url: CameraURL { .ptpip(host: "127.0.0.1", port: port, eventPort: port) }
 }
 
-@Suite struct MediaSessionTests {
+@Suite(.tags(.process), .notInFastRun) struct MediaSessionTests {
     static let layout = [
         "DCIM/100MEDIA/DJI_0001.JPG": 12_345, "DCIM/100MEDIA/DJI_0002.MP4": 2_000_001,
         "DCIM/100MEDIA/DJI_0002.SRT": 300, "DCIM/100MEDIA/DJI_0002.LRF": 4_000,

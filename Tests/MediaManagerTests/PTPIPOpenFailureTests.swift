@@ -11,7 +11,7 @@ import VirtualCamera
 /// A `ptpip:` open that fails says what was seen there: nothing (refused, silence), an HTTP server, or a
 /// Fujifilm body, the last only when one answers Fuji's own init request. All on 127.0.0.1, on ports chosen at
 /// run time; Fuji's port is given to the connector (`Options.fujiPort`), as 55740 cannot be had in a test.
-@Suite(.serialized) struct PTPIPOpenFailureTests {
+@Suite(.serialized, .tags(.port), .notInFastRun) struct PTPIPOpenFailureTests {
     /// A port nothing listens on (one the system gave and took back).
     private func refusedPort() throws -> UInt16 {
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)

@@ -10,7 +10,7 @@ import VirtualCamera
 /// This computer's Wi-Fi identity (a GUID made once per state folder), and what opening a Wi-Fi camera does
 /// with it: sent on the wire, a first contact waiting for a confirmation (and saying so), a known camera
 /// waiting the ordinary time, a refusal as data with its reason.
-@Suite(.serialized) struct WiFiIdentityTests {
+@Suite(.serialized, .tags(.port), .notInFastRun) struct WiFiIdentityTests {
     @Test func theGUIDIsMadeOnceAndKeptPrivately() throws {
         let home = try TemporaryFolder("msh-wifi-id")
         let state = WiFiState(folder: home.path("state/mediashell"))

@@ -2,9 +2,10 @@
     import Glibc
 #endif
 import POSIX
+import TestSupport
 import Testing
 
-@Suite struct ChildProcessTests {
+@Suite(.tags(.process), .notInFastRun) struct ChildProcessTests {
     @Test func aRunFeedsInputAndCollectsOutput() throws {
         let finished = try ChildProcess.run(
             executable: "/bin/cat", arguments: [], input: Array("through cat".utf8), outputLimit: 1 << 20, timeout: 30)

@@ -6,7 +6,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite struct SocketTests {
+@Suite(.tags(.port), .notInFastRun) struct SocketTests {
     @Test func bytesCrossALoopbackConnection() throws {
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         let client = try Socket.connect(host: "127.0.0.1", port: listener.localPort, timeout: 5)

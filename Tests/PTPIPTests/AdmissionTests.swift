@@ -9,7 +9,7 @@ extension Network {
     /// Who a server lets in (its gate, decided on the initiator's GUID before Init_Command_Ack), how a
     /// refusal reaches the initiator (Init_Fail's reason, as data), how an initiator waits for a camera that
     /// asks its user first, and the limit on failed handshakes per address.
-    @Suite struct Admission {
+    @Suite(.tags(.port), .notInFastRun) struct Admission {
         private func server(
             log: LogLines, clock: any WaitClock = MonotonicClock(), failures: Int? = nil, gate: @escaping PTPIPServer.Gate
         ) throws -> PTPIPServer {

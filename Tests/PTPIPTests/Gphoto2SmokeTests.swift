@@ -33,7 +33,7 @@ private func runGphoto2(port: UInt16, in directory: URL, _ arguments: [String]) 
 extension Network {
     /// The independent client: gphoto2 must accept our responder's handshake and data phases
     /// (Data packets of 1 MiB, the last one as End_Data). gphoto2 does not ask for an empty file's data.
-    @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: gphoto2)))
+    @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: gphoto2)), .tags(.process, .port), .notInFastRun)
     struct Gphoto2Smoke {
         @Test func summaryAndDownloads() throws {
             let log = LogLines()

@@ -9,7 +9,7 @@ import Testing
 extension Network {
     /// `--debug-ptp` sees the PTP/IP handshake (each TCP connection, each Init packet both ways), and an
     /// opening that gets no answer says which packet it waited for, after which, from whom (issue 26).
-    @Suite struct HandshakeTraceTests {
+    @Suite(.tags(.port), .notInFastRun) struct HandshakeTraceTests {
         /// A trace kept in memory, a line at a time.
         static func memoryTrace(redact: Bool = false) -> (PTPTrace, Mailbox<String>) {
             let lines = Mailbox<String>()

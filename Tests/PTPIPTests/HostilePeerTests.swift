@@ -22,7 +22,7 @@ private let requestBytes = PTPIPPacket.initCommandRequest(
 ).encoded()
 
 extension Network {
-    @Suite struct HostileClients {
+    @Suite(.tags(.port), .notInFastRun) struct HostileClients {
         /// What a hostile client sends on a fresh socket before closing it, and what the log must say.
         struct Case: Sendable, CustomTestStringConvertible {
             var name: String
@@ -191,7 +191,7 @@ final class FakeDevice: @unchecked Sendable {
 }
 
 extension Network {
-    @Suite struct HostileDevices {
+    @Suite(.tags(.port), .notInFastRun) struct HostileDevices {
         let fast = PTPIPTimeouts(connect: 5, read: 5)
 
         func connect(_ device: FakeDevice, timeouts: PTPIPTimeouts? = nil) throws -> PTPIPInitiator {
@@ -352,7 +352,7 @@ extension Network {
 
 extension Network {
     /// A client that opens connections without end is refused past the limit; the server goes on serving.
-    @Suite struct ConnectionLimit {
+    @Suite(.tags(.port), .notInFastRun) struct ConnectionLimit {
         @Test func connectionsPastTheLimitAreClosedAtOnceAndLogged() throws {
             let log = LogLines()
             let server = PTPIPServer(

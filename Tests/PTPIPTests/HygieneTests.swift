@@ -9,7 +9,7 @@ extension Network {
     /// No descriptor or thread outlives the connections and servers that made it. These count the whole
     /// process's descriptors and threads, so they run only in a process of their own: `scripts/test` runs
     /// them after the main suite with MEDIASHELL_ISOLATED_TESTS=1 and `--filter Hygiene`.
-    @Suite(.enabled(if: ProcessInfo.processInfo.environment["MEDIASHELL_ISOLATED_TESTS"] == "1"))
+    @Suite(.enabled(if: ProcessInfo.processInfo.environment["MEDIASHELL_ISOLATED_TESTS"] == "1"), .tags(.port), .notInFastRun)
     struct Hygiene {
         @Test func twoHundredConnectionsLeaveNothingBehind() throws {
             let descriptorsBefore = openDescriptorCount()

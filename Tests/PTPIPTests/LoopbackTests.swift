@@ -7,7 +7,7 @@ import Testing
 
 extension Network {
     /// Our initiator against our server over loopback, with `TestDevice` answering.
-    @Suite struct Loopback {
+    @Suite(.tags(.port), .notInFastRun) struct Loopback {
         @Test func sessionOpensReadsDataAndReceivesEvents() throws {
             let record = ResponderRecord()
             let server = try startServer(handler: TestDevice.handler(record: record))

@@ -3,7 +3,7 @@ import PTP
 import TestSupport
 import Testing
 
-@Suite struct PacketCodec {
+@Suite(.tags(.process), .notInFastRun) struct PacketCodec {
     static let guid: [UInt8] = Array(0..<16)
 
     static let samples: [PTPIPPacket] = [

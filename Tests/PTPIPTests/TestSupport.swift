@@ -7,7 +7,7 @@ import Testing
 
 /// Every test that opens sockets or starts threads lives in this suite (or one nested in it), so they run
 /// one at a time and the descriptor/thread counts of the hygiene test see nobody else's.
-@Suite(.serialized) struct Network {}
+@Suite(.serialized, .tags(.process, .port), .notInFastRun) struct Network {}
 
 // MARK: Waiting with a bound
 

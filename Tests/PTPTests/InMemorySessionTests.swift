@@ -20,7 +20,7 @@ final class ScriptedResponder: @unchecked Sendable {
     }
 }
 
-@Suite struct InMemorySessionTests {
+@Suite(.tags(.process), .notInFastRun) struct InMemorySessionTests {
     func makeSession(_ answer: @escaping @Sendable (IncomingCommand, InMemoryResponder) throws -> PTPResponse) -> (PTPSession, ScriptedResponder) {
         let (initiator, responder) = InMemoryTransport.makePair(chunkSize: 1000, timeout: 5)
         return (PTPSession(transport: initiator), ScriptedResponder(responder, answer: answer))

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import PTP
@@ -5,7 +6,7 @@ import Testing
 /// ObjectInfo with ObjectCompressedSize as 64 bits (Samsung Galaxy phones' MTP; libgphoto2's `ocs64`):
 /// every later field sits 4 bytes further. Read as the standard layout, every name came out empty and every
 /// parent wrong, and a whole card listed as nothing (issue 26).
-@Suite struct ObjectInfoLayoutTests {
+@Suite(.tags(.process), .notInFastRun) struct ObjectInfoLayoutTests {
     static func photo(sequence: UInt32 = 0, size: UInt64 = 1_234_567) -> ObjectInfo {
         var info = ObjectInfo()
         info.storageID = 0x0001_0001

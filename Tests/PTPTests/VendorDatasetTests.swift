@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import PTP
 
 /// The vendor datasets both sides speak: who a DeviceInfo says it is, Canon EOS GetEvent records and Nikon
 /// GetEvent lists, decoded from hostile bytes without a crash.
-@Suite struct VendorDatasetTests {
+@Suite(.tags(.process), .notInFastRun) struct VendorDatasetTests {
     @Test func theVendorComesFromTheExtensionIDOrTheManufacturerOfAnMTPCamera() {
         var info = DeviceInfo()
         #expect(info.vendor == .none)

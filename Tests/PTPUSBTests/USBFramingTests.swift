@@ -28,7 +28,7 @@ func pattern(_ count: Int, seed: UInt8 = 7) -> [UInt8] {
     (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed) &+ ($0 >> 8)) }
 }
 
-@Suite("USB container framing over an in-memory bus")
+@Suite("USB container framing over an in-memory bus", .tags(.process), .notInFastRun)
 struct USBFramingTests {
     @Test func commandContainerIsLittleEndianHeaderAndParameters() throws {
         let device = FakePTPDevice()

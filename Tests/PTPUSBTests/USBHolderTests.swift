@@ -7,7 +7,7 @@ import Testing
 
 /// Who holds a busy USB camera (issue 29), read from a fake /proc, /sys and udev database; and `--release`,
 /// which asks gvfs to unmount and never ends a process.
-@Suite struct USBHolderTests {
+@Suite(.tags(.process), .notInFastRun) struct USBHolderTests {
     static let camera = USBCameraDescription(
         bus: 1, address: 4, vendorID: 0x04A9, productID: 0x32B4, manufacturer: "Canon Inc.", model: "EOS R6", serialNumber: "0123")
 

@@ -9,7 +9,7 @@ import Testing
 /// copy is identical (the host checks it is gone).
 @Suite(
     "Resumes proven over USB (in the VM)", .serialized,
-    .enabled(if: ProcessInfo.processInfo.environment["MEDIASHELL_USB_VM"] == "1", "set by scripts/test-usb-vm"))
+    .enabled(if: ProcessInfo.processInfo.environment["MEDIASHELL_USB_VM"] == "1", "set by scripts/test-usb-vm"), .tags(.process), .notInFastRun)
 struct USBVMResumeProofTests {
     static let name = "twin.mp4"
     static var readOnlyTwin: String { USBVMTests.card + "/DCIM/" + name }

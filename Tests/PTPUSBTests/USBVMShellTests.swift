@@ -10,7 +10,7 @@ import Testing
 /// delete, on the read-only card and on the writable one; `props` and `prop` on what it offers. The binary is MEDIASHELL_USB_VM_SHELL.
 @Suite(
     "The shell over USB against QEMU's MTP device (in the VM)", .serialized,
-    .enabled(if: ProcessInfo.processInfo.environment["MEDIASHELL_USB_VM"] == "1", "set by scripts/test-usb-vm"))
+    .enabled(if: ProcessInfo.processInfo.environment["MEDIASHELL_USB_VM"] == "1", "set by scripts/test-usb-vm"), .tags(.process), .notInFastRun)
 struct USBVMShellTests {
     static var shell: String { USBVMTests.environment["MEDIASHELL_USB_VM_SHELL"] ?? "" }
 

@@ -14,7 +14,8 @@ import Testing
 /// every download is compared with the file itself.
 @Suite(
     "USB against QEMU's MTP device (in the VM)", .serialized,
-    .enabled(if: ProcessInfo.processInfo.environment["MEDIASHELL_USB_VM"] == "1", "set by scripts/test-usb-vm"))
+    .enabled(if: ProcessInfo.processInfo.environment["MEDIASHELL_USB_VM"] == "1", "set by scripts/test-usb-vm"),
+    .tags(.process), .notInFastRun)
 struct USBVMTests {
     static let environment = ProcessInfo.processInfo.environment
     static var card: String { environment["MEDIASHELL_USB_VM_CARD"] ?? "" }

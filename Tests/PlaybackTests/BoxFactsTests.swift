@@ -7,7 +7,7 @@ import Testing
 
 /// The facts seek and step rely on, read by our box reader through the timeline, against ffprobe on the
 /// same files: every frame's time in presentation order, the keyframes, the frame count and the duration.
-@Suite("Timeline facts against ffprobe")
+@Suite("Timeline facts against ffprobe", .tags(.process), .notInFastRun)
 struct BoxFactsTests {
     @Test(.enabled(if: ExternalTool.ffprobe != nil, "needs ffprobe"), arguments: DemoClips.videos)
     func timelineMatchesFFprobe(name: String) throws {

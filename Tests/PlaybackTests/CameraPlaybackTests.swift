@@ -41,7 +41,7 @@ final class CameraClip: @unchecked Sendable {
     }
 }
 
-@Suite("Playing from a camera over PTP/IP", .enabled(if: ExternalTool.ffmpeg != nil, "needs ffmpeg to make the clip"))
+@Suite("Playing from a camera over PTP/IP", .enabled(if: ExternalTool.ffmpeg != nil, "needs ffmpeg to make the clip"), .tags(.process, .port), .notInFastRun)
 struct CameraPlaybackTests {
     @Test func playbackReadsASmallFractionOfTheFileThroughGetPartialObject() throws {
         let clip = try CameraClip()

@@ -8,7 +8,7 @@ import Testing
 /// Issue 18: an edit list at a rate other than 1 (a phone's slow motion, a held frame) is refused when the
 /// video is loaded, with the facts that name the file, the track and the rate, and nothing is loaded (the
 /// words are ShellTests' `ErrorFactsWordsTests`).
-@Suite("Edits at a rate other than 1 are refused clearly", .enabled(if: ExternalTool.ffmpeg != nil, "needs ffmpeg"))
+@Suite("Edits at a rate other than 1 are refused clearly", .enabled(if: ExternalTool.ffmpeg != nil, "needs ffmpeg"), .tags(.process), .notInFastRun)
 struct EditRateRefusalTests {
     @Test(arguments: [UInt32(0x8000), 0, 0x2_0000])
     func playRefusesTheEditAndSaysWhy(rate: UInt32) throws {

@@ -13,7 +13,7 @@ import Thumbnails
 /// both made JPEGs the same way, the pictures are the same (and differ from the frames beside it).
 @Suite(
     "Exact frames as pictures, against ffmpeg's frame N",
-    .enabled(if: ExternalTool.ffmpeg != nil && ExternalTool.ffprobe != nil, "needs ffmpeg and ffprobe"))
+    .enabled(if: ExternalTool.ffmpeg != nil && ExternalTool.ffprobe != nil, "needs ffmpeg and ffprobe"), .tags(.process), .notInFastRun)
 struct ExactFramePictureTests {
     /// A file whose reads are counted.
     final class CountingSource: ByteRangeSource, Sendable {

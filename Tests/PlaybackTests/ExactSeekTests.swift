@@ -34,7 +34,7 @@ final class SparseKeyframeClip: Sendable {
 /// ffprobe's frame times say), not on the keyframe before it; relative seeks move from where it is.
 @Suite(
     "Exact seeks against ffprobe's frame times",
-    .enabled(if: ExternalTool.ffmpeg != nil && ExternalTool.ffprobe != nil, "needs ffmpeg and ffprobe"))
+    .enabled(if: ExternalTool.ffmpeg != nil && ExternalTool.ffprobe != nil, "needs ffmpeg and ffprobe"), .tags(.process), .notInFastRun)
 struct ExactSeekTests {
     static let frame = 1.0 / 25
 

@@ -12,7 +12,7 @@ import Testing
 /// box, or `mfra` at the end), and its frames, keyframes, seeks and steps are still those ffprobe decodes.
 @Suite(
     "Long fragmented movies read from their index, against ffprobe",
-    .enabled(if: ExternalTool.ffmpeg != nil && ExternalTool.ffprobe != nil, "needs ffmpeg and ffprobe"))
+    .enabled(if: ExternalTool.ffmpeg != nil && ExternalTool.ffprobe != nil, "needs ffmpeg and ffprobe"), .tags(.process, .port), .notInFastRun)
 struct LongFragmentedTests {
     /// The most range reads opening the movie may cost (ftyp+moov, the index, the first and last fragment).
     static let openBudget = 8

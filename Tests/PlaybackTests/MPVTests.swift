@@ -16,7 +16,7 @@ import Testing
 /// PATH (and ffmpeg, which makes the clips).
 @Suite(
     "mpv end to end", .serialized,
-    .enabled(if: ExternalTool.mpv != nil && ExternalTool.ffmpeg != nil, "needs mpv and ffmpeg"))
+    .enabled(if: ExternalTool.mpv != nil && ExternalTool.ffmpeg != nil, "needs mpv and ffmpeg"), .tags(.process, .port), .notInFastRun)
 struct MPVTests {
     static let quiet = ["--no-config", "--vo=null", "--ao=null"]
 

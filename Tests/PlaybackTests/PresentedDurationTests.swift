@@ -11,7 +11,7 @@ import Testing
 /// media it shows. `ls -l` and `info` show that presented length (the edit list's total, ISO/IEC 14496-12
 /// 8.6.6), not the rate-1 length of its media or of a movie header written as if the rate were 1; `play`
 /// still refuses the edit. ffprobe is no oracle here: libavformat ignores an edit's rate.
-@Suite("A slow-motion edit shows its presented duration", .enabled(if: ExternalTool.ffmpeg != nil, "needs ffmpeg"))
+@Suite("A slow-motion edit shows its presented duration", .enabled(if: ExternalTool.ffmpeg != nil, "needs ffmpeg"), .tags(.process, .port), .notInFastRun)
 struct PresentedDurationTests {
     @Test(arguments: [false, true])
     func theListingAndTheContainerSayTheSlowMotionLength(withAudio: Bool) throws {

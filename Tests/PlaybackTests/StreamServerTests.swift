@@ -8,7 +8,7 @@ import Testing
 
 /// The loopback streaming endpoint: ranges served byte for byte, HEAD, 416, 404, 405, only 127.0.0.1, and
 /// hostile clients that neither crash nor hang it.
-@Suite("Streaming endpoint")
+@Suite("Streaming endpoint", .tags(.process), .notInFastRun)
 final class StreamServerTests {
     let bytes: [UInt8]
     let source: CountingByteSource<MemoryByteSource>

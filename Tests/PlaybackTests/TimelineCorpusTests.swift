@@ -13,7 +13,7 @@ import Testing
 /// `info` (the container) and `play` agree on the duration and the rate.
 @Suite(
     "Timelines as players read them, against ffprobe",
-    .enabled(if: ExternalTool.ffmpeg != nil && ExternalTool.ffprobe != nil, "needs ffmpeg and ffprobe"))
+    .enabled(if: ExternalTool.ffmpeg != nil && ExternalTool.ffprobe != nil, "needs ffmpeg and ffprobe"), .tags(.process, .port), .notInFastRun)
 struct TimelineCorpusTests {
     static let seekTargets = [0, 0.5, 1.0, 1.5, 2.2, 3.0, 99]
 

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every prompt in the README's and the docs' examples is the prompt the shell shows (issue 47): the
 /// examples had drifted to `mediashell>` and `mediashell dir:/>`, which no session ever printed.
-@Suite struct DocPromptTests {
+@Suite(.tags(.port), .notInFastRun) struct DocPromptTests {
     /// The default prompt format, as Sources/Shell/Interpreter/Prompt.swift states it. When it changes, the
     /// pattern below and the examples change with it.
     static let standardFormat = "\"%c%w%s%p%m%e%j> \""

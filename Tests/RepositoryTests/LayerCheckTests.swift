@@ -4,7 +4,7 @@ import TestSupport
 
 /// `scripts/check-layers` run on a copy of this package's Package.swift and docs/architecture.md with one file planted in a
 /// module: each way Swift spells an import that crosses a layer must be caught, and the copy as it is must pass.
-@Suite("scripts/check-layers", .serialized)
+@Suite("scripts/check-layers", .serialized, .tags(.process), .notInFastRun)
 struct LayerCheckTests {
     /// The repository's root, found from this file's path.
     static let root: URL = {

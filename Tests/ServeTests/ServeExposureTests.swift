@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import VirtualCamera
 
@@ -5,7 +6,7 @@ import VirtualCamera
 
 /// `serve` is safe by default (issue 29): read-only unless `--writable`, `--read-only` still accepted as the
 /// default said out loud, and a listen beyond loopback says what it exposes.
-@Suite struct ServeExposureTests {
+@Suite(.tags(.port), .notInFastRun) struct ServeExposureTests {
     @Test func readOnlyUnlessWritable() throws {
         let plain = try ServeCommand(arguments: ["/card"])
         #expect(!plain.writable && plain.uploads == nil)

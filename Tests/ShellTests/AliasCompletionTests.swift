@@ -8,7 +8,7 @@ import Testing
 /// Aliases are offered by Tab beside the command names and complete their arguments as the aliased command
 /// does; the interactive `!` opens `$SHELL` on the
 /// shell's own terminal and comes back to the prompt.
-@Suite struct AliasCompletionTests {
+@Suite(.tags(.process), .notInFastRun) struct AliasCompletionTests {
     @Test func tabCompletesAnAlias() throws {
         let (interpreter, output, _) = makeInterpreter()
         #expect(interpreter.run(line: "alias today 'pwd'; alias tomorrow 'pwd'") == .success, "\(output.errors)")

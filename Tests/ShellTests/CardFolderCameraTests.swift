@@ -5,7 +5,7 @@ import Testing
 
 /// A card folder (`dir:`) as a user meets it through the binary: what it says it is and can do, its
 /// videos' pictures, and thumbnails saved upright.
-@Suite(.enabled(if: ShellBinary.exists, "needs the built binary")) struct CardFolderCameraTests {
+@Suite(.enabled(if: ShellBinary.exists, "needs the built binary"), .tags(.process), .notInFastRun) struct CardFolderCameraTests {
     let card: TemporaryFolder
     let work: TemporaryFolder
 

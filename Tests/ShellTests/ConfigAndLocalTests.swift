@@ -6,7 +6,7 @@ import Testing
 /// script (errors as FILE:LINE that do not stop it; `-n` skips it; `set camera` opens that camera),
 /// `set --save`, `alias` with `$1`/`$@` and no shadowing of a command, `!CMD`, `lls`, `lcd` with `~`, `-`
 /// and nothing (honouring `$HOME`), `lmkdir`; and `summary` listing only what the camera can do.
-@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
+@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"), .tags(.process), .notInFastRun)
 struct ConfigAndLocalTests {
     let home: TemporaryFolder
     let card: TemporaryFolder

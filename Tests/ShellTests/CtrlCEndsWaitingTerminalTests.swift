@@ -6,7 +6,7 @@ import Testing
 /// command says it ended, the next command of the script runs, and the exit status is 0. Driven through a
 /// real pty of 50 and 200 columns by expect; a file moved into a card folder is the camera's event.
 @Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
-    "needs the built mediashell binary and expect"))
+    "needs the built mediashell binary and expect"), .tags(.process), .notInFastRun)
 struct CtrlCEndsWaitingTerminalTests {
     @Test(arguments: [50, 200])
     func ctrlCAfterAnEventEndsEventsAndTheScriptGoesOn(columns: Int) throws {

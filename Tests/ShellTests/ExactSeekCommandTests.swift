@@ -69,7 +69,7 @@ import Testing
 
 /// Issue 42's clip through `dir:`: 60 s at 25 fps with a keyframe every 10 s. Three `seek +5` from 20 land at
 /// 25, 30 and 35; `seek 0:25.5` shows frame 637 at 25.48 s.
-@Suite(.enabled(if: ExternalTool.ffmpeg != nil, "needs ffmpeg"))
+@Suite(.enabled(if: ExternalTool.ffmpeg != nil, "needs ffmpeg"), .tags(.process), .notInFastRun)
 struct ExactSeekOnACardTests {
     @Test func seekPlusFiveMovesFromWhereItIs() throws {
         let card = try TemporaryFolder("msh-exact-seek")

@@ -11,7 +11,7 @@ import Words
 /// Help that fits the terminal (every line of every command's help at 80 and 40 columns, at word
 /// boundaries), `help set` a setting per line, examples; the prompt: short by default, the selection only
 /// while it is worked on, `select --clear`, the `prompt` setting's tokens, a non-default port kept.
-@Suite struct HelpAndPromptTests {
+@Suite(.tags(.process, .port), .notInFastRun) struct HelpAndPromptTests {
     let table = CommandTable.standard
 
     @Test(arguments: [80, 40])

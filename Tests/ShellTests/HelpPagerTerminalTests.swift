@@ -6,7 +6,7 @@ import Testing
 /// pty of 20 rows (expect); text that fits is printed as it is, and output that is not a terminal is never
 /// paged (a pipe gets the whole text, the pager never runs).
 @Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
-    "needs the built mediashell binary and expect"))
+    "needs the built mediashell binary and expect"), .tags(.process), .notInFastRun)
 struct HelpPagerTerminalTests {
     let home: TemporaryFolder
     /// The overview's last words, which a pager quit on its first screen never shows.

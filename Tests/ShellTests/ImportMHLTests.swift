@@ -10,7 +10,7 @@ import Testing
 @Suite(
     .enabled(
         if: ShellBinary.exists && ExternalTool.ascmhlDebug != nil && ExternalTool.ascmhl != nil,
-        "needs the built mediashell binary and ascmhl (scripts/setup installs it)"))
+        "needs the built mediashell binary and ascmhl (scripts/setup installs it)"), .tags(.process), .notInFastRun)
 struct ImportMHLTests {
     static let xsd = ExternalTool.ascmhlVirtualenv + "/xsd"
 

@@ -9,7 +9,7 @@ import Testing
 /// brings, which exiftool reads under the names photo managers use (XMP-dc, XMP-xmp, XMP-photoshop), named
 /// as darktable and digiKam (`NAME.EXT.xmp`) or Lightroom (`NAME.xmp`) want; never one for a sidecar, never
 /// over one already there; a metadata file that is not one stops the import before it begins.
-@Suite(.enabled(if: ExternalTool.exiftool != nil, "exiftool reads the sidecars"))
+@Suite(.enabled(if: ExternalTool.exiftool != nil, "exiftool reads the sidecars"), .tags(.process), .notInFastRun)
 struct ImportSidecarTests {
     let card: TemporaryFolder
     let home: TemporaryFolder

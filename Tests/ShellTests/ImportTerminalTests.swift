@@ -5,7 +5,7 @@ import Testing
 /// `import` at a real prompt through a pty (expect): the batch's progress line, Ctrl-C in the middle,
 /// then `import` again brings the rest, nothing twice, byte-identical; and the demo card's banner.
 @Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
-    "needs the built mediashell binary and expect"))
+    "needs the built mediashell binary and expect"), .tags(.process), .notInFastRun)
 struct ImportTerminalTests {
     let home: TemporaryFolder
 

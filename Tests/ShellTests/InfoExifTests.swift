@@ -8,7 +8,7 @@ import Testing
 /// `info` shows what a file says about itself (issue 42): a photo's EXIF place, altitude, exposure, lens,
 /// focal length, camera and serial, each equal to what exiftool reads from a corpus it wrote; `info --all`
 /// every tag by exiftool's names; a drone clip's flight from its `.SRT`.
-@Suite(.enabled(if: ExternalTool.exiftool != nil, "needs exiftool"))
+@Suite(.enabled(if: ExternalTool.exiftool != nil, "needs exiftool"), .tags(.process), .notInFastRun)
 struct InfoExifTests {
     let card: TemporaryFolder
     let interpreter: Interpreter

@@ -8,7 +8,7 @@ import Testing
 /// `scripts/install` into a scratch prefix: the binary, a man page that `man -l` renders with every command
 /// and option of the table, and a bash completion that loads and completes.
 @Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: "/usr/bin/man"),
-    "needs the built mediashell binary and man"))
+    "needs the built mediashell binary and man"), .tags(.process), .notInFastRun)
 struct InstallTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path

@@ -9,7 +9,7 @@ import VirtualCamera
 /// machine's speed: the rate limit holds the job after its first chunk). Killed, the job keeps its `.part`;
 /// the same import as a job again finishes it, and the file is byte-identical. `scripts/bench --only jobs`
 /// does the same with a 1 GB card and measures the latencies.
-@Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path), "needs mediashell and expect"))
+@Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path), "needs mediashell and expect"), .tags(.process, .port), .notInFastRun)
 struct JobTerminalTests {
     let home: TemporaryFolder
     let card: TemporaryFolder

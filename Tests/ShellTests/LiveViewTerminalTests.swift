@@ -9,7 +9,7 @@ import Testing
 /// and its status line), shows the rate under it, and stops at a key, with the prompt back and the terminal
 /// in its line mode (the next command is typed and echoed as usual).
 @Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
-    "needs the built mediashell binary and expect"))
+    "needs the built mediashell binary and expect"), .tags(.process, .port), .notInFastRun)
 struct LiveViewTerminalTests {
     @Test func framesAreDrawnInPlaceUntilAKey() throws {
         let card = try makeCardFolder(bigFileSize: 1_000)

@@ -11,7 +11,7 @@ import TerminalKit
 /// The pty's whole output is kept (`log_file`): a line the program wrote wider than the terminal is one
 /// the terminal cut wherever its margin fell.
 @Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
-    "needs the built mediashell binary and expect"))
+    "needs the built mediashell binary and expect"), .tags(.process), .notInFastRun)
 struct MessageWidthTerminalTests {
     @Test(arguments: [50, 200])
     func messagesBreakBetweenWordsAndLongListingsFit(columns: Int) throws {

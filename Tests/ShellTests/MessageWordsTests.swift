@@ -9,7 +9,7 @@ import Testing
 /// Messages that say what is so: a read-only destination is read-only (not "too little room"), an offset
 /// with no `.part` says there is none and where it looked, an interrupted fetch says where its `.part` is
 /// kept when that is not the local folder, and `serve` on a port in use names `--listen`.
-@Suite struct MessageWordsTests {
+@Suite(.tags(.process, .port), .notInFastRun) struct MessageWordsTests {
     let card: TemporaryFolder
     let downloads: TemporaryFolder
     let interpreter: Interpreter

@@ -10,7 +10,7 @@ import Words
 /// long as it plays.
 @Suite(
     "Movie details in ls -l and info",
-    .enabled(if: ExternalTool.ffmpeg != nil && ExternalTool.ffprobe != nil, "needs ffmpeg and ffprobe"))
+    .enabled(if: ExternalTool.ffmpeg != nil && ExternalTool.ffprobe != nil, "needs ffmpeg and ffprobe"), .tags(.process), .notInFastRun)
 struct MovieDetailsWordsTests {
     let card: TemporaryFolder
     let folder = "DCIM/100TEST"

@@ -8,7 +8,7 @@ import TestSupport
 /// Issue 13's output habits through the built binary: a full disk fails the command, a reader that went
 /// away ends the shell quietly, `ls -1/-h/-a`, `ls DCIM/*` in blocks and `-d`, GNU ls quoting on a terminal, the hint to quote a name with
 /// spaces, and `fetch --force` saying what it replaced.
-@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
+@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"), .tags(.process), .notInFastRun)
 struct OutputHabitsTests {
     let folder: TemporaryFolder
     let card: TemporaryFolder

@@ -9,7 +9,7 @@ import Testing
 /// from the keyframe before it, not that keyframe. The picture `thumb --save` writes is compared with
 /// ffmpeg's own frame N of the file (made a JPEG the same way): the same, and unlike the frames beside it and
 /// the keyframe it was decoded from. On issue 42's clip through `dir:`: 60 s at 25 fps, a keyframe every 10 s.
-@Suite(.enabled(if: ExternalTool.ffmpeg != nil, "needs ffmpeg"))
+@Suite(.enabled(if: ExternalTool.ffmpeg != nil, "needs ffmpeg"), .tags(.process), .notInFastRun)
 struct PausedFramePictureTests {
     let card: TemporaryFolder
     let path: String

@@ -10,7 +10,7 @@ import Testing
 /// line for its name and one for the prompt; `ls --thumbs` puts as many tiles to a row as fit and widens
 /// them to fill it. Before, `thumb` drew 24 columns and the sheet 18 at any width.
 @Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
-    "needs the built mediashell binary and expect"))
+    "needs the built mediashell binary and expect"), .tags(.process), .notInFastRun)
 struct PictureWidthTerminalTests {
     let home: TemporaryFolder
 

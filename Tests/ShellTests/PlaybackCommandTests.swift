@@ -203,7 +203,7 @@ import Testing
 
 /// Playback through the built binary in a script: no player window unless asked, JSON on standard output,
 /// honest exit statuses.
-@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
+@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"), .tags(.process), .notInFastRun)
 struct PlaybackScriptTests {
     @Test func aScriptSeeksAndPrintsTheStatusAsJSON() throws {
         let result = try ShellBinary.run(
@@ -248,7 +248,7 @@ struct PlaybackScriptTests {
 /// `open` and `quit` leave no mpv process. Enabled only when mpv and ffmpeg are on PATH.
 @Suite(
     .serialized,
-    .enabled(if: Tool.find("mpv") != nil && Tool.find("ffmpeg") != nil, "needs mpv and ffmpeg"))
+    .enabled(if: Tool.find("mpv") != nil && Tool.find("ffmpeg") != nil, "needs mpv and ffmpeg"), .tags(.process), .notInFastRun)
 struct PlaybackWithMPVTests {
     /// A unique argument, so that `pgrep -f` finds this test's mpv and no other.
     let marker = "--title=mediashell-test-\(UUID().uuidString)"
@@ -360,7 +360,7 @@ enum Tool {
 /// Playback at a real prompt (a pty driven by `expect`): the prompt shows the state, with ASCII symbols
 /// outside a UTF-8 locale, and Ctrl-D ends the player with the shell.
 @Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
-    "needs the built mediashell binary and expect"))
+    "needs the built mediashell binary and expect"), .tags(.process), .notInFastRun)
 struct PlaybackPromptSessionTests {
     let home: TemporaryFolder
 

@@ -168,7 +168,7 @@ private final class FakeSystem {
     }
 }
 
-@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
+@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"), .tags(.process), .notInFastRun)
 struct PluggedImportBinaryTests {
     @Test func aCardWithDCIMIsImportedEjectedAndTheDesktopToldTheCounts() throws {
         let system = try FakeSystem()

@@ -10,7 +10,7 @@ import Testing
 /// `mediashell`, `mediashell serve` and `mediashell devices` are each declared once (a `CommandSpec`); the
 /// parser, `--help`, the man page and the bash completion all come from that declaration, so none of them
 /// can name an option the others lack.
-@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
+@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"), .tags(.process, .port), .notInFastRun)
 struct ProgramDeclarationTests {
     let programs = [ShellArguments.spec, ServeCommand.spec, ShellArguments.devicesSpec, ShellArguments.verifySpec]
 

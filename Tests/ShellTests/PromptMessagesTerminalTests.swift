@@ -9,7 +9,7 @@ import TerminalKit
 /// terminal's width rather than where the terminal cuts them, and Ctrl-C ending `events` leaves the next
 /// prompt on a line of its own. The pty's whole output is kept (`log_file`) and checked after the session.
 @Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
-    "needs the built mediashell binary and expect"))
+    "needs the built mediashell binary and expect"), .tags(.process), .notInFastRun)
 struct PromptMessagesTerminalTests {
     let home: TemporaryFolder
     static let columns = 50

@@ -13,7 +13,7 @@ import Transfers
 /// the rate and the time left from the first bytes on. Time is a manual clock that moves only when the
 /// limit pauses, so the bounds hold whatever the machine's load; the binary's run is measured against the
 /// wall clock with a lower bound, which load cannot break.
-@Suite struct RateLimitTests {
+@Suite(.tags(.process), .notInFastRun) struct RateLimitTests {
     let card: TemporaryFolder
     let downloads: TemporaryFolder
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The built binary running scripts: exit statuses, `FILE:LINE: error:` of the first error, `-` lines,
 /// `set errexit off`, piped standard input, `-c`, `source`, and deletes refused outside edit mode.
-@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
+@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"), .tags(.process), .notInFastRun)
 struct ScriptTests {
     let folder: TemporaryFolder
     let card: TemporaryFolder

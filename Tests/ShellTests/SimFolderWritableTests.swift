@@ -8,7 +8,7 @@ import Testing
 /// `sim:PATH` serves someone's folder, so it changes nothing in it unless asked (`--writable`, `set writable
 /// on`), as `serve DIR` does; a refusal says how to ask. `dir:` (the user's own card) and the demo card
 /// (`sim:`, in memory) delete as before; `summary` says which rule applies (issue 41, item 3).
-@Suite struct SimFolderWritableTests {
+@Suite(.tags(.process), .notInFastRun) struct SimFolderWritableTests {
     let card: TemporaryFolder
     let local: TemporaryFolder
     let interpreter: Interpreter

@@ -8,7 +8,7 @@ import Testing
 /// it would otherwise wait for the device. Each wait is bounded by expect's 20 s timeout; the server says
 /// in its log when it left a request unanswered, so Ctrl-C is sent while the shell really waits.
 @Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
-    "needs the built mediashell binary and expect"))
+    "needs the built mediashell binary and expect"), .tags(.process, .port), .notInFastRun)
 struct StalledCameraTerminalTests {
     let home: TemporaryFolder
     let card: TemporaryFolder

@@ -7,7 +7,7 @@ import Testing
 /// a name with spaces, Ctrl-D. Every wait is bounded by expect's timeout, and each step that does not see
 /// what it waits for exits with its own code (`brokenStepsFail` proves that a wrong pattern does fail).
 @Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
-    "needs the built mediashell binary and expect"))
+    "needs the built mediashell binary and expect"), .tags(.process), .notInFastRun)
 struct TerminalSessionTests {
     let home: TemporaryFolder
 

@@ -5,7 +5,7 @@ import Testing
 /// SIGHUP (the terminal closed) and SIGTERM at the prompt, through a real pty: a running fetch ends as on
 /// Ctrl-C, the camera session is closed, the shell exits with 128 + the signal.
 @Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
-    "needs the built mediashell binary and expect"))
+    "needs the built mediashell binary and expect"), .tags(.process), .notInFastRun)
 struct TerminalSignalTests {
     @Test(arguments: [("HUP", 129), ("TERM", 143)])
     func aSignalDuringAFetchAtThePromptEndsItAndTheShell(signal: String, status: Int) throws {

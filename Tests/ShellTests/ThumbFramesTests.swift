@@ -8,7 +8,7 @@ import Testing
 /// `thumb --frames N` (issue 42): N pictures across a clip, the keyframes nearest to the middles of N equal
 /// parts of its timeline, each titled with its time: ffprobe's keyframe times are the oracle, on a 10 s clip
 /// made at run time with a keyframe every second.
-@Suite(.enabled(if: ffmpegIsInstalled, "needs ffmpeg and ffprobe"))
+@Suite(.enabled(if: ffmpegIsInstalled, "needs ffmpeg and ffprobe"), .tags(.process), .notInFastRun)
 struct ThumbFramesTests {
     let card: TemporaryFolder
     let interpreter: Interpreter

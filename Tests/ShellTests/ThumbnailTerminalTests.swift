@@ -9,7 +9,7 @@ import Testing
 /// or a forced kitty protocol, Ctrl-C in a long contact sheet, and nothing but text when output is a pipe.
 /// The pty's whole output is kept (`log_file`) and checked here after the session.
 @Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
-    "needs the built mediashell binary and expect"))
+    "needs the built mediashell binary and expect"), .tags(.process), .notInFastRun)
 struct ThumbnailTerminalTests {
     let home: TemporaryFolder
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The words of a busy USB camera (issue 29): who holds it, by name and pid, and the way out in one line;
 /// and what `--release` says it did.
-@Suite struct USBBusyWordsTests {
+@Suite(.tags(.process), .notInFastRun) struct USBBusyWordsTests {
     let camera = USBCameraDescription(
         bus: 1, address: 4, vendorID: 0x04A9, productID: 0x32B4, manufacturer: "Canon Inc.", model: "EOS R6", serialNumber: "0123")
 
@@ -97,7 +97,7 @@ import Testing
 
 
 /// `mediashell --release` and `open --release` as a user runs them, on a virtual camera nothing holds.
-@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
+@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"), .tags(.process), .notInFastRun)
 struct USBReleaseBinaryTests {
     @Test func releaseSaysTheCameraIsFreeAndOpenReleaseOpensIt() throws {
         let home = try TemporaryFolder("msh-release")

@@ -5,7 +5,7 @@ import Testing
 /// Choosing among several USB cameras, with virtual cameras presented as attached
 /// (`MEDIASHELL_DEMO_USB_CAMERAS`): a script with a bare `usb:` (or none) and two cameras stops with the
 /// list; `usb:serial=` and `usb:model=` name one; `devices`, `summary` and `open` write one address format.
-@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
+@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"), .tags(.process), .notInFastRun)
 struct USBChoiceScriptTests {
     static let twoCameras = "Alpha One/A1;Beta Two/B2"
     let home: TemporaryFolder
@@ -102,7 +102,7 @@ struct USBChoiceScriptTests {
 
 /// At a prompt, a bare `usb:` with two cameras opens the first, and says which and how to open the other.
 @Suite(.enabled(if: ShellBinary.exists && FileManager.default.isExecutableFile(atPath: Expect.path),
-    "needs the built mediashell binary and expect"))
+    "needs the built mediashell binary and expect"), .tags(.process), .notInFastRun)
 struct USBChoiceTerminalTests {
     @Test func thePromptOpensTheFirstAndNamesTheOther() throws {
         let home = try TemporaryFolder("msh-usbchoice-pty")

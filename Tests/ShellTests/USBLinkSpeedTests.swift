@@ -5,7 +5,7 @@ import Testing
 /// The USB link's speed (issue 29), with virtual cameras presented as attached on a given link
 /// (`MEDIASHELL_DEMO_USB_CAMERAS=MODEL/SERIAL@SPEED<CAPABLE`): `devices` and `summary` say it, and a camera
 /// its port holds back is warned about once, when it opens.
-@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
+@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"), .tags(.process), .notInFastRun)
 struct USBLinkSpeedTests {
     let home: TemporaryFolder
 

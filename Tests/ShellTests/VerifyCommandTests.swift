@@ -5,7 +5,7 @@ import Testing
 /// `mediashell verify [DIR...]` from the command line, no camera: after `import --backup` every copy is as
 /// recorded (exit 0, a summary); a changed byte and a deleted copy are one line each on standard error and
 /// exit 1; with a DIR, its manifest checks it.
-@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"))
+@Suite(.enabled(if: ShellBinary.exists, "needs the built mediashell binary"), .tags(.process), .notInFastRun)
 struct VerifyCommandTests {
     @Test func copiesAsRecordedPassAndAChangedOrMissingOneFails() throws {
         let home = try TemporaryFolder("msh-verify")

@@ -10,7 +10,7 @@ import Testing
 /// kept aside, the ledger and a log beside the manifests say so, the manifests still pass `xxhsum -c
 /// --strict`, and a plain `verify` afterwards finds every copy as recorded. What cannot be repaired is said,
 /// with why, and fails the command.
-@Suite struct VerifyRepairCommandTests {
+@Suite(.tags(.process), .notInFastRun) struct VerifyRepairCommandTests {
     let card: TemporaryFolder
     let home: TemporaryFolder
     let interpreter: Interpreter

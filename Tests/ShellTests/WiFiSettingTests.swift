@@ -1,8 +1,10 @@
 import Foundation
 import Shell
+import TestSupport
 import Testing
 
 /// `set ptpip-guid` (and `--ptpip-guid`): the GUID given to Wi-Fi cameras instead of this computer's own.
+@Suite(.tags(.process), .notInFastRun)
 struct WiFiSettingTests {
     @Test func aGUIDIsTakenAsHexAndAutoGoesBackToOurOwn() throws {
         var settings = Settings()

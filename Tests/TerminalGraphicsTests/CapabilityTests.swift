@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 
 @testable import TerminalGraphics
 
-@Suite struct CapabilityTests {
+@Suite(.tags(.process), .notInFastRun) struct CapabilityTests {
     @Test(arguments: [
         // Not a terminal: no pictures, whatever the terminal would support.
         ([ "TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1" ], false, RenderMethod.text),

@@ -8,7 +8,7 @@ import Testing
 /// Issue 18: a video's thumbnail is its first shown keyframe. A clip cut with `ffmpeg -ss 1.3 -c copy` keeps
 /// the keyframe before the cut as hidden pre-roll; the thumbnail must not show that picture, which no player
 /// shows, but the first keyframe ffprobe shows (the same bytes: ffprobe's packet position).
-@Suite("Video thumbnails come from the first shown keyframe", .enabled(if: ffmpegIsInstalled, "needs ffmpeg and ffprobe"))
+@Suite("Video thumbnails come from the first shown keyframe", .enabled(if: ffmpegIsInstalled, "needs ffmpeg and ffprobe"), .tags(.process), .notInFastRun)
 struct VideoThumbnailKeyframeTests {
     private func tool(_ arguments: [String]) throws -> String {
         let tool = try #require(ExternalTool.find(arguments[0]), "\(arguments[0]) is not installed")
