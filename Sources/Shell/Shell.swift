@@ -81,7 +81,11 @@ public enum Shell {
         if arguments.ptpipGUID != nil { interpreter.state.settings.ptpipGUID = settings.ptpipGUID }
         if arguments.writable { interpreter.state.settings.writable = true }
         let camera = arguments.camera ?? (interpreter.state.settings.camera.isEmpty ? nil : interpreter.state.settings.camera)
-        if !openFirstCamera(camera, interpreter, interactive: interactive) && !interactive {
+        let report: (String) -> Void = { line in
+            Console.error(line)
+            heard?(line)
+        }
+        if !openFirstCamera(camera, interpreter, interactive: interactive, report: report) && !interactive {
             return interrupt.isPending ? ScriptResult.interrupted.exitStatus : 1
         }
 
@@ -137,16 +141,18 @@ public enum Shell {
     /// Opens `--camera URL`, or else the first USB camera; with none attached, the demo camera at an
     /// interactive prompt (whose banner says so), and an error for a script: a cron job never imports demo
     /// files by accident. Returns false when no camera was opened (reported on standard error).
-    static func openFirstCamera(_ requested: String?, _ interpreter: Interpreter, interactive: Bool) -> Bool {
+    static func openFirstCamera(
+        _ requested: String?, _ interpreter: Interpreter, interactive: Bool, report: (String) -> Void = { Console.error($0) }
+    ) -> Bool {
         if let requested {
             do {
                 try interpreter.open(try CameraURL(parsing: requested))
                 return true
             } catch let interrupted as Interrupted {
-                Console.error("mediashell: opening \(SafeText.display(requested)): \(interrupted)")
+                report("mediashell: opening \(SafeText.display(requested)): \(interrupted)")
                 return false
             } catch {
-                Console.error("mediashell: cannot open \(URLText.inMessage(requested)): \(Interpreter.message(for: error))")
+                report("mediashell: cannot open \(URLText.inMessage(requested)): \(Interpreter.message(for: error))")
                 return false
             }
         }
@@ -159,20 +165,20 @@ public enum Shell {
             // another program): say why, rather than that there is none.
             attachedButFailed = !DeviceDiscovery.usbCameras().isEmpty
             if attachedButFailed {
-                Console.error("mediashell: \(Interpreter.message(for: error))")
+                report("mediashell: \(Interpreter.message(for: error))")
                 if !interactive { return false }
             } else if !interactive {
-                Console.error("mediashell: \(noCameraMessage)")
+                report("mediashell: \(noCameraMessage)")
                 return false
             }
         }
         do {
             try interpreter.open(.simulator(path: nil))
         } catch {
-            Console.error("mediashell: no USB camera, and the demo camera failed: \(Interpreter.message(for: error))")
+            report("mediashell: no USB camera, and the demo camera failed: \(Interpreter.message(for: error))")
             return false
         }
-        Console.error(
+        report(
             attachedButFailed
                 ? "mediashell: opened the built-in DEMO camera (sim:) instead; its files are not yours"
                 : "mediashell: no camera found; this is the built-in DEMO camera (sim:), its files are not yours")

@@ -226,6 +226,19 @@ struct PluggedImportBinaryTests {
         #expect(system.read("notified")?.contains("mediashell could not import CARD ONE") == true)
     }
 
+    @Test func aCameraThatCannotBeOpenedIsAFailureTheDesktopHears() throws {
+        let system = try FakeSystem()
+        try system.plugCamera("9-9", bus: 250, address: 99, serial: "X1", product: "Gone Camera")
+        let run = try system.run(["--plugged", "9-9", "--eject", "--to", "pics/%f"])
+        #expect(run.status == 1)
+        #expect(run.outputLines.first == "mediashell import: importing from Gone Camera (usb:250,099)")
+        #expect(run.standardOutput.contains("not ejected: the import did not succeed (exit status 1)"))
+        let notified = try #require(system.read("notified"))
+        #expect(notified.contains("mediashell: the import from Gone Camera failed\nmediashell: cannot open usb:250,099: "))
+        #expect(notified.contains("journalctl --user -u 'mediashell-plugged@*'"))
+        #expect(!FileManager.default.fileExists(atPath: system.root + "/pics"))
+    }
+
     @Test func whenPluggedInstallsTheUnitWithAbsolutePathsAndStopRemovesIt() throws {
         let system = try FakeSystem()
         let unit = system.root + "/config/systemd/user/mediashell-plugged@.service"

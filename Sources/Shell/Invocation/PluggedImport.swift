@@ -1,5 +1,7 @@
 import CommandKit
+import Connectors
 import Foundation
+import MediaManager
 import POSIX
 import TerminalKit
 
@@ -43,6 +45,7 @@ struct PluggedImport {
         switch device.kind {
         case .camera(let bus, let address, _):
             camera = String(format: "usb:%03d,%03d", bus, address)
+            releaseFromGVFS(camera)
         case .card(let node, let number, _, _):
             let point: String
             do {
@@ -75,6 +78,15 @@ struct PluggedImport {
         let (title, body) = Self.notification(status: status, heard: heard, device: device.title, ejected: ejected)
         notify(title, body)
         return status
+    }
+
+    /// A desktop's gvfs opens a camera as it appears (its gphoto2 or MTP backend): asked to let go first,
+    /// as `--release` asks. Nothing else that holds it is touched; the open then names it.
+    private func releaseFromGVFS(_ camera: String) {
+        guard let url = try? CameraURL(parsing: camera), let release = try? CameraConnector.releaseUSB(url),
+            !release.requests.isEmpty
+        else { return }
+        for line in release.lines { say(SafeText.display(line)) }
     }
 
     /// A card folder of a camera: DCIM in any case (DCF says upper case; some readers show lower).
