@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
         .testTarget(name: "ChecksumsTests", dependencies: ["Checksums"]),
         .testTarget(name: "FailuresTests", dependencies: ["Failures"]),
-        .testTarget(name: "ThumbnailsTests", dependencies: ["TestSupport", "Thumbnails", "MediaFormats", "MediaManager", "VirtualCamera"]),
+        .testTarget(name: "ThumbnailsTests", dependencies: ["TestSupport", "Thumbnails", "MediaFormats", "MediaManager", "VirtualCamera", "POSIX"]),
         .testTarget(name: "ServeTests", dependencies: ["TestSupport", "Serve", "VirtualCamera"]),
         .testTarget(name: "ConnectorsTests", dependencies: ["TestSupport", "Connectors", "PTPUSB", "MediaManager"]),
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "PTP", "PTPIP", "MediaFormats", "POSIX"]),

@@ -19,14 +19,17 @@ final class PendingOpen: Sendable {
         if nobodyWaits, case .success(let session) = outcome { session.close() }
     }
 
-    /// The result once it arrived; nil (and the open abandoned) when `stop` said so first, asked every
-    /// `interval` seconds (without the lock held).
-    func wait(pollingEvery interval: Double, until stop: () -> Bool) -> Result<MediaSession, Error>? {
+    /// The result once it arrived; nil (and the open abandoned) when `cancellation` said so first, asked every
+    /// `interval` seconds (without the lock held), each time after `whileWaiting` ran on this thread.
+    func wait(
+        pollingEvery interval: Double, until cancellation: Cancellation, whileWaiting: () -> Void = {}
+    ) -> Result<MediaSession, Error>? {
         while true {
             let arrived: Result<MediaSession, Error>?? = state.wait(
                 until: .after(interval), for: { $0.result != nil }, then: { $0.result })
             if let arrived { return arrived }
-            if stop() {
+            whileWaiting()
+            if cancellation.isCancelled {
                 let late = state.withLock { state -> Result<MediaSession, Error>? in
                     if state.result == nil { state.abandoned = true }
                     return state.result

@@ -87,11 +87,11 @@ final class FujiStream: Sendable {
     func write(_ bytes: [UInt8]) throws { try framed.send(bytes) }
 
     /// Writes `source` as one data container: the header and the first chunk in one send (a responder such
-    /// as vcam reads a small container with one recv), then the rest in chunks of 1 MiB. `shouldStop`,
+    /// as vcam reads a small container with one recv), then the rest in chunks of 1 MiB. `peerCancelled`,
     /// asked between chunks, cannot end a container early (Fuji's framing has no way to), so the rest is
     /// then sent as zeros and false returned: the peer stays in step and the caller answers the transaction
     /// as cancelled.
-    func writeData(code: UInt16, transactionID: UInt32, source: DataSource, shouldStop: () throws -> Bool = { false }) throws -> Bool {
+    func writeData(code: UInt16, transactionID: UInt32, source: DataSource, peerCancelled: () throws -> Bool = { false }) throws -> Bool {
         let total = source.length
         let header = try FujiContainer.dataHeader(code: code, transactionID: transactionID, payloadLength: total)
         var buffer = [UInt8](repeating: 0, count: header.count + Int(min(total, UInt64(Self.chunkSize))))
@@ -101,7 +101,7 @@ final class FujiStream: Sendable {
         repeat {
             let count = Int(min(total - sent, UInt64(Self.chunkSize)))
             let head = sent == 0 ? header.count : 0
-            if sent > 0, !stopped, try shouldStop() { stopped = true }
+            if sent > 0, !stopped, try peerCancelled() { stopped = true }
             try buffer.withUnsafeMutableBytes { raw in
                 let area = UnsafeMutableRawBufferPointer(rebasing: raw[head..<(head + count)])
                 if stopped {

@@ -82,7 +82,7 @@ public final class MediaSession: Sendable {
     /// next group arrives while one is written out. Results are reported in order as their group is
     /// committed; `deleteAfter` deletes a file from the camera only then.
     public func fetch(
-        _ files: [MediaFile], to folder: String, options: FetchOptions = .init(), cancellation: CancellationFlag? = nil,
+        _ files: [MediaFile], to folder: String, options: FetchOptions = .init(), cancellation: Cancellation? = nil,
         progress: ((TransferProgress) -> Void)? = nil, each: ((FileResult) -> Void)? = nil
     ) throws -> [FileResult] {
         var clashes = ClashResolver(overwrite: options.overwrite)
@@ -128,7 +128,7 @@ public final class MediaSession: Sendable {
             files: Self.readAheadFiles(files, placements, chunkSize: options.chunkSizing.map { min($0.nextSize, options.chunkSize) } ?? options.chunkSize,
                 resumingFirst: options.startOffset != nil),
             camera: camera, chunkSize: options.chunkSize, sizing: options.chunkSizing,
-            maxBytes: min(16 << 20, 2 * options.chunkSize), cancelled: { cancellation?.isCancelled == true })
+            maxBytes: min(16 << 20, 2 * options.chunkSize), cancellation: cancellation ?? .never)
         defer { readAhead.finish() }
 
         for (index, file) in files.enumerated() where !file.isFolder {

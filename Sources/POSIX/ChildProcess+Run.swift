@@ -34,11 +34,11 @@ extension ChildProcess {
 
     /// Runs `executable` to its end with `input` on its standard input, its standard output captured and its
     /// standard error dropped, bounded in time (`timeout` seconds) and in output (`outputLimit` bytes).
-    /// `isCancelled` is asked every `checkInterval` seconds. Whatever way it ends, the child is gone
+    /// `cancellation` is asked every `checkInterval` seconds. Whatever way it ends, the child is gone
     /// (killed and reaped) when this returns.
     public static func run(
         executable: String, arguments: [String], input: [UInt8], outputLimit: Int, timeout: Double,
-        checkInterval: Double = 0.05, isCancelled: @escaping @Sendable () -> Bool = { false }
+        checkInterval: Double = 0.05, cancellation: Cancellation = .never
     ) throws(RunFailure) -> Finished {
         var options = Options()
         options.standardInput = .capture
@@ -69,7 +69,7 @@ extension ChildProcess {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)
         defer { buffer.deallocate() }
         while true {
-            if isCancelled() { throw .cancelled }
+            if cancellation.isCancelled { throw .cancelled }
             if deadline.hasPassed { throw .tookTooLong(seconds: timeout) }
             let got: Int
             do throws(SystemError) {
@@ -86,7 +86,7 @@ extension ChildProcess {
         }
         // Its output ended: it has exited or is about to.
         while !child.reap(blocking: false) {
-            if isCancelled() { throw .cancelled }
+            if cancellation.isCancelled { throw .cancelled }
             if deadline.hasPassed { throw .tookTooLong(seconds: timeout) }
             pause(until: min(deadline, .after(0.005)))
         }

@@ -102,10 +102,10 @@ final class PacketStream: Sendable {
     /// counts bytes and stops reading at the announced length, so the End_Data must carry the last bytes).
     /// Start_Data goes out in one send with the first Data packet: a small file's data phase is one send, and
     /// the initiator wakes once for it. An empty data phase is Start_Data then an empty End_Data.
-    /// `shouldStop` is asked between packets; when it says yes the data phase ends early with an empty
+    /// `peerCancelled` is asked between packets; when it says yes the data phase ends early with an empty
     /// End_Data and false is returned.
     func writeDataPhase(
-        transactionID: UInt32, source: DataSource, shouldStop: () throws -> Bool = { false }
+        transactionID: UInt32, source: DataSource, peerCancelled: () throws -> Bool = { false }
     ) throws -> Bool {
         let total = source.length
         let start = PTPIPPacket.startData(transactionID: transactionID, totalLength: total).encoded()
@@ -118,7 +118,7 @@ final class PacketStream: Sendable {
         packet.replaceSubrange(0..<start.count, with: start)
         var sent: UInt64 = 0
         repeat {
-            if sent > 0, try shouldStop() {
+            if sent > 0, try peerCancelled() {
                 try socket.send(PTPIPHeader.dataPrefix(last: true, transactionID: transactionID, payloadLength: 0), timeout: timeout)
                 return false
             }

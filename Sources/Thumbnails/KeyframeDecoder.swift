@@ -47,14 +47,14 @@ public struct KeyframeDecoder: Sendable {
     /// The JPEG of the first picture `stream` decodes to, or with `picture` of the one after that many (a
     /// frame decoded from the keyframe before it: see `MovieFrame`).
     public func jpeg(
-        from stream: [UInt8], codec: AnnexB.Codec, rotation: Int, picture: Int = 0, cancellation: CancellationFlag
+        from stream: [UInt8], codec: AnnexB.Codec, rotation: Int, picture: Int = 0, cancellation: Cancellation
     ) throws -> [UInt8] {
         let finished: ChildProcess.Finished
         do {
             finished = try ChildProcess.run(
                 executable: executable, arguments: arguments(codec: codec, rotation: rotation, picture: picture),
                 input: stream,
-                outputLimit: maxOutputBytes, timeout: timeout, isCancelled: { cancellation.isCancelled })
+                outputLimit: maxOutputBytes, timeout: timeout, cancellation: cancellation)
         } catch {
             switch error {
             case .couldNotStart(let why): throw KeyframeError.couldNotStart(executable: executable, why)

@@ -1,6 +1,7 @@
 import Foundation
 import MediaFormats
 import MediaManager
+import POSIX
 
 /// A video's first keyframe as a JPEG through the same bounded ffmpeg run as the shell's own thumbnails
 /// (`MovieKeyframe`): what the virtual camera (`dir:`, `sim:`, `serve`) is given for its videos' thumbnails.
@@ -13,6 +14,6 @@ public struct KeyframeVideoFrames: VideoFrameDecoder {
     }
 
     public func firstKeyframeJPEG(of source: ByteRangeSource) throws -> [UInt8] {
-        try MovieKeyframe.jpeg(from: source, name: "the video", decoder: decoder, cancellation: CancellationFlag())
+        try MovieKeyframe.jpeg(from: source, name: "the video", decoder: decoder, cancellation: Cancellation())
     }
 }

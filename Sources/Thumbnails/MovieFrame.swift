@@ -1,6 +1,7 @@
 import Foundation
 import MediaFormats
 import MediaManager
+import POSIX
 
 /// One frame of a movie as a JPEG, the frame itself and not its keyframe: the samples from the keyframe
 /// before it to it (`FrameDecodeRange`) are read by range, a few reads whatever their number, never the
@@ -17,7 +18,7 @@ public enum MovieFrame {
     /// read from `source`.
     public static func jpeg(
         frame number: Int, of track: TrackInfo, from source: ByteRangeSource, name: String, decoder: KeyframeDecoder,
-        cancellation: CancellationFlag
+        cancellation: Cancellation
     ) throws -> [UInt8] {
         guard let format = track.codec else { throw NoThumbnail(.noVideoTrack(name: name)) }
         guard let codec = AnnexB.Codec(format: format), let payload = track.codecConfiguration else {

@@ -1,6 +1,7 @@
 import Foundation
 import MediaFormats
 import MediaManager
+import POSIX
 
 /// The first keyframe of a movie as a JPEG: only the movie box (bounded) and that one sample are read, and
 /// `KeyframeDecoder` (ffmpeg, bounded in time and output) turns it into a picture.
@@ -11,7 +12,7 @@ public enum MovieKeyframe {
     static let maxMovieBoxBytes: UInt64 = 16 << 20
 
     public static func jpeg(
-        from source: ByteRangeSource, name: String, decoder: KeyframeDecoder, cancellation: CancellationFlag
+        from source: ByteRangeSource, name: String, decoder: KeyframeDecoder, cancellation: Cancellation
     ) throws -> [UInt8] {
         var limits = MovieReadLimits()
         limits.maxMovieBoxSize = maxMovieBoxBytes

@@ -1,6 +1,7 @@
 import Foundation
 import MediaFormats
 import MediaManager
+import POSIX
 
 /// Pictures across a movie (`thumb --frames N`): the keyframes nearest to N times spread evenly over its
 /// presentation timeline, each read as one sample and decoded by `KeyframeDecoder`. Only the movie box and
@@ -23,7 +24,7 @@ public struct MovieKeyframes: Sendable {
     /// Up to `count` (1 to `maxCount`) distinct keyframes across the movie in `source`, in time order: fewer
     /// when the movie has fewer keyframes. `picture` gets each as it is decoded (for drawing as they come).
     public static func pictures(
-        from source: ByteRangeSource, name: String, count: Int, decoder: KeyframeDecoder, cancellation: CancellationFlag,
+        from source: ByteRangeSource, name: String, count: Int, decoder: KeyframeDecoder, cancellation: Cancellation,
         picture: (Picture) -> Void
     ) throws {
         var limits = MovieReadLimits()

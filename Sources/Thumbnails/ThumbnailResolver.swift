@@ -18,11 +18,11 @@ public struct ThumbnailResolver: Sendable {
     /// Nil when ffmpeg is not installed: proxies are then not decoded.
     public let keyframes: KeyframeDecoder?
     /// Set by Ctrl-C; stops a fallback between steps and kills a running ffmpeg.
-    public let cancellation: CancellationFlag
+    public let cancellation: Cancellation
     /// Look up the photo's EXIF orientation (one partial read per photo); only worth it when drawing.
     public var wantsOrientation = true
 
-    public init(session: MediaSession, keyframes: KeyframeDecoder?, cancellation: CancellationFlag) {
+    public init(session: MediaSession, keyframes: KeyframeDecoder?, cancellation: Cancellation) {
         self.session = session
         self.keyframes = keyframes
         self.cancellation = cancellation

@@ -8,7 +8,7 @@ public final class ThumbnailStream: Sendable {
     /// The files asked for, each once, in order.
     public let files: [MediaFile]
     private let session: MediaSession
-    private let cancellation = CancellationFlag()
+    private let cancellation = Cancellation()
     private let results = LockedCondition([UInt32: Result<Thumbnail, any Error>]())
 
     public init(of files: [MediaFile], session: MediaSession, keyframes: KeyframeDecoder?, wantsOrientation: Bool) {
@@ -26,9 +26,9 @@ public final class ThumbnailStream: Sendable {
     }
 
     /// The thumbnail of `file` (or why there is none) once it arrived, forgotten here so that a sheet of
-    /// hundreds does not keep them all; nil when `stopped` said true first (asked at least every 50 ms).
-    public func take(_ file: MediaFile, stopped: () -> Bool) -> Result<Thumbnail, any Error>? {
-        while !stopped() {
+    /// hundreds does not keep them all; nil when `stop` said so first (asked at least every 50 ms).
+    public func take(_ file: MediaFile, cancellation stop: Cancellation) -> Result<Thumbnail, any Error>? {
+        while !stop.isCancelled {
             // Woken by each arrival; the bound is only so that a stop is noticed.
             if let result = results.wait(until: .after(0.05), for: { $0[file.id] != nil }, then: { $0.removeValue(forKey: file.id) }) {
                 return result

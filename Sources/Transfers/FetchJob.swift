@@ -30,7 +30,7 @@ public struct FetchJob: Sendable {
     public func run(_ job: Job) -> Job.Ending {
         var options = options
         options.chunkSizing = ChunkSizing()
-        let pacer = TransferPacer(clock: clock, limit: rateLimit, stopped: { job.cancellation.isCancelled })
+        let pacer = TransferPacer(clock: clock, limit: rateLimit, cancellation: job.cancellation)
         let started = pacer.now
         let wanted = groups.flatMap(\.files).filter { !$0.isFolder }
         let total = wanted.reduce(UInt64(0)) { $0 + $1.size }

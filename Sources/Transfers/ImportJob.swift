@@ -36,7 +36,7 @@ public struct ImportJob: Sendable {
         var problems: [Job.Problem] = []
         var updates: [Job.StateUpdate] = []
         var progress = Job.Progress()
-        let pacer = TransferPacer(clock: clock, limit: rateLimit, stopped: { job.cancellation.isCancelled })
+        let pacer = TransferPacer(clock: clock, limit: rateLimit, cancellation: job.cancellation)
         pacer.redraw = {
             progress.bytesPerSecond = pacer.bytesPerSecond ?? 0
             job.report(progress)

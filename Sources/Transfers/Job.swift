@@ -85,7 +85,7 @@ public final class Job: Sendable {
     public let commandLine: String
     /// The camera files the job may still touch (`delete` refuses them while it runs).
     public let remotePaths: Set<String>
-    public let cancellation = CancellationFlag()
+    public let cancellation = Cancellation()
     /// What the job's thread last reported, and how it ended (nil while it runs).
     private let status: LockedCondition<(progress: Progress, ending: Ending?)>
 

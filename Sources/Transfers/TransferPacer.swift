@@ -11,7 +11,7 @@ public final class TransferPacer {
     private let clock: any WaitClock
     private let limiter: RateLimiter?
     private var rate: TransferRate
-    private let stopped: () -> Bool
+    private let cancellation: Cancellation
     /// The file the last report was about, and its bytes then.
     private var file: (name: String, bytes: UInt64)?
     /// Called while the limit holds the transfer back.
@@ -19,10 +19,10 @@ public final class TransferPacer {
 
     /// - Parameters:
     ///   - limit: bytes per second, nil for none.
-    ///   - stopped: true once the wait should end (Ctrl-C, `kill %N`).
-    public init(clock: any WaitClock, limit: UInt64?, stopped: @escaping () -> Bool) {
+    ///   - cancellation: ends the wait (Ctrl-C, `kill %N`).
+    public init(clock: any WaitClock, limit: UInt64?, cancellation: Cancellation) {
         self.clock = clock
-        self.stopped = stopped
+        self.cancellation = cancellation
         let start = clock.now()
         rate = TransferRate(startingAt: start)
         limiter = limit.map { limit in
@@ -59,12 +59,12 @@ public final class TransferPacer {
         rate.record(moved, at: clock.now())
     }
 
-    /// Waits until the bytes moved are due at the limit (at once without one), or until `stopped`.
+    /// Waits until the bytes moved are due at the limit (at once without one), or until `cancellation`.
     public func pace() {
         guard let limiter else { return }
         while true {
             let left = limiter.delay(for: moved)
-            guard left > 0, !stopped() else { return }
+            guard left > 0, !cancellation.isCancelled else { return }
             clock.pause(min(left, 0.5))
             redraw?()
         }

@@ -137,7 +137,7 @@ import VirtualCamera
         let refused = try #require(session.catalog.file(atPath: "/DCIM/100MEDIA/DJI_0002.JPG"))
         let next = try #require(session.catalog.file(atPath: "/DCIM/100MEDIA/DJI_0001.SRT"))
         let readAhead = FirstBytesReadAhead(
-            files: [refused, next], camera: session.camera, chunkSize: 8 << 20, sizing: nil, cancelled: { false })
+            files: [refused, next], camera: session.camera, chunkSize: 8 << 20, sizing: nil, cancellation: .never)
         defer { readAhead.finish() }
         guard case .failure? = readAhead.take(refused) else {
             Issue.record("\(refused.name) was read")

@@ -163,7 +163,7 @@ import VirtualCamera
             to: URL(fileURLWithPath: card.pictures + "/DJI_0001.MP4.part"))
         var importRun = ImportRun(session: session, plan: plan, ledgers: ledgers)
         importRun.options.chunkSize = 16 << 10  // far smaller than the 300 kB video
-        let summary = try importRun.run(cancellation: CancellationFlag(), progress: { _ in }, event: { _ in })
+        let summary = try importRun.run(cancellation: Cancellation(), progress: { _ in }, event: { _ in })
         #expect(summary.failed == 0)
         #expect(summary.fetched == plan.items.count)
         #expect(try Data(contentsOf: URL(fileURLWithPath: card.pictures + "/DJI_0001.MP4")) == Data(video))

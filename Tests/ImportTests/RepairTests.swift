@@ -154,7 +154,7 @@ import Testing
         let report = CopyVerifier.check(copies) { _ in }
         #expect(report.problems.map(\.copy.path).sorted() == gone.sorted())
 
-        let cancellation = CancellationFlag()
+        let cancellation = Cancellation()
         var said = 0
         let repairs = try CopyRepairer(ledgerFolder: card.ledgers, cancellation: cancellation).repair(report.problems) { _ in
             said += 1

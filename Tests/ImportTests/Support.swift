@@ -1,5 +1,6 @@
 import Foundation
 import MediaManager
+import POSIX
 import PTP
 import TestSupport
 import VirtualCamera
@@ -122,7 +123,7 @@ func runImport(
     let groups = CardSelection.groups(for: CardSelection.dcimFiles(in: session.catalog), in: session.catalog)
     let plan = Importer.plan(
         groups, session: session, options: options, ledgers: ledgers, datesFromDownload: datesFromDownload)
-    let cancellation = CancellationFlag()
+    let cancellation = Cancellation()
     var events: [BatchEvent] = []
     var importRun = ImportRun(session: session, plan: plan, ledgers: ledgers, options: run)
     importRun.options.chunkSize = chunkSize

@@ -122,7 +122,7 @@ func randomBytes(_ count: Int) -> [UInt8] {
     @Test func cancellationStopsWithinOneChunkAndKeepsThePart() throws {
         let folder = try temporaryFolder()
         let remote = FakeRemote(randomBytes(10_000))
-        let flag = CancellationFlag()
+        let flag = Cancellation()
         let seen = LockedBox(0)
         let error = #expect(throws: DownloadError.self) {
             try job(remote, folder).run(read: { offset, count, sink in

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 import Synchronization
 import Testing
@@ -82,14 +83,14 @@ import VirtualCamera
         camera.setTreeListingWanted(false)
         let catalog = MediaCatalog(camera: camera)
         #expect(throws: CameraInterruption.betweenRequests) {
-            try camera.interruptibly(cancelled: { flag.isRaised }) { try catalog.reload() }
+            try camera.interruptibly(cancellation: Cancellation(when: { flag.isRaised })) { try catalog.reload() }
         }
         let listings = transport.sent.withLock { $0 }.filter { $0 == .getObjectPropList }.count
         #expect(listings == 2, "the root, then one folder; no request after the interrupt")
         #expect(catalog.state == .reset)
         // The session is in step: the next reload reads everything.
         flag.set(false)
-        try camera.interruptibly(cancelled: { flag.isRaised }) { try catalog.reload() }
+        try camera.interruptibly(cancellation: Cancellation(when: { flag.isRaised })) { try catalog.reload() }
         #expect(catalog.allFiles().count == 4)
     }
 
@@ -104,7 +105,7 @@ import VirtualCamera
         defer { camera.close() }
         let catalog = MediaCatalog(camera: camera)
         #expect(throws: CameraInterruption.connectionClosed) {
-            try camera.interruptibly(cancelled: { flag.isRaised }) { try catalog.reload() }
+            try camera.interruptibly(cancellation: Cancellation(when: { flag.isRaised })) { try catalog.reload() }
         }
         #expect(throws: PTPError.self) { try camera.storages() }
     }
@@ -116,7 +117,7 @@ import VirtualCamera
         defer { camera.close() }
         let before = transport.sent.withLock { $0.count }
         #expect(throws: CameraInterruption.betweenRequests) {
-            try camera.interruptibly(cancelled: { true }) { try camera.storages() }
+            try camera.interruptibly(cancellation: { let stop = Cancellation(); stop.cancel(); return stop }()) { try camera.storages() }
         }
         #expect(transport.sent.withLock { $0.count } == before)
     }
@@ -126,7 +127,7 @@ import VirtualCamera
         defer { card.remove() }
         let (camera, _, _) = try Self.camera(card.folder) { _ in false }
         defer { camera.close() }
-        let stores = try camera.interruptibly(cancelled: { false }) { try camera.storages() }
+        let stores = try camera.interruptibly(cancellation: .never) { try camera.storages() }
         #expect(stores.count == 1)
     }
 }

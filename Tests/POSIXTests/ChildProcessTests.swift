@@ -55,7 +55,7 @@ import Testing
 
     @Test func cancellingARunKillsTheChild() throws {
         #expect {
-            try ChildProcess.run(executable: "/bin/sleep", arguments: ["60"], input: [], outputLimit: 16, timeout: 60, isCancelled: { true })
+            try ChildProcess.run(executable: "/bin/sleep", arguments: ["60"], input: [], outputLimit: 16, timeout: 60, cancellation: { let c = Cancellation(); c.cancel(); return c }())
         } throws: { error in
             if case .cancelled = error as? ChildProcess.RunFailure { return true }
             return false

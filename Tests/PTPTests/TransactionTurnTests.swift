@@ -100,7 +100,7 @@ import Testing
         let session = rig.session
         Thread {
             done.put(Result {
-                _ = try session.whileCancellable({ stop.value }) { try session.execute(.getNumObjects) }
+                _ = try session.whileCancellable(Cancellation(when: { stop.value })) { try session.execute(.getNumObjects) }
                 return true
             })
         }.start()

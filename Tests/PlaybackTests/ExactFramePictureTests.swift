@@ -57,7 +57,7 @@ struct ExactFramePictureTests {
         for number in frames {
             let before = source.counted
             let jpeg = try MovieFrame.jpeg(
-                frame: number, of: track, from: source, name: "clip", decoder: decoder, cancellation: CancellationFlag())
+                frame: number, of: track, from: source, name: "clip", decoder: decoder, cancellation: Cancellation())
             let read = (source.counted.count - before.count, source.counted.bytes - before.bytes)
             let range = try #require(FrameDecodeRange(frame: number, of: try track.timeline.get(), table: track.sampleTable))
             #expect(read.0 <= 4, "frame \(number): \(read.0) reads")

@@ -26,7 +26,7 @@ import Testing
 
     /// What starts a program, binds a port or mounts, in a test's own text.
     static let needsMoreThanItsProcess = [
-        "ShellBinary.run", "Expect.run", "ChildProcess.spawn", "ChildProcess.run", "Process()", "startServer(",
+        "ShellBinary.run", "Expect.run", "ProcessRunner.run", "ChildProcess.spawn", "ChildProcess.run", "Process()", "startServer(",
         "PTPIPServer(", "FujiServer(", "Socket.listen", "FuseBridge",
     ]
 

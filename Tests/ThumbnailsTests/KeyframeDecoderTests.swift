@@ -1,6 +1,7 @@
 import Foundation
 import MediaFormats
 import MediaManager
+import POSIX
 import TestSupport
 import Testing
 import Thumbnails
@@ -31,7 +32,7 @@ import VirtualCamera
         let stream = try AnnexB.stream(
             AnnexB.Configuration(try #require(track.codecConfiguration), codec: .h264),
             sample: Array(bytes[Int(sample.offset)..<Int(sample.offset) + Int(sample.size)]))
-        let jpeg = try decoder.jpeg(from: stream, codec: .h264, rotation: track.rotation, cancellation: CancellationFlag())
+        let jpeg = try decoder.jpeg(from: stream, codec: .h264, rotation: track.rotation, cancellation: Cancellation())
         let info = try JPEGReader().read(from: MemoryByteSource(jpeg))
         #expect(track.rotation == 90)
         #expect(info.width == 90 && info.height == 160, "coded 160x90, turned 90 degrees clockwise")
@@ -40,12 +41,12 @@ import VirtualCamera
     @Test func aProgramThatExitsWithoutReadingIsAnErrorNotACrash() throws {
         let decoder = try program("exit 3")
         #expect(throws: KeyframeError.noPicture(exitStatus: 3)) {
-            try decoder.jpeg(from: [UInt8](repeating: 0x5A, count: 4 << 20), codec: .h264, rotation: 0, cancellation: CancellationFlag())
+            try decoder.jpeg(from: [UInt8](repeating: 0x5A, count: 4 << 20), codec: .h264, rotation: 0, cancellation: Cancellation())
         }
     }
 
     @Test func cancellationAndTheTimeLimitKillIt() throws {
-        let cancellation = CancellationFlag()
+        let cancellation = Cancellation()
         // Not exec'd: the sleep outlives the killed shell for a while and holds what Foundation watches for
         // the end of the process, so the waits after a kill must be bounded.
         let hang = try program("sleep 5; exit 0")
@@ -57,7 +58,7 @@ import VirtualCamera
         var slow = hang
         slow.timeout = 0.3
         #expect(throws: KeyframeError.tookTooLong(seconds: 0.3)) {
-            try slow.jpeg(from: [0, 0, 0, 1, 0x65], codec: .h264, rotation: 0, cancellation: CancellationFlag())
+            try slow.jpeg(from: [0, 0, 0, 1, 0x65], codec: .h264, rotation: 0, cancellation: Cancellation())
         }
         #expect(Date().timeIntervalSince(started) < 10, "killed, not waited for")
     }
@@ -66,7 +67,7 @@ import VirtualCamera
         var chatty = try program("exec cat /dev/zero")
         chatty.maxOutputBytes = 1 << 20
         #expect(throws: KeyframeError.tooMuchOutput(limit: 1 << 20)) {
-            try chatty.jpeg(from: [0, 0, 0, 1, 0x65], codec: .h264, rotation: 0, cancellation: CancellationFlag())
+            try chatty.jpeg(from: [0, 0, 0, 1, 0x65], codec: .h264, rotation: 0, cancellation: Cancellation())
         }
     }
 }

@@ -28,13 +28,13 @@ public enum ImportedElsewhere {
     /// simply not found (the import brings it).
     public static func find(
         _ files: [MediaFile], in content: ImportedContent, within root: String,
-        readFirst: (MediaFile, Int) throws -> [UInt8], cancelled: () -> Bool = { false }
+        readFirst: (MediaFile, Int) throws -> [UInt8], cancellation: Cancellation = .never
     ) -> [String: ElsewhereMatch] {
         guard !content.isEmpty else { return [:] }
         var found: [String: ElsewhereMatch] = [:]
         var copies = CopyFacts()
         for file in files where !file.isFolder && file.size > 0 {
-            if cancelled() { break }
+            if cancellation.isCancelled { break }
             // Only copies still there at the size recorded are worth the camera's read.
             let candidates = content.candidates(for: file).flatMap { known in
                 known.entry.allCopies.filter { CopyVerifier.isUnder($0, root) && LocalDisk.regularFileSize($0) == file.size }

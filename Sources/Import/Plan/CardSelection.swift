@@ -1,5 +1,6 @@
 import MediaFormats
 import MediaManager
+import POSIX
 
 /// Which files of a card an import takes: by default every file in a DCIM folder of every store
 /// (`DCIM/…`, or `store_…/DCIM/…` on a camera with two cards); or those under the folders named; each
@@ -66,7 +67,7 @@ public enum Importer {
     /// whole file.
     public static func importedElsewhere(
         _ groups: [MediaGroup], session: MediaSession, ledgers: CameraLedgers, folder: String, root: String,
-        cancelled: () -> Bool = { false }
+        cancellation: Cancellation = .never
     ) -> [String: ElsewhereMatch] {
         let files = groups.flatMap { [$0.main] + $0.followers }.filter { ledgers.entry(for: $0) == nil }
         // The other ledgers are read only when there is something new to look for.
@@ -74,7 +75,7 @@ public enum Importer {
         let content = ImportedContent(folder: folder, excluding: Set(ledgers.all.map(\.path)))
         return ImportedElsewhere.find(
             files, in: content, within: ImportRun.absolute(root), readFirst: { file, count in try session.byteSource(for: file).read(offset: 0, count: count) },
-            cancelled: cancelled)
+            cancellation: cancellation)
     }
 
     /// Plans the import of `groups`, reading each new group's EXIF date from the camera where it has one.

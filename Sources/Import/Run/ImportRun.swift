@@ -116,7 +116,7 @@ public struct ImportRun {
     /// that went away). Throws for ledger failures (nothing is deleted then), and, before anything is
     /// fetched, for an ASC MHL history that cannot be extended (`MHLError`).
     public func run(
-        cancellation: CancellationFlag? = nil, progress: ((BatchProgress) -> Void)? = nil,
+        cancellation: Cancellation? = nil, progress: ((BatchProgress) -> Void)? = nil,
         event: ((BatchEvent) -> Void)? = nil, stopAfter: ((Error) -> Bool)? = nil
     ) throws -> BatchSummary {
         let started = monotonicSeconds()
@@ -135,7 +135,7 @@ public struct ImportRun {
         let readAhead = FirstBytesReadAhead(
             files: readAheadFiles(), camera: session.camera, chunkSize: options.chunkSize,
             sizing: options.chunkSizing, maxBytes: min(16 << 20, 2 * options.chunkSize),
-            cancelled: { cancellation?.isCancelled == true })
+            cancellation: cancellation ?? .never)
         defer { readAhead.finish() }
 
         // The backup destinations (`--backup`): each file is written to every one as its bytes arrive.

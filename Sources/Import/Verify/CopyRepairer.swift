@@ -25,7 +25,7 @@ public struct RepairCamera: Sendable {
 /// the copy's destination root (`RepairLog`).
 public final class CopyRepairer {
     private let camera: RepairCamera?
-    private let cancellation: CancellationFlag?
+    private let cancellation: Cancellation?
     /// Each copy the ledgers record, with the ledger and its entry.
     private let recorded: [String: (ledger: ImportLedger, entry: LedgerEntry)]
     /// The camera's files by identity, listed when first needed.
@@ -34,7 +34,7 @@ public final class CopyRepairer {
     /// The ledgers in `ledgerFolder` (`LedgerLocation.folder`) say which copies each file has; `camera`,
     /// when one is open; `cancellation` stops the repairs between two copies and a download from the camera
     /// between two requests.
-    public init(ledgerFolder: String, camera: RepairCamera? = nil, cancellation: CancellationFlag? = nil) throws {
+    public init(ledgerFolder: String, camera: RepairCamera? = nil, cancellation: Cancellation? = nil) throws {
         self.camera = camera
         self.cancellation = cancellation
         var recorded: [String: (ledger: ImportLedger, entry: LedgerEntry)] = [:]

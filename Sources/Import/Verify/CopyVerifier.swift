@@ -110,15 +110,15 @@ public enum CopyVerifier {
     }
 
     /// Checks each copy in order, saying each problem as it is found; `progress` gets the bytes read so
-    /// far. Stops between two copies when `cancelled`.
+    /// far. Stops between two copies when `cancellation`.
     public static func check(
-        _ copies: [CopyToCheck], cancelled: () -> Bool = { false }, progress: ((_ done: Int, _ bytes: UInt64) -> Void)? = nil,
+        _ copies: [CopyToCheck], cancellation: Cancellation = .never, progress: ((_ done: Int, _ bytes: UInt64) -> Void)? = nil,
         problem: (CopyProblem) -> Void
     ) -> VerifyReport {
         let started = monotonicSeconds()
         var report = VerifyReport()
         for copy in copies {
-            if cancelled() {
+            if cancellation.isCancelled {
                 report.interrupted = true
                 break
             }

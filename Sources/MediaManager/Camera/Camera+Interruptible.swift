@@ -26,23 +26,23 @@ extension Camera {
     public static let interruptGrace: TimeInterval = 0.5
 
     /// Runs `body` (requests to the device: opening's listing, a reload) so that it ends soon after
-    /// `cancelled` turns true, however the device behaves: no further request is sent (the session stays
+    /// `cancellation` turns true, however the device behaves: no further request is sent (the session stays
     /// in step: `CameraInterruption.betweenRequests`), and a request the device still has not answered
     /// `grace` seconds later is ended by closing the transport (`CameraInterruption.connectionClosed`;
-    /// the camera must be reopened). A watcher thread polls `cancelled` every `interruptPollInterval`
+    /// the camera must be reopened). A watcher thread polls `cancellation` every `interruptPollInterval`
     /// seconds while `body` runs and is gone when this returns.
     public func interruptibly<T>(
-        grace: TimeInterval = Camera.interruptGrace, cancelled: @escaping @Sendable () -> Bool, _ body: () throws -> T
+        grace: TimeInterval = Camera.interruptGrace, cancellation: Cancellation, _ body: () throws -> T
     ) throws -> T {
-        if cancelled() { throw CameraInterruption.betweenRequests }
+        if cancellation.isCancelled { throw CameraInterruption.betweenRequests }
         let watch = InterruptWatch()
         let transport = session.transport
         let watcher = Thread {
-            watch.run(grace: grace, cancelled: cancelled) { transport.close() }
+            watch.run(grace: grace, cancellation: cancellation) { transport.close() }
         }
         watcher.name = "camera-interrupt-watch"
         watcher.start()
-        let result = Result { try session.whileCancellable(cancelled) { try body() } }
+        let result = Result { try session.whileCancellable(cancellation) { try body() } }
         let outcome = watch.finish()
         switch outcome {
         case .closedConnection: throw CameraInterruption.connectionClosed
@@ -71,11 +71,11 @@ final class InterruptWatch: Sendable {
 
     private let state = LockedCondition(State())
 
-    /// The watcher thread's loop. `close` runs at most once, and never after `finish` began. `cancelled` and
+    /// The watcher thread's loop. `close` runs at most once, and never after `finish` began. `cancellation` and
     /// `close` are called without the watch's lock held.
-    func run(grace: Double, cancelled: @Sendable () -> Bool, close: () -> Void) {
+    func run(grace: Double, cancellation: Cancellation, close: () -> Void) {
         defer { state.change { $0.exited = true } }
-        while !cancelled() {
+        while !cancellation.isCancelled {
             if state.wait(until: .after(Camera.interruptPollInterval), for: { $0.finished }) { return }
         }
         let closing: Bool = state.withLock { state in

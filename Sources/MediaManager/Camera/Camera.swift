@@ -328,18 +328,18 @@ public final class Camera: Sendable {
         public var completed: Bool
     }
 
-    /// Takes a picture and waits (up to `timeout`, and until `cancelled` says so, polled a few times a
+    /// Takes a picture and waits (up to `timeout`, and until `cancellation` says so, polled a few times a
     /// second) for the device to report the new objects. Cameras that send no events (many PTP/IP ones)
     /// come back with nothing after the timeout: the caller compares listings then.
-    public func capture(timeout: TimeInterval = 30, cancelled: @escaping @Sendable () -> Bool = { false }) throws -> CaptureEvents {
+    public func capture(timeout: TimeInterval = 30, cancellation: Cancellation = .never) throws -> CaptureEvents {
         let collector = CaptureCollector()
         let token = addChangeHandler { collector.record($0) }
         defer { removeChangeHandler(token) }
         guard dialect.canCapture(session) else { throw CameraCapabilityError.notOffered("capture") }
         return try whileListening {
             try dialect.capture(session)
-            let completed = collector.waitForCompletion(timeout: timeout, cancelled: cancelled)
-            if cancelled() && !completed && collector.added.isEmpty { throw CancellationError() }
+            let completed = collector.waitForCompletion(timeout: timeout, cancellation: cancellation)
+            if cancellation.isCancelled && !completed && collector.added.isEmpty { throw CancellationError() }
             return CaptureEvents(added: collector.added, completed: completed)
         }
     }
@@ -379,11 +379,11 @@ final class CaptureCollector: Sendable {
         }
     }
 
-    /// True once CaptureComplete came; false after `timeout` (on the monotonic clock) or when `cancelled`
+    /// True once CaptureComplete came; false after `timeout` (on the monotonic clock) or when `cancellation`
     /// (asked every 0.2 s).
-    func waitForCompletion(timeout: TimeInterval, cancelled: () -> Bool = { false }) -> Bool {
+    func waitForCompletion(timeout: TimeInterval, cancellation: Cancellation = .never) -> Bool {
         let deadline = Deadline.after(timeout)
-        while !cancelled() {
+        while !cancellation.isCancelled {
             let slice = Deadline.after(min(0.2, max(deadline.remaining, 0)))
             if gathered.wait(until: slice, for: { $0.complete }) { return true }
             if deadline.hasPassed { return gathered.withLock { $0.complete } }

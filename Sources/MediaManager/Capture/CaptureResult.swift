@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// The files a capture made, and how they were found.
@@ -14,12 +15,12 @@ public struct CaptureResult: Sendable {
 extension MediaSession {
     /// Takes a picture and returns the new files (never the folder a camera made for them) once the
     /// catalog knows them. When the camera reports nothing before `timeout`, the folders that can have
-    /// changed are listed again and what appeared is returned. `cancelled` (Ctrl-C) ends the wait early.
-    public func capture(timeout: TimeInterval = 30, cancelled: @escaping @Sendable () -> Bool = { false }) throws -> CaptureResult {
+    /// changed are listed again and what appeared is returned. `cancellation` (Ctrl-C) ends the wait early.
+    public func capture(timeout: TimeInterval = 30, cancellation: Cancellation = .never) throws -> CaptureResult {
         try catalog.ensureLoaded()
         let watched = catalog.foldersNewShotsGoTo()
         let before = Set(watched.flatMap { (catalog.contents(of: $0.path) ?? []).map(\.id) })
-        let events = try camera.capture(timeout: timeout, cancelled: cancelled)
+        let events = try camera.capture(timeout: timeout, cancellation: cancellation)
         if !events.added.isEmpty {
             try catalog.ensureLoaded()
             return CaptureResult(files: catalog.files(among: events.added), foundByListing: false, cameraSentNoEvents: false)

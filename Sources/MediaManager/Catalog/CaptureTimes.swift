@@ -114,15 +114,15 @@ extension MediaSession {
     }
 
     /// Resolves the times of every file among `files` not known yet (`find --since`, `import`), telling
-    /// `progress` how many are done of how many; stops early when `cancelled` says so.
+    /// `progress` how many are done of how many; stops early when `cancellation` says so.
     public func resolveCaptureTimes(
-        _ files: [MediaFile], progress: ((Int, Int) -> Void)? = nil, cancelled: () -> Bool = { false }
+        _ files: [MediaFile], progress: ((Int, Int) -> Void)? = nil, cancellation: Cancellation = .never
     ) {
         let unknown = files.filter { CaptureTimes.readsContent($0) && captureTimes.known($0) == nil }
         guard camera.canReadRanges, !unknown.isEmpty else { return }
         var last = monotonicSeconds()
         for (index, file) in unknown.enumerated() {
-            if cancelled() { return }
+            if cancellation.isCancelled { return }
             _ = resolveCaptureTime(file)
             let now = monotonicSeconds()
             if now - last >= 0.1 || index == unknown.count - 1 {

@@ -19,11 +19,11 @@ public final class LiveView: Sendable {
     }
 
     /// The next frame's JPEG. Throws `LiveViewError.noFrame` when none came in `timeout` seconds, and
-    /// `CancellationError` once `cancelled` says so.
-    public func next(timeout: Double = 3, cancelled: () -> Bool = { false }) throws -> [UInt8] {
+    /// `CancellationError` once `cancellation` says so.
+    public func next(timeout: Double = 3, cancellation: Cancellation = .never) throws -> [UInt8] {
         let started = clock.now()
         while true {
-            if cancelled() { throw CancellationError() }
+            try cancellation.check()
             if let jpeg = try dialect.frame(session) { return jpeg }
             guard clock.now() - started < timeout else { throw LiveViewError.noFrame(seconds: timeout) }
             clock.pause(Self.retryPause)

@@ -1,12 +1,13 @@
 import Checksums
 import Failures
+import POSIX
 import PTP
 
 extension MediaSession {
     /// The checksum of `file`'s bytes as the camera gives them now, read in requests of `chunkSize` (the
     /// whole file in one where the camera cannot read part of one) and kept nowhere: the proof that a
     /// local file found at the destination is this one before the camera's is deleted.
-    public func checksum(of file: MediaFile, chunkSize: Int = 8 << 20, cancellation: CancellationFlag? = nil) throws -> Checksum {
+    public func checksum(of file: MediaFile, chunkSize: Int = 8 << 20, cancellation: Cancellation? = nil) throws -> Checksum {
         let hash = PartRecord.algorithm.makeHasher()
         let sink = HashOnlySink(hash)
         if !camera.canReadRanges {

@@ -171,7 +171,7 @@ public struct DownloadJob {
 
     /// Downloads, flushes the file to disk, and renames it into place.
     public func run(
-        read: RangeReader, cancellation: CancellationFlag? = nil, progress: ((TransferProgress) -> Void)? = nil
+        read: RangeReader, cancellation: Cancellation? = nil, progress: ((TransferProgress) -> Void)? = nil
     ) throws -> DownloadOutcome {
         switch try transfer(read: read, cancellation: cancellation, progress: progress, syncToDisk: true, willWrite: nil) {
         case .skipped(let outcome): return outcome
@@ -192,7 +192,7 @@ public struct DownloadJob {
     /// told where the download goes on from (0: from the start), and whether from the first bytes in hand,
     /// before anything is written.
     public func transfer(
-        read: RangeReader, cancellation: CancellationFlag? = nil, progress: ((TransferProgress) -> Void)? = nil,
+        read: RangeReader, cancellation: Cancellation? = nil, progress: ((TransferProgress) -> Void)? = nil,
         syncToDisk: Bool, willWrite: ((_ from: UInt64, _ fromFirstBytes: Bool) -> Void)? = nil
     ) throws -> TransferResult {
         do {
@@ -209,7 +209,7 @@ public struct DownloadJob {
     }
 
     private func stream(
-        read: RangeReader, cancellation: CancellationFlag?, progress: ((TransferProgress) -> Void)?, syncToDisk: Bool,
+        read: RangeReader, cancellation: Cancellation?, progress: ((TransferProgress) -> Void)?, syncToDisk: Bool,
         willWrite: ((_ from: UInt64, _ fromFirstBytes: Bool) -> Void)?
     ) throws -> TransferResult {
         if !options.nameFound || options.overwrite || options.onlyNew, let existing = LocalDisk.size(destination) {

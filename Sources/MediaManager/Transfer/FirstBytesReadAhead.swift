@@ -42,7 +42,7 @@ public final class FirstBytesReadAhead: Sendable {
 
     public init(
         files: [MediaFile], camera: Camera, chunkSize: Int, sizing: ChunkSizing?, maxFiles: Int = 64,
-        maxBytes: Int = 16 << 20, cancelled: @escaping @Sendable () -> Bool
+        maxBytes: Int = 16 << 20, cancellation: Cancellation
     ) {
         self.files = files
         var position: [MediaFile: Int] = [:]
@@ -58,8 +58,8 @@ public final class FirstBytesReadAhead: Sendable {
         let priority = PTPSession.currentPriority
         let thread = Thread { [self] in
             let work = {
-                camera.session.whileCancellable({ [self] in cancelled() || isStopped }) {
-                    self.read(camera: camera, chunkSize: chunkSize, sizing: sizing, cancelled: cancelled)
+                camera.session.whileCancellable(Cancellation(when: { [self] in cancellation.isCancelled || isStopped })) {
+                    self.read(camera: camera, chunkSize: chunkSize, sizing: sizing, cancellation: cancellation)
                 }
             }
             if priority == .background { PTPSession.asBackground(work) } else { work() }
@@ -71,7 +71,7 @@ public final class FirstBytesReadAhead: Sendable {
 
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
-    private func read(camera: Camera, chunkSize: Int, sizing: ChunkSizing?, cancelled: () -> Bool) {
+    private func read(camera: Camera, chunkSize: Int, sizing: ChunkSizing?, cancellation: Cancellation) {
         let (count, maxFiles, maxBytes) = (files.count, self.maxFiles, self.maxBytes)
         while true {
             let index: Int? = state.wait(
@@ -82,7 +82,7 @@ public final class FirstBytesReadAhead: Sendable {
                     state.next += 1
                     return state.next - 1
                 }) ?? nil
-            guard let index, !cancelled() else { return }
+            guard let index, !cancellation.isCancelled else { return }
             let result = Result {
                 try FirstBytes.read(files[index], camera: camera, chunkSize: chunkSize, sizing: sizing)
             }

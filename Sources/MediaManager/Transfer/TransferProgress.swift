@@ -18,15 +18,3 @@ public struct TransferProgress: Sendable, Equatable {
         return Double(totalBytes - min(bytesDone, totalBytes)) / bytesPerSecond
     }
 }
-
-/// Lets a running command be stopped between chunks (Ctrl-C at the shell).
-public final class CancellationFlag: Sendable {
-    private let cancelled = Locked(false)
-    private let external: (@Sendable () -> Bool)?
-
-    /// `external` is polled too (e.g. the shell's SIGINT flag).
-    public init(external: (@Sendable () -> Bool)? = nil) { self.external = external }
-
-    public func cancel() { cancelled.withLock { $0 = true } }
-    public var isCancelled: Bool { cancelled.withLock { $0 } || (external?() ?? false) }
-}

@@ -10,9 +10,9 @@ public final class LocalFileSource: DataSource {
     private let path: String
     private var sent: UInt64 = 0
     private let progress: ((UInt64) -> Void)?
-    private let cancellation: CancellationFlag?
+    private let cancellation: Cancellation?
 
-    public init(path: String, progress: ((UInt64) -> Void)? = nil, cancellation: CancellationFlag? = nil) throws {
+    public init(path: String, progress: ((UInt64) -> Void)? = nil, cancellation: Cancellation? = nil) throws {
         let descriptor = try systemCall(.open, path: path) { open(path, O_RDONLY | O_CLOEXEC) }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0

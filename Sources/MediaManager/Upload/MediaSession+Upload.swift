@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import PTP
 
 /// Uploads through the session, so the catalog learns of each new file and folder at once.
@@ -13,7 +14,7 @@ extension MediaSession {
     @discardableResult
     public func upload(
         _ path: String, as name: String, into folder: String, progress: ((UInt64) -> Void)? = nil,
-        cancellation: CancellationFlag? = nil
+        cancellation: Cancellation? = nil
     ) throws -> MediaFile? {
         let (storage, parent) = try target(folder)
         let source = try LocalFileSource(path: path, progress: progress, cancellation: cancellation)

@@ -83,23 +83,23 @@ public final class PTPSession: Sendable {
 
     // MARK: Transactions
 
-    /// Runs `body` so that once `cancelled` says so, no further transaction it sends (on this thread) is
+    /// Runs `body` so that once `cancellation` says so, no further transaction it sends (on this thread) is
     /// sent: each throws `CancellationError` instead, also while it waits for its turn. A transaction already
     /// under way is not affected (the transport's timeout bounds it; `Camera.interruptibly` ends one the
     /// device never answers). Nests: the inner test replaces the outer one for its scope. Other threads'
     /// transactions (a job's, the prompt's) are not affected.
-    public func whileCancellable<T>(_ cancelled: @escaping @Sendable () -> Bool, _ body: () throws -> T) rethrows -> T {
-        try Self.$callerCancellation.withValue(cancelled, operation: body)
+    public func whileCancellable<T>(_ cancellation: Cancellation, _ body: () throws -> T) rethrows -> T {
+        try Self.$callerCancellation.withValue(cancellation, operation: body)
     }
 
     /// Throws `CancellationError` when a `whileCancellable` caller said stop.
     private func checkCancelled() throws {
-        if let cancelled = Self.callerCancellation, cancelled() { throw CancellationError() }
+        try Self.callerCancellation?.check()
     }
 
     /// Runs `body` (one transaction) in the calling thread's turn: its priority, its cancellation.
     private func turn<T>(_ body: () throws -> T) throws -> T {
-        try turns.run(Self.callerPriority, cancelled: Self.callerCancellation, body)
+        try turns.run(Self.callerPriority, cancellation: Self.callerCancellation, body)
     }
 
     /// Callers waiting for their turn now, of each priority.

@@ -14,7 +14,7 @@ extension PTPSession {
     @TaskLocal static var callerPriority = TransactionPriority.interactive
     /// The `whileCancellable` test of this thread's scope: a job's cancel stops only the job, and Ctrl-C
     /// at the prompt stops only the prompt's command.
-    @TaskLocal static var callerCancellation: (@Sendable () -> Bool)? = nil
+    @TaskLocal static var callerCancellation: Cancellation? = nil
 
     /// Runs `body` with every transaction it sends (on this thread, on any session) marked background: each
     /// one waits while an interactive transaction is waiting for its turn. For jobs, whose chunks are
@@ -44,10 +44,10 @@ final class TransactionTurns: Sendable {
     /// How often a waiting caller with a cancellation test asks it.
     static let cancellationPoll: Double = 0.05
 
-    /// Runs `body` once it is the caller's turn; throws `CancellationError` when `cancelled` says so
+    /// Runs `body` once it is the caller's turn; throws `CancellationError` when `cancellation` says so
     /// before then.
-    func run<T>(_ priority: TransactionPriority, cancelled: (() -> Bool)? = nil, _ body: () throws -> T) throws -> T {
-        try take(priority, cancelled: cancelled)
+    func run<T>(_ priority: TransactionPriority, cancellation: Cancellation? = nil, _ body: () throws -> T) throws -> T {
+        try take(priority, cancellation: cancellation)
         defer { release() }
         return try body()
     }
@@ -55,7 +55,7 @@ final class TransactionTurns: Sendable {
     /// Runs `body` (bookkeeping, no transaction) in an interactive turn that cannot be cancelled.
     func exclusively<T>(_ body: () -> T) -> T {
         // Without a cancellation test the wait cannot throw.
-        do { try take(.interactive, cancelled: nil) } catch { preconditionFailure("an uncancellable turn threw \(error)") }
+        do { try take(.interactive, cancellation: nil) } catch { preconditionFailure("an uncancellable turn threw \(error)") }
         defer { release() }
         return body()
     }
@@ -72,7 +72,7 @@ final class TransactionTurns: Sendable {
         state.wait(until: .after(timeout), for: { predicate(($0.interactiveWaiting, $0.backgroundWaiting)) })
     }
 
-    private func take(_ priority: TransactionPriority, cancelled: (() -> Bool)?) throws {
+    private func take(_ priority: TransactionPriority, cancellation: Cancellation?) throws {
         let interactive = priority == .interactive
         state.change { state in
             if interactive { state.interactiveWaiting += 1 } else { state.backgroundWaiting += 1 }
@@ -83,8 +83,8 @@ final class TransactionTurns: Sendable {
             }
         }
         while true {
-            if let cancelled, cancelled() { throw CancellationError() }
-            let slice: Deadline? = cancelled == nil ? nil : .after(Self.cancellationPoll)
+            if let cancellation, cancellation.isCancelled { throw CancellationError() }
+            let slice: Deadline? = cancellation == nil ? nil : .after(Self.cancellationPoll)
             let taken: Void? = state.wait(until: slice, for: { $0.mayGo(interactive: interactive) }, then: { $0.busy = true })
             if taken != nil { return }
         }

@@ -13,7 +13,7 @@ extension Interpreter {
     func interruptibly<T>(_ session: MediaSession, _ body: () throws -> T) throws -> T {
         let interrupt = self.interrupt
         do {
-            return try session.camera.interruptibly(cancelled: { interrupt.isPending }, body)
+            return try session.camera.interruptibly(cancellation: interrupt.cancellation, body)
         } catch CameraInterruption.betweenRequests {
             throw Interrupted()
         } catch CameraInterruption.connectionClosed {
@@ -30,10 +30,8 @@ extension Interpreter {
         _ url: CameraURL, options: CameraConnector.Options, whileWaiting: () -> Void = {}
     ) throws -> MediaSession {
         let interrupt = self.interrupt
-        let opened = try MediaSession.open(url, options: options) {
-            whileWaiting()
-            return interrupt.isPending
-        }
+        let opened = try MediaSession.open(
+            url, options: options, until: interrupt.cancellation, whileWaiting: whileWaiting)
         guard let opened else { throw Interrupted() }
         return opened
     }

@@ -1,6 +1,7 @@
 import CommandKit
 import Foundation
 import MediaManager
+import POSIX
 import TerminalKit
 import Transfers
 

@@ -89,6 +89,9 @@ public protocol InterruptSource: Sendable {
 
 extension InterruptSource {
     public var terminationSignal: Int32? { nil }
+
+    /// Ctrl-C as the work below the prompt hears it: cancelled while one is pending.
+    public var cancellation: Cancellation { Cancellation(when: { [self] in isPending }) }
 }
 
 extension Interrupt: InterruptSource {

@@ -12,7 +12,7 @@ import Words
 /// kept `.part` files, deleted files), and at the end says how the batch stopped: a camera that went away
 /// (once, with how to reconnect), Ctrl-C in a file or between files, or failures already reported.
 public final class FetchBatch {
-    public let cancellation: CancellationFlag
+    public let cancellation: Cancellation
     public let display: TransferDisplay
     private let host: any BatchHost
     private let session: MediaSession
@@ -39,9 +39,9 @@ public final class FetchBatch {
         self.folder = folder
         deleteAfter = options.deleteAfter
         let interrupt = host.interrupt
-        cancellation = CancellationFlag(external: { interrupt.isPending })
+        cancellation = interrupt.cancellation
         let pacer = TransferPacer(
-            clock: host.transferClock, limit: host.rateLimit, stopped: { interrupt.isPending })
+            clock: host.transferClock, limit: host.rateLimit, cancellation: interrupt.cancellation)
         display = TransferDisplay(output: host.output, pacer: pacer)
         started = pacer.now
     }

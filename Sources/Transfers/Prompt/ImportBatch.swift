@@ -12,7 +12,7 @@ import Words
 /// each file said only where it matters (a failure, a unique name, everything with `-v`), the session
 /// state kept in step, and one summary line at the end.
 public final class ImportBatch {
-    public let cancellation: CancellationFlag
+    public let cancellation: Cancellation
     private let host: any BatchHost
     private let session: MediaSession
     private let verbose: Bool
@@ -30,10 +30,10 @@ public final class ImportBatch {
         self.verbose = verbose
         self.command = command
         let interrupt = host.interrupt
-        cancellation = CancellationFlag(external: { interrupt.isPending })
+        cancellation = interrupt.cancellation
         line = BatchProgressLine(output: host.output)
         pacer = TransferPacer(
-            clock: host.transferClock, limit: host.rateLimit, stopped: { interrupt.isPending })
+            clock: host.transferClock, limit: host.rateLimit, cancellation: interrupt.cancellation)
         pacer.redraw = { [weak self] in self?.draw(force: true) }
     }
 

@@ -21,7 +21,7 @@ extension Card {
     @discardableResult
     public func refresh(full: Bool = true) -> (added: [UInt32], removed: [UInt32]) {
         guard rootFD >= 0 else { return ([], []) }
-        return publish(withScanTurn { scanAndApply(full: full, shouldStop: { false })! })
+        return publish(withScanTurn { scanAndApply(full: full, cancellation: .never)! })
     }
 
     /// Runs `body` in the scan turn, making a background scan that holds it give up first. `body` runs
@@ -44,7 +44,7 @@ extension Card {
     func backgroundRefresh(full: Bool = true) -> (added: [UInt32], removed: [UInt32])? {
         guard rootFD >= 0 else { return ([], []) }
         let result = scanTurn.withLock { _ in
-            scanAndApply(full: full, shouldStop: { [state] in state.withLock { $0.refreshesWaiting > 0 } })
+            scanAndApply(full: full, cancellation: Cancellation(when: { [state] in state.withLock { $0.refreshesWaiting > 0 } }))
         }
         return result.map(publish)
     }
@@ -59,7 +59,7 @@ extension Card {
     }
 
     /// One refresh's scan of the folder and its changes to the tree (in the scan turn).
-    func scanAndApply(full: Bool, shouldStop: () -> Bool) -> (added: [UInt32], removed: [UInt32], changed: [UInt32])? {
+    func scanAndApply(full: Bool, cancellation: Cancellation) -> (added: [UInt32], removed: [UInt32], changed: [UInt32])? {
         // Each folder's entries, nil for one unchanged since the last scan (its entries are taken from the
         // tree only if something else changed: a quick refresh of an unchanged card of 100,000 files then
         // costs a stat per folder, not a dictionary of every path).
@@ -85,7 +85,7 @@ extension Card {
                 subfolders = unchanged
             } else {
                 anyFolderChanged = true
-                guard let read = CardFileSystem.list(directoryFD: fd, shouldStop: shouldStop) else { return nil }
+                guard let read = CardFileSystem.list(directoryFD: fd, cancellation: cancellation) else { return nil }
                 entries = read
                 subfolders = read.filter(\.isDirectory).map(\.name)
             }
@@ -95,7 +95,7 @@ extension Card {
             }
         }
         state.withLock { $0.scanListed }?()
-        if shouldStop() { return nil }
+        if cancellation.isCancelled { return nil }
         // What inotify said up to now covers every file the listing above saw: a file found open for
         // writing is held back (see `CardArrivals`).
         absorbFileEvents()

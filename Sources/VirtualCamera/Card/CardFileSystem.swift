@@ -50,9 +50,9 @@ enum CardFileSystem {
     }
 
     /// The entries of a directory opened with `fd` (which is consumed). Symlinks, sockets, devices and
-    /// names that are not valid UTF-8 are skipped: they are never served. Nil when `shouldStop`, asked
+    /// names that are not valid UTF-8 are skipped: they are never served. Nil when `cancellation`, asked
     /// every 256 entries, said to give up (a background scan that a session is waiting for).
-    static func list(directoryFD fd: Int32, shouldStop: () -> Bool = { false }) -> [Entry]? {
+    static func list(directoryFD fd: Int32, cancellation: Cancellation = .never) -> [Entry]? {
         guard let dir = fdopendir(fd) else {
             close(fd)
             return []
@@ -60,7 +60,7 @@ enum CardFileSystem {
         defer { closedir(dir) }
         var entries: [Entry] = []
         while let item = readdir(dir) {
-            if entries.count & 255 == 255 && shouldStop() { return nil }
+            if entries.count & 255 == 255 && cancellation.isCancelled { return nil }
             let name = withUnsafePointer(to: item.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(validatingCString: $0) }
             }

@@ -1,10 +1,11 @@
 import MediaManager
+import POSIX
 import TerminalKit
 
 extension MediaSession {
     /// Reads the capture times of `files` not known yet, with a progress line on a terminal
-    /// (`reading capture times 120/10000`); `cancelled` (Ctrl-C) stops it (the rest show the camera's date).
-    public func readCaptureTimes(_ files: [MediaFile], output: ShellOutput, cancelled: () -> Bool) {
+    /// (`reading capture times 120/10000`); `cancellation` (Ctrl-C) stops it (the rest show the camera's date).
+    public func readCaptureTimes(_ files: [MediaFile], output: ShellOutput, cancellation: Cancellation) {
         let write = output.progress
         var drew = false
         resolveCaptureTimes(
@@ -13,7 +14,7 @@ extension MediaSession {
                 guard let write, total >= 8 else { return }
                 write("\r\u{1B}[Kreading capture times \(done)/\(total)")
                 drew = true
-            }, cancelled: cancelled)
+            }, cancellation: cancellation)
         if drew { write?("\r\u{1B}[K") }
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Imaging
 import MediaFormats
 import MediaManager
+import POSIX
 import Playback
 import TerminalGraphics
 import TerminalKit
@@ -23,7 +24,7 @@ extension ThumbnailDrawing {
         }
         let presenter = self.presenter
         let interrupt = host.interrupt
-        let cancellation = CancellationFlag(external: { interrupt.isPending })
+        let cancellation = interrupt.cancellation
         let sheet = presenter.sheet(presenter.layout(size, count: count, minimumTile: ThumbnailPresenter.sheetTileColumns))
         var failures = 0
         for video in videos {

@@ -2,6 +2,7 @@ import CommandKit
 import Failures
 import MediaFormats
 import MediaManager
+import POSIX
 import TerminalGraphics
 import TerminalKit
 import Thumbnails
@@ -177,7 +178,7 @@ public struct ThumbnailDrawing {
         for (index, file) in stream.files.enumerated() {
             // Asked before each file, not only while waiting: thumbnails that are already in must not keep a
             // sheet drawing after Ctrl-C.
-            guard !interrupt.isPending, let result = stream.take(file, stopped: { interrupt.isPending }) else {
+            guard !interrupt.isPending, let result = stream.take(file, cancellation: interrupt.cancellation) else {
                 stream.cancel()
                 host.report("\(command): interrupted", severity: .notice)
                 return .interrupted

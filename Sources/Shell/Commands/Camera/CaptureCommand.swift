@@ -1,5 +1,6 @@
 import CommandKit
 import MediaManager
+import POSIX
 import TerminalKit
 import Transfers
 import Words
@@ -38,7 +39,7 @@ struct CaptureCommand: ShellCommand {
         let interrupt = shell.interrupt
         let timeout = shell.state.settings.timeout
         let result = try shell.interruptibly(session) {
-            try session.capture(timeout: timeout, cancelled: { interrupt.isPending })
+            try session.capture(timeout: timeout, cancellation: interrupt.cancellation)
         }
         if result.foundByListing {
             let what = result.cameraSentNoEvents ? "no events" : "no ObjectAdded event"

@@ -56,7 +56,7 @@ struct LiveViewCommand: ShellCommand {
         let interrupt = shell.interrupt
 
         if let save {
-            let jpeg = try shell.interruptibly(session) { try live.next(cancelled: { interrupt.isPending }) }
+            let jpeg = try shell.interruptibly(session) { try live.next(cancellation: interrupt.cancellation) }
             do {
                 try LocalDisk.writeAtomically(jpeg, to: save)
             } catch {
@@ -91,7 +91,7 @@ struct LiveViewCommand: ShellCommand {
                 }
                 let jpeg: [UInt8]
                 do {
-                    jpeg = try shell.interruptibly(session) { try live.next(cancelled: { interrupt.isPending }) }
+                    jpeg = try shell.interruptibly(session) { try live.next(cancellation: interrupt.cancellation) }
                 } catch is Interrupted {
                     break
                 }

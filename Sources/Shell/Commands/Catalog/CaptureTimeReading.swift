@@ -1,4 +1,5 @@
 import MediaManager
+import POSIX
 import TerminalKit
 import Words
 
@@ -6,6 +7,6 @@ extension CommandContext {
     /// Reads the capture times of `files` not known yet, with a progress line on a terminal; Ctrl-C stops it.
     func readCaptureTimes(_ files: [MediaFile], session: MediaSession) {
         let interrupt = self.interrupt
-        session.readCaptureTimes(files, output: output, cancelled: { interrupt.isPending })
+        session.readCaptureTimes(files, output: output, cancellation: interrupt.cancellation)
     }
 }

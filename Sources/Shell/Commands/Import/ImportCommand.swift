@@ -192,10 +192,8 @@ struct ImportCommand: ShellCommand {
         let elsewhere =
             options.again
             ? [:] : Importer.importedElsewhere(
-                groups, session: session, ledgers: ledgers, folder: ledgerFolder, root: options.pattern.fixedRoot
-            ) {
-                shell.interrupt.isPending
-            }
+                groups, session: session, ledgers: ledgers, folder: ledgerFolder, root: options.pattern.fixedRoot,
+                cancellation: shell.interrupt.cancellation)
         let mains = groups.map(\.main).filter { (ledgers.entry(for: $0) == nil && elsewhere[$0.path] == nil) || options.again }
         shell.readCaptureTimes(
             looking ? mains : mains.filter { !ImportRun.datedByFirstBytes($0, firstRequest: firstRequest) }, session: session)

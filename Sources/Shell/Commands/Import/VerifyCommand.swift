@@ -73,7 +73,7 @@ struct VerifyCommand: ShellCommand {
         let total = copies.reduce(UInt64(0)) { $0 + (POSIX.LocalDisk.regularFileSize($1.path) ?? 0) }
         let interrupt = shell.interrupt
         let report = CopyVerifier.check(
-            copies, cancelled: { interrupt.isPending },
+            copies, cancellation: interrupt.cancellation,
             progress: Self.progress(on: line, files: copies.map(\.path), bytes: total),
             problem: { problem in
                 line.clear()
@@ -112,7 +112,7 @@ struct VerifyCommand: ShellCommand {
         let camera = try shell.media.map { RepairCamera(session: $0, ledgers: try Importer.ledgers(for: $0, folder: folder)) }
         let interrupt = shell.interrupt
         let repairer = try CopyRepairer(
-            ledgerFolder: folder, camera: camera, cancellation: CancellationFlag(external: { interrupt.isPending }))
+            ledgerFolder: folder, camera: camera, cancellation: interrupt.cancellation)
         let total = problems.reduce(UInt64(0)) { $0 + ($1.copy.size ?? POSIX.LocalDisk.regularFileSize($1.copy.path) ?? 0) }
         return try repairer.repair(
             problems, progress: Self.progress(on: line, files: problems.map(\.copy.path), bytes: total),

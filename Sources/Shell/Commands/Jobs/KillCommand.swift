@@ -1,5 +1,6 @@
 import CommandKit
 import MediaManager
+import POSIX
 import TerminalKit
 import Transfers
 

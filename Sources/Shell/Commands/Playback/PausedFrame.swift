@@ -1,6 +1,7 @@
 import CommandKit
 import MediaFormats
 import MediaManager
+import POSIX
 import Playback
 import TerminalKit
 import Thumbnails
@@ -44,7 +45,7 @@ extension PlaybackContext {
         let jpeg = try interruptibly(session) {
             try MovieFrame.jpeg(
                 frame: frame.frameIndex, of: track, from: media.source, name: frame.file.name, decoder: decoder,
-                cancellation: CancellationFlag(external: { interrupt.isPending }))
+                cancellation: interrupt.cancellation)
         }
         return Thumbnail(jpeg: jpeg, origin: .frame(frame.words))
     }

@@ -29,7 +29,7 @@ struct PutCommand: ShellCommand {
         let folder = try invocation.value(of: .output).map { try UploadTarget.folder($0, shell, catalog: catalog) }
             ?? shell.state.folder
         let interrupt = shell.interrupt
-        let cancellation = CancellationFlag(external: { interrupt.isPending })
+        let cancellation = interrupt.cancellation
         var failures = 0
         for word in invocation.arguments {
             if cancellation.isCancelled { return .interrupted }
@@ -50,7 +50,7 @@ struct PutCommand: ShellCommand {
 
     private func send(
         _ path: String, into folder: String, session: MediaSession, catalog: MediaCatalog, shell: any CommandContext,
-        cancellation: CancellationFlag
+        cancellation: Cancellation
     ) throws {
         guard LocalDisk.exists(path) else { throw CommandError("no such file") }
         guard !LocalDisk.isDirectory(path) else { throw CommandError("is a folder (put sends files)") }
