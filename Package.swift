@@ -105,7 +105,7 @@ let package = Package(
             name: "Words",
             dependencies: [
                 "Connectors", "Import", "Thumbnails", "Playback", "MediaManager", "MediaFormats", "PTP", "TerminalKit",
-                "TerminalGraphics", "Imaging", "CommandKit", "Checksums", "Failures", "POSIX",
+                "TerminalGraphics", "Imaging", "Checksums", "Failures", "POSIX",
             ]),
         .target(
             name: "Shell",

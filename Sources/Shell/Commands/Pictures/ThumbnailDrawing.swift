@@ -6,6 +6,7 @@ import POSIX
 import TerminalGraphics
 import TerminalKit
 import Thumbnails
+import Words
 
 /// What drawing thumbnails needs of the program that shows them: where to draw and how (the `images`
 /// setting, the environment), Ctrl-C, and how to report a failure.

@@ -2,6 +2,7 @@ import Connectors
 import Foundation
 import PTP
 import TerminalKit
+import Words
 
 /// A camera attached to this computer, as `devices` lists it.
 public struct DeviceListing: Sendable, Equatable {

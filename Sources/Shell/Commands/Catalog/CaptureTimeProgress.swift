@@ -1,6 +1,7 @@
 import MediaManager
 import POSIX
 import TerminalKit
+import Words
 
 extension MediaSession {
     /// Reads the capture times of `files` not known yet, with a progress line on a terminal

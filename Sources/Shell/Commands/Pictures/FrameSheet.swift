@@ -9,6 +9,7 @@ import Playback
 import TerminalGraphics
 import TerminalKit
 import Thumbnails
+import Words
 
 extension ThumbnailDrawing {
     /// `thumb --frames N`: for each video in `videos`, its name on a line, then `count` pictures spread across
