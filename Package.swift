@@ -141,7 +141,7 @@ let package = Package(
             name: "ShellTests",
             dependencies: ["TestSupport", "Shell", "Serve", "Import", "MediaManager", "Connectors", "PTPIP", "PTPUSB", "Thumbnails", "Playback", "VirtualCamera", "PTP", "MediaFormats", "Imaging", "TerminalGraphics", "CommandKit", "TerminalKit", "Failures", "POSIX", "Transfers", "Words"]),
         .testTarget(name: "ImportTests", dependencies: ["TestSupport", "Import", "MediaFormats", "MediaManager", "Connectors", "PTP", "Failures", "POSIX", "VirtualCamera", "Checksums"]),
-        .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "PTP", "Failures", "POSIX", "Connectors", "MediaManager"]),
+        .testTarget(name: "PTPUSBTests", dependencies: ["TestSupport", "PTPUSB", "CLibUSB", "PTP", "Failures", "POSIX", "Connectors", "MediaManager"]),
         .testTarget(name: "MountTests", dependencies: ["TestSupport", "Mount", "Connectors", "MediaManager", "POSIX"]),
         .testTarget(name: "TransfersTests", dependencies: ["Transfers", "MediaManager", "MediaFormats", "Import", "PTP", "Failures", "POSIX"]),
         .testTarget(name: "ImagingTests", dependencies: ["TestSupport", "Imaging"]),

@@ -14,14 +14,26 @@ static inline const struct libusb_interface *msh_libusb_config_interfaces(const 
     return config->interface;
 }
 
+/// Whether a device of this bcdUSB has a BOS descriptor to ask for: only from USB 2.01 on (the kernel asks
+/// only then too; a device of an older version may never answer the request, and one camera's open failed
+/// on it).
+static inline int msh_usb_has_bos(unsigned short bcdUSB) { return bcdUSB >= 0x0201; }
+
+/// Whether a device of this bcdUSB may have a device qualifier descriptor (USB 2.0 on: a high-speed
+/// capable device running at full speed).
+static inline int msh_usb_has_qualifier(unsigned short bcdUSB) { return bcdUSB >= 0x0200; }
+
 /// The best speed the device says it can do, beyond the one it runs at (an `enum libusb_speed`; 0 when it
 /// says nothing more): SuperSpeed or SuperSpeed+ from its BOS descriptor's capabilities (a USB 3 camera on
 /// a USB 2 port still lists them), else high speed when a device running at full speed answers the
-/// device qualifier request (only a high-speed capable device has one).
+/// device qualifier request (only a high-speed capable device has one). Only what the device's bcdUSB says
+/// it has is asked for; a request it does not answer only means nothing more is known.
 static inline int msh_libusb_capable_speed(libusb_device_handle *handle, int running) {
     int best = 0;
+    struct libusb_device_descriptor device;
+    if (libusb_get_device_descriptor(libusb_get_device(handle), &device) != 0) return 0;
     struct libusb_bos_descriptor *bos = NULL;
-    if (libusb_get_bos_descriptor(handle, &bos) == 0 && bos != NULL) {
+    if (msh_usb_has_bos(device.bcdUSB) && libusb_get_bos_descriptor(handle, &bos) == 0 && bos != NULL) {
         for (int i = 0; i < bos->bNumDeviceCaps; i++) {
             const struct libusb_bos_dev_capability_descriptor *cap = bos->dev_capability[i];
             if (cap == NULL) continue;
@@ -35,7 +47,7 @@ static inline int msh_libusb_capable_speed(libusb_device_handle *handle, int run
         }
         libusb_free_bos_descriptor(bos);
     }
-    if (best == 0 && running == LIBUSB_SPEED_FULL) {
+    if (best == 0 && running == LIBUSB_SPEED_FULL && msh_usb_has_qualifier(device.bcdUSB)) {
         unsigned char qualifier[10];
         if (libusb_get_descriptor(handle, 0x06 /* DEVICE_QUALIFIER */, 0, qualifier, sizeof qualifier) == 10) best = LIBUSB_SPEED_HIGH;
     }
