@@ -19,7 +19,9 @@ public enum Shell {
     }
 
     /// `run`, with every line the commands write (results, notes and errors) also handed to `heard`.
-    static func run(_ arguments: ShellArguments, heard: ((String) -> Void)?) -> Int32 {
+    /// `commandsName`: what the errors of `-c` text are said to come from (a program's line, without its
+    /// line number), `-c:LINE` when nil.
+    static func run(_ arguments: ShellArguments, heard: ((String) -> Void)?, commandsName: String? = nil) -> Int32 {
         // A reader that went away is EPIPE on the write, handled after each command (`checkOutput`), rather
         // than a signal that ends the process before the camera session is closed.
         signal(SIGPIPE, SIG_IGN)
@@ -30,13 +32,15 @@ public enum Shell {
             Console.error("mediashell: \(error)")
             return 1
         }
-        let status = run(arguments, interrupt: interrupt, heard: heard)
+        let status = run(arguments, interrupt: interrupt, heard: heard, commandsName: commandsName)
         guard let signal = interrupt.terminationSignal else { return status }
         Console.error("mediashell: \(signal == SIGHUP ? "SIGHUP" : "SIGTERM"): the camera session is closed")
         return 128 + signal
     }
 
-    private static func run(_ arguments: ShellArguments, interrupt: Interrupt, heard: ((String) -> Void)?) -> Int32 {
+    private static func run(
+        _ arguments: ShellArguments, interrupt: Interrupt, heard: ((String) -> Void)?, commandsName: String?
+    ) -> Int32 {
         let isScript = arguments.scriptFile != nil || arguments.commands != nil
         let interactive = !isScript && Terminal.isInteractive
 
@@ -100,7 +104,8 @@ public enum Shell {
             return exitStatus(interpreter.finishScript(interpreter.runScript(reader, name: path)), interpreter)
         }
         if let commands = arguments.commands {
-            return exitStatus(interpreter.finishScript(interpreter.runScript(TextLineSource(commands), name: "-c")), interpreter)
+            return exitStatus(interpreter.finishScript(interpreter.runScript(
+                        TextLineSource(commands), name: commandsName ?? "-c", showsLine: commandsName == nil)), interpreter)
         }
         if !interactive {
             return exitStatus(
@@ -200,7 +205,7 @@ public enum Shell {
             return (2, [error.description])
         }
         let heard = Locked<[String]>([])
-        let status = run(arguments, heard: { text in heard.withLock { $0.append(text) } })
+        let status = run(arguments, heard: { text in heard.withLock { $0.append(text) } }, commandsName: "mediashell import")
         return (status, heard.withLock { $0 })
     }
 

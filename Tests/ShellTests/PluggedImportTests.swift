@@ -280,6 +280,10 @@ struct PluggedImportBinaryTests {
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.outputLines.count == 1)
         #expect(run.outputLines.first?.hasPrefix("import: 3 fetched, 0 skipped (already imported), 0 renamed, 0 failed;") == true)
+        // Its errors name the program, not a script line the user never wrote.
+        let refused = try system.run(["--camera", "sim:", "--to", "/proc/mediashell-nowhere/%f"])
+        #expect(refused.status == 1)
+        #expect(refused.errorLines.first?.hasPrefix("mediashell import: error: import: ") == true, "\(refused.errorLines)")
     }
 }
 

@@ -377,7 +377,7 @@ public final class Interpreter {
         let safe = SafeText.display(message)
         let label = severity == .notice ? "" : "\(severity.rawValue): "
         if let location = locations.last {
-            output.error("\(location.name):\(location.line): \(label)\(safe)")
+            output.error("\(location.name)\(location.showsLine ? ":\(location.line)" : ""): \(label)\(safe)")
         } else {
             output.error(label + safe)
         }
@@ -413,6 +413,8 @@ public final class Interpreter {
 struct ScriptLocation {
     let name: String
     var line: Int
+    /// False for the line a program made (`mediashell import`): its errors name the program only.
+    var showsLine = true
 }
 
 /// Where the connector's note about a choice among several USB cameras lands while `open` runs.

@@ -26,9 +26,13 @@ public enum ScriptResult: Sendable, Equatable {
 extension Interpreter {
     /// Runs the lines of `source` as a script called `name` (`import.msh`, `-c`, `stdin`): no prompt,
     /// errors as `name:LINE: error: ...`, stopping at the first failure unless the command has a leading
-    /// `-` or `errexit` is off.
+    /// `-` or `errexit` is off. `showsLine` false: errors say `name: error: ...` (a program's one line).
     public func runScript(_ source: LineSource, name: String) -> ScriptResult {
-        locations.append(ScriptLocation(name: name, line: 0))
+        runScript(source, name: name, showsLine: true)
+    }
+
+    func runScript(_ source: LineSource, name: String, showsLine: Bool) -> ScriptResult {
+        locations.append(ScriptLocation(name: name, line: 0, showsLine: showsLine))
         defer { locations.removeLast() }
         var failed = false
         while true {
