@@ -4,7 +4,7 @@ import MediaManager
 import Playback
 import TerminalKit
 
-/// What `info` adds to the listing, read from the file's header through partial reads.
+/// What `info` adds to the listing: the facts the shell read from the file's header through partial reads.
 public struct FileDetails {
     public var video: VideoDetails?
     public var videoProblem: String?
@@ -26,62 +26,16 @@ public struct FileDetails {
     public var listed: CaptureTime?
     public let file: MediaFile
 
-    public init(file: MediaFile, session: MediaSession, catalog: MediaCatalog) {
+    /// The facts every file has; what its bytes say is added by whoever reads them (the shell's `info`).
+    public init(file: MediaFile, sidecars: [MediaFile], taken: ResolvedCaptureTime, listed: CaptureTime?) {
         self.file = file
-        sidecars = Array(catalog.group(of: file).dropFirst())
-        taken = session.resolveCaptureTime(file)
-        listed = session.listedCaptureTime(file)
-        let canRead = session.camera.summary.canReadRanges
-        var kind = file.kind
-        if kind == .other, canRead, file.size > 0,
-            let start = try? session.byteSource(for: file).read(offset: 0, count: MediaKind.contentSniffLength),
-            let sniffed = MediaKind(contentStart: start)
-        {
-            kindFromContent = sniffed
-            kind = sniffed
-        }
-        if kind.isVideo, canRead {
-            // The container is the one source of duration for info and play (ls -l shows the camera's
-            // listing, which the virtual camera reads from the same container).
-            do {
-                let movie = try session.movieInfo(for: file)
-                video = VideoDetails(movie: movie)
-                truncation = Self.truncationNote(movie, fileSize: file.size)
-                if video?.duration == nil { video?.duration = file.video?.duration }
-            } catch {
-                video = file.video
-                if video == nil { videoProblem = "details unreadable (\(ErrorWords.sentence(for: error)))" }
-            }
-        } else if kind.isVideo {
-            video = file.video
-        } else if kind == .jpeg, canRead {
-            photo = try? JPEGReader().read(from: session.byteSource(for: file))
-            exifTags = photo?.exif?.tags ?? []
-        } else if kind == .raw || kind == .tiff, canRead {
-            exifTags = (try? ExifReader().tags(from: session.byteSource(for: file))) ?? []
-        }
-        if let srt = kind == .telemetry ? file : sidecars.first(where: { $0.kind == .telemetry && $0.size > 0 }) {
-            readFlight(srt, session: session)
-        }
+        self.sidecars = sidecars
+        self.taken = taken
+        self.listed = listed
     }
 
     /// The most a `.SRT` may have to be read for `info` (a long flight's is some megabytes).
     public static let largestFlightLog: UInt64 = 64 << 20
-
-    /// Reads the whole `.SRT` (a sidecar on the camera, small) for its flight.
-    private mutating func readFlight(_ srt: MediaFile, session: MediaSession) {
-        flightFile = srt
-        guard srt.size <= Self.largestFlightLog else {
-            flightProblem = "is \(HumanReadable.size(srt.size)), more than info reads (\(HumanReadable.size(Self.largestFlightLog)))"
-            return
-        }
-        do {
-            let summary = FlightSummary(srt: try session.byteSource(for: srt).read(offset: 0, count: Int(srt.size)))
-            if !summary.isEmpty { flight = summary }
-        } catch {
-            flightProblem = "is unreadable (\(ErrorWords.sentence(for: error)))"
-        }
-    }
 
     /// `plays to 0:02.7 of 0:04.0 (81 of 120 frames; the file ends at byte 54840)`, or nil when whole.
     public static func truncationNote(_ movie: MovieInfo, fileSize: UInt64) -> String? {

@@ -35,7 +35,7 @@ struct InfoCommand: ShellCommand {
         } else {
             file = try shell.selectedFile(in: catalog)
         }
-        let details = FileDetails(file: file, session: session, catalog: catalog)
+        let details = FileDetails(reading: file, session: session, catalog: catalog)
         let downloadFolder = shell.downloadFolder(nil)
         let local = Self.localCopy(of: file, in: downloadFolder, taken: details.taken.time?.instant(), session: session, shell: shell)
         // The .part a fetch would continue: beside its own name, or beside the name it takes off a different file.
