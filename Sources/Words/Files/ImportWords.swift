@@ -32,8 +32,9 @@ public enum ImportWords {
         plan.importedFromOtherCards.map { "\($0.count) already imported from \(SafeText.display($0.card)): not fetched" }
     }
 
-    /// Where each new file would go (with `verbose`, what is skipped too), then the totals and whether they fit.
-    public static func dryRun(_ plan: ImportPlan, verbose: Bool) -> [String] {
+    /// Where each new file would go (with `verbose`, what is skipped too), then the totals and, when they do
+    /// not fit, `roomProblem` (the free-space check's refusal, made by the caller).
+    public static func dryRun(_ plan: ImportPlan, verbose: Bool, roomProblem: (any Error)?) -> [String] {
         var lines: [String] = []
         for item in plan.items {
             let from = RemotePath.display(item.file.path)
@@ -58,11 +59,7 @@ public enum ImportWords {
         if plan.placer.shift != 0 { line += "; capture times shifted by \(ShiftText.format(plan.placer.shift))" }
         let nonsense = plan.items.filter { !$0.datesSetAside.isEmpty }.count
         if nonsense > 0 { line += "; \(nonsense) with a nonsense date (1970, 1980-01-01, …) placed by the next source" }
-        do {
-            try ImportRun.checkFreeSpace(plan)
-        } catch {
-            line += "; " + ErrorWords.sentence(for: error)
-        }
+        if let roomProblem { line += "; " + ErrorWords.sentence(for: roomProblem) }
         return lines + importedElsewhere(plan) + [line]
     }
 

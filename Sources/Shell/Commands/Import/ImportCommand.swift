@@ -203,7 +203,9 @@ struct ImportCommand: ShellCommand {
         let verbose = invocation.has(.verbose)
         if invocation.has(.list) || invocation.has(.dryRun) {
             let lines =
-                invocation.has(.list) ? ImportWords.list(plan, dates: shell.dates) : ImportWords.dryRun(plan, verbose: verbose)
+                invocation.has(.list)
+                ? ImportWords.list(plan, dates: shell.dates)
+                : ImportWords.dryRun(plan, verbose: verbose, roomProblem: Self.roomProblem(plan))
             for line in lines { shell.output.note(line) }
             return .success
         }
@@ -242,6 +244,16 @@ struct ImportCommand: ShellCommand {
             cancellation: batch.cancellation, progress: { batch.progress($0) }, event: { batch.event($0) },
             stopAfter: { batch.shouldStop(after: $0) })
         return batch.finish(summary)
+    }
+
+    /// Why the plan's files would not fit where they go (the free-space check's refusal), nil when they fit.
+    static func roomProblem(_ plan: ImportPlan) -> (any Error)? {
+        do {
+            _ = try ImportRun.checkFreeSpace(plan)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// The files the words name: folders with everything below them, files and globs as they match; with no
