@@ -99,35 +99,25 @@ struct PluggedDevice: Equatable {
     }
 
     /// The mount table's `\040`-style octal escapes (space, tab, newline, backslash) turned back into bytes.
-    static func unescapedMountField(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        let source = Array(text.utf8)
-        var index = 0
-        while index < source.count {
-            if source[index] == UInt8(ascii: "\\"), index + 3 < source.count,
-                let value = UInt8(String(decoding: source[(index + 1)...(index + 3)], as: UTF8.self), radix: 8)
-            {
-                bytes.append(value)
-                index += 4
-            } else {
-                bytes.append(source[index])
-                index += 1
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static func unescapedMountField(_ text: String) -> String { unescaped(text, marker: "", digits: 3, radix: 8) }
 
     /// udev's `\x20`-style escapes in a /dev/disk/by-label name turned back into the label.
-    static func unescapedLabel(_ text: String) -> String {
-        var bytes: [UInt8] = []
+    static func unescapedLabel(_ text: String) -> String { unescaped(text, marker: "x", digits: 2, radix: 16) }
+
+    /// `text` with each backslash, `marker` and `digits` digits in `radix` replaced by that byte; anything
+    /// else (a backslash not followed so) as it is.
+    private static func unescaped(_ text: String, marker: String, digits: Int, radix: Int) -> String {
         let source = Array(text.utf8)
+        let prefix = [UInt8(ascii: "\\")] + Array(marker.utf8)
+        let length = prefix.count + digits
+        var bytes: [UInt8] = []
         var index = 0
         while index < source.count {
-            if source[index] == UInt8(ascii: "\\"), index + 3 < source.count, source[index + 1] == UInt8(ascii: "x"),
-                let value = UInt8(String(decoding: source[(index + 2)...(index + 3)], as: UTF8.self), radix: 16)
+            if index + length <= source.count, Array(source[index..<(index + prefix.count)]) == prefix,
+                let value = UInt8(String(decoding: source[(index + prefix.count)..<(index + length)], as: UTF8.self), radix: radix)
             {
                 bytes.append(value)
-                index += 4
+                index += length
             } else {
                 bytes.append(source[index])
                 index += 1
