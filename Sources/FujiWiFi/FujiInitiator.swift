@@ -212,12 +212,10 @@ public final class FujiInitiator: InitiatorTransport, Sendable {
             state.inTransaction = true
         }
         defer { state.withLock { $0.inTransaction = false } }
-        let outcome: (response: PTPResponse, deferred: Error?)
-        do {
-            outcome = try run(request, dataOut: dataOut, dataIn: dataIn)
-        } catch {
-            state.withLock { if $0.brokenBecause == nil { $0.brokenBecause = EarlierFailure(operation: request.code, error: error) } }
-            throw error
+        let outcome = try EarlierFailure.noting(request.code, keep: { failure in
+            state.withLock { if $0.brokenBecause == nil { $0.brokenBecause = failure } }
+        }) {
+            try run(request, dataOut: dataOut, dataIn: dataIn)
         }
         if request.code == .initiateOpenCapture, outcome.response.code == .ok { connectEventSocket() }
         if let deferred = outcome.deferred { throw deferred }

@@ -194,16 +194,7 @@ public final class FujiServer: Sendable {
     }
 
     private func acceptLoop(_ listener: Socket, kind: PortKind) {
-        while true {
-            let accepted: Socket?
-            do {
-                accepted = try listener.accept()
-            } catch {
-                if state.withLock({ $0.stopping }) { return }
-                log("fuji: \(error)")
-                continue
-            }
-            guard let socket = accepted else { return }
+        listener.acceptEach(stopping: { state.withLock { $0.stopping } }, failed: { log("fuji: \($0)") }) { socket in
             reapFinishedWorkers()
             let worker = Worker(socket: socket)
             let id: Int? = state.withLock { state in
@@ -216,7 +207,7 @@ public final class FujiServer: Sendable {
             guard let id else {
                 log("fuji: refused \(socket.peer): stopping, or \(maximumConnections) connections already open")
                 socket.close()
-                continue
+                return
             }
             do {
                 let thread = try JoinableThread(name: kind == .command ? "fuji-conn" : kind == .events ? "fuji-events" : "fuji-liveview") {

@@ -82,6 +82,24 @@ extension Socket {
         }
     }
 
+    /// A server's accept loop: hands each connection to `accepted`, until this listener is shut down or
+    /// closed, or an accept fails while `stopping` says so; any other failure goes to `failed`, and the loop
+    /// goes on (a client that gave up is no reason to stop serving).
+    public func acceptEach(stopping: () -> Bool, failed: (SystemError) -> Void, _ accepted: (Socket) -> Void) {
+        while true {
+            let socket: Socket?
+            do {
+                socket = try accept()
+            } catch {
+                if stopping() { return }
+                failed(error)
+                continue
+            }
+            guard let socket else { return }
+            accepted(socket)
+        }
+    }
+
     /// The next TCP connection (TCP_NODELAY set, close-on-exec); nil once this listener was shut down or
     /// closed. Transient failures (a client that gave up) are thrown for the caller to log; when descriptors
     /// run out (EMFILE, ENFILE) it pauses a little first, so an accept loop does not spin.

@@ -180,12 +180,10 @@ public final class PTPIPInitiator: InitiatorTransport, Sendable {
     public func transact(_ command: PTPCommand, dataOut: DataSource?, dataIn: DataSink?) throws -> PTPResponse {
         try transactionLock.withLock {
             try checkOpen()
-            let outcome: (response: PTPResponse, deferred: Error?)
-            do {
-                outcome = try run(command, dataOut: dataOut, dataIn: dataIn)
-            } catch {
-                state.withLock { if $0.brokenBecause == nil { $0.brokenBecause = EarlierFailure(operation: command.code, error: error) } }
-                throw error
+            let outcome = try EarlierFailure.noting(command.code, keep: { failure in
+                state.withLock { if $0.brokenBecause == nil { $0.brokenBecause = failure } }
+            }) {
+                try run(command, dataOut: dataOut, dataIn: dataIn)
             }
             if let deferred = outcome.deferred { throw deferred }
             return outcome.response

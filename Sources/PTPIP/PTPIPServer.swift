@@ -133,20 +133,11 @@ public final class PTPIPServer: Sendable {
     // MARK: Accepting
 
     private func acceptLoop(_ listener: Socket) {
-        while true {
-            let accepted: Socket?
-            do {
-                accepted = try listener.accept()
-            } catch {
-                if serving.withLock({ $0.stopping }) { return }
-                log("ptpip: \(error)")
-                continue
-            }
-            guard let socket = accepted else { return }
+        listener.acceptEach(stopping: { serving.withLock { $0.stopping } }, failed: { log("ptpip: \($0)") }) { socket in
             reapFinishedWorkers()
             if isThrottled(socket.peer) {
                 socket.close()
-                continue
+                return
             }
             serving.withLock { serving in
                 if serving.stopping {

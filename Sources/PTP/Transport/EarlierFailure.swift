@@ -12,3 +12,16 @@ public struct EarlierFailure: Sendable, CustomStringConvertible {
     /// A transport error says its operation itself; another error is named after the operation.
     public var description: String { error is PTPError ? "\(error)" : "\(operation): \(error)" }
 }
+
+extension EarlierFailure {
+    /// Runs `body` (a transaction of `operation`); its failure is handed to `keep` as this operation's (a
+    /// transport remembers the first, to say why it is unusable later), then thrown on.
+    public static func noting<T>(_ operation: OperationCode, keep: (EarlierFailure) -> Void, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            keep(EarlierFailure(operation: operation, error: error))
+            throw error
+        }
+    }
+}
