@@ -254,3 +254,28 @@ import VirtualCamera
         }
     }
 }
+
+/// A camera that lists settings it then refuses to describe (vcam's Fujifilm personas over USB: 57 such
+/// codes made `props` fail): they are left out with one line, and `props` succeeds with the others.
+@Suite struct UndescribedPropertyTests {
+    @Test func propsLeavesOutWhatTheCameraWillNotDescribe() throws {
+        let card = try makeCardFolder()
+        let downloads = try TemporaryFolder("msh-quirk-dl")
+        let (shell, output, camera) = try quirkyShell(try Quirks(parsing: "undescribed-props"), card: card, downloads: downloads)
+        defer { camera.session.close() }
+        #expect(shell.run(line: "props") == .success, "\(output.errors)")
+        #expect(output.errors.count == 1, "\(output.errors)")
+        let note = try #require(output.errors.first)
+        #expect(note.hasPrefix("props: 14 settings the camera lists but does not describe (it answers that it does not support them), left out: "))
+        #expect(note.hasSuffix(", …"))
+        // The settings it does describe are all there.
+        #expect(output.standardOutput.contains("battery"), "\(output.standardOutput)")
+
+        output.standardOutput = ""
+        output.errors = []
+        #expect(shell.run(line: "props --json") == .success)
+        let json = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [Any]
+        #expect((json?.count ?? 0) > 0)
+        #expect(output.errors.count == 1)
+    }
+}

@@ -34,6 +34,7 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
     case storageIDNotAStore = "storage-id-not-a-store"
     case parentNotAFolder = "parent-not-a-folder"
     case namelessObjects = "nameless-objects"
+    case undescribedProps = "undescribed-props"
 
     public static func < (a: Quirk, b: Quirk) -> Bool { a.rawValue < b.rawValue }
 
@@ -102,6 +103,8 @@ public enum Quirk: String, CaseIterable, Sendable, Comparable {
             "each folder's second file gives the folder's first file as its ParentObject (ObjectInfo, property lists)"
         case .namelessObjects:
             "every object's name is empty (ObjectInfo, property lists): a listing with nothing to show"
+        case .undescribedProps:
+            "DeviceInfo also lists vendor properties 0xD212-0xD21F that GetDevicePropDesc refuses (DevicePropNotSupported), as vcam's Fujifilm personas over USB"
         case .uploadsOnReadOnly:
             "a read-only card (serve --read-only) still lists SendObjectInfo and SendObject, which answer StoreReadOnly (0x200E), as QEMU's read-only usb-mtp"
         }

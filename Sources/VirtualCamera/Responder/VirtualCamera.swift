@@ -123,6 +123,9 @@ public final class VirtualCamera: Sendable {
             .devicePropChanged,
         ]
         info.devicePropertiesSupported = identity.hasSettings ? persona.properties ?? DeviceProperties.supported : []
+        if quirks.contains(.undescribedProps) {
+            info.devicePropertiesSupported += (0xD212...0xD21F).map { DevicePropertyCode(UInt16($0)) }
+        }
         info.captureFormats = operations.contains { $0 == .initiateCapture || persona.captureOperations.contains($0) } ? [.exifJPEG] : []
         info.imageFormats = [
             .association, .undefined, .text, .exifJPEG, .dng, .tiff, .png, .heif, .mp4Container, .quickTime,

@@ -32,11 +32,15 @@ struct PropsCommand: ShellCommand {
         var rows: [[String]] = []
         var entries: [PropertyJSON] = []
         var failures = 0
+        var leftOut: [DevicePropertyCode] = []
         for code in camera.propertyCodes {
             let meaning = PropertyMeaning.of(code)
             let description: DevicePropertyDescription
             do {
                 description = try camera.describeProperty(code)
+            } catch let error as PTPError where Self.refusals.contains(error.responseCode) {
+                leftOut.append(code)
+                continue
             } catch {
                 shell.report("props: \(meaning.name): \(error)")
                 failures += 1
@@ -53,6 +57,11 @@ struct PropsCommand: ShellCommand {
         } else {
             for line in ColumnTable(rows: rows).lines() { shell.output.line(line) }
         }
+        // On standard error, so that --json stays one document.
+        if !leftOut.isEmpty { shell.report(PropertyWords.leftOut(leftOut), severity: .notice) }
         return .failed(if: failures)
     }
+
+    /// How a camera says it will not describe a property it listed: not a failure of `props`.
+    static let refusals: Set<ResponseCode?> = [.devicePropNotSupported, .operationNotSupported, .parameterNotSupported]
 }
