@@ -29,6 +29,12 @@ import VirtualCamera
 
     /// A file's bytes: a pool of random bytes taken from an offset of its own, its number in front, so
     /// that no two files share their first bytes.
+    /// Random bytes that `bytes(_:size:pool:)` cuts photos of up to 100,000 bytes from.
+    static func randomPool() -> [UInt8] {
+        var random = SystemRandomNumberGenerator()
+        return (0..<(4096 + 100_000)).map { _ in UInt8.random(in: 0...255, using: &random) }
+    }
+
     static func bytes(_ number: Int, size: Int, pool: [UInt8]) -> [UInt8] {
         var bytes = Array(pool[(number * 977) % 4096..<((number * 977) % 4096 + size)])
         withUnsafeBytes(of: UInt32(number).littleEndian) { bytes.replaceSubrange(0..<4, with: $0) }
@@ -73,8 +79,7 @@ import VirtualCamera
 
     @Test func fiveHundredOfAnotherCardsFilesAreSkippedWithOneSmallReadEach() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
-        var random = SystemRandomNumberGenerator()
-        let pool = (0..<(4096 + 100_000)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let pool = Self.randomPool()
         // A: 520 photos of 70-90 kB, more than the 64 kB a proof reads.
         let sizes = (0..<520).map { 70_000 + ($0 * 37) % 20_000 }
         for n in 0..<520 { try write(cardA, String(format: "IMG_%04d.JPG", n), Self.bytes(n, size: sizes[n], pool: pool), minute: n) }
@@ -140,8 +145,7 @@ import VirtualCamera
     /// copy: first bytes, size and time alike, a file that differs further on stays on the card.
     @Test func deleteAfterDeletesAFileFoundElsewhereOnlyWhenItsWholeBytesAreTheCopys() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
-        var random = SystemRandomNumberGenerator()
-        let pool = (0..<(4096 + 100_000)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let pool = Self.randomPool()
         for n in 0..<3 { try write(cardA, "IMG_000\(n).JPG", Self.bytes(n, size: 80_000, pool: pool), minute: n) }
         let a = try open(cardA, serial: "CARD-A")
         _ = try importAll(a)
@@ -170,8 +174,7 @@ import VirtualCamera
     /// unlike any other, is still found.
     @Test func filesTheFirstBytesCannotTellApartAreFetched() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
-        var random = SystemRandomNumberGenerator()
-        let pool = (0..<(4096 + 100_000)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let pool = Self.randomPool()
         let twin = Self.bytes(1, size: 80_000, pool: pool)
         var other = twin
         other[79_000] ^= 0xFF
@@ -197,8 +200,7 @@ import VirtualCamera
     /// camera read), and `--delete-after` deletes the camera's file once it is in both.
     @Test func aCopyCountsOnlyInThisImportsDestinationAndBackupsGetTheirsFromIt() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
-        var random = SystemRandomNumberGenerator()
-        let pool = (0..<(4096 + 100_000)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let pool = Self.randomPool()
         for n in 0..<2 { try write(cardA, "IMG_000\(n).JPG", Self.bytes(n, size: 80_000, pool: pool), minute: n) }
         let a = try open(cardA, serial: "CARD-A")
         _ = try importAll(a)

@@ -149,6 +149,10 @@ private final class FakeSystem {
         #expect(text.contains("\nType=oneshot\n"))
     }
 
+    @Test func namesInTheNotificationCannotBreakItsMarkup() {
+        #expect(PluggedImport.markupEscaped("2 fetched from <A&B>\nnext\u{1B}[2J") == "2 fetched from &lt;A&amp;B&gt;\nnext\\x1b[2J")
+    }
+
     @Test func theFolderIsTheUsersSystemdUnits() {
         #expect(PluggedService.folder(environment: ["HOME": "/home/ann"]) == "/home/ann/.config/systemd/user")
         #expect(PluggedService.folder(environment: ["HOME": "/home/ann", "XDG_CONFIG_HOME": "/cfg"]) == "/cfg/systemd/user")

@@ -163,8 +163,19 @@ struct PluggedImport {
             say("no notify-send (Debian package libnotify-bin): no desktop notification")
             return
         }
-        let said = Self.runTool(notifySend, ["--app-name=mediashell", "--icon=camera-photo", title, body])
+        // The body is markup to most notification servers: a file or card named `A&B` must not break it.
+        let said = Self.runTool(
+            notifySend, ["--app-name=mediashell", "--icon=camera-photo", SafeText.display(title), Self.markupEscaped(body)])
         if !said.isEmpty { say("notify-send: \(said)") }
+    }
+
+    /// `text` with the characters notification markup gives a meaning (`&`, `<`, `>`) as entities, and
+    /// control characters other than line breaks made visible.
+    static func markupEscaped(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            SafeText.display(String(line)).replacingOccurrences(of: "&", with: "&amp;")
+                .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        }.joined(separator: "\n")
     }
 
     /// Runs a helper to its end (30 s at most); what it printed, trimmed.
