@@ -4,13 +4,16 @@ import Foundation
 extension MHLGeneration {
     /// The generation as an ASC MHL v2.0 document (`hashlist`), in the schema's order: `creatorinfo`,
     /// `processinfo` (with the root's hashes and the ignore patterns), then `hashes` (files, then folders).
-    public func xml() -> [UInt8] {
-        let dates = MHLDates()
+    public func xml() -> [UInt8] { xml(fileElements: files.map(Self.fileElement)) }
+
+    /// The document with each file's `<hash>` element already made (`fileElement`, in `files`' order): a
+    /// generation written again as it grows makes each element once, not at each write.
+    func xml(fileElements: [String]) -> [UInt8] {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <hashlist version="2.0" xmlns="urn:ASC:MHL:v2.0">
               <creatorinfo>
-                <creationdate>\(dates.text(created))</creationdate>
+                <creationdate>\(MHLDates.text(created))</creationdate>
                 <hostname>\(XMLText.escaped(hostname))</hostname>
                 <tool version="\(XMLText.escaped(toolVersion))">\(XMLText.escaped(tool))</tool>
               </creatorinfo>
@@ -20,8 +23,8 @@ extension MHLGeneration {
             """
         if let rootHash {
             out += "    <roothash>\n"
-            out += "      <content>\n        \(Self.hashElement(rootHash.content, action: nil, date: created, dates))\n      </content>\n"
-            out += "      <structure>\n        \(Self.hashElement(rootHash.structure, action: nil, date: created, dates))\n      </structure>\n"
+            out += "      <content>\n        \(Self.hashElement(rootHash.content, action: nil, date: created))\n      </content>\n"
+            out += "      <structure>\n        \(Self.hashElement(rootHash.structure, action: nil, date: created))\n      </structure>\n"
             out += "    </roothash>\n"
         }
         if !ignored.isEmpty {
@@ -30,24 +33,15 @@ extension MHLGeneration {
             out += "    </ignore>\n"
         }
         out += "  </processinfo>\n"
-        if !files.isEmpty || !folders.isEmpty {
+        if !fileElements.isEmpty || !folders.isEmpty {
             out += "  <hashes>\n"
-            for file in files {
-                out += "    <hash>\n      <path"
-                if let size = file.size { out += " size=\"\(size)\"" }
-                if let modified = file.modified { out += " lastmodificationdate=\"\(dates.text(modified))\"" }
-                out += ">\(XMLText.escaped(file.path))</path>\n"
-                for hash in Self.inSchemaOrder(file.hashes) {
-                    out += "      \(Self.hashElement(hash.checksum, action: hash.action, date: hash.date, dates))\n"
-                }
-                out += "    </hash>\n"
-            }
+            for element in fileElements { out += element }
             for folder in folders {
                 out += "    <directoryhash>\n      <path"
-                if let modified = folder.modified { out += " lastmodificationdate=\"\(dates.text(modified))\"" }
+                if let modified = folder.modified { out += " lastmodificationdate=\"\(MHLDates.text(modified))\"" }
                 out += ">\(XMLText.escaped(folder.path))</path>\n"
-                out += "      <content>\n        \(Self.hashElement(folder.content, action: nil, date: created, dates))\n      </content>\n"
-                out += "      <structure>\n        \(Self.hashElement(folder.structure, action: nil, date: created, dates))\n      </structure>\n"
+                out += "      <content>\n        \(Self.hashElement(folder.content, action: nil, date: created))\n      </content>\n"
+                out += "      <structure>\n        \(Self.hashElement(folder.structure, action: nil, date: created))\n      </structure>\n"
                 out += "    </directoryhash>\n"
             }
             out += "  </hashes>\n"
@@ -56,12 +50,24 @@ extension MHLGeneration {
         return Array(out.utf8)
     }
 
+    /// A file's `<hash>` element, its lines ended.
+    static func fileElement(_ file: File) -> String {
+        var out = "    <hash>\n      <path"
+        if let size = file.size { out += " size=\"\(size)\"" }
+        if let modified = file.modified { out += " lastmodificationdate=\"\(MHLDates.text(modified))\"" }
+        out += ">\(XMLText.escaped(file.path))</path>\n"
+        for hash in inSchemaOrder(file.hashes) {
+            out += "      \(hashElement(hash.checksum, action: hash.action, date: hash.date))\n"
+        }
+        return out + "    </hash>\n"
+    }
+
     /// `<xxh128 action="original" hashdate="...">HEX</xxh128>`.
-    static func hashElement(_ checksum: Checksum, action: Action?, date: Date?, _ dates: MHLDates) -> String {
+    static func hashElement(_ checksum: Checksum, action: Action?, date: Date?) -> String {
         let name = checksum.algorithm.rawValue
         var element = "<\(name)"
         if let action { element += " action=\"\(action.rawValue)\"" }
-        if let date { element += " hashdate=\"\(dates.text(date))\"" }
+        if let date { element += " hashdate=\"\(MHLDates.text(date))\"" }
         return element + ">\(XMLText.escaped(checksum.hex))</\(name)>"
     }
 
@@ -72,25 +78,40 @@ extension MHLGeneration {
     }
 }
 
-/// The times of an ASC MHL document: ISO 8601 in UTC, to the second, as `2026-12-07T14:23:11+00:00`.
-struct MHLDates {
-    private let formatter: DateFormatter
-
-    init() {
-        formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
+/// The times of an ASC MHL document: ISO 8601 in UTC, to the second, as `2026-12-07T14:23:11+00:00`, and
+/// the time in a generation's file name, `2026-12-07_142311Z`. Made from the date's seconds by the civil
+/// calendar's arithmetic: a generation holds two times per file, which a `DateFormatter` makes slowly.
+enum MHLDates {
+    static func text(_ date: Date) -> String {
+        let t = parts(date)
+        return "\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):\(two(t.second))+00:00"
     }
 
-    func text(_ date: Date) -> String { formatter.string(from: date) }
-
-    /// The time in a generation's file name, `2026-12-07_142311Z`.
     static func fileNameText(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd_HHmmss'Z'"
-        return formatter.string(from: date)
+        let t = parts(date)
+        return "\(t.year)-\(two(t.month))-\(two(t.day))_\(two(t.hour))\(two(t.minute))\(two(t.second))Z"
     }
+
+    /// The UTC calendar date and time of `date`, its fraction of a second dropped (toward the past). The
+    /// year is written with at least four digits.
+    static func parts(_ date: Date) -> (year: String, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = Int(seconds - days * 86_400)
+        // Days since 1970-01-01 to a proleptic Gregorian date, counted in 400-year eras from 0000-03-01.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = Int(dayOfYear - (153 * monthFromMarch + 2) / 5 + 1)
+        let month = Int(monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9)
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let digits = String(abs(year))
+        let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        return (year < 0 ? "-" + padded : padded, month, day, inDay / 3_600, inDay / 60 % 60, inDay % 60)
+    }
+
+    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

@@ -131,12 +131,15 @@ public struct MHLHistory: Sendable {
         return padded + "_" + rootName + "_" + MHLDates.fileNameText(date) + ".mhl"
     }
 
-    /// Writes `generation` as number `number` in `fileName` (replacing what an earlier write of the same
-    /// generation left), then the chain with it; each file replaced atomically, flushed when `durable`.
-    public mutating func write(_ generation: MHLGeneration, number: Int, fileName: String, durable: Bool) throws {
+    /// Writes `generation` (its files' elements made already: `MHLGeneration.fileElement`) as number `number`
+    /// in `fileName` (replacing what an earlier write of the same generation left), then the chain with it;
+    /// each file replaced atomically, flushed when `durable`.
+    mutating func write(
+        _ generation: MHLGeneration, fileElements: [String], number: Int, fileName: String, durable: Bool
+    ) throws {
         if !LocalDisk.exists(folder) { try ImportError.onDisk { try LocalDisk.makeDirectory(folder, within: root) } }
         guard LocalDisk.isFolderItself(folder) else { throw MHLError(folder, "it is not a folder (a link or a file)") }
-        let bytes = generation.xml()
+        let bytes = generation.xml(fileElements: fileElements)
         try ImportError.onDisk { try LocalDisk.writeAtomically(bytes, to: folder + "/" + fileName, durable: durable) }
         chain.links.removeAll { $0.number == number }
         chain.links.append(MHLChain.Link(number: number, fileName: fileName, c4: C4ID.of(bytes)))

@@ -20,6 +20,8 @@ public struct MHLNewGeneration: Sendable {
     private var writtenCount = 0
     /// Where each file's record is in `generation.files`, by its path (a re-check records thousands).
     private var indexOfPath: [String: Int] = [:]
+    /// Each file's `<hash>` element, in `generation.files`' order, made as the file is recorded.
+    private var fileElements: [String] = []
 
     /// Opens the history at `root` (failing as `MHLHistory.open` does) for a generation made now.
     public init(root: String, creator: MHLCreator, process: MHLGeneration.Process, date: Date = Date()) throws(MHLError) {
@@ -67,10 +69,12 @@ public struct MHLNewGeneration: Sendable {
         if let index = indexOfPath[relative] {
             generation.files[index].hashes.removeAll { $0.checksum.algorithm == checksum.algorithm }
             generation.files[index].hashes.append(hash)
+            fileElements[index] = MHLGeneration.fileElement(generation.files[index])
         } else {
             indexOfPath[relative] = generation.files.count
-            generation.files.append(
-                MHLGeneration.File(path: relative, size: LocalDisk.regularFileSize(full), modified: modified, hashes: [hash]))
+            let file = MHLGeneration.File(path: relative, size: LocalDisk.regularFileSize(full), modified: modified, hashes: [hash])
+            generation.files.append(file)
+            fileElements.append(MHLGeneration.fileElement(file))
         }
     }
 
@@ -91,7 +95,7 @@ public struct MHLNewGeneration: Sendable {
     /// Writes the generation as it is so far (nothing while it records no file); flushed when `durable`.
     public mutating func write(durable: Bool = false) throws {
         guard !generation.files.isEmpty else { return }
-        try history.write(generation, number: number, fileName: fileName, durable: durable)
+        try history.write(generation, fileElements: fileElements, number: number, fileName: fileName, durable: durable)
         writtenCount = generation.files.count
     }
 
