@@ -44,11 +44,16 @@ let package = Package(
         // What kind of failure an error is (busy, disconnected, timed out, ...): the categories every module's
         // errors say they are, so that callers switch on a case; depends on nothing
         .target(name: "Failures"),
+        // Text for a terminal, computed: safe display of names from devices, cell widths, columns and tables,
+        // sizes and dates, shell-escaped names, time shifts, words and globs; no I/O, depends on nothing
+        .target(name: "TextKit"),
         // The one seam with the C library for system calls: errno, sockets, threads, child processes
         .target(name: "POSIX", dependencies: ["Failures", "CMediaShellShim"]),
 
-        // Protocol and transports
-        .target(name: "PTP", dependencies: ["Failures", "POSIX"]),
+        // Protocol and transports. PTPFacts: PTP's codes, datasets decoded from bytes, its errors and messages, computed
+        // (no I/O); PTP: sessions, transports and traces over them
+        .target(name: "PTPFacts", dependencies: ["Failures"]),
+        .target(name: "PTP", dependencies: ["PTPFacts", "POSIX"]),
         .target(name: "PTPIP", dependencies: ["PTP", "POSIX"]),
         .target(name: "PTPUSB", dependencies: ["PTP", "Failures", "POSIX", "CLibUSB"]),
         // Fujifilm's Wi-Fi framing (port 55740: Fuji's init packets, then USB-style containers), both sides
@@ -57,8 +62,8 @@ let package = Package(
         // Finding cameras on the local network and announcing the virtual one: SSDP and multicast DNS
         .target(name: "Discovery", dependencies: ["POSIX"]),
 
-        // Media containers read through random access
-        .target(name: "MediaFormats", dependencies: ["POSIX"]),
+        // Media containers parsed through random access to bytes the caller reads (memory, a camera, a file)
+        .target(name: "MediaFormats", dependencies: ["Failures"]),
 
         // Pictures: JPEG decode/encode and scaling (libjpeg-turbo), and drawing them in a terminal
         .target(name: "Imaging", dependencies: ["CTurboJPEG"]),
@@ -70,7 +75,7 @@ let package = Package(
 
         // The terminal toolkit: line editing, word scanning, completion matching, output and width; knows
         // nothing of cameras, so another shell could use it
-        .target(name: "TerminalKit", dependencies: ["POSIX", "CEditLine", "CMediaShellShim"]),
+        .target(name: "TerminalKit", dependencies: ["TextKit", "POSIX", "CEditLine", "CMediaShellShim"]),
         // The command framework: specs, parsing into typed values, help, completion; any program's commands
         .target(name: "CommandKit", dependencies: ["TerminalKit"]),
 
@@ -127,13 +132,13 @@ let package = Package(
 
         // Tests: the doubles and helpers every test target shares (lock box, seeded generators, temporary
         // folders, bounded waits, external tools); a library only test targets link, never the product.
-        .target(name: "TestSupport", dependencies: ["POSIX", "PTP", "MediaManager", "Checksums"], path: "Tests/TestSupport"),
-        .testTarget(name: "PTPTests", dependencies: ["TestSupport", "PTP", "Failures", "POSIX"]),
+        .target(name: "TestSupport", dependencies: ["POSIX", "PTP", "MediaManager", "MediaFormats", "Checksums"], path: "Tests/TestSupport"),
+        .testTarget(name: "PTPTests", dependencies: ["TestSupport", "PTP", "POSIX"]),
         .testTarget(name: "POSIXTests", dependencies: ["TestSupport", "Failures", "POSIX"]),
         .testTarget(name: "PTPIPTests", dependencies: ["TestSupport", "PTP", "PTPIP", "POSIX"]),
         .testTarget(name: "DiscoveryTests", dependencies: ["TestSupport", "Discovery", "POSIX"]),
         .testTarget(name: "FujiWiFiTests", dependencies: ["TestSupport", "PTP", "FujiWiFi", "POSIX"]),
-        .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats", "POSIX"]),
+        .testTarget(name: "MediaFormatsTests", dependencies: ["TestSupport", "MediaFormats", "MediaManager", "POSIX"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["TestSupport", "PTP", "POSIX", "VirtualCamera", "MediaFormats"]),
         .testTarget(name: "MediaManagerTests", dependencies: ["TestSupport", "MediaManager", "Checksums", "Connectors", "MediaFormats", "PTP", "PTPIP", "FujiWiFi", "Failures", "POSIX", "VirtualCamera"]),
         .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MediaManager", "Connectors", "MediaFormats", "PTPIP", "Failures", "POSIX", "VirtualCamera", "Thumbnails", "Imaging"]),
@@ -152,6 +157,8 @@ let package = Package(
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
         .testTarget(name: "ChecksumsTests", dependencies: ["Checksums"]),
         .testTarget(name: "FailuresTests", dependencies: ["Failures"]),
+        .testTarget(name: "TextKitTests", dependencies: ["TextKit"]),
+        .testTarget(name: "PTPFactsTests", dependencies: ["PTPFacts", "Failures"]),
         .testTarget(name: "ThumbnailsTests", dependencies: ["TestSupport", "Thumbnails", "MediaFormats", "MediaManager", "VirtualCamera", "POSIX"]),
         .testTarget(name: "ServeTests", dependencies: ["TestSupport", "Serve", "VirtualCamera"]),
         .testTarget(name: "ConnectorsTests", dependencies: ["TestSupport", "Connectors", "PTPUSB", "MediaManager"]),

@@ -1,4 +1,4 @@
-import POSIX
+import Failures
 
 /// Why a media file could not be read, as facts: every malformed, truncated or oversized input ends here, never
 /// in a crash. `problem` says what was wrong (which structure, the numbers found against the ones allowed),

@@ -39,10 +39,3 @@ func pollMilliseconds(until deadline: Deadline?) -> Int32 {
     if left <= 0 { return 0 }
     return Int32(min((left * 1000).rounded(.up), Double(Int32.max)))
 }
-
-/// "5.0 s", or "ever" for no limit: for messages about waits.
-public func formatSeconds(_ seconds: Double?) -> String {
-    guard let seconds else { return "ever" }
-    let tenths = (seconds * 10).rounded()
-    return "\(Int(tenths) / 10).\(abs(Int(tenths)) % 10) s"
-}

@@ -1,6 +1,8 @@
 import Foundation
 import MediaFormats
+import MediaManager
 import POSIX
+import TestSupport
 import Testing
 
 /// The byte sources: short reads only at the end, nothing past it, errors for bad requests and paths.

@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import TestSupport
 import Testing
 
 /// The capture time's forms as each source writes them, its zones (never an offset applied twice), the

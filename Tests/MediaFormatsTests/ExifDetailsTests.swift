@@ -1,4 +1,5 @@
 import Foundation
+import MediaManager
 import TestSupport
 import Testing
 

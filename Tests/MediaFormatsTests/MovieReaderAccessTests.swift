@@ -1,4 +1,5 @@
 import MediaFormats
+import TestSupport
 import Testing
 
 /// How much of a file the movie reader touches: a few reads around the movie box, never the media data.

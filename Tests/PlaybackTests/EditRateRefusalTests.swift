@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import MediaManager
 import TestSupport
 import Testing
 

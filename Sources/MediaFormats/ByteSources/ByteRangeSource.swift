@@ -25,7 +25,7 @@ extension ByteRangeSource {
 
 /// How many bytes a read of `count` at `offset` can really return from a source of `length` bytes.
 /// Sources use it to size buffers by the data that exists, never by the caller's request alone.
-func clampedReadCount(offset: UInt64, count: Int, length: UInt64) throws -> Int {
+package func clampedReadCount(offset: UInt64, count: Int, length: UInt64) throws -> Int {
     guard count >= 0 else { throw MediaFormatError(.negativeRead(structure: nil), offset: offset) }
     guard offset < length else { return 0 }
     return Int(min(UInt64(count), length - offset))

@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import MediaManager
 import TestSupport
 
 /// The demo media committed in Sources/VirtualCamera/DemoMedia, found from this file's path so tests need

@@ -1,5 +1,3 @@
-import Failures
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -7,7 +5,7 @@ import Failures
 #endif
 
 /// A system call that failed: which call, on what, and the errno it left. The one error type of this
-/// module; each caller turns it into its own error at its own boundary (PTPIP into `PTPError`, Playback into
+/// POSIX seam; each caller turns it into its own error at its own boundary (PTPIP into `PTPError`, Playback into
 /// `PlaybackError`), and branches on the call and the errno through the properties below, never on the text.
 public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The call that failed: `.open`, `.connect`, `.receive`.
@@ -54,7 +52,7 @@ public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A call on a socket this side already closed.
-    static func closedLocally(_ call: Call, on target: String?) -> SystemError {
+    package static func closedLocally(_ call: Call, on target: String?) -> SystemError {
         SystemError(call, on: target, errno: ESHUTDOWN, detail: "socket closed")
     }
 }
@@ -128,4 +126,11 @@ extension SystemError: CategorizedError {
         if errno == ENOENT { return .notFound }
         return .localIO
     }
+}
+
+/// "5.0 s", or "ever" for no limit: for messages about waits.
+public func formatSeconds(_ seconds: Double?) -> String {
+    guard let seconds else { return "ever" }
+    let tenths = (seconds * 10).rounded()
+    return "\(Int(tenths) / 10).\(abs(Int(tenths)) % 10) s"
 }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TerminalKit
+@testable import TextKit
 
 @Suite struct GlobTests {
     @Test(arguments: [

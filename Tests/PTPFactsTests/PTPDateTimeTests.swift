@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PTP
+@testable import PTPFacts
 
 /// PTP dates are read by arithmetic (the calendar only decides around a daylight-saving change): the
 /// same instants as the calendar's, in zones with and without such changes.

@@ -1,5 +1,4 @@
 import Failures
-import POSIX
 
 /// Everything that can go wrong talking PTP, as data: callers branch on the case or its `category`, and the
 /// response code stays attached for logs and hints. A cancelled transfer throws `CancellationError`, the one

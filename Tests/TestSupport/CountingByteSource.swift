@@ -1,3 +1,4 @@
+import MediaFormats
 import POSIX
 
 /// Wraps a source and counts the reads and bytes that pass through, to show how little of a file a reader

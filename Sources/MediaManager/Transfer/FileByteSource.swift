@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MediaFormats
 import POSIX
 
 /// A local file read with POSIX `pread`, which takes its own offset, so one open file serves reads from any

@@ -1,9 +1,8 @@
 import Failures
 import Foundation
-import POSIX
 import Testing
 
-@testable import PTP
+@testable import PTPFacts
 
 /// A caller decides from a PTP error's category (reconnect, hint, stop the batch), never from its words.
 struct ErrorCategoryTests {

@@ -55,7 +55,7 @@ public struct OperationCode: RawRepresentable, Hashable, Sendable, CustomStringC
     }
 }
 
-func hex4(_ value: UInt16) -> String {
+package func hex4(_ value: UInt16) -> String {
     let digits = String(value, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
 }
