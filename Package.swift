@@ -107,8 +107,8 @@ let package = Package(
         .target(
             name: "Words",
             dependencies: [
-                "Connectors", "Import", "Thumbnails", "Playback", "MediaManager", "MediaFormats", "PTP", "TerminalKit",
-                "TerminalGraphics", "Imaging", "Checksums", "Failures", "POSIX",
+                "CameraFacts", "PTPFacts", "TextKit", "MediaFormats", "Checksums", "Failures", "Imaging",
+                "TerminalGraphics",
             ]),
         .target(
             name: "Shell",
