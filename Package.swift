@@ -71,6 +71,9 @@ let package = Package(
         // Checksums from the field's libraries: XXH3-128, XXH3-64, XXH64 (libxxhash); SHA-256, SHA-1, MD5 and C4
         // IDs over SHA-512 (libcrypto)
         .target(name: "Checksums", dependencies: ["CXXHash", "CCrypto"]),
+        // The facts of the modules that talk to cameras and disks (files listed, catalog status, camera URL and
+        // summary, the errors of downloads, imports, playback, thumbnails and opens), which Words reads; no I/O
+        .target(name: "CameraFacts", dependencies: ["PTPFacts", "MediaFormats", "Checksums", "Failures"]),
         .target(name: "TerminalGraphics", dependencies: ["Imaging"]),
 
         // The terminal toolkit: line editing, word scanning, completion matching, output and width; knows
@@ -85,12 +88,12 @@ let package = Package(
             resources: [.copy("DemoMedia")]),
 
         // What the shell talks to
-        .target(name: "MediaManager", dependencies: ["PTP", "Failures", "POSIX", "MediaFormats", "Checksums"]),
-        .target(name: "Playback", dependencies: ["MediaFormats", "Failures", "POSIX"]),
+        .target(name: "MediaManager", dependencies: ["CameraFacts", "PTP", "Failures", "POSIX", "MediaFormats", "Checksums"]),
+        .target(name: "Playback", dependencies: ["CameraFacts", "MediaFormats", "POSIX"]),
         // Thumbnails: the fallback policy (device, EXIF, .THM, the first keyframe of an .LRF through ffmpeg)
-        .target(name: "Thumbnails", dependencies: ["MediaManager", "MediaFormats", "PTP", "Failures", "POSIX"]),
+        .target(name: "Thumbnails", dependencies: ["CameraFacts", "MediaManager", "MediaFormats", "PTP", "Failures", "POSIX"]),
         // Importing a card: the ledger, destination patterns, the clash policy, batches with totals
-        .target(name: "Import", dependencies: ["MediaManager", "MediaFormats", "PTP", "Failures", "POSIX", "Checksums"]),
+        .target(name: "Import", dependencies: ["CameraFacts", "MediaManager", "MediaFormats", "PTP", "Failures", "POSIX", "Checksums"]),
         // Batches of downloads: their pace under a rate limit, the batches run at the prompt (fetch, import,
         // capture --fetch, watch) over what they need of the shell (BatchHost), and jobs run in the background
         // (`fetch ... &`), whose endings are facts JobWords says
@@ -101,16 +104,16 @@ let package = Package(
         .target(
             name: "Connectors",
             dependencies: [
-                "MediaManager", "MediaFormats", "PTP", "Failures", "POSIX", "PTPIP", "PTPUSB", "FujiWiFi", "VirtualCamera",
-                "Discovery",
+                "CameraFacts", "MediaManager", "MediaFormats", "PTP", "Failures", "POSIX", "PTPIP", "PTPUSB",
+                "FujiWiFi", "VirtualCamera", "Discovery",
             ]),
         // What the user reads, made from the facts below: a sentence for every error (what to do added), the
         // listings and details of files, camera events, batch summaries; the shell and the programs beside it
         .target(
             name: "Words",
             dependencies: [
-                "Connectors", "Import", "Thumbnails", "Playback", "MediaManager", "MediaFormats", "PTP", "TerminalKit",
-                "TerminalGraphics", "Imaging", "Checksums", "Failures", "POSIX",
+                "CameraFacts", "PTPFacts", "TextKit", "MediaFormats", "Checksums", "Failures", "Imaging",
+                "TerminalGraphics",
             ]),
         .target(
             name: "Shell",
@@ -165,6 +168,7 @@ let package = Package(
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "PTP", "PTPIP", "MediaFormats", "POSIX"]),
         // The fuzz targets' seeds (Fuzz/Corpus): written from what the tests send, checked to decode.
         .testTarget(name: "FuzzCorpusTests", dependencies: ["PTP", "PTPIP", "PTPUSB", "FujiWiFi", "VirtualCamera", "MediaFormats"]),
+        .testTarget(name: "CameraFactsTests", dependencies: ["CameraFacts", "PTPFacts"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -218,7 +218,7 @@ public final class MediaSession: Sendable {
             }
         }
         guard needed > 0, let free = LocalDisk.freeBytes(near: folder), needed > free else { return }
-        throw DownloadError.notEnoughSpace(needed: needed, available: free, folder: folder)
+        throw DownloadError.notEnoughSpace(needed: needed, available: free, folder: LocalDisk.absolute(folder))
     }
 
     /// The files of a batch worth reading ahead: those to be written that fit one request whole (not

@@ -32,4 +32,9 @@ extension LocalDisk {
         defer { free(path) }
         return String(cString: path)
     }
+
+    /// `path` as an absolute path: a relative one from the current folder, so that a message says where.
+    public static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : path == "." ? currentFolder : join(currentFolder, path)
+    }
 }

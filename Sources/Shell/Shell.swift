@@ -127,7 +127,9 @@ public enum Shell {
         guard let editor else { return 1 }
         interpreter.historyProvider = { [unowned editor] in editor.historyEntries }
         var banner = "mediashell \(version)"
-        if let media = interpreter.media { banner += ": " + SessionWords.opened(media) }
+        if let media = interpreter.media {
+            banner += ": " + SessionWords.opened(media.camera.summary, fileCount: media.catalog.fileCount)
+        }
         output.note(banner + "; 'help' lists the commands, Ctrl-D quits")
         if let note = interpreter.openNote { output.note(note) }
         if interpreter.media?.url == .simulator(path: nil) {

@@ -119,31 +119,14 @@ extension String {
     }
 }
 
-/// Why a Wi-Fi camera refused this computer (PTP/IP's Init_Fail), as the shell words it.
-public enum WiFiRefusal: Equatable, Sendable, CustomStringConvertible {
-    /// The camera does not accept this computer's GUID: not paired, declined on its screen, or not the one
-    /// registered with it.
-    case rejectedInitiator
-    /// The camera serves another device.
-    case busy
-    case unspecified
-    case other(UInt32)
-
+extension WiFiRefusal {
+    /// The refusal PTP/IP's Init_Fail `reason` names.
     init(_ reason: InitFailReason) {
         switch reason {
         case .rejectedInitiator: self = .rejectedInitiator
         case .busy: self = .busy
         case .unspecified: self = .unspecified
         default: self = .other(reason.rawValue)
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .rejectedInitiator: "rejected initiator"
-        case .busy: "busy"
-        case .unspecified: "unspecified"
-        case .other(let value): "reason \(value)"
         }
     }
 }

@@ -3,38 +3,6 @@ import POSIX
 import MediaFormats
 import PTP
 
-/// Who the camera is and what it can do.
-public struct CameraSummary: Sendable {
-    public var manufacturer: String
-    public var model: String
-    public var version: String
-    public var serialNumber: String
-    /// Where it was opened, e.g. "ptpip:127.0.0.1:15740".
-    public var location: String
-    public var canListInOneRequest: Bool
-    public var canReadRanges: Bool
-    public var canDelete: Bool
-    public var canCapture: Bool
-    public var hasThumbnails: Bool
-    /// SendObjectInfo and SendObject: `put`, `mkdir`.
-    public var canUpload: Bool = false
-    /// The dialect the camera is spoken to in (standard PTP, Canon EOS, Nikon...).
-    public var dialect: DialectKind = .standard
-}
-
-/// A store on the camera, e.g. an SD card.
-public struct StorageSummary: Sendable, Equatable {
-    public var id: UInt32
-    public var label: String
-    public var description: String
-    public var capacity: UInt64
-    public var free: UInt64
-    /// Its StorageInfo says read-only (AccessCapability 1, or 2: read-only but for deletes).
-    public var readOnly: Bool
-    /// Its files may be deleted: a read-write store, or one whose StorageInfo allows deletes only.
-    public var deletesAllowed = true
-}
-
 /// What changed on the device, from its events.
 public enum CameraChange: Sendable, Equatable {
     case added(UInt32)

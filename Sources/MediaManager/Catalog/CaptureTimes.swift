@@ -3,19 +3,6 @@ import MediaFormats
 import POSIX
 import PTP
 
-/// A file's capture time as resolved: the time (nil when no source gave a believable one) and the times
-/// passed over as nonsense on the way (`EXIF 1970`), for the import's summary and `info`.
-public struct ResolvedCaptureTime: Sendable, Equatable {
-    public var time: CaptureTime?
-    /// Each nonsense time passed over, as `SOURCE WHY` ("EXIF 1970", "camera 1980-01-01").
-    public var setAside: [String]
-
-    public init(time: CaptureTime?, setAside: [String] = []) {
-        self.time = time
-        self.setAside = setAside
-    }
-}
-
 /// The one capture time of each file, resolved once and kept for the session: EXIF DateTimeOriginal (with
 /// its sub-seconds and offset); for a movie QuickTime's creationdate, then the movie header's creation
 /// time; then a DJI clip's `.SRT` first timestamp; then the camera's date (a card folder's file time).
@@ -66,18 +53,6 @@ public final class CaptureTimes: Sendable {
 
     /// How many files have a resolved time (for tests and measurements).
     public var count: Int { cache.withLock { $0.count } }
-}
-
-/// What a listing shows for a file's time: the capture time, and whether it is only the camera's date
-/// standing in for one not read yet (the listing marks it).
-public struct ShownCaptureTime: Sendable, Equatable {
-    public var time: CaptureTime?
-    public var pending: Bool
-
-    public init(time: CaptureTime?, pending: Bool) {
-        self.time = time
-        self.pending = pending
-    }
 }
 
 extension MediaSession {

@@ -8,17 +8,7 @@ import PTP
 /// globbing read only the cache.
 public final class MediaCatalog: Sendable {
     /// Like the seed's file-list states.
-    public enum State: String, Sendable {
-        /// Not read yet, or thrown away after the stores changed.
-        case reset
-        /// Being read.
-        case syncing
-        case upToDate = "up-to-date"
-        /// Read, but the device reported changes not yet fetched, or a folder failed to list.
-        case incomplete
-        /// Deletes are under way.
-        case deleting
-    }
+    public typealias State = CatalogState
 
     public let camera: Camera
     /// The cached tree and what the catalog knows of its reading; only touched inside `cache.withLock`.
@@ -61,6 +51,15 @@ public final class MediaCatalog: Sendable {
 
     /// Why the catalog is incomplete after its last reload (empty when nothing was left out).
     public var incompleteBecause: [String] { cache.withLock { cache in cache.gaps } }
+
+    /// The catalog's state and counts at one moment (read under one lock, so they agree).
+    public var status: CatalogStatus {
+        cache.withLock { cache in
+            CatalogStatus(
+                state: cache.storedState, fileCount: cache.fileCount, folderCount: cache.folders.count,
+                unreadable: cache.unreadableCard, incompleteBecause: cache.gaps)
+        }
+    }
 
     /// The warnings (one line each, naming the object) found since the last call: objects lost or repaired.
     public func takeWarnings() -> [String] {

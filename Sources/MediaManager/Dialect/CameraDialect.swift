@@ -58,25 +58,6 @@ extension CameraDialect {
     public func liveView(_ session: PTPSession) -> (any LiveViewDialect)? { nil }
 }
 
-/// The dialects this program speaks.
-public enum DialectKind: String, Sendable, CaseIterable {
-    /// PIMA 15740 and MTP, as the standard says; what every camera without a dialect gets.
-    case standard
-    case canonEOS = "canon-eos"
-    case nikon
-    case fujiX = "fuji-x"
-
-    /// How `summary` names it.
-    public var displayName: String {
-        switch self {
-        case .standard: "standard PTP"
-        case .canonEOS: "Canon EOS"
-        case .nikon: "Nikon"
-        case .fujiX: "Fujifilm X"
-        }
-    }
-}
-
 /// Why a dialect's request did not do what was asked, as data (the shell words it).
 public enum DialectError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Canon's RemoteRelease answered a result other than 0: 1 no focus, 3 mirror up, 7 card full,

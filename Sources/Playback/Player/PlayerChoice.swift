@@ -45,17 +45,6 @@ public enum PlayerSetting: String, Sendable, CaseIterable {
     case none
 }
 
-/// Why no player window is shown with the setting as it is.
-public enum NoPlayerReason: Sendable, Equatable {
-    /// The setting is `none`.
-    case setToNone
-    case mpvNotInstalled
-    /// `auto` in a script or a pipe.
-    case notInteractive
-    /// `auto` with neither `DISPLAY` nor `WAYLAND_DISPLAY`.
-    case noDisplay
-}
-
 /// Picks the external player each time `play` starts one, from the `player` setting at that moment:
 /// `auto` shows mpv at an interactive prompt with a display (a script on a field laptop or in cron gets no
 /// window it did not ask for), `mpv` whenever mpv is installed, `none` never.

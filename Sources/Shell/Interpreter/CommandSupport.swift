@@ -97,7 +97,7 @@ extension CommandContext {
     }
 
     /// The download folder as an absolute path, for messages that say where ("kept in", "no .part in").
-    var downloadFolderShown: String { LocalFolderText.shown(downloadFolder(nil)) }
+    var downloadFolderShown: String { LocalDisk.absolute(downloadFolder(nil)) }
 
     /// The single file `word` names; globs must match exactly one file.
     func oneFile(for word: Word, in catalog: MediaCatalog, command: String) throws -> MediaFile {

@@ -190,7 +190,12 @@ public final class Interpreter {
         // name the one it means, so there it is an error that lists them.
         options.opensFirstOfSeveral = isInteractive
         let choice = ChoiceNote()
-        options.onUSBChoice = { choice.text.withLock { [sentence = USBChoiceWords.sentence(for: $0)] in $0 = sentence } }
+        options.onUSBChoice = { found in
+            let sentence = USBChoiceWords.sentence(
+                matched: found.matched, selector: found.selectorText, opened: found.openedCamera,
+                alternatives: found.alternatives)
+            choice.text.withLock { $0 = sentence }
+        }
         let waiting = ChoiceNote()
         if url.isWiFi { prepareWiFi(&options, waitingNote: waiting) }
         ptpTrace?.note("open \(ptpTrace?.redactor == nil ? url.description : url.redactedDescription)")

@@ -157,7 +157,7 @@ public final class FetchBatch {
             let percent = size == 0 ? 100 : Int(Double(stopped.at) / Double(size) * 100)
             let name = SafeText.display(stopped.file.name)
             // Where, when it is not the local folder (a download-dir, -o, or a tree of fetch -r).
-            let full = LocalFolderText.shown(folder)
+            let full = LocalDisk.absolute(folder)
             let keptWhere = full == LocalDisk.currentFolder ? "" : " in \(SafeText.display(full))"
             host.report(
                 "fetch: interrupted: \(name) stopped at \(HumanReadable.size(stopped.at)) of \(HumanReadable.size(size)) "

@@ -1,6 +1,6 @@
+import CameraFacts
 import Foundation
-import MediaManager
-import PTP
+import PTPFacts
 
 /// One camera event as `events` prints it: the event's name, then what it is about in the user's terms
 /// (a file's path, a property's name and new value, a store's id), or the raw parameters of a code this

@@ -1,5 +1,5 @@
 import Foundation
-import TerminalKit
+import TextKit
 
 /// What the shell says of a camera's clock far from this computer's.
 public enum ClockWords {

@@ -1,5 +1,5 @@
-import MediaManager
-import TerminalKit
+import CameraFacts
+import TextKit
 
 /// What may change the files of a folder opened as a camera: `sim:PATH` serves someone's folder and is
 /// read-only unless asked (`--writable`, `set writable on`), as `serve` is; `dir:PATH` is the user's own

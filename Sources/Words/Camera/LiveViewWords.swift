@@ -1,6 +1,5 @@
 import Foundation
-import MediaManager
-import TerminalKit
+import TextKit
 
 /// What `liveview` says: the line under the picture, a line per frame when pictures are off, the summary.
 public enum LiveViewWords {

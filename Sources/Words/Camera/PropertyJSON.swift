@@ -1,7 +1,7 @@
+import CameraFacts
 import Foundation
-import MediaManager
-import PTP
-import TerminalKit
+import PTPFacts
+import TextKit
 
 /// One property in `props --json` and `prop --json`.
 public struct PropertyJSON: Encodable {

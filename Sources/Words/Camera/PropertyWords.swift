@@ -1,5 +1,5 @@
-import MediaManager
-import PTP
+import CameraFacts
+import PTPFacts
 
 /// What `props` and `prop` say about a camera whose settings cannot be shown.
 public enum PropertyWords {

@@ -1,5 +1,5 @@
-import MediaManager
-import TerminalKit
+import CameraFacts
+import TextKit
 
 /// What `storages` says of the camera's stores.
 public enum StorageWords {

@@ -1,5 +1,5 @@
-import MediaManager
-import TerminalKit
+import CameraFacts
+import TextKit
 
 /// A camera URL inside a message. A URL that ends with its scheme's colon (`usb:`, `sim:`) is quoted, so
 /// that `cannot open 'usb:': 2 USB cameras are attached` does not read as `usb::`.

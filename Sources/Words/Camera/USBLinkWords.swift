@@ -1,4 +1,4 @@
-import PTP
+import PTPFacts
 
 /// The words for a USB camera's link: its speed in `devices` and `summary`, and the warning, once per
 /// open, when the camera could go faster than its port or cable lets it.

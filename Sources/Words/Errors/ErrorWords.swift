@@ -1,12 +1,8 @@
-import Connectors
+import CameraFacts
 import Failures
-import Import
 import MediaFormats
-import MediaManager
-import POSIX
-import PTP
-import Playback
-import TerminalKit
+import PTPFacts
+import TextKit
 
 /// The one place that turns an error from any layer into the sentence a user reads. Lower layers say the
 /// facts; what to do about them (which command, which option) is added here, from the error's case.
@@ -26,7 +22,7 @@ public enum ErrorWords {
             return error.description
         case PTPError.response(let code, .deleteObject, _) where code == .objectWriteProtected || code == .storeReadOnly:
             return deleteRefused(code)
-        case let error as CameraOpenError: return sentence(for: error)
+        case let error as any CameraOpenFailure: return sentence(for: error)
         case let error as FujiModeError: return sentence(for: error)
         case let error as CustomStringConvertible: return error.description
         case is CancellationError: return "cancelled"
@@ -56,7 +52,7 @@ public enum ErrorWords {
         case .sizeMismatch, .overrun:
             return error.description
         case .notEnoughSpace(let needed, let available, let folder):
-            return "not enough space in \(SafeText.display(LocalFolderText.shown(folder))): the files need \(HumanReadable.size(needed)), "
+            return "not enough space in \(SafeText.display(folder)): the files need \(HumanReadable.size(needed)), "
                 + "\(HumanReadable.size(available)) is free; nothing was written"
         }
     }
@@ -92,16 +88,17 @@ public enum ErrorWords {
             + shown + more + " ('refresh' reads it again; --debug-ptp FILE records what the camera sent)"
     }
 
-    private static func sentence(for error: CameraOpenError) -> String {
-        switch error {
-        case .fujifilmNotPTPIP(_, let fujiURL, _), .fujiPortNotPTPIP(_, let fujiURL):
+    /// A camera that could not be opened, and what to do on it or with the address.
+    private static func sentence(for error: any CameraOpenFailure) -> String {
+        switch error.problem {
+        case .speaksFuji(let fujiURL):
             return error.description + ": open \(fujiURL) (Fujifilm X bodies speak their own protocol on Wi-Fi)"
         case .httpServer:
             return error.description + " (check the address and the port: PTP/IP cameras listen on 15740)"
         case .fujifilmRefused:
             return error.description + ": on the camera, choose its Wi-Fi mode for a computer or phone"
                 + " (\"Wireless communication\" or \"Smartphone\"; not \"PC AutoSave\") and confirm this computer when it asks"
-        case .refused(_, let reason, let guid):
+        case .refused(let reason, let guid):
             switch reason {
             case .rejectedInitiator:
                 return error.description + ": the camera does not accept this computer (GUID \(guid)). Pair it again"
@@ -117,7 +114,7 @@ public enum ErrorWords {
         case .notConfirmed:
             return error.description + ": confirm the connection on the camera's screen when it asks, then open again"
                 + " (on some cameras: pair with a computer from the Wi-Fi menu first)"
-        case .unavailable, .usb:
+        case .other:
             return error.description
         }
     }

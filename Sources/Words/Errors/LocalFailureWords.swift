@@ -1,4 +1,4 @@
-import POSIX
+import Failures
 
 /// The sentence for a local file operation that failed (a download's `.part`, an import's ledger): "cannot
 /// write /photos/DJI_0001.JPG.part: No space left on device". Lower layers hand over the call, the path and

@@ -1,6 +1,6 @@
+import CameraFacts
 import Foundation
-import Import
-import TerminalKit
+import TextKit
 
 /// What a batch of downloads (`fetch`, `import`, `capture --fetch`) says when it ends.
 public enum BatchWords {

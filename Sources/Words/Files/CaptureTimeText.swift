@@ -1,7 +1,7 @@
+import CameraFacts
 import Foundation
 import MediaFormats
-import MediaManager
-import TerminalKit
+import TextKit
 
 /// Capture times as the shell shows them: the clock time as written where the photo was taken (a time
 /// with its own offset keeps it; a UTC time, an MP4 header's, is shown in this computer's zone), so that

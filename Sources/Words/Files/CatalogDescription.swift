@@ -1,12 +1,12 @@
-import MediaManager
-import TerminalKit
+import CameraFacts
+import TextKit
 
 /// The catalog's state in words, for `refresh` and `state`.
 public enum CatalogDescription {
     /// `up-to-date: 10 files in 3 folders`, with what the state means when it is not plain.
-    public static func line(for catalog: MediaCatalog) -> String {
+    public static func line(for catalog: CatalogStatus) -> String {
         let files = catalog.fileCount
-        let folders = catalog.folderPaths.count
+        let folders = catalog.folderCount
         let counts = "\(files) file\(files == 1 ? "" : "s") in \(folders) folder\(folders == 1 ? "" : "s")"
         if let unreadable = catalog.unreadable, catalog.state != .syncing, catalog.state != .reset {
             return "unreadable: " + SafeText.display(ErrorWords.sentence(for: unreadable))

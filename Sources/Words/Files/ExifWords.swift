@@ -1,6 +1,6 @@
 import Foundation
 import MediaFormats
-import TerminalKit
+import TextKit
 
 /// What a photo's EXIF and a clip's `.SRT` say, as `info` shows them: a place in degrees with its
 /// hemispheres and a map link, exposure as photographers write it (`1/250 s`, `f/2.8`, `+0.7 EV`), and

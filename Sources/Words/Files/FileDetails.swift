@@ -1,8 +1,7 @@
+import CameraFacts
 import Foundation
 import MediaFormats
-import MediaManager
-import Playback
-import TerminalKit
+import TextKit
 
 /// What `info` adds to the listing: the facts the shell read from the file's header through partial reads.
 public struct FileDetails {

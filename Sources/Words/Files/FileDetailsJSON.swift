@@ -1,7 +1,7 @@
+import CameraFacts
 import Foundation
 import MediaFormats
-import MediaManager
-import TerminalKit
+import TextKit
 
 extension FileDetails {
     /// `info --json`: the listing's entry with what was read from the file, its sidecars, whether it is the

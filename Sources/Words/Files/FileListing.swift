@@ -1,7 +1,7 @@
+import CameraFacts
 import Foundation
 import MediaFormats
-import MediaManager
-import TerminalKit
+import TextKit
 
 /// The ways `ls` shows camera files: names in columns, a long table, or JSON for programs.
 public struct FileListing {

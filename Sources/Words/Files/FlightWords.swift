@@ -1,6 +1,6 @@
 import Foundation
 import MediaFormats
-import TerminalKit
+import TextKit
 
 /// What `info` shows of a flight from a DJI `.SRT`: how long it recorded, where it started and ended (with
 /// a map link to the start) and how high it went.

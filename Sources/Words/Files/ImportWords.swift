@@ -1,7 +1,6 @@
+import CameraFacts
 import Foundation
-import Import
-import MediaManager
-import TerminalKit
+import TextKit
 
 /// `import --list` (what is new, nothing fetched) and `import --dry-run` (where each new file would go and
 /// the totals, nothing fetched).
@@ -12,8 +11,8 @@ public enum ImportWords {
     }
 
     /// The new files, one row each (path, size, capture time), then how many and how many were imported before.
-    public static func list(_ plan: ImportPlan, dates: DateText) -> [String] {
-        let new = plan.items.filter { if case .imported = $0.action { false } else { true } }
+    public static func list(_ preview: ImportPreview, dates: DateText) -> [String] {
+        let new = preview.items.filter { if case .imported = $0.action { false } else { true } }
         let rows = new.map { item in
             [
                 RemotePath.display(item.file.path), HumanReadable.size(item.file.size),
@@ -22,21 +21,21 @@ public enum ImportWords {
         }
         let bytes = new.reduce(UInt64(0)) { $0 + $1.file.size }
         return ColumnTable(rows: rows).lines() + [
-            "\(count(new.count, "new file")) (\(HumanReadable.size(bytes))); \(plan.alreadyImported.count) imported before"
-        ] + importedElsewhere(plan)
+            "\(count(new.count, "new file")) (\(HumanReadable.size(bytes))); \(preview.alreadyImported) imported before"
+        ] + importedElsewhere(preview.importedFromOtherCards)
     }
 
     /// `412 already imported from Canon EOS R5 031021000123: not fetched`, a line per other card whose
-    /// import brought files of this one home (`ImportedElsewhere`).
-    public static func importedElsewhere(_ plan: ImportPlan) -> [String] {
-        plan.importedFromOtherCards.map { "\($0.count) already imported from \(SafeText.display($0.card)): not fetched" }
+    /// import brought files of this one home (`ImportedElsewhere`): `cards`, with how many files each brought.
+    public static func importedElsewhere(_ cards: [(card: String, count: Int)]) -> [String] {
+        cards.map { "\($0.count) already imported from \(SafeText.display($0.card)): not fetched" }
     }
 
     /// Where each new file would go (with `verbose`, what is skipped too), then the totals and, when they do
     /// not fit, `roomProblem` (the free-space check's refusal, made by the caller).
-    public static func dryRun(_ plan: ImportPlan, verbose: Bool, roomProblem: (any Error)?) -> [String] {
+    public static func dryRun(_ preview: ImportPreview, verbose: Bool, roomProblem: (any Error)?) -> [String] {
         var lines: [String] = []
-        for item in plan.items {
+        for item in preview.items {
             let from = RemotePath.display(item.file.path)
             let to = SafeText.display(item.destination)
             switch item.action {
@@ -53,14 +52,13 @@ public enum ImportWords {
                 lines.append("\(from): \(before), to \(to)")
             }
         }
-        let fetch = plan.toFetch
-        var line = "would fetch \(count(fetch.count, "file")) (\(HumanReadable.size(plan.bytesToFetch)))"
-        line += "; \(plan.alreadyImported.count + plan.alreadyThere.count) skipped as already imported"
-        if plan.placer.shift != 0 { line += "; capture times shifted by \(ShiftText.format(plan.placer.shift))" }
-        let nonsense = plan.items.filter { !$0.datesSetAside.isEmpty }.count
+        var line = "would fetch \(count(preview.filesToFetch, "file")) (\(HumanReadable.size(preview.bytesToFetch)))"
+        line += "; \(preview.alreadyImported + preview.alreadyThere) skipped as already imported"
+        if preview.shift != 0 { line += "; capture times shifted by \(ShiftText.format(preview.shift))" }
+        let nonsense = preview.items.filter(\.hasNonsenseDates).count
         if nonsense > 0 { line += "; \(nonsense) with a nonsense date (1970, 1980-01-01, …) placed by the next source" }
         if let roomProblem { line += "; " + ErrorWords.sentence(for: roomProblem) }
-        return lines + importedElsewhere(plan) + [line]
+        return lines + importedElsewhere(preview.importedFromOtherCards) + [line]
     }
 
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

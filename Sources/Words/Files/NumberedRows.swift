@@ -1,6 +1,6 @@
+import CameraFacts
 import Foundation
-import MediaManager
-import TerminalKit
+import TextKit
 
 /// `ls -n`: the listing's rows with their numbers in front, which later file arguments take (`#3`, `#1-5`).
 /// Numbers go on across the blocks of one listing; they are right-aligned to the widest.

@@ -1,5 +1,5 @@
-import MediaManager
-import TerminalKit
+import CameraFacts
+import TextKit
 
 /// Why a download started again from byte 0 rather than continue the `.part` an earlier run kept.
 public enum PartRestartWords {

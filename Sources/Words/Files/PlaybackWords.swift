@@ -1,15 +1,16 @@
+import CameraFacts
 import Foundation
-import MediaManager
-import Playback
-import TerminalKit
+import TextKit
 
 /// What `play` says of the video it started.
 public enum PlaybackWords {
-    /// `playing DJI_0003.MP4 (0:12, 30 fps, 1920x1080 landscape)`.
-    public static func playing(_ file: MediaFile, _ status: PlaybackStatus) -> String {
-        var line = "playing \(SafeText.display(file.name)) (\(TimeText.format(status.duration))"
-        if let rate = status.framesPerSecond { line += ", \(FileListing.frameRate(rate))" }
-        return line + ", \(status.width)x\(status.height) \(status.orientation))"
+    /// `playing DJI_0003.MP4 (0:12, 30 fps, 1920x1080 landscape)`: what the playback's status says of the clip.
+    public static func playing(
+        _ file: MediaFile, duration: Double, framesPerSecond: Double?, width: Int, height: Int, orientation: String
+    ) -> String {
+        var line = "playing \(SafeText.display(file.name)) (\(TimeText.format(duration))"
+        if let rate = framesPerSecond { line += ", \(FileListing.frameRate(rate))" }
+        return line + ", \(width)x\(height) \(orientation))"
     }
 
     /// What became of a player that does not run, naming it: `mpv exited at start: …`, `mpv: exited (window

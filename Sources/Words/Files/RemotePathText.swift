@@ -1,5 +1,5 @@
-import MediaManager
-import TerminalKit
+import CameraFacts
+import TextKit
 
 extension RemotePath {
     /// The path as shown to the user: `/` for the top, `/DCIM/100MEDIA` otherwise (made safe to print).

@@ -1,4 +1,4 @@
-import TerminalKit
+import TextKit
 
 /// A text sidecar (`.SRT`, `.TXT`) as `cat` prints it.
 public enum SidecarText {

@@ -1,5 +1,5 @@
-import TerminalKit
-import Thumbnails
+import CameraFacts
+import TextKit
 
 extension Thumbnail {
     /// Words for the text line, empty for the camera's own thumbnail: ` (DJI_0003.THM)`.

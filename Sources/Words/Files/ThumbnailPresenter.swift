@@ -1,9 +1,8 @@
+import CameraFacts
 import Imaging
 import MediaFormats
-import MediaManager
 import TerminalGraphics
-import TerminalKit
-import Thumbnails
+import TextKit
 
 /// How thumbnails are shown on this output: pictures drawn with the method the terminal supports (or the
 /// `images` setting forces), or a line of text per file when output is not a terminal or `set images off`.

@@ -1,7 +1,7 @@
+import CameraFacts
 import Checksums
 import Foundation
-import Import
-import TerminalKit
+import TextKit
 
 /// What `verify` says of the copies it read back.
 public enum VerifyWords {

@@ -57,7 +57,8 @@ struct ListCommand: ShellCommand {
             })]
         } else {
             blocks = try ListingBlock.blocks(
-                invocation.arguments, catalog: catalog, named: shell.names(catalog).entries(for:), folder: shell.state.folder,
+                invocation.arguments, contentsOf: { catalog.contents(of: $0) },
+                named: shell.names(catalog).entries(for:), folder: shell.state.folder,
                 expandingGlobbedFolders: !invocation.has(.directory), showingAll: invocation.has(.all))
         }
         if invocation.has(.thumbs) || invocation.has(.json) { blocks = [ListingBlock.flattened(blocks)] }

@@ -15,7 +15,7 @@ struct RefreshCommand: ShellCommand {
         let catalog = session.catalog
         if let unreadable = catalog.unreadable { throw unreadable }
         shell.state.catalogReloaded(lookup: { catalog.file(atPath: $0) }, folderExists: { catalog.isFolder($0) })
-        shell.output.note(CatalogDescription.line(for: catalog))
+        shell.output.note(CatalogDescription.line(for: catalog.status))
         return .success
     }
 }

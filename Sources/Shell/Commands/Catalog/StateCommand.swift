@@ -11,7 +11,7 @@ struct StateCommand: ShellCommand {
 
     func run(_ invocation: Invocation, in shell: any CommandContext) throws -> CommandOutcome {
         let session = try shell.requireCamera()
-        shell.output.note(CatalogDescription.line(for: session.catalog))
+        shell.output.note(CatalogDescription.line(for: session.catalog.status))
         return .success
     }
 }

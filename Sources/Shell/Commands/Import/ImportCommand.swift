@@ -204,12 +204,12 @@ struct ImportCommand: ShellCommand {
         if invocation.has(.list) || invocation.has(.dryRun) {
             let lines =
                 invocation.has(.list)
-                ? ImportWords.list(plan, dates: shell.dates)
-                : ImportWords.dryRun(plan, verbose: verbose, roomProblem: Self.roomProblem(plan))
+                ? ImportWords.list(plan.preview, dates: shell.dates)
+                : ImportWords.dryRun(plan.preview, verbose: verbose, roomProblem: Self.roomProblem(plan))
             for line in lines { shell.output.note(line) }
             return .success
         }
-        for line in ImportWords.importedElsewhere(plan) { shell.output.note("import: " + line) }
+        for line in ImportWords.importedElsewhere(plan.importedFromOtherCards) { shell.output.note("import: " + line) }
         let needed = options.force ? nil : try ImportRun.checkFreeSpace(plan) { session.resolveCaptureTime($0.main) }
         // Every --backup given, else the import-backup setting's; each once, never the pattern's own root.
         let backupWords = invocation.values(of: .backup).map(\.text)

@@ -37,7 +37,10 @@ struct PlayCommand: ShellCommand {
         shell.state.select(file, downloaded: shell.partialSize(of: file) ?? 0)
         let status = try shell.playback.play(media)
         shell.loadedVideo = file
-        shell.output.note(PlaybackWords.playing(file, status) + playerNote(status, shell))
+        let playing = PlaybackWords.playing(
+            file, duration: status.duration, framesPerSecond: status.framesPerSecond, width: status.width,
+            height: status.height, orientation: status.orientation)
+        shell.output.note(playing + playerNote(status, shell))
         if let truncated = status.truncated {
             shell.report("play: \(SafeText.display(file.name)): \(truncated)", severity: .warning)
         }

@@ -47,7 +47,9 @@ struct OpenCommand: ShellCommand {
         } catch {
             throw CommandError("cannot open \(URLText.inMessage(url.description)): \(Interpreter.message(for: error))")
         }
-        if let media = shell.media { shell.output.note(SessionWords.opened(media)) }
+        if let media = shell.media {
+            shell.output.note(SessionWords.opened(media.camera.summary, fileCount: media.catalog.fileCount))
+        }
         if let note = shell.openNote { shell.output.note(note) }
         return .success
     }

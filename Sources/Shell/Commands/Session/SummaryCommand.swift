@@ -15,7 +15,10 @@ struct SummaryCommand: ShellCommand {
         let session = try shell.requireCamera()
         let storages = (try? session.camera.storages()) ?? []
         let identity = session.url.isWiFi ? shell.wifiIdentityInUse : nil
-        for line in SummaryWords.lines(session, storages: storages, identity: identity) { shell.output.note(line) }
+        let lines = SummaryWords.lines(
+            session.camera.summary, url: session.url, usbLink: session.camera.usbLink, catalog: session.catalog.status,
+            storages: storages, identity: identity.map { (guid: $0.guidText, name: $0.name) })
+        for line in lines { shell.output.note(line) }
         return .success
     }
 }

@@ -65,7 +65,7 @@ struct FetchCommand: ShellCommand {
         func sayMade() {
             guard made, LocalDisk.isDirectory(folder) else { return }
             made = false
-            shell.output.note(LocalFolderText.made(folder))
+            shell.output.note(LocalFolderText.made(LocalDisk.absolute(folder)))
         }
         let batch = FetchBatch(host: shell.batchHost, session: session, folder: folder, options: options, verbose: false)
         batch.showBatch(files)

@@ -1,5 +1,4 @@
 import Failures
-import POSIX
 
 /// Why an import (or a fetch planned by this module) cannot go on. The cases carry the facts and the
 /// descriptions say them; what to do about it (which command, which option) the shell adds.
@@ -63,13 +62,6 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Ca
         case .ledgerBusy: .busy
         case .badPattern: .invalidRequest
         }
-    }
-}
-
-extension ImportError {
-    /// Runs calls on the local disk, a failure becoming `.local`.
-    static func onDisk<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as SystemError { throw ImportError.local(error) }
     }
 }
 

@@ -1,6 +1,5 @@
+import CameraFacts
 import Testing
-
-@testable import MediaManager
 
 @Suite struct StorageNameTests {
     func storage(label: String, description: String) -> StorageSummary {

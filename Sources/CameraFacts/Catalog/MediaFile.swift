@@ -1,6 +1,6 @@
 import Foundation
 import MediaFormats
-import PTP
+import PTPFacts
 
 /// Portrait or landscape, as the video is shown (after its rotation).
 public enum Orientation: String, Sendable {
@@ -88,7 +88,7 @@ public struct MediaFile: Equatable, Hashable, Sendable, Identifiable {
         self.video = video
     }
 
-    var hasNoDeviceThumbnail: Bool { thumbnailListed == false }
+    package var hasNoDeviceThumbnail: Bool { thumbnailListed == false }
 
     public var path: String { folder.isEmpty ? name : folder + "/" + name }
 

@@ -1,6 +1,4 @@
 import Failures
-import POSIX
-import PTP
 
 /// The camera named objects and not one of its files could be read (every name empty, every description
 /// malformed): an error, never an empty card. What was seen is kept for the sentence (the shell words it)

@@ -1,5 +1,5 @@
 import Foundation
-import PTP
+import PTPFacts
 
 /// What a device property means to a person: its name, its values decoded (white balance "daylight",
 /// exposure time "1/250", battery "87%", the clock as a date) and how typed text becomes a value again.

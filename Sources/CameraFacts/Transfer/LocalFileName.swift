@@ -22,7 +22,7 @@ public enum LocalFileName {
     }
 
     /// Cuts a name to `maximumBytes` UTF-8 bytes, keeping a short extension.
-    static func truncate(_ name: String) -> String {
+    package static func truncate(_ name: String) -> String {
         guard name.utf8.count > maximumBytes else { return name }
         var ext = ""
         if let dot = name.lastIndex(of: "."), name.distance(from: dot, to: name.endIndex) <= 16 {

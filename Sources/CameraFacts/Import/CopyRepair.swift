@@ -24,6 +24,13 @@ public struct CopyRepair: Sendable, Equatable {
     public var checksum: Checksum
     /// Where the copy that failed was moved (`PATH.verify-failed`); nil when it was missing.
     public var keptAs: String?
+
+    package init(path: String, source: RepairSource, checksum: Checksum, keptAs: String? = nil) {
+        self.path = path
+        self.source = source
+        self.checksum = checksum
+        self.keptAs = keptAs
+    }
 }
 
 /// What the open camera did for a copy that no other copy could repair.
@@ -59,6 +66,11 @@ public enum RepairRefusal: Sendable {
 public struct NotRepaired: Sendable {
     public var problem: CopyProblem
     public var why: RepairRefusal
+
+    package init(problem: CopyProblem, why: RepairRefusal) {
+        self.problem = problem
+        self.why = why
+    }
 }
 
 /// What `verify --repair` did with one copy that failed.

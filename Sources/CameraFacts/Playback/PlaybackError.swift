@@ -1,6 +1,5 @@
 import Failures
 import MediaFormats
-import POSIX
 
 /// Why a playback command could not do what was asked, as facts: the reason (which names the file, the
 /// operation and the state, the system call that failed, the player and what it did), a kind to switch on,
@@ -140,15 +139,15 @@ public struct PlaybackError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    static let nothingLoaded = PlaybackError(.nothingLoaded)
+    package static let nothingLoaded = PlaybackError(.nothingLoaded)
 
     /// `operation` does not apply to `name` in `state`.
-    static func refusing(_ operation: Refusal.Operation, of name: String, in state: PlaybackState) -> PlaybackError {
+    package static func refusing(_ operation: Refusal.Operation, of name: String, in state: PlaybackState) -> PlaybackError {
         PlaybackError(.refused(Refusal(operation: operation, state: state, name: name)))
     }
 
     /// A failure of the player named `name`.
-    static func player(_ name: String, _ failure: PlayerFailure) -> PlaybackError {
+    package static func player(_ name: String, _ failure: PlayerFailure) -> PlaybackError {
         PlaybackError(.player(name, failure))
     }
 }

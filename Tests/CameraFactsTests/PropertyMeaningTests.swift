@@ -1,5 +1,5 @@
-import MediaManager
-import PTP
+import CameraFacts
+import PTPFacts
 import Testing
 
 /// What a device property's values mean to a person, and what Tab offers for them.

@@ -1,5 +1,5 @@
 import Foundation
-import POSIX
+import Failures
 
 /// How far a batch is, for the progress line: files and bytes of the whole batch, the rate and the
 /// time left, and the file being transferred.

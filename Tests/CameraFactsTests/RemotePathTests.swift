@@ -1,4 +1,4 @@
-import MediaManager
+import CameraFacts
 import Testing
 
 /// Camera paths as typed, resolved against the current folder, and the entries names lead to.

@@ -7,15 +7,9 @@ public struct CaptureTimeTable: Sendable {
 
     public init() {}
 
-    /// The times of `files` in `session`: known ones, and headers read for the listing's budget.
-    public init(_ files: [MediaFile], session: MediaSession) {
-        let shown = session.listingCaptureTimes(files)
-        for (file, time) in zip(files, shown) { byFile[Self.key(file)] = time }
-    }
-
-    /// The times of `files` as known now, reading nothing.
-    public init(known files: [MediaFile], session: MediaSession) {
-        for file in files { byFile[Self.key(file)] = session.shownCaptureTime(file) }
+    /// The times given, by file.
+    public init(_ times: [(MediaFile, ShownCaptureTime)]) {
+        for (file, time) in times { byFile[Self.key(file)] = time }
     }
 
     public func shown(_ file: MediaFile) -> ShownCaptureTime {

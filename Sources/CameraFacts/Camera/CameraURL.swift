@@ -1,5 +1,4 @@
 import Failures
-import POSIX
 
 /// Where a camera is, as the user writes it: `usb:`, `usb:BUS,ADDR`, `usb:VVVV:PPPP`, `usb:serial=SERIAL`,
 /// `usb:model=NAME`, `ptpip:HOST[:PORT[:EVENTPORT]]`, `fuji:HOST[:PORT[:EVENTPORT]]`, `dir:PATH`, `sim:` or

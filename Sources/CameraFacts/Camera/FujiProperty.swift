@@ -1,6 +1,5 @@
 import Failures
-import POSIX
-import PTP
+import PTPFacts
 
 /// The device properties a Fujifilm X body uses for its Wi-Fi modes. Names and meanings from libgphoto2
 /// (`InitSequence` 0xDF01, `AppVersion` 0xDF24) and petabyt's vcam and fudge, which re-implement the
