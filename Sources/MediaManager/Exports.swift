@@ -1,2 +1,2 @@
-// MediaManager's clients see CameraFacts's types as they saw them here before they moved (issue 47).
+// Its clients see CameraFacts, the facts it reports (computed, below it, where Words reads them), as its own.
 @_exported import CameraFacts

@@ -1,2 +1,2 @@
-// POSIX's clients see the failures it throws (SystemError) as part of it.
+// Its clients see Failures (the SystemError it throws) as its own.
 @_exported import Failures

@@ -1,2 +1,2 @@
-// PTP's clients see its codes, datasets and errors (PTPFacts, below it) as part of it.
+// Its clients see PTPFacts, the codes, datasets and errors below it, as its own.
 @_exported import PTPFacts

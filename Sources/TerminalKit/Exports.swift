@@ -1,2 +1,2 @@
-// TerminalKit's clients see TextKit's types (the pure text below the terminal) as part of it.
+// Its clients see TextKit, the pure text below the terminal, as its own.
 @_exported import TextKit

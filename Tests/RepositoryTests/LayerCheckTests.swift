@@ -50,8 +50,8 @@ struct LayerCheckTests {
     }
 
     /// Every form of import, planted where its module may not go: the terminal toolkit knows no camera, the
-    /// shell imports no transport and no virtual camera, and the words below it know neither the shell nor
-    /// the batches that use them.
+    /// shell imports no transport and no virtual camera, the words below it know neither the shell nor the
+    /// batches that use them, and the pure modules nothing that does I/O.
     @Test(arguments: [
         ("Sources/TerminalKit/Planted.swift", "import MediaManager", "TerminalKit imports MediaManager"),
         ("Sources/TerminalKit/Planted.swift", "private import PTP", "TerminalKit imports PTP"),
@@ -64,6 +64,13 @@ struct LayerCheckTests {
         ("Sources/Words/Planted.swift", "import Shell", "Words imports Shell"),
         ("Sources/Words/Planted.swift", "private import Transfers", "Words imports Transfers"),
         ("Sources/Words/Planted.swift", "import class VirtualCamera.Card", "Words imports VirtualCamera"),
+        // The pure modules import only pure modules: Words takes facts, it does not fetch them.
+        ("Sources/Words/Planted.swift", "import MediaManager", "Words is pure and imports MediaManager"),
+        ("Sources/Words/Planted.swift", "private import POSIX", "Words is pure and imports POSIX"),
+        ("Sources/Words/Planted.swift", "import TerminalKit", "Words is pure and imports TerminalKit"),
+        ("Sources/CameraFacts/Planted.swift", "import PTP", "CameraFacts is pure and imports PTP"),
+        ("Sources/TextKit/Planted.swift", "@preconcurrency import Dispatch", "TextKit is pure and imports Dispatch"),
+        ("Sources/PTPFacts/Planted.swift", "import Glibc", "PTPFacts is pure and imports Glibc"),
     ])
     func anImportAcrossALayerFails(file: String, line: String, complaint: String) throws {
         let result = try check(planting: [file: "import Foundation\n\(line)\n\nlet planted = 1\n"])
@@ -79,6 +86,29 @@ struct LayerCheckTests {
         #expect(!result.errors.contains("imports PTPIP"), "\(result.errors)")
         #expect(!result.errors.contains("imports VirtualCamera"), "\(result.errors)")
         #expect(result.errors.contains("Shell declares"), "the planted folder was checked: \(result.errors)")
+    }
+
+    /// A pure module that reads a folder, closes a descriptor or asks for the current folder is refused,
+    /// and the line is named.
+    @Test(arguments: [
+        ("Sources/Words/Planted.swift", "let names = try? FileManager.default.contentsOfDirectory(atPath: \"/\")"),
+        ("Sources/Words/Planted.swift", "let text = try? String(contentsOfFile: \"/etc/hostname\", encoding: .utf8)"),
+        ("Sources/CameraFacts/Planted.swift", "func shut(_ fd: Int32) { _ = close(fd) }"),
+        ("Sources/PTPFacts/Planted.swift", "let here = getcwd(nil, 0)"),
+        ("Sources/TextKit/Planted.swift", "let columns = ProcessInfo.processInfo.environment[\"COLUMNS\"]"),
+    ])
+    func aPureModuleThatDoesIOFails(file: String, line: String) throws {
+        let result = try check(planting: [file: "import Foundation\n\(line)\n"])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("is pure but does I/O: \(file):2:"), "\(result.errors)")
+    }
+
+    /// Words about I/O are not I/O: a comment, a string, and a function of its own named like a call.
+    @Test func wordsAboutIOAreNotIO() throws {
+        let text = "// FileManager.default, close(fd)\nlet text = \"cannot open(2) it\"\nfunc read(offset: Int) {}\n"
+        let result = try check(planting: ["Sources/Words/Planted.swift": text])
+        #expect(!result.errors.contains("does I/O"), "\(result.errors)")
+        #expect(result.errors.contains("Words declares"), "the planted folder was checked: \(result.errors)")
     }
 
     @Test func aDrawingThatDriftsFromThePackageFails() throws {
