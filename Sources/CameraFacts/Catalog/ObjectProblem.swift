@@ -59,9 +59,3 @@ public struct ObjectProblem: Sendable, Equatable, CustomStringConvertible {
         return "\(what): \(reason)"
     }
 }
-
-/// A handle as eight hex digits, as the listing's problems name objects.
-fileprivate func hex8(_ v: UInt32) -> String {
-    let s = String(v, radix: 16)
-    return String(repeating: "0", count: 8 - s.count) + s
-}

@@ -1,5 +1,6 @@
 import Checksums
 import Foundation
+import MediaFormats
 
 extension MHLGeneration {
     /// The generation as an ASC MHL v2.0 document (`hashlist`), in the schema's order: `creatorinfo`,
@@ -80,7 +81,8 @@ extension MHLGeneration {
 
 /// The times of an ASC MHL document: ISO 8601 in UTC, to the second, as `2026-12-07T14:23:11+00:00`, and
 /// the time in a generation's file name, `2026-12-07_142311Z`. Made from the date's seconds by the civil
-/// calendar's arithmetic: a generation holds two times per file, which a `DateFormatter` makes slowly.
+/// calendar's arithmetic (`CaptureTime`'s): a generation holds two times per file, which a `DateFormatter`
+/// makes slowly.
 enum MHLDates {
     static func text(_ date: Date) -> String {
         let t = parts(date)
@@ -98,16 +100,7 @@ enum MHLDates {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let inDay = Int(seconds - days * 86_400)
-        // Days since 1970-01-01 to a proleptic Gregorian date, counted in 400-year eras from 0000-03-01.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = Int(dayOfYear - (153 * monthFromMarch + 2) / 5 + 1)
-        let month = Int(monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9)
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CaptureTime.civil(fromDays: Int(days))
         let digits = String(abs(year))
         let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
         return (year < 0 ? "-" + padded : padded, month, day, inDay / 3_600, inDay / 60 % 60, inDay % 60)

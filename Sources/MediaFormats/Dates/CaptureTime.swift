@@ -289,7 +289,8 @@ public struct CaptureTime: Sendable, Equatable {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func civil(fromDays z0: Int) -> (Int, Int, Int) {
+    /// The proleptic Gregorian (year, month, day) of a count of days from 1970-01-01 (Howard Hinnant's algorithm).
+    package static func civil(fromDays z0: Int) -> (Int, Int, Int) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

@@ -426,11 +426,6 @@ public final class MediaCatalog: Sendable {
     }
 }
 
-func hex8(_ v: UInt32) -> String {
-    let s = String(v, radix: 16)
-    return String(repeating: "0", count: 8 - s.count) + s
-}
-
 /// Where the catalog keeps one record: the folder's path and the name it is shown under (unique in it).
 struct CatalogPlace {
     var folder: String

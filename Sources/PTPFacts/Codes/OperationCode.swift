@@ -59,3 +59,9 @@ package func hex4(_ value: UInt16) -> String {
     let digits = String(value, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
 }
+
+/// A handle or storage ID as eight lowercase hex digits, as listings and their problems name objects.
+package func hex8(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+}
