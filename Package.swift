@@ -124,7 +124,7 @@ let package = Package(
         // The virtual camera as a program of its own: `mediashell serve`
         .target(
             name: "Serve",
-            dependencies: ["PTP", "PTPIP", "POSIX", "FujiWiFi", "VirtualCamera", "Thumbnails", "CommandKit", "TerminalKit", "Discovery"]),
+            dependencies: ["PTP", "PTPIP", "PTPUSB", "POSIX", "FujiWiFi", "VirtualCamera", "Thumbnails", "CommandKit", "TerminalKit", "Discovery"]),
         // The camera as a folder: `mediashell mount` (libfuse3's path API over the catalog, partial reads with
         // read-ahead into a bounded cache, new files spooled and sent on close)
         .target(

@@ -30,19 +30,7 @@ public final class FujiResponderConnection: StreamingResponderTransport, Sendabl
     public static let maximumQueuedEvents = 64
 
     /// Operations whose command is followed by a data container from the host.
-    public static let dataOutOperations: Set<UInt16> = [
-        0x100C,  // SendObjectInfo
-        0x100D,  // SendObject
-        0x1016,  // SetDevicePropValue
-        0x9804,  // SetObjectPropValue
-        0x9808,  // SendObjectPropList
-        0x900C,  // Fuji SendObjectInfo
-        0x900D,  // Fuji SendObject2
-        0x901D,  // Fuji SendObject
-        0x9040,  // Fuji FmSendObjectInfo
-        0x9041,  // Fuji FmSendObject
-        0x9042,  // Fuji FmSendPartialObject
-    ]
+    public static var dataOutOperations: Set<UInt16> { OperationCode.sendingDataToResponder }
 
     private let command: FujiStream
     private let timeouts: FujiTimeouts

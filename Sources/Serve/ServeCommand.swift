@@ -5,6 +5,7 @@ import FujiWiFi
 import POSIX
 import PTP
 import PTPIP
+import PTPUSB
 import TerminalKit
 import Thumbnails
 import VirtualCamera
@@ -38,6 +39,9 @@ public struct ServeCommand {
     var open = false
     /// `--advertise`: announced on the network by SSDP and mDNS.
     var advertise = false
+    /// `--usb-gadget [UDC]`: served as a USB device on this computer's device controller instead of over
+    /// PTP/IP; the controller named, or "" for the first.
+    var usbGadget: String?
 
     /// `mediashell serve`, declared once: its parser, `--help`, the man page and the bash completion read it.
     public static let spec = CommandSpec(
@@ -62,6 +66,8 @@ public struct ServeCommand {
                 "ask here the first time an unknown initiator connects (name, GUID, address), and remember the answer"),
             OptionSpec("open", long: "open", "let in anyone who reaches the port (the default on 127.0.0.1 only)"),
             OptionSpec("advertise", long: "advertise", "announce the camera on the network (SSDP and mDNS), for 'devices'"),
+            OptionSpec("usb-gadget", long: "usb-gadget", value: ArgumentSpec("UDC", .text),
+                "be a USB camera on this computer's USB device controller UDC (first: the first in /sys/class/udc; as root)"),
             OptionSpec("help", short: "h", long: "help", "print this help and exit"),
         ],
         arguments: [ArgumentSpec("DIR", .localFolder, .optional)],
@@ -116,6 +122,7 @@ public struct ServeCommand {
         pair = invocation.has("pair")
         open = invocation.has("open")
         advertise = invocation.has("advertise")
+        if let value = invocation.value(of: "usb-gadget") { usbGadget = value.text == "first" ? "" : value.text }
         folder = invocation.arguments.first?.text
         if writable && uploads == nil && folder != nil { uploads = UploadPolicy() }
     }
@@ -233,7 +240,9 @@ public struct ServeCommand {
         let session: @Sendable (ResponderTransport, String, String, [UInt8]) -> Void = { [link] connection, address, name, guid in
             let transport: ResponderTransport = link.map { LinkShapedTransport(connection, link: $0) } ?? connection
             let stats = camera.serve(transport, peer: address)
-            var line = "serve: session \(address) '\(name)' GUID \(GUIDText.format(guid)): \(stats.transactions) requests, "
+            // A USB host has no name or GUID to give: its session is named by the bus alone.
+            let who = guid.isEmpty ? address : "\(address) '\(name)' GUID \(GUIDText.format(guid))"
+            var line = "serve: session \(who): \(stats.transactions) requests, "
                 + "\(HumanReadable.size(stats.bytesSent)) (\(stats.bytesSent) bytes) sent in \(String(format: "%.1f", stats.duration)) s"
             if let error = stats.error { line += " (ended: \(error))" }
             Console.error(line)
@@ -244,7 +253,26 @@ public struct ServeCommand {
         let shaped = link.map { " over a modelled link (\($0))" } ?? ""
         let stopServer: () -> Void
         let advertisedPort: UInt16
-        if persona == .fujiX {
+        if let usbGadget {
+            let gadget = USBGadget(identity: USBGadget.Identity(
+                vendorID: 0x1D6B, productID: 0x0100, manufacturer: camera.identity.manufacturer,
+                product: camera.identity.model, serialNumber: identity.serialNumber))
+            do {
+                try gadget.start(udc: usbGadget.isEmpty ? nil : usbGadget)
+            } catch {
+                Console.error("serve: cannot be a USB gadget: \(error)")
+                return 1
+            }
+            let serving = try? JoinableThread(name: "serve-usb") {
+                while let connection = gadget.nextConnection() { session(connection, "USB", "", []) }
+            }
+            Console.error("serve: \(what) as a USB camera\(quirky) on \(gadget.controller ?? "?") (Ctrl-C to stop)")
+            stopServer = {
+                gadget.stop()
+                serving?.join()
+            }
+            advertisedPort = 0
+        } else if persona == .fujiX {
             // A Fujifilm body on Wi-Fi speaks Fuji's framing, not PTP/IP: commands on 55740, events on the next
             // port, live view on the one after.
             let commandPort = portGiven ? port : FujiPorts.command

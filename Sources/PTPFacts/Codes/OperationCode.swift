@@ -55,6 +55,24 @@ public struct OperationCode: RawRepresentable, Hashable, Sendable, CustomStringC
     }
 }
 
+extension OperationCode {
+    /// Operations whose command the initiator follows with a data phase towards the responder: what a
+    /// responder on a transport that does not announce one (USB, Fuji's Wi-Fi) goes by.
+    public static let sendingDataToResponder: Set<UInt16> = [
+        0x100C,  // SendObjectInfo
+        0x100D,  // SendObject
+        0x1016,  // SetDevicePropValue
+        0x9804,  // SetObjectPropValue
+        0x9808,  // SendObjectPropList
+        0x900C,  // Fuji SendObjectInfo
+        0x900D,  // Fuji SendObject2
+        0x901D,  // Fuji SendObject
+        0x9040,  // Fuji FmSendObjectInfo
+        0x9041,  // Fuji FmSendObject
+        0x9042,  // Fuji FmSendPartialObject
+    ]
+}
+
 package func hex4(_ value: UInt16) -> String {
     let digits = String(value, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
