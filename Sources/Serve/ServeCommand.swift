@@ -227,7 +227,7 @@ public struct ServeCommand {
         card.startWatching()
         // A served folder is a camera of its own (its own serial number, so its own import ledger).
         let identity = folder.map { VirtualCamera.Identity.servingFolder($0) } ?? VirtualCamera.Identity()
-        let camera = VirtualCamera(card: card, identity: identity, quirks: quirks, persona: .named(persona), videoFrames: KeyframeVideoFrames.find()) {
+        let camera = VirtualCamera(card: card, identity: identity, quirks: quirks, persona: usbGadget == nil ? .named(persona) : .namedOverUSB(persona), videoFrames: KeyframeVideoFrames.find()) {
             Console.error("serve: \($0)")
         }
         let gatekeeper: ServeAccess
@@ -254,8 +254,9 @@ public struct ServeCommand {
         let stopServer: () -> Void
         let advertisedPort: UInt16
         if let usbGadget {
+            let ids = Persona.named(persona).usbIDs ?? (0x1D6B, 0x0100)
             let gadget = USBGadget(identity: USBGadget.Identity(
-                vendorID: 0x1D6B, productID: 0x0100, manufacturer: camera.identity.manufacturer,
+                vendorID: ids.vendor, productID: ids.product, manufacturer: camera.identity.manufacturer,
                 product: camera.identity.model, serialNumber: identity.serialNumber))
             do {
                 try gadget.start(udc: usbGadget.isEmpty ? nil : usbGadget)

@@ -35,8 +35,11 @@ enum FujiXPersona {
     ///   - cameraState: what the body offers (0xDF00): 6 remote access (an X-T20), 2 full access (an
     ///     X-A2: no remote mode, no remote version), 1 multiple transfer, 3 PC AutoSave.
     ///   - waitingReads: how many reads of the state answer 0 (waiting for the user to allow the host) first.
-    static func make(cameraState: UInt16 = remoteAccessState, waitingReads: Int = 0) -> Persona {
-        var persona = Persona(name: .fujiX, behaviour: Behaviour(cameraState: cameraState, waitingReads: waitingReads))
+    ///   - overUSB: the body on a USB cable (`serve --usb-gadget`): its card is open from the start, with no
+    ///     function mode to set first (that handshake is the Wi-Fi bodies').
+    static func make(cameraState: UInt16 = remoteAccessState, waitingReads: Int = 0, overUSB: Bool = false) -> Persona {
+        var persona = Persona(
+            name: .fujiX, behaviour: Behaviour(cameraState: cameraState, waitingReads: waitingReads, overUSB: overUSB))
         persona.manufacturer = "FUJIFILM"
         persona.model = "X-T20"
         // DCIM/100_FUJI/DSCF0001.JPG (movies too), _DSF0001.JPG in Adobe RGB, on one counter.
@@ -53,13 +56,17 @@ enum FujiXPersona {
     final class Behaviour: PersonaBehaviour {
         let cameraState: UInt16
         let waitingReads: Int
-        init(cameraState: UInt16, waitingReads: Int) {
+        let overUSB: Bool
+        init(cameraState: UInt16, waitingReads: Int, overUSB: Bool) {
             self.cameraState = cameraState
             self.waitingReads = waitingReads
+            self.overUSB = overUSB
         }
 
         func makeSession(for camera: VirtualCamera) -> any PersonaSession {
-            Session(objectCount: UInt32(camera.card.objectCount), cameraState: cameraState, waitingReads: waitingReads)
+            Session(
+                objectCount: UInt32(camera.card.objectCount), cameraState: cameraState, waitingReads: waitingReads,
+                gatesTheCard: !overUSB)
         }
     }
 
@@ -87,11 +94,14 @@ enum FujiXPersona {
 
         private let state: Locked<State>
         private let cameraState: UInt16
+        /// The card's operations wait for a function mode (on Wi-Fi; over USB they do not).
+        private let gatesTheCard: Bool
         /// A body with a remote mode reports a remote version; one without answers it empty.
         private var hasRemote: Bool { cameraState == FujiXPersona.remoteAccessState }
 
-        init(objectCount: UInt32, cameraState: UInt16, waitingReads: Int) {
+        init(objectCount: UInt32, cameraState: UInt16, waitingReads: Int, gatesTheCard: Bool) {
             self.cameraState = cameraState
+            self.gatesTheCard = gatesTheCard
             // A body announces its state and what it offers when a host connects.
             let announced = waitingReads > 0 ? 0 : UInt32(cameraState)
             state = Locked(State(
@@ -142,7 +152,7 @@ enum FujiXPersona {
             case .initiateCapture:
                 let control = state.withLock { $0.shutterControl }
                 return control == 0x0200 || control == 0x0004 ? ResponderSession.Answer() : nil
-            case let code where FujiXPersona.gated.contains(code) && mode == 0:
+            case let code where gatesTheCard && FujiXPersona.gated.contains(code) && mode == 0:
                 return .fail(.accessDenied)
             default:
                 return nil

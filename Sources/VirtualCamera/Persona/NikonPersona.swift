@@ -14,6 +14,7 @@ enum NikonPersona {
         var persona = Persona(name: .nikon, behaviour: NikonBehaviour())
         persona.manufacturer = "Nikon Corporation"
         persona.model = "D750"
+        persona.usbIDs = (0x04B0, 0x0437)
         // DSC_0001.JPG (sRGB; movies too), _DSC0001.JPG in Adobe RGB, on one counter.
         persona.shotNaming = ShotNaming(prefix: "DSC_", sharedWith: ["_DSC"], folderSuffix: "NIKON")
         persona.version = "V1.10"

@@ -53,6 +53,9 @@ public struct Persona: Sendable {
     public var events: [EventCode]?
     /// The properties DeviceInfo lists; nil: the generic camera's.
     public var properties: [DevicePropertyCode]?
+    /// The USB vendor and product IDs of the body copied, as libgphoto2's camera list has them, for
+    /// `serve --usb-gadget`; nil: the Linux Foundation's PTP gadget (1d6b:0100).
+    public var usbIDs: (vendor: UInt16, product: UInt16)?
     /// How the body names the pictures it takes (`IMG_0007.JPG`).
     public var shotNaming = ShotNaming.generic
     /// Answers the vendor operations, shared by every session of one camera; nil: none.
@@ -74,6 +77,12 @@ public struct Persona: Sendable {
         case .nikon: NikonPersona.make()
         case .fujiX: FujiXPersona.make()
         }
+    }
+
+    /// A fresh persona of that name as a body on a USB cable (`serve --usb-gadget`): the `fuji-x` one opens its
+    /// card without the Wi-Fi bodies' function-mode handshake; the others are as over PTP/IP.
+    public static func namedOverUSB(_ name: PersonaName) -> Persona {
+        name == .fujiX ? FujiXPersona.make(overUSB: true) : named(name)
     }
 
     /// The `fuji-x` persona in another Wi-Fi state (0xDF00: 6 remote access, 2 full access without remote
