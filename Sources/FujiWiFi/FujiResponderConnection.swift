@@ -103,24 +103,8 @@ public final class FujiResponderConnection: StreamingResponderTransport, Sendabl
         guard let header = try command.readHeader(firstByteTimeout: timeouts.read, waitingFor: "the data of transaction \(transactionID)") else {
             throw PTPError.connectionClosed(.hungUp(peer: address, moment: .beforeItsDataPhase))
         }
-        guard header.kind == .data else {
-            throw PTPError.protocolViolation(
-                ProtocolViolation(.unexpected(sent: "a \(header.kind) container", expected: .dataPhase), peer: address))
-        }
-        guard header.transactionID == transactionID else {
-            throw PTPError.protocolViolation(ProtocolViolation(
-                .wrongTransaction(packet: "data", found: header.transactionID, expected: transactionID), peer: address))
-        }
-        let total = header.payloadLength
-        var failure: Error? = total > limit ? PTPError.dataTooLarge(limit: limit, announced: total) : nil
-        if failure == nil {
-            do { try sink.begin(expectedLength: total) } catch { failure = error }
-        }
-        try command.readPayload(total) { chunk in
-            guard failure == nil else { return }
-            do { try sink.write(chunk) } catch { failure = error }
-        }
-        if let failure { throw failure }
+        try header.requireDataPhase(of: transactionID, peer: address)
+        try sink.takePhase(of: header.payloadLength, limit: limit) { take in try command.readPayload(header.payloadLength, take) }
     }
 
     /// Sends a data phase as one container (Fuji has no other way), streamed in chunks.

@@ -62,3 +62,20 @@ public final class BufferSource: DataSource {
         return count
     }
 }
+
+extension DataSink {
+    /// Takes a data phase of `total` bytes that `read` hands over piece by piece. More than `limit` bytes, or
+    /// a failure of this sink, still reads the whole phase (so that the connection stays in step for the
+    /// response), then throws `PTPError.dataTooLarge` or the sink's error.
+    public func takePhase(of total: UInt64, limit: UInt64, read: ((UnsafeRawBufferPointer) -> Void) throws -> Void) throws {
+        var failure: Error? = total > limit ? PTPError.dataTooLarge(limit: limit, announced: total) : nil
+        if failure == nil {
+            do { try begin(expectedLength: total) } catch { failure = error }
+        }
+        try read { chunk in
+            guard failure == nil else { return }
+            do { try write(chunk) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+}

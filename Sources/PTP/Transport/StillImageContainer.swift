@@ -118,3 +118,17 @@ public enum ContainerCodec {
 
     public static func parameters(_ body: ArraySlice<UInt8>) -> [UInt32] { body.withUnsafeBytes { parameters($0) } }
 }
+
+extension ContainerHeader {
+    /// Checks, on a responder, that this header opens the data phase of `transactionID` that it waits for
+    /// after a command (`peer` names the initiator in the error).
+    public func requireDataPhase(of transactionID: UInt32, peer: String) throws {
+        guard kind == .data else {
+            throw PTPError.protocolViolation(ProtocolViolation(.unexpected(sent: "a \(kind) container", expected: .dataPhase), peer: peer))
+        }
+        guard self.transactionID == transactionID else {
+            throw PTPError.protocolViolation(ProtocolViolation(
+                .wrongTransaction(packet: "data", found: self.transactionID, expected: transactionID), peer: peer))
+        }
+    }
+}

@@ -80,26 +80,10 @@ public final class GadgetResponderConnection: StreamingResponderTransport, Senda
 
     public func receiveData(transactionID: UInt32, limit: UInt64, into sink: DataSink) throws {
         let header = try readHeader()
-        guard header.kind == .data else {
-            throw PTPError.protocolViolation(
-                ProtocolViolation(.unexpected(sent: "a \(header.kind) container", expected: .dataPhase), peer: "USB host"))
-        }
-        guard header.transactionID == transactionID else {
-            throw PTPError.protocolViolation(ProtocolViolation(
-                .wrongTransaction(packet: "data", found: header.transactionID, expected: transactionID), peer: "USB host"))
-        }
-        let total = header.payloadLength
-        var failure: Error? = total > limit ? PTPError.dataTooLarge(limit: limit, announced: total) : nil
-        if failure == nil {
-            do { try sink.begin(expectedLength: total) } catch { failure = error }
-        }
+        try header.requireDataPhase(of: transactionID, peer: "the USB host")
         state.withLock { $0.busy = true }
         defer { state.withLock { $0.busy = false } }
-        try takePayload(total) { chunk in
-            guard failure == nil else { return }
-            do { try sink.write(chunk) } catch { failure = error }
-        }
-        if let failure { throw failure }
+        try sink.takePhase(of: header.payloadLength, limit: limit) { take in try takePayload(header.payloadLength, take) }
     }
 
     public func sendData(transactionID: UInt32, source: DataSource) throws {
