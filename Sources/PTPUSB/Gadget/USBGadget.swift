@@ -76,6 +76,7 @@ public final class USBGadget: Sendable {
         }
         guard let controller = udc ?? Self.controllers().first else { throw GadgetError.noController }
         do {
+            releaseLeftovers()
             try makeConfiguration()
             let mountPoint = try makePrivateFolder(under: "/run", prefix: "mediashell-gadget-")
             state.withLock { $0.mountPoint = mountPoint }
@@ -199,6 +200,30 @@ public final class USBGadget: Sendable {
     }
 
     // MARK: configfs
+
+    /// What a run that ended without `stop()` (killed) left: the gadget still bound, its FunctionFS still
+    /// mounted (a second mount of the same instance fails). Unbound and unmounted, so that `start` begins
+    /// afresh.
+    private func releaseLeftovers() {
+        let udcFile = folder + "/UDC"
+        if let bound = try? String(contentsOfFile: udcFile, encoding: .utf8),
+            !bound.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        {
+            try? write("", to: udcFile)
+        }
+        guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return }
+        for line in table.split(separator: "\n") {
+            // ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ... - FSTYPE SOURCE SUPEROPTIONS
+            let halves = line.components(separatedBy: " - ")
+            guard halves.count == 2 else { continue }
+            let after = halves[1].split(separator: " ")
+            let before = halves[0].split(separator: " ")
+            guard after.count >= 2, after[0] == "functionfs", after[1] == name, before.count >= 5 else { continue }
+            let mountPoint = String(before[4]).replacingOccurrences(of: "\\040", with: " ")
+            umount2(mountPoint, Int32(MNT_DETACH))
+            if mountPoint.hasPrefix("/run/mediashell-gadget-") { rmdir(mountPoint) }
+        }
+    }
 
     private func makeConfiguration() throws {
         let g = folder
